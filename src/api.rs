@@ -1,0 +1,165 @@
+//! The normalized API model: what the loader makes of any supported OpenAPI document, and all
+//! that later stages know of it. Schemas are already JSON Schema 2020-12 with every `$ref`
+//! resolved (recursive ones point into `$defs`).
+
+use indexmap::IndexMap;
+use serde_json::Value;
+
+/// One API description, normalized.
+#[derive(Debug, Clone)]
+pub struct Api {
+    pub title: String,
+    pub version: String,
+    pub description: Option<String>,
+    /// Server URLs, variables replaced by their defaults.
+    pub servers: Vec<String>,
+    pub operations: Vec<Operation>,
+    pub security_schemes: IndexMap<String, SecurityScheme>,
+    /// The document's default security requirement: alternatives, each a set of scheme names.
+    pub security: Vec<Vec<String>>,
+}
+
+/// An HTTP method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Method {
+    Get,
+    Put,
+    Post,
+    Delete,
+    Options,
+    Head,
+    Patch,
+    Trace,
+}
+
+impl Method {
+    /// The methods in the order the loader visits a path item's operations.
+    pub const ALL: [Method; 8] = [
+        Method::Get,
+        Method::Put,
+        Method::Post,
+        Method::Delete,
+        Method::Options,
+        Method::Head,
+        Method::Patch,
+        Method::Trace,
+    ];
+
+    /// The method's key in a path item (`get`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Method::Get => "get",
+            Method::Put => "put",
+            Method::Post => "post",
+            Method::Delete => "delete",
+            Method::Options => "options",
+            Method::Head => "head",
+            Method::Patch => "patch",
+            Method::Trace => "trace",
+        }
+    }
+
+    /// The method as sent on the wire (`GET`).
+    pub fn as_upper(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Put => "PUT",
+            Method::Post => "POST",
+            Method::Delete => "DELETE",
+            Method::Options => "OPTIONS",
+            Method::Head => "HEAD",
+            Method::Patch => "PATCH",
+            Method::Trace => "TRACE",
+        }
+    }
+}
+
+/// One operation of the API.
+#[derive(Debug, Clone)]
+pub struct Operation {
+    /// The operationId, or one made from method and path when the document has none.
+    pub id: String,
+    pub method: Method,
+    pub path: String,
+    pub summary: Option<String>,
+    pub description: Option<String>,
+    pub tags: Vec<String>,
+    pub deprecated: bool,
+    pub parameters: Vec<Parameter>,
+    pub body: Option<Body>,
+    /// The first success response.
+    pub success: Option<Response>,
+    /// The operation's own security requirement, when it overrides the document's.
+    pub security: Option<Vec<Vec<String>>>,
+}
+
+/// Where a parameter goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Location {
+    Path,
+    Query,
+    Header,
+    Cookie,
+}
+
+impl Location {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Location::Path => "path",
+            Location::Query => "query",
+            Location::Header => "header",
+            Location::Cookie => "cookie",
+        }
+    }
+}
+
+/// One path, query, header or cookie parameter.
+#[derive(Debug, Clone)]
+pub struct Parameter {
+    pub name: String,
+    pub location: Location,
+    pub required: bool,
+    pub description: Option<String>,
+    pub deprecated: bool,
+    pub schema: Value,
+}
+
+/// How a request body is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyKind {
+    Json,
+    Form,
+    /// Any other media type, sent as text.
+    Text,
+}
+
+/// The request body of an operation.
+#[derive(Debug, Clone)]
+pub struct Body {
+    pub kind: BodyKind,
+    pub content_type: String,
+    pub required: bool,
+    pub description: Option<String>,
+    pub schema: Value,
+}
+
+/// A success response.
+#[derive(Debug, Clone)]
+pub struct Response {
+    pub status: String,
+    pub description: Option<String>,
+    /// The JSON schema of the body, when the response has a JSON body.
+    pub schema: Option<Value>,
+}
+
+/// How the API authenticates callers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SecurityScheme {
+    Bearer,
+    Basic,
+    ApiKey { location: Location, name: String },
+    OAuth2ClientCredentials { token_url: String },
+    /// A scheme the generated server cannot satisfy by itself (interactive OAuth2 flows,
+    /// OpenID Connect, mutual TLS): requests go without it.
+    Unsupported { kind: String },
+}

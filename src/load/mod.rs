@@ -1,0 +1,600 @@
+//! Load: reads an OpenAPI document (YAML or JSON) and returns the normalized [`Api`].
+//!
+//! The document is read as plain JSON values, so that keywords no Rust struct knows about are
+//! not lost on the way; `$ref`s are resolved here and nowhere else. Every error names the file
+//! and, where it applies, the JSON pointer of the offending value.
+
+mod schema;
+
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+
+use crate::api::{
+    Api, Body, BodyKind, Location, Method, Operation, Parameter, Response, SecurityScheme,
+};
+pub use schema::SchemaConverter;
+
+/// A document that cannot be turned into an [`Api`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoadError {
+    pub file: PathBuf,
+    /// The JSON pointer of the offending value, when there is one.
+    pub pointer: Option<String>,
+    pub message: String,
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.file.display())?;
+        if let Some(pointer) = &self.pointer {
+            write!(f, " at {}", if pointer.is_empty() { "/" } else { pointer })?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Reads and normalizes the document at `path`.
+pub fn load(path: &Path) -> Result<Api, LoadError> {
+    let error = |pointer: Option<String>, message: String| LoadError {
+        file: path.to_path_buf(),
+        pointer,
+        message,
+    };
+    let bytes = std::fs::read(path).map_err(|e| error(None, format!("cannot read the file: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        error(
+            None,
+            format!(
+                "the file is not UTF-8 text (invalid byte at offset {}); save it as UTF-8",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })?;
+    let document = parse_text(&text).map_err(|message| error(None, message))?;
+    Loader::new(&document)
+        .api()
+        .map_err(|(pointer, message)| error(Some(pointer), message))
+}
+
+/// Parses YAML or JSON text (JSON is YAML) into a JSON value; mapping keys that are numbers or
+/// booleans (`200:`) become strings.
+pub fn parse_text(text: &str) -> Result<Value, String> {
+    let trimmed = text.trim_start_matches('\u{feff}');
+    if trimmed.trim_start().starts_with('{') {
+        return serde_json::from_str(trimmed).map_err(|e| format!("not valid JSON: {e}"));
+    }
+    let yaml: yaml_serde::Value =
+        yaml_serde::from_str(trimmed).map_err(|e| format!("not valid YAML or JSON: {e}"))?;
+    yaml_to_json(yaml)
+}
+
+fn yaml_to_json(value: yaml_serde::Value) -> Result<Value, String> {
+    use yaml_serde::Value as Y;
+    Ok(match value {
+        Y::Null => Value::Null,
+        Y::Bool(b) => Value::Bool(b),
+        Y::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                Value::from(i)
+            } else if let Some(u) = n.as_u64() {
+                Value::from(u)
+            } else {
+                n.as_f64()
+                    .and_then(serde_json::Number::from_f64)
+                    .map(Value::Number)
+                    .unwrap_or(Value::Null)
+            }
+        }
+        Y::String(s) => Value::String(s),
+        Y::Sequence(items) => Value::Array(
+            items
+                .into_iter()
+                .map(yaml_to_json)
+                .collect::<Result<_, _>>()?,
+        ),
+        Y::Mapping(mapping) => {
+            let mut object = Map::new();
+            for (key, value) in mapping {
+                let key = match key {
+                    Y::String(s) => s,
+                    Y::Number(n) => n.to_string(),
+                    Y::Bool(b) => b.to_string(),
+                    Y::Null => "null".to_string(),
+                    other => {
+                        return Err(format!("a mapping key is not a scalar: {other:?}"));
+                    }
+                };
+                object.insert(key, yaml_to_json(value)?);
+            }
+            Value::Object(object)
+        }
+        Y::Tagged(tagged) => yaml_to_json(tagged.value)?,
+    })
+}
+
+/// Escapes one JSON pointer token (`~` → `~0`, `/` → `~1`).
+pub fn pointer_token(token: &str) -> String {
+    token.replace('~', "~0").replace('/', "~1")
+}
+
+type Fail = (String, String);
+
+struct Loader<'a> {
+    root: &'a Value,
+}
+
+impl<'a> Loader<'a> {
+    fn new(root: &'a Value) -> Self {
+        Self { root }
+    }
+
+    fn api(&self) -> Result<Api, Fail> {
+        let Some(root) = self.root.as_object() else {
+            return Err((
+                String::new(),
+                "not an OpenAPI document: the top level is not a mapping".into(),
+            ));
+        };
+        self.check_version(root)?;
+        let info = root.get("info").and_then(Value::as_object);
+        let title = info
+            .and_then(|i| i.get("title"))
+            .and_then(Value::as_str)
+            .unwrap_or("API")
+            .to_string();
+        let version = info
+            .and_then(|i| i.get("version"))
+            .map(|v| match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+            .unwrap_or_default();
+        let description = info
+            .and_then(|i| i.get("description"))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        let servers = servers(root.get("servers"));
+        let security = root
+            .get("security")
+            .map(|s| security_requirement(s, "/security"))
+            .transpose()?
+            .unwrap_or_default();
+        let security_schemes = self.security_schemes()?;
+        let operations = self.operations(root)?;
+        Ok(Api {
+            title,
+            version,
+            description,
+            servers,
+            operations,
+            security_schemes,
+            security,
+        })
+    }
+
+    fn check_version(&self, root: &Map<String, Value>) -> Result<(), Fail> {
+        if let Some(swagger) = root.get("swagger") {
+            return Err((
+                "/swagger".into(),
+                format!(
+                    "Swagger {} documents are not supported yet; convert it to OpenAPI 3.0 (for example with swagger2openapi) and try again",
+                    swagger.as_str().unwrap_or("2.0")
+                ),
+            ));
+        }
+        let Some(version) = root.get("openapi") else {
+            return Err((
+                String::new(),
+                "not an OpenAPI document: it has no `openapi` version field".into(),
+            ));
+        };
+        let version = version.as_str().unwrap_or_default();
+        if version.starts_with("3.0.") || version.starts_with("3.1.") {
+            Ok(())
+        } else {
+            Err((
+                "/openapi".into(),
+                format!(
+                    "OpenAPI version {version:?} is not supported; mcpgen reads OpenAPI 3.0.x and 3.1.x"
+                ),
+            ))
+        }
+    }
+
+    /// Follows `$ref`s from `value` until it reaches a value that is not a reference.
+    fn deref(&self, value: &'a Value, pointer: &str) -> Result<(&'a Value, String), Fail> {
+        let mut current = value;
+        let mut at = pointer.to_string();
+        for _ in 0..32 {
+            match current.get("$ref").and_then(Value::as_str) {
+                Some(reference) => {
+                    let (target, target_pointer) = self.resolve_ref(reference, &at)?;
+                    current = target;
+                    at = target_pointer;
+                }
+                None => return Ok((current, at)),
+            }
+        }
+        Err((pointer.into(), "a chain of `$ref`s loops back on itself".into()))
+    }
+
+    /// Finds the value a local `$ref` points to.
+    fn resolve_ref(&self, reference: &str, at: &str) -> Result<(&'a Value, String), Fail> {
+        let Some(pointer) = reference.strip_prefix('#') else {
+            return Err((
+                at.into(),
+                format!(
+                    "`$ref: {reference}` points into another file; external references are not supported yet — bundle the document into one file (for example with `redocly bundle`)"
+                ),
+            ));
+        };
+        let pointer = percent_decode(pointer);
+        self.root
+            .pointer(&pointer)
+            .map(|target| (target, pointer.clone()))
+            .ok_or_else(|| {
+                (
+                    at.into(),
+                    format!("`$ref: {reference}` points to nothing in this document"),
+                )
+            })
+    }
+
+    fn security_schemes(&self) -> Result<IndexMap<String, SecurityScheme>, Fail> {
+        let mut schemes = IndexMap::new();
+        let Some(map) = self
+            .root
+            .pointer("/components/securitySchemes")
+            .and_then(Value::as_object)
+        else {
+            return Ok(schemes);
+        };
+        for (name, scheme) in map {
+            let pointer = format!("/components/securitySchemes/{}", pointer_token(name));
+            let (scheme, _) = self.deref(scheme, &pointer)?;
+            schemes.insert(name.clone(), security_scheme(scheme));
+        }
+        Ok(schemes)
+    }
+
+    fn operations(&self, root: &'a Map<String, Value>) -> Result<Vec<Operation>, Fail> {
+        let mut operations = Vec::new();
+        let Some(paths) = root.get("paths").and_then(Value::as_object) else {
+            return Ok(operations);
+        };
+        for (path, item) in paths {
+            let item_pointer = format!("/paths/{}", pointer_token(path));
+            let (item, item_pointer) = self.deref(item, &item_pointer)?;
+            let shared = item
+                .get("parameters")
+                .map(|p| self.parameters(p, &format!("{item_pointer}/parameters")))
+                .transpose()?
+                .unwrap_or_default();
+            for method in Method::ALL {
+                let Some(operation) = item.get(method.key()) else {
+                    continue;
+                };
+                let pointer = format!("{item_pointer}/{}", method.key());
+                operations.push(self.operation(path, method, operation, &pointer, &shared)?);
+            }
+        }
+        Ok(operations)
+    }
+
+    fn operation(
+        &self,
+        path: &str,
+        method: Method,
+        operation: &'a Value,
+        pointer: &str,
+        shared: &[Parameter],
+    ) -> Result<Operation, Fail> {
+        let text = |key: &str| {
+            operation
+                .get(key)
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+        };
+        let id = text("operationId").unwrap_or_else(|| format!("{} {path}", method.key()));
+        let mut parameters: Vec<Parameter> = shared.to_vec();
+        if let Some(own) = operation.get("parameters") {
+            for parameter in self.parameters(own, &format!("{pointer}/parameters"))? {
+                // An operation's parameter replaces the path item's one of the same name and place.
+                parameters.retain(|p| !(p.name == parameter.name && p.location == parameter.location));
+                parameters.push(parameter);
+            }
+        }
+        let body = operation
+            .get("requestBody")
+            .map(|b| self.body(b, &format!("{pointer}/requestBody")))
+            .transpose()?
+            .flatten();
+        let success = operation
+            .get("responses")
+            .map(|r| self.success(r, &format!("{pointer}/responses")))
+            .transpose()?
+            .flatten();
+        let security = operation
+            .get("security")
+            .map(|s| security_requirement(s, &format!("{pointer}/security")))
+            .transpose()?;
+        Ok(Operation {
+            id,
+            method,
+            path: path.to_string(),
+            summary: text("summary"),
+            description: text("description"),
+            tags: operation
+                .get("tags")
+                .and_then(Value::as_array)
+                .map(|tags| {
+                    tags.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            deprecated: operation.get("deprecated") == Some(&Value::Bool(true)),
+            parameters,
+            body,
+            success,
+            security,
+        })
+    }
+
+    fn parameters(&self, list: &'a Value, pointer: &str) -> Result<Vec<Parameter>, Fail> {
+        let Some(list) = list.as_array() else {
+            return Err((pointer.into(), "`parameters` is not a list".into()));
+        };
+        let mut parameters = Vec::new();
+        for (index, parameter) in list.iter().enumerate() {
+            let at = format!("{pointer}/{index}");
+            let (parameter, at) = self.deref(parameter, &at)?;
+            let name = parameter
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or_else(|| (at.clone(), "a parameter has no `name`".to_string()))?;
+            let location = match parameter.get("in").and_then(Value::as_str) {
+                Some("path") => Location::Path,
+                Some("query") => Location::Query,
+                Some("header") => Location::Header,
+                Some("cookie") => Location::Cookie,
+                other => {
+                    return Err((
+                        format!("{at}/in"),
+                        format!(
+                            "parameter `{name}` has `in: {}`; use path, query, header or cookie",
+                            other.unwrap_or("(missing)")
+                        ),
+                    ));
+                }
+            };
+            // Hop-by-hop and content negotiation headers are the HTTP client's business.
+            if location == Location::Header
+                && ["accept", "content-type", "authorization"].contains(&name.to_ascii_lowercase().as_str())
+            {
+                continue;
+            }
+            let schema = match parameter.get("schema") {
+                Some(schema) => self.schema(schema, &format!("{at}/schema"))?,
+                None => match parameter
+                    .get("content")
+                    .and_then(Value::as_object)
+                    .and_then(|content| content.values().next())
+                    .and_then(|media| media.get("schema"))
+                {
+                    Some(schema) => self.schema(schema, &format!("{at}/content"))?,
+                    None => serde_json::json!({ "type": "string" }),
+                },
+            };
+            parameters.push(Parameter {
+                name: name.to_string(),
+                location,
+                required: location == Location::Path
+                    || parameter.get("required") == Some(&Value::Bool(true)),
+                description: parameter
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                deprecated: parameter.get("deprecated") == Some(&Value::Bool(true)),
+                schema,
+            });
+        }
+        Ok(parameters)
+    }
+
+    fn body(&self, body: &'a Value, pointer: &str) -> Result<Option<Body>, Fail> {
+        let (body, pointer) = self.deref(body, pointer)?;
+        let Some(content) = body.get("content").and_then(Value::as_object) else {
+            return Ok(None);
+        };
+        let pick = |wanted: &dyn Fn(&str) -> bool| {
+            content
+                .iter()
+                .find(|(media_type, _)| wanted(&media_type.to_ascii_lowercase()))
+        };
+        let (kind, (content_type, media)) = if let Some(found) = pick(&is_json) {
+            (BodyKind::Json, found)
+        } else if let Some(found) = pick(&|m| m == "application/x-www-form-urlencoded") {
+            (BodyKind::Form, found)
+        } else if let Some(found) = content.iter().next() {
+            (BodyKind::Text, found)
+        } else {
+            return Ok(None);
+        };
+        let schema_pointer = format!("{pointer}/content/{}/schema", pointer_token(content_type));
+        let schema = match media.get("schema") {
+            Some(schema) => self.schema(schema, &schema_pointer)?,
+            None => serde_json::json!({}),
+        };
+        let schema = if kind == BodyKind::Text {
+            serde_json::json!({ "type": "string" })
+        } else {
+            schema
+        };
+        Ok(Some(Body {
+            kind,
+            content_type: content_type.clone(),
+            required: body.get("required") == Some(&Value::Bool(true)),
+            description: body
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            schema,
+        }))
+    }
+
+    fn success(&self, responses: &'a Value, pointer: &str) -> Result<Option<Response>, Fail> {
+        let Some(responses) = responses.as_object() else {
+            return Ok(None);
+        };
+        let mut codes: Vec<&String> = responses
+            .keys()
+            .filter(|code| code.starts_with('2'))
+            .collect();
+        codes.sort();
+        let Some(code) = codes.first() else {
+            return Ok(None);
+        };
+        let at = format!("{pointer}/{}", pointer_token(code));
+        let (response, at) = self.deref(&responses[code.as_str()], &at)?;
+        let json = response
+            .get("content")
+            .and_then(Value::as_object)
+            .and_then(|content| content.iter().find(|(media, _)| is_json(&media.to_ascii_lowercase())));
+        let schema = match json {
+            Some((media, content)) => match content.get("schema") {
+                Some(schema) => Some(self.schema(
+                    schema,
+                    &format!("{at}/content/{}/schema", pointer_token(media)),
+                )?),
+                None => None,
+            },
+            None => None,
+        };
+        Ok(Some(Response {
+            status: code.to_string(),
+            description: response
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            schema,
+        }))
+    }
+
+    /// Converts one schema to self-contained JSON Schema 2020-12.
+    fn schema(&self, schema: &Value, pointer: &str) -> Result<Value, Fail> {
+        SchemaConverter::new(self.root).convert_root(schema, pointer)
+    }
+}
+
+fn is_json(media_type: &str) -> bool {
+    let essence = media_type.split(';').next().unwrap_or("").trim();
+    essence == "application/json" || essence.ends_with("+json") || essence == "*/*"
+}
+
+fn servers(servers: Option<&Value>) -> Vec<String> {
+    servers
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(|server| {
+                    let mut url = server.get("url")?.as_str()?.to_string();
+                    if let Some(variables) = server.get("variables").and_then(Value::as_object) {
+                        for (name, variable) in variables {
+                            let default = variable
+                                .get("default")
+                                .and_then(Value::as_str)
+                                .unwrap_or_default();
+                            url = url.replace(&format!("{{{name}}}"), default);
+                        }
+                    }
+                    Some(url)
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn security_requirement(value: &Value, pointer: &str) -> Result<Vec<Vec<String>>, Fail> {
+    let Some(list) = value.as_array() else {
+        return Err((pointer.into(), "`security` is not a list".into()));
+    };
+    Ok(list
+        .iter()
+        .map(|alternative| {
+            alternative
+                .as_object()
+                .map(|schemes| schemes.keys().cloned().collect())
+                .unwrap_or_default()
+        })
+        .collect())
+}
+
+fn security_scheme(scheme: &Value) -> SecurityScheme {
+    let text = |key: &str| scheme.get(key).and_then(Value::as_str).unwrap_or_default();
+    match text("type") {
+        "http" => match text("scheme").to_ascii_lowercase().as_str() {
+            "bearer" => SecurityScheme::Bearer,
+            "basic" => SecurityScheme::Basic,
+            other => SecurityScheme::Unsupported {
+                kind: format!("http {other}"),
+            },
+        },
+        "apiKey" => {
+            let location = match text("in") {
+                "query" => Location::Query,
+                "cookie" => Location::Cookie,
+                _ => Location::Header,
+            };
+            SecurityScheme::ApiKey {
+                location,
+                name: text("name").to_string(),
+            }
+        }
+        "oauth2" => match scheme
+            .pointer("/flows/clientCredentials/tokenUrl")
+            .and_then(Value::as_str)
+        {
+            Some(token_url) => SecurityScheme::OAuth2ClientCredentials {
+                token_url: token_url.to_string(),
+            },
+            // Interactive flows give a user's token; the server takes one as a bearer token.
+            None => SecurityScheme::Bearer,
+        },
+        other => SecurityScheme::Unsupported {
+            kind: other.to_string(),
+        },
+    }
+}
+
+/// Decodes `%XX` escapes in a `$ref` fragment.
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%'
+            && i + 2 < bytes.len()
+            && let Some(byte) = std::str::from_utf8(&bytes[i + 1..i + 3])
+                .ok()
+                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+        {
+            out.push(byte);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests;

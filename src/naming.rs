@@ -1,0 +1,252 @@
+//! Naming: every name that reaches generated code or the tool surface is made here.
+//!
+//! Takes names as the API spells them (operationIds, parameter and property names, titles) and
+//! returns names that are valid where they go: tool names for model APIs
+//! (`^[a-zA-Z0-9_-]{1,64}$`), Rust identifiers (never keywords, never starting with a digit),
+//! crate names and environment-variable prefixes. The API's own spelling is always kept beside the
+//! generated one by the callers, so requests use what the API expects.
+
+use std::collections::BTreeSet;
+
+use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
+
+/// The longest tool name we emit: model APIs accept 64 characters, and a client may add a prefix.
+pub const MAX_TOOL_NAME: usize = 64;
+
+/// Rust keywords (strict, reserved and weak ones that matter in item position). A name that is one
+/// of these gets a trailing `_`, not `r#`, because `r#self`, `r#crate` and `r#super` do not exist.
+const KEYWORDS: &[&str] = &[
+    "Self", "abstract", "as", "async", "await", "become", "box", "break", "const", "continue",
+    "crate", "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if",
+    "impl", "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub",
+    "ref", "return", "self", "static", "struct", "super", "trait", "true", "try", "type", "typeof",
+    "union", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+/// Replaces every character that is not an ASCII letter or digit by a word break, so that heck
+/// sees `foo.bar/baz qux` as four words. Non-ASCII letters are transliterated to nothing: a name
+/// made only of them falls back to the caller's default.
+fn words(raw: &str) -> String {
+    raw.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect()
+}
+
+/// `snake_case` made only of `[a-z0-9_]`, or `None` when nothing usable is left.
+pub fn snake(raw: &str) -> Option<String> {
+    let s = words(raw).to_snake_case();
+    (!s.is_empty()).then_some(s)
+}
+
+/// A Rust identifier in `snake_case` for a field, function or module.
+pub fn rust_snake_ident(raw: &str, fallback: &str) -> String {
+    let base = snake(raw).unwrap_or_else(|| fallback.to_string());
+    fix_ident(base)
+}
+
+/// A Rust identifier in `UpperCamelCase` for a type or enum variant.
+pub fn rust_type_ident(raw: &str, fallback: &str) -> String {
+    let mut base = words(raw).to_upper_camel_case();
+    if base.is_empty() {
+        base = fallback.to_string();
+    }
+    fix_ident(base)
+}
+
+fn fix_ident(mut name: String) -> String {
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name.insert(0, '_');
+    }
+    if KEYWORDS.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
+/// The name of a server: lowercase words joined by `-` (`Swagger Petstore` → `swagger-petstore`).
+pub fn server_name(raw: &str) -> Option<String> {
+    snake(raw).map(|s| s.replace('_', "-"))
+}
+
+/// The prefix of a server's environment variables (`tracker` → `TRACKER`).
+pub fn env_prefix(server_name: &str) -> String {
+    let prefix = words(server_name).to_shouty_snake_case();
+    if prefix.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("MCP_{prefix}")
+    } else {
+        prefix
+    }
+}
+
+/// Is `name` acceptable to every major model API?
+pub fn is_valid_tool_name(name: &str) -> bool {
+    (1..=MAX_TOOL_NAME).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// A short, stable hash of a name, used to keep shortened names distinct (FNV-1a, 32 bits).
+fn short_hash(raw: &str) -> String {
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in raw.bytes() {
+        hash ^= u32::from(byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    format!("{:08x}", hash)[..6].to_string()
+}
+
+/// Hands out unique names in one namespace (tools of a server, fields of a struct), in a fixed
+/// order so the same input always gives the same names.
+#[derive(Debug, Default)]
+pub struct Scope {
+    taken: BTreeSet<String>,
+}
+
+impl Scope {
+    /// A scope in which `reserved` names are already taken (the generated code's own locals).
+    pub fn with_reserved(reserved: &[&str]) -> Self {
+        Self {
+            taken: reserved.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// Takes `name`, or `name_2`, `name_3`, … when it is taken.
+    pub fn unique(&mut self, name: String) -> String {
+        if self.taken.insert(name.clone()) {
+            return name;
+        }
+        (2..)
+            .map(|n| format!("{name}_{n}"))
+            .find(|candidate| self.taken.insert(candidate.clone()))
+            .expect("an unbounded range always yields a free name")
+    }
+
+    /// Takes the type name `name`, or `Name2`, `Name3`, … when it is taken.
+    pub fn unique_type(&mut self, name: String) -> String {
+        if self.taken.insert(name.clone()) {
+            return name;
+        }
+        (2..)
+            .map(|n| format!("{name}{n}"))
+            .find(|candidate| self.taken.insert(candidate.clone()))
+            .expect("an unbounded range always yields a free name")
+    }
+
+    /// Takes a tool name made from `raw` (an operationId, or method and path): snake_case, at
+    /// most [`MAX_TOOL_NAME`] characters (long names keep their start and gain a hash of the whole
+    /// so that two long names never collide), unique in this scope.
+    pub fn tool_name(&mut self, raw: &str) -> String {
+        let base = snake(raw).unwrap_or_else(|| "tool".to_string());
+        let base = if base.len() > MAX_TOOL_NAME {
+            let hash = short_hash(raw);
+            let keep = MAX_TOOL_NAME - hash.len() - 1 - 3; // room for `_` and a `_NN` suffix
+            format!("{}_{hash}", base[..keep].trim_end_matches('_'))
+        } else {
+            base
+        };
+        if self.taken.insert(base.clone()) {
+            return base;
+        }
+        let stem_len = base.len().min(MAX_TOOL_NAME - 3);
+        let stem = base[..stem_len].trim_end_matches('_');
+        (2..)
+            .map(|n| format!("{stem}_{n}"))
+            .find(|candidate| self.taken.insert(candidate.clone()))
+            .expect("an unbounded range always yields a free name")
+    }
+}
+
+/// The Rust identifier for a tool module or function: tool names may contain `-`.
+pub fn tool_ident(tool_name: &str) -> String {
+    rust_snake_ident(tool_name, "tool")
+}
+
+/// The Rust type name derived from a tool name (`list_issues` → `ListIssues`).
+pub fn tool_type_ident(tool_name: &str) -> String {
+    rust_type_ident(tool_name, "Tool")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_get_a_trailing_underscore_not_a_raw_prefix() {
+        assert_eq!(rust_snake_ident("type", "f"), "type_");
+        assert_eq!(rust_snake_ident("self", "f"), "self_");
+        assert_eq!(rust_type_ident("self", "F"), "Self_");
+        assert_eq!(rust_snake_ident("crate", "f"), "crate_");
+    }
+
+    #[test]
+    fn leading_digits_and_symbols_become_valid_identifiers() {
+        assert_eq!(rust_snake_ident("3d", "f"), "_3d");
+        assert_eq!(rust_snake_ident("+1", "f"), "_1");
+        assert_eq!(rust_type_ident("3d-model", "F"), "_3dModel");
+        assert_eq!(rust_snake_ident("---", "field"), "field");
+        assert_eq!(rust_snake_ident("名前", "field"), "field");
+    }
+
+    #[test]
+    fn names_that_collide_after_casing_are_kept_apart() {
+        let mut scope = Scope::default();
+        let a = scope.unique(rust_snake_ident("foo-bar", "f"));
+        let b = scope.unique(rust_snake_ident("foo_bar", "f"));
+        let c = scope.unique(rust_snake_ident("fooBar", "f"));
+        assert_eq!((a.as_str(), b.as_str(), c.as_str()), ("foo_bar", "foo_bar_2", "foo_bar_3"));
+    }
+
+    #[test]
+    fn tool_names_are_snake_case_from_any_operation_id() {
+        let mut scope = Scope::default();
+        assert_eq!(scope.tool_name("listIssues"), "list_issues");
+        assert_eq!(scope.tool_name("pets/get.by id"), "pets_get_by_id");
+        assert_eq!(scope.tool_name("GET /v2/projects/{project_id}"), "get_v2_projects_project_id");
+    }
+
+    #[test]
+    fn long_operation_ids_are_shortened_deterministically_without_collisions() {
+        let long_a = format!("{}A", "veryLongOperationName".repeat(10));
+        let long_b = format!("{}B", "veryLongOperationName".repeat(10));
+        let mut scope = Scope::default();
+        let a = scope.tool_name(&long_a);
+        let b = scope.tool_name(&long_b);
+        assert!(is_valid_tool_name(&a), "{a}");
+        assert!(is_valid_tool_name(&b), "{b}");
+        assert_ne!(a, b);
+        let mut again = Scope::default();
+        assert_eq!(again.tool_name(&long_a), a, "the same input gives the same name");
+        // the same long id twice still yields distinct, valid names
+        let a2 = scope.tool_name(&long_a);
+        assert_ne!(a2, a);
+        assert!(is_valid_tool_name(&a2), "{a2}");
+    }
+
+    #[test]
+    fn tool_names_that_collide_after_casing_get_numbered() {
+        let mut scope = Scope::default();
+        assert_eq!(scope.tool_name("getPet"), "get_pet");
+        assert_eq!(scope.tool_name("get_pet"), "get_pet_2");
+        assert_eq!(scope.tool_name("get-pet"), "get_pet_3");
+    }
+
+    #[test]
+    fn server_names_and_env_prefixes() {
+        assert_eq!(server_name("Tracker").as_deref(), Some("tracker"));
+        assert_eq!(
+            server_name("Swagger Petstore - OpenAPI 3.0").as_deref(),
+            Some("swagger-petstore-open-api-3-0")
+        );
+        assert_eq!(env_prefix("tracker"), "TRACKER");
+        assert_eq!(env_prefix("swagger-petstore"), "SWAGGER_PETSTORE");
+        assert_eq!(env_prefix("3scale"), "MCP_3SCALE");
+    }
+
+    #[test]
+    fn reserved_locals_are_never_handed_out() {
+        let mut scope = Scope::with_reserved(&["client", "request"]);
+        assert_eq!(scope.unique("client".into()), "client_2");
+        assert_eq!(scope.unique("title".into()), "title");
+    }
+}

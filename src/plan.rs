@@ -1,0 +1,581 @@
+//! Plan: turns the normalized [`Api`] (and, later, its curation) into the tool model — the
+//! server, its tools, their input and output schemas, and the upstream operations they call.
+//!
+//! Nothing here is Rust syntax: the model is what `build` renders and what a preview shows, so
+//! every decision about names, schemas and annotations is made (and tested) here.
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+
+use crate::api::{Api, BodyKind, Location, Method, Operation, SecurityScheme};
+use crate::naming::{self, Scope};
+
+/// What the user asked for beyond the document.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The server name (`--name`); `info.title` when absent.
+    pub name: Option<String>,
+}
+
+/// The whole generated server.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    pub server: Server,
+    pub tools: Vec<Tool>,
+    /// The upstream operations the tools call, in document order.
+    pub operations: Vec<OperationPlan>,
+}
+
+/// The server's identity and configuration.
+#[derive(Debug, Clone)]
+pub struct Server {
+    /// `tracker`
+    pub name: String,
+    /// `tracker-mcp`: the crate and its binary.
+    pub crate_name: String,
+    /// `TRACKER`: the prefix of the server's environment variables.
+    pub env_prefix: String,
+    /// The API's title (`Tracker`).
+    pub title: String,
+    pub api_version: String,
+    pub description: Option<String>,
+    pub instructions: Option<String>,
+    pub default_base_url: Option<String>,
+    pub auth: Vec<Auth>,
+}
+
+/// One credential the server sends upstream, read from its environment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Auth {
+    Bearer { env: String },
+    ApiKey { location: Location, name: String, env: String },
+    Basic { username_env: String, password_env: String },
+}
+
+impl Auth {
+    /// The environment variables this credential reads.
+    pub fn env_vars(&self) -> Vec<&str> {
+        match self {
+            Auth::Bearer { env } | Auth::ApiKey { env, .. } => vec![env],
+            Auth::Basic {
+                username_env,
+                password_env,
+            } => vec![username_env, password_env],
+        }
+    }
+}
+
+/// Tool annotations, emitted exactly as set.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Annotations {
+    pub read_only: Option<bool>,
+    pub destructive: Option<bool>,
+    pub idempotent: Option<bool>,
+    pub open_world: Option<bool>,
+}
+
+impl Annotations {
+    /// What the HTTP method says about an operation: GET/HEAD read only; DELETE destructive;
+    /// PUT/DELETE idempotent; POST/PATCH not idempotent.
+    pub fn from_method(method: Method) -> Self {
+        let write = |destructive, idempotent| Annotations {
+            read_only: Some(false),
+            destructive,
+            idempotent: Some(idempotent),
+            open_world: None,
+        };
+        match method {
+            Method::Get | Method::Head | Method::Options | Method::Trace => Annotations {
+                read_only: Some(true),
+                ..Annotations::default()
+            },
+            Method::Delete => write(Some(true), true),
+            Method::Put => write(Some(true), true),
+            Method::Post | Method::Patch => write(None, false),
+        }
+    }
+
+    fn to_json(&self) -> Option<Value> {
+        let mut object = Map::new();
+        for (key, value) in [
+            ("readOnlyHint", self.read_only),
+            ("destructiveHint", self.destructive),
+            ("idempotentHint", self.idempotent),
+            ("openWorldHint", self.open_world),
+        ] {
+            if let Some(value) = value {
+                object.insert(key.into(), Value::Bool(value));
+            }
+        }
+        (!object.is_empty()).then_some(Value::Object(object))
+    }
+}
+
+/// One tool of the server.
+#[derive(Debug, Clone)]
+pub struct Tool {
+    pub name: String,
+    pub title: Option<String>,
+    pub description: Option<String>,
+    pub input_schema: Value,
+    pub output_schema: Option<Value>,
+    pub annotations: Annotations,
+    pub action: Action,
+}
+
+impl Tool {
+    /// The tool's definition exactly as `tools/list` returns it.
+    pub fn definition(&self) -> Value {
+        let mut tool = Map::new();
+        tool.insert("name".into(), json!(self.name));
+        if let Some(title) = &self.title {
+            tool.insert("title".into(), json!(title));
+        }
+        if let Some(description) = &self.description {
+            tool.insert("description".into(), json!(description));
+        }
+        tool.insert("inputSchema".into(), self.input_schema.clone());
+        if let Some(output) = &self.output_schema {
+            tool.insert("outputSchema".into(), output.clone());
+        }
+        if let Some(annotations) = self.annotations.to_json() {
+            tool.insert("annotations".into(), annotations);
+        }
+        Value::Object(tool)
+    }
+}
+
+/// What a tool does when called.
+#[derive(Debug, Clone)]
+pub enum Action {
+    /// Calls one operation with the arguments as its parameters and returns its result;
+    /// `wrap` puts a result that is not an object under `result`.
+    Call { operation: usize, wrap: bool },
+}
+
+/// One upstream operation, as the generated client calls it.
+#[derive(Debug, Clone)]
+pub struct OperationPlan {
+    /// The operationId as the API spells it.
+    pub api_id: String,
+    pub method: Method,
+    pub path: String,
+    pub summary: Option<String>,
+    /// The client method's name (`list_issues`).
+    pub fn_name: String,
+    /// The parameter struct's name (`ListIssuesParams`).
+    pub params_type: String,
+    pub fields: Vec<Field>,
+    /// How the body is sent, when the operation has one.
+    pub body: Option<BodyPlan>,
+}
+
+impl OperationPlan {
+    /// `GET /v2/projects/{project_id}/issues`: how messages name the operation.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.method.as_upper(), self.path)
+    }
+}
+
+/// How a request body is made from the fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BodyPlan {
+    pub kind: BodyKind,
+    pub content_type: String,
+}
+
+/// Where a field of a parameter struct goes in the request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldTarget {
+    Param(Location),
+    /// A property of a JSON or form body.
+    BodyProperty,
+    /// The whole body (a body that is not an object).
+    WholeBody,
+}
+
+/// One field of an operation's parameter struct, which is also a property of the tool's input.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// The Rust field name.
+    pub ident: String,
+    /// The property name in the tool's input schema.
+    pub property: String,
+    /// The name the API expects.
+    pub api_name: String,
+    pub target: FieldTarget,
+    pub required: bool,
+    pub ty: FieldType,
+    /// What the property means, from the document.
+    pub description: Option<String>,
+}
+
+/// The Rust type of a field.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldType {
+    String,
+    Integer {
+        /// The only values the API accepts, when the schema lists them.
+        allowed: Option<Vec<i64>>,
+    },
+    Number,
+    Boolean,
+    /// A string with a closed set of values: a Rust enum.
+    StringEnum {
+        type_name: String,
+        variants: Vec<(String, String)>,
+    },
+    List(Box<FieldType>),
+    /// Anything else, kept as JSON.
+    Json,
+}
+
+/// Builds the plan for `api` without curation: one tool per operation.
+pub fn plan(api: &Api, options: &Options) -> Result<Plan, String> {
+    let name = match &options.name {
+        Some(name) => naming::server_name(name)
+            .ok_or_else(|| format!("--name {name:?} has no letters or digits to make a name of"))?,
+        None => naming::server_name(&api.title).unwrap_or_else(|| "api".to_string()),
+    };
+    let env_prefix = naming::env_prefix(&name);
+    let server = Server {
+        crate_name: format!("{name}-mcp"),
+        auth: auth(api, &env_prefix),
+        env_prefix,
+        name,
+        title: api.title.clone(),
+        api_version: api.version.clone(),
+        description: api.description.clone(),
+        instructions: None,
+        default_base_url: api.servers.first().cloned(),
+    };
+
+    let mut tool_names = Scope::default();
+    let mut fn_names = Scope::with_reserved(&["new", "upstream"]);
+    let mut type_names = Scope::with_reserved(&["Client", "Value", "Map"]);
+    let mut tools = Vec::new();
+    let mut operations = Vec::new();
+    for operation in &api.operations {
+        let tool_name = tool_names.tool_name(&operation.id);
+        let fn_name = fn_names.unique(naming::rust_snake_ident(&operation.id, "operation"));
+        let params_type =
+            type_names.unique_type(format!("{}Params", naming::rust_type_ident(&operation.id, "Operation")));
+        let (fields, properties, required, body) = fields(operation, &mut type_names);
+        let mut input = Map::new();
+        input.insert("type".into(), json!("object"));
+        input.insert("properties".into(), Value::Object(properties));
+        if !required.is_empty() {
+            input.insert("required".into(), json!(required));
+        }
+        input.insert("additionalProperties".into(), json!(false));
+        let input_schema = hoist_defs(Value::Object(input));
+        let (output_schema, wrap) = match operation.success.as_ref().and_then(|r| r.schema.as_ref()) {
+            Some(schema) if is_object_schema(schema) => (Some(schema.clone()), false),
+            Some(schema) => (
+                Some(hoist_defs(json!({
+                    "type": "object",
+                    "properties": { "result": schema },
+                    "required": ["result"],
+                }))),
+                true,
+            ),
+            None => (None, false),
+        };
+        tools.push(Tool {
+            name: tool_name,
+            title: operation.summary.clone(),
+            description: description(operation),
+            input_schema,
+            output_schema,
+            annotations: Annotations::from_method(operation.method),
+            action: Action::Call {
+                operation: operations.len(),
+                wrap,
+            },
+        });
+        operations.push(OperationPlan {
+            api_id: operation.id.clone(),
+            method: operation.method,
+            path: operation.path.clone(),
+            summary: operation.summary.clone(),
+            fn_name,
+            params_type,
+            fields,
+            body,
+        });
+    }
+    Ok(Plan {
+        server,
+        tools,
+        operations,
+    })
+}
+
+/// The tool description: summary and description, without repeating one in the other.
+fn description(operation: &Operation) -> Option<String> {
+    match (&operation.summary, &operation.description) {
+        (Some(summary), Some(description)) if description.starts_with(summary.as_str()) => {
+            Some(description.trim().to_string())
+        }
+        (Some(summary), Some(description)) => Some(format!(
+            "{}\n\n{}",
+            with_full_stop(summary),
+            description.trim()
+        )),
+        (Some(summary), None) => Some(with_full_stop(summary)),
+        (None, Some(description)) => Some(description.trim().to_string()),
+        (None, None) => Some(format!("{} {}", operation.method.as_upper(), operation.path)),
+    }
+}
+
+fn with_full_stop(text: &str) -> String {
+    let text = text.trim();
+    if text.ends_with(['.', '!', '?']) {
+        text.to_string()
+    } else {
+        format!("{text}.")
+    }
+}
+
+/// Does `schema` describe a JSON object (so it can be `structuredContent` as is)?
+fn is_object_schema(schema: &Value) -> bool {
+    schema.get("type") == Some(&json!("object"))
+}
+
+/// Moves every `$defs` found under `properties` to the root, where `#/$defs/…` points.
+fn hoist_defs(mut schema: Value) -> Value {
+    let mut defs = Map::new();
+    collect_defs(&mut schema, &mut defs, true);
+    if !defs.is_empty()
+        && let Some(object) = schema.as_object_mut()
+    {
+        object.insert("$defs".into(), Value::Object(defs));
+    }
+    schema
+}
+
+fn collect_defs(schema: &mut Value, defs: &mut Map<String, Value>, is_root: bool) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if !is_root && let Some(Value::Object(found)) = object.remove("$defs") {
+        for (name, definition) in found {
+            defs.entry(name).or_insert(definition);
+        }
+    }
+    if let Some(Value::Object(properties)) = object.get_mut("properties") {
+        for property in properties.values_mut() {
+            collect_defs(property, defs, false);
+        }
+    }
+}
+
+type FieldsAndSchema = (Vec<Field>, Map<String, Value>, Vec<String>, Option<BodyPlan>);
+
+/// The operation's parameters and body properties, flattened into one set of fields and the
+/// matching input-schema properties.
+fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
+    let mut idents = Scope::with_reserved(&["client", "params", "request", "body", "upstream"]);
+    let mut property_names: IndexMap<String, ()> = IndexMap::new();
+    let mut fields = Vec::new();
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    let mut add = |api_name: &str,
+                   target: FieldTarget,
+                   is_required: bool,
+                   schema: Value,
+                   description: Option<&String>,
+                   fields: &mut Vec<Field>,
+                   properties: &mut Map<String, Value>,
+                   required: &mut Vec<String>| {
+        let mut property = api_name.to_string();
+        if property_names.contains_key(&property) {
+            let prefix = match &target {
+                FieldTarget::Param(location) => location.as_str(),
+                _ => "body",
+            };
+            property = format!("{prefix}_{api_name}");
+            let mut n = 2;
+            while property_names.contains_key(&property) {
+                property = format!("{prefix}_{api_name}_{n}");
+                n += 1;
+            }
+        }
+        property_names.insert(property.clone(), ());
+        let ident = idents.unique(naming::rust_snake_ident(&property, "field"));
+        let ty = field_type(&schema, &ident, type_names);
+        let mut schema = schema;
+        if let (Some(description), Some(object)) = (description, schema.as_object_mut()) {
+            object.insert("description".into(), json!(description));
+        }
+        let description = schema
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        properties.insert(property.clone(), schema);
+        if is_required {
+            required.push(property.clone());
+        }
+        fields.push(Field {
+            ident,
+            property,
+            api_name: api_name.to_string(),
+            target,
+            required: is_required,
+            ty,
+            description,
+        });
+    };
+    for parameter in &operation.parameters {
+        add(
+            &parameter.name,
+            FieldTarget::Param(parameter.location),
+            parameter.required,
+            parameter.schema.clone(),
+            parameter.description.as_ref(),
+            &mut fields,
+            &mut properties,
+            &mut required,
+        );
+    }
+    let body = operation.body.as_ref().map(|body| {
+        let flatten = body.kind != BodyKind::Text
+            && is_object_schema(&body.schema)
+            && body.schema.get("properties").is_some_and(Value::is_object);
+        if flatten {
+            let body_required: Vec<&str> = body
+                .schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            for (name, schema) in body.schema["properties"].as_object().into_iter().flatten() {
+                let mut schema = schema.clone();
+                if let (Some(defs), Some(object)) =
+                    (body.schema.get("$defs"), schema.as_object_mut())
+                {
+                    object.insert("$defs".into(), defs.clone());
+                }
+                add(
+                    name,
+                    FieldTarget::BodyProperty,
+                    body.required && body_required.contains(&name.as_str()),
+                    schema,
+                    None,
+                    &mut fields,
+                    &mut properties,
+                    &mut required,
+                );
+            }
+        } else {
+            add(
+                "body",
+                FieldTarget::WholeBody,
+                body.required,
+                body.schema.clone(),
+                body.description.as_ref(),
+                &mut fields,
+                &mut properties,
+                &mut required,
+            );
+        }
+        BodyPlan {
+            kind: body.kind,
+            content_type: body.content_type.clone(),
+        }
+    });
+    (fields, properties, required, body)
+}
+
+/// The Rust type for a property with `schema`.
+fn field_type(schema: &Value, ident: &str, type_names: &mut Scope) -> FieldType {
+    match schema.get("type").and_then(Value::as_str) {
+        Some("string") => match string_enum(schema) {
+            Some(values) => {
+                let mut variant_names = Scope::default();
+                let variants = values
+                    .into_iter()
+                    .map(|value| {
+                        let variant =
+                            variant_names.unique_type(naming::rust_type_ident(&value, "Value"));
+                        (variant, value)
+                    })
+                    .collect();
+                FieldType::StringEnum {
+                    type_name: type_names.unique_type(naming::rust_type_ident(ident, "Choice")),
+                    variants,
+                }
+            }
+            None => FieldType::String,
+        },
+        Some("integer") => FieldType::Integer {
+            allowed: schema.get("enum").and_then(Value::as_array).and_then(|values| {
+                values.iter().map(Value::as_i64).collect::<Option<Vec<i64>>>()
+            }),
+        },
+        Some("number") => FieldType::Number,
+        Some("boolean") => FieldType::Boolean,
+        Some("array") => match schema.get("items") {
+            Some(items) => match field_type(items, ident, type_names) {
+                FieldType::Json => FieldType::Json,
+                item => FieldType::List(Box::new(item)),
+            },
+            None => FieldType::Json,
+        },
+        _ => FieldType::Json,
+    }
+}
+
+/// The values of a string enum, when every value is a distinct string.
+fn string_enum(schema: &Value) -> Option<Vec<String>> {
+    let values = schema.get("enum")?.as_array()?;
+    let values: Vec<String> = values
+        .iter()
+        .map(|v| v.as_str().map(str::to_string))
+        .collect::<Option<_>>()?;
+    (!values.is_empty()).then_some(values)
+}
+
+/// The credentials the server needs: the first alternative of the document's security
+/// requirement, or the only scheme it declares.
+fn auth(api: &Api, env_prefix: &str) -> Vec<Auth> {
+    let names: Vec<&String> = match api.security.iter().find(|alt| !alt.is_empty()) {
+        Some(alternative) => alternative.iter().collect(),
+        None => api
+            .operations
+            .iter()
+            .filter_map(|op| op.security.as_ref())
+            .flat_map(|alternatives| alternatives.first())
+            .flatten()
+            .take(1)
+            .collect(),
+    };
+    let mut auth = Vec::new();
+    for name in names {
+        let Some(scheme) = api.security_schemes.get(name) else {
+            continue;
+        };
+        let entry = match scheme {
+            SecurityScheme::Bearer => Auth::Bearer {
+                env: format!("{env_prefix}_TOKEN"),
+            },
+            SecurityScheme::Basic => Auth::Basic {
+                username_env: format!("{env_prefix}_USERNAME"),
+                password_env: format!("{env_prefix}_PASSWORD"),
+            },
+            SecurityScheme::ApiKey { location, name } => Auth::ApiKey {
+                location: *location,
+                name: name.clone(),
+                env: format!("{env_prefix}_API_KEY"),
+            },
+            SecurityScheme::OAuth2ClientCredentials { .. } => Auth::Bearer {
+                env: format!("{env_prefix}_TOKEN"),
+            },
+            SecurityScheme::Unsupported { .. } => continue,
+        };
+        if !auth.contains(&entry) {
+            auth.push(entry);
+        }
+    }
+    auth
+}

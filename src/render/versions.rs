@@ -1,0 +1,38 @@
+//! The dependencies of every generated crate, pinned in one sorted table so that all generated
+//! servers build against the same, tested versions.
+
+/// One dependency line of a generated `Cargo.toml`: name and the TOML after `=`.
+pub const DEPENDENCIES: &[(&str, &str)] = &[
+    ("anyhow", r#""1.0.100""#),
+    ("axum", r#"{ version = "0.8.9", default-features = false, features = ["http1", "tokio"] }"#),
+    ("clap", r#"{ version = "4.6", features = ["derive", "env"] }"#),
+    (
+        "reqwest",
+        r#"{ version = "0.13.5", default-features = false, features = ["form", "json", "query", "rustls"] }"#,
+    ),
+    (
+        "rmcp",
+        r#"{ version = "3.11.0", default-features = false, features = ["server", "transport-io", "transport-streamable-http-server"] }"#,
+    ),
+    ("serde", r#"{ version = "1.0.228", features = ["derive"] }"#),
+    ("serde_json", r#"{ version = "1.0.145", features = ["preserve_order"] }"#),
+    ("serde_path_to_error", r#""0.1.20""#),
+    ("tokio", r#"{ version = "1.48", features = ["macros", "net", "rt-multi-thread", "signal"] }"#),
+    ("tokio-util", r#""0.7.17""#),
+    ("tracing", r#""0.1.41""#),
+    ("tracing-subscriber", r#"{ version = "0.3.20", default-features = false, features = ["fmt", "std"] }"#),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::DEPENDENCIES;
+
+    #[test]
+    fn the_dependency_table_is_sorted_and_has_no_duplicates() {
+        let names: Vec<&str> = DEPENDENCIES.iter().map(|(name, _)| *name).collect();
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(names, sorted);
+    }
+}

@@ -1,0 +1,687 @@
+//! Runtime support shared by every tool of this server: the MCP server handler and its
+//! transports, argument parsing, the upstream HTTP client, and the translation of failures into
+//! tool results the model can act on.
+//!
+//! This file is the same in every crate mcpgen generates; the API-specific code lives in
+//! `client.rs` and `tools.rs`.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    Implementation, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// How long clients may cache `tools/list`: the list is fixed when the crate is generated.
+const TOOLS_LIST_TTL_MS: u64 = 24 * 60 * 60 * 1000;
+/// The most bytes of an upstream response body the server reads.
+const MAX_RESPONSE_BYTES: usize = 8 * 1024 * 1024;
+/// The most characters of an upstream error body quoted back to the model.
+const MAX_ERROR_TEXT: usize = 2_000;
+
+/// The future a tool's handler returns.
+pub type ToolFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
+
+/// One tool: its definition as sent in `tools/list`, and the function that runs it.
+pub struct ToolEntry<C> {
+    pub definition: &'static str,
+    pub call: fn(Arc<C>, JsonObject) -> ToolFuture,
+}
+
+/// Who this server is, as told to clients.
+pub struct ServerIdentity {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub version: &'static str,
+    pub instructions: Option<&'static str>,
+}
+
+/// A tool ready to serve: its parsed definition and its handler.
+struct LoadedTool<C> {
+    definition: Tool,
+    structured: bool,
+    call: fn(Arc<C>, JsonObject) -> ToolFuture,
+}
+
+/// The MCP server: a fixed list of tools over one upstream client `C`.
+pub struct McpServer<C> {
+    client: Arc<C>,
+    identity: Arc<ServerIdentity>,
+    tools: Arc<Vec<LoadedTool<C>>>,
+    by_name: Arc<HashMap<String, usize>>,
+}
+
+impl<C> Clone for McpServer<C> {
+    fn clone(&self) -> Self {
+        Self {
+            client: Arc::clone(&self.client),
+            identity: Arc::clone(&self.identity),
+            tools: Arc::clone(&self.tools),
+            by_name: Arc::clone(&self.by_name),
+        }
+    }
+}
+
+impl<C: Send + Sync + 'static> McpServer<C> {
+    /// Parses every tool definition once; a definition that does not parse is a bug in the
+    /// generator, reported at start-up rather than on first use.
+    pub fn new(
+        client: C,
+        identity: ServerIdentity,
+        entries: &'static [ToolEntry<C>],
+    ) -> anyhow::Result<Self> {
+        let mut tools = Vec::with_capacity(entries.len());
+        let mut by_name = HashMap::with_capacity(entries.len());
+        for entry in entries {
+            let definition: Tool = serde_json::from_str(entry.definition).map_err(|error| {
+                anyhow::anyhow!("a generated tool definition does not parse: {error}")
+            })?;
+            by_name.insert(definition.name.to_string(), tools.len());
+            tools.push(LoadedTool {
+                structured: definition.output_schema.is_some(),
+                definition,
+                call: entry.call,
+            });
+        }
+        Ok(Self {
+            client: Arc::new(client),
+            identity: Arc::new(identity),
+            tools: Arc::new(tools),
+            by_name: Arc::new(by_name),
+        })
+    }
+
+    fn find(&self, name: &str) -> Option<&LoadedTool<C>> {
+        self.by_name.get(name).map(|&index| &self.tools[index])
+    }
+}
+
+impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
+    fn get_info(&self) -> ServerConfig {
+        let identity = &self.identity;
+        let config = ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(
+                Implementation::new(identity.name, identity.version).with_title(identity.title),
+            );
+        match identity.instructions {
+            Some(instructions) => config.with_instructions(instructions),
+            None => config,
+        }
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let tools = self.tools.iter().map(|tool| tool.definition.clone()).collect();
+        Ok(ListToolsResult::with_all_items(tools)
+            .with_ttl_ms(TOOLS_LIST_TTL_MS)
+            .with_cache_scope(CacheScope::Public))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.find(name).map(|tool| tool.definition.clone())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let Some(tool) = self.find(&request.name) else {
+            return Err(ErrorData::invalid_params(
+                format!("Unknown tool: {}", request.name),
+                None,
+            ));
+        };
+        let arguments = request.arguments.unwrap_or_default();
+        let result = match (tool.call)(Arc::clone(&self.client), arguments).await {
+            Ok(value) if tool.structured => CallToolResult::structured(value),
+            Ok(value) => CallToolResult::success(vec![ContentBlock::text(plain_text(value))]),
+            Err(error) => {
+                tracing::debug!(tool = %request.name, %error, "tool call failed");
+                CallToolResult::error(vec![ContentBlock::text(error.to_string())])
+            }
+        };
+        Ok(result.into())
+    }
+}
+
+/// The text of a result that has no output schema.
+fn plain_text(value: Value) -> String {
+    match value {
+        Value::Null => "Done.".to_string(),
+        Value::String(text) => text,
+        other => other.to_string(),
+    }
+}
+
+/// Serves MCP over this process's stdin and stdout until the client closes them.
+pub async fn serve_stdio<C: Send + Sync + 'static>(server: McpServer<C>) -> anyhow::Result<()> {
+    let running = server.serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
+    Ok(())
+}
+
+/// Serves MCP over Streamable HTTP at `/mcp` on `listen` until interrupted (Ctrl-C or SIGTERM);
+/// calls in flight are allowed to finish.
+pub async fn serve_http<C: Send + Sync + 'static>(
+    server: McpServer<C>,
+    listen: SocketAddr,
+) -> anyhow::Result<()> {
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+
+    let shutdown = tokio_util::sync::CancellationToken::new();
+    let config = StreamableHttpServerConfig::default()
+        .with_legacy_session_mode(true)
+        .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
+        .with_cancellation_token(shutdown.child_token());
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let router = axum::Router::new().nest_service("/mcp", service);
+    let listener = tokio::net::TcpListener::bind(listen).await.map_err(|error| {
+        anyhow::anyhow!("cannot listen on {listen}: {error}")
+    })?;
+    tracing::info!("serving MCP on http://{}/mcp", listener.local_addr()?);
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            shutdown_signal().await;
+            shutdown.cancel();
+        })
+        .await?;
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}
+
+/// Why a tool call failed, worded for the model that made it.
+#[derive(Debug)]
+pub enum ToolError {
+    /// The arguments do not fit the tool's input schema.
+    InvalidArguments(String),
+    /// The upstream API answered with an error status.
+    Status {
+        operation: &'static str,
+        status: u16,
+        reason: &'static str,
+        message: String,
+    },
+    /// The upstream API could not be reached or its answer could not be read.
+    Transport {
+        operation: &'static str,
+        message: String,
+    },
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ToolError::InvalidArguments(message) => write!(f, "{message}"),
+            ToolError::Status {
+                operation,
+                status,
+                reason,
+                message,
+            } => {
+                write!(f, "The API rejected {operation} with HTTP {status} {reason}")?;
+                if !message.is_empty() {
+                    write!(f, ": {message}")?;
+                }
+                match status {
+                    400 | 422 => write!(f, ". Check the arguments and call the tool again."),
+                    401 | 403 => write!(
+                        f,
+                        ". The server's credentials for the API are missing or not allowed to do this; the user must fix the server's configuration."
+                    ),
+                    404 => write!(f, ". Check the identifiers in the arguments."),
+                    429 => write!(f, ". The API is rate limited; wait before calling again."),
+                    500..=599 => write!(f, ". The API failed; try again later."),
+                    _ => Ok(()),
+                }
+            }
+            ToolError::Transport { operation, message } => {
+                write!(f, "Could not complete {operation}: {message}. Try again later.")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ToolError {}
+
+/// Deserializes a tool's arguments into its input type, naming the argument that does not fit.
+pub fn parse_arguments<T: DeserializeOwned>(arguments: JsonObject) -> Result<T, ToolError> {
+    let value = Value::Object(arguments);
+    serde_path_to_error::deserialize(value).map_err(|error| {
+        let path = error.path().to_string();
+        let inner = error.into_inner();
+        ToolError::InvalidArguments(if path == "." {
+            format!("Invalid arguments: {inner}.")
+        } else {
+            format!("Invalid argument `{path}`: {inner}.")
+        })
+    })
+}
+
+/// Checks that an integer argument is one of the values the API accepts.
+pub fn check_one_of(argument: &str, value: Option<i64>, allowed: &[i64]) -> Result<(), ToolError> {
+    match value {
+        Some(value) if !allowed.contains(&value) => {
+            let allowed: Vec<String> = allowed.iter().map(i64::to_string).collect();
+            Err(ToolError::InvalidArguments(format!(
+                "Invalid argument `{argument}`: {value} is not allowed; use one of {}.",
+                allowed.join(", ")
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Where an API key goes.
+#[derive(Clone, Copy, Debug)]
+pub enum KeyLocation {
+    Header,
+    Query,
+    Cookie,
+}
+
+/// One credential the server adds to every upstream request. Values come from the server's own
+/// environment, never from the MCP client.
+#[derive(Clone)]
+pub enum Credential {
+    Bearer(String),
+    ApiKey {
+        location: KeyLocation,
+        name: &'static str,
+        value: String,
+    },
+    Basic {
+        username: String,
+        password: Option<String>,
+    },
+}
+
+impl fmt::Debug for Credential {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Credential::Bearer(_) => f.write_str("Bearer(<redacted>)"),
+            Credential::ApiKey { location, name, .. } => {
+                write!(f, "ApiKey({location:?} {name}: <redacted>)")
+            }
+            Credential::Basic { username, .. } => write!(f, "Basic({username}: <redacted>)"),
+        }
+    }
+}
+
+/// Reads an optional environment variable; an empty value counts as unset.
+pub fn env_var(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|value| !value.is_empty())
+}
+
+/// The HTTP client for the upstream API.
+pub struct Upstream {
+    http: reqwest::Client,
+    base_url: reqwest::Url,
+    credentials: Vec<Credential>,
+}
+
+impl Upstream {
+    /// A client for the API at `base_url` that sends `credentials` with every request.
+    pub fn new(base_url: &str, credentials: Vec<Credential>) -> anyhow::Result<Self> {
+        let mut base_url = reqwest::Url::parse(base_url)
+            .map_err(|error| anyhow::anyhow!("invalid base URL {base_url:?}: {error}"))?;
+        if base_url.cannot_be_a_base() {
+            anyhow::bail!("invalid base URL {base_url}: it cannot have a path");
+        }
+        // Paths are appended segment by segment; a trailing slash would leave an empty one.
+        if base_url.path().ends_with('/') {
+            let trimmed = base_url.path().trim_end_matches('/').to_string();
+            base_url.set_path(&trimmed);
+        }
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .timeout(Duration::from_secs(60))
+            .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")))
+            .build()?;
+        Ok(Self {
+            http,
+            base_url,
+            credentials,
+        })
+    }
+
+    /// Starts a request to the operation `operation` (`"GET /pets/{id}"`, for messages) at the
+    /// path made of `segments`, each percent-encoded as one path segment.
+    pub fn request(
+        &self,
+        method: reqwest::Method,
+        operation: &'static str,
+        segments: &[&str],
+    ) -> UpstreamRequest {
+        let mut url = self.base_url.clone();
+        if let Ok(mut path) = url.path_segments_mut() {
+            path.pop_if_empty();
+            for segment in segments {
+                // `.` and `..` would be resolved as relative paths; send them encoded.
+                match *segment {
+                    "." => path.push("%2E"),
+                    ".." => path.push("%2E%2E"),
+                    other => path.push(other),
+                };
+            }
+        }
+        UpstreamRequest {
+            method,
+            operation,
+            url,
+            query: Vec::new(),
+            headers: Vec::new(),
+            cookies: Vec::new(),
+            body: Body::None,
+        }
+    }
+
+    /// Sends `request` with the server's credentials and returns the response body as JSON
+    /// (a non-JSON body as a string, an empty one as `null`).
+    pub async fn send(&self, request: UpstreamRequest) -> Result<Value, ToolError> {
+        let operation = request.operation;
+        let mut builder = self.http.request(request.method, request.url);
+        let mut query = request.query;
+        let mut cookies = request.cookies;
+        for credential in &self.credentials {
+            match credential {
+                Credential::Bearer(token) => builder = builder.bearer_auth(token),
+                Credential::Basic { username, password } => {
+                    builder = builder.basic_auth(username, password.as_ref())
+                }
+                Credential::ApiKey {
+                    location,
+                    name,
+                    value,
+                } => match location {
+                    KeyLocation::Header => builder = builder.header(*name, value),
+                    KeyLocation::Query => query.push((name.to_string(), value.clone())),
+                    KeyLocation::Cookie => cookies.push((*name, value.clone())),
+                },
+            }
+        }
+        if !query.is_empty() {
+            builder = builder.query(&query);
+        }
+        for (name, value) in request.headers {
+            builder = builder.header(name, value);
+        }
+        if !cookies.is_empty() {
+            let cookie: Vec<String> = cookies
+                .iter()
+                .map(|(name, value)| format!("{name}={value}"))
+                .collect();
+            builder = builder.header(reqwest::header::COOKIE, cookie.join("; "));
+        }
+        builder = match request.body {
+            Body::None => builder,
+            Body::Json(value) => builder.json(&value),
+            Body::Form(fields) => builder.form(&fields),
+            Body::Text { content_type, text } => builder
+                .header(reqwest::header::CONTENT_TYPE, content_type)
+                .body(text),
+        };
+        let response = builder.send().await.map_err(|error| ToolError::Transport {
+            operation,
+            message: describe_transport_error(&error),
+        })?;
+        let status = response.status();
+        let bytes = read_limited(response)
+            .await
+            .map_err(|message| ToolError::Transport { operation, message })?;
+        let body = parse_body(&bytes);
+        if status.is_success() {
+            Ok(body)
+        } else {
+            Err(ToolError::Status {
+                operation,
+                status: status.as_u16(),
+                reason: status.canonical_reason().unwrap_or(""),
+                message: error_message(&body),
+            })
+        }
+    }
+}
+
+fn describe_transport_error(error: &reqwest::Error) -> String {
+    if error.is_timeout() {
+        "the API did not answer in time".to_string()
+    } else if error.is_connect() {
+        "the API is not reachable (connection failed)".to_string()
+    } else {
+        "the request to the API failed".to_string()
+    }
+}
+
+async fn read_limited(mut response: reqwest::Response) -> Result<Vec<u8>, String> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response
+        .chunk()
+        .await
+        .map_err(|_| "the API's answer was cut off".to_string())?
+    {
+        if bytes.len() + chunk.len() > MAX_RESPONSE_BYTES {
+            return Err(format!(
+                "the API's answer is larger than {} MiB; narrow the request",
+                MAX_RESPONSE_BYTES / (1024 * 1024)
+            ));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}
+
+fn parse_body(bytes: &[u8]) -> Value {
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Value::Null;
+    }
+    serde_json::from_slice(bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into_owned()))
+}
+
+/// The API's own explanation from an error body: `message`, `error.message`, `detail`, `title`
+/// or `error` when it is text, or the body itself, shortened.
+fn error_message(body: &Value) -> String {
+    let candidates = [
+        body.pointer("/message"),
+        body.pointer("/error/message"),
+        body.pointer("/detail"),
+        body.pointer("/title"),
+        body.pointer("/error"),
+    ];
+    let text = candidates
+        .into_iter()
+        .flatten()
+        .find_map(|value| value.as_str().map(str::to_string))
+        .unwrap_or_else(|| match body {
+            Value::Null => String::new(),
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        });
+    shorten(text.trim(), MAX_ERROR_TEXT)
+}
+
+fn shorten(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// The body of an upstream request.
+enum Body {
+    None,
+    Json(Value),
+    Form(Vec<(String, String)>),
+    Text {
+        content_type: &'static str,
+        text: String,
+    },
+}
+
+/// A request being built for one upstream operation.
+pub struct UpstreamRequest {
+    method: reqwest::Method,
+    operation: &'static str,
+    url: reqwest::Url,
+    query: Vec<(String, String)>,
+    headers: Vec<(&'static str, String)>,
+    cookies: Vec<(&'static str, String)>,
+    body: Body,
+}
+
+/// A value that can be sent as a query, header or cookie parameter.
+pub trait ParamValue {
+    /// The value's text form; a list gives one text per element.
+    fn texts(&self) -> Vec<String>;
+}
+
+impl ParamValue for String {
+    fn texts(&self) -> Vec<String> {
+        vec![self.clone()]
+    }
+}
+
+impl ParamValue for i64 {
+    fn texts(&self) -> Vec<String> {
+        vec![self.to_string()]
+    }
+}
+
+impl ParamValue for f64 {
+    fn texts(&self) -> Vec<String> {
+        vec![self.to_string()]
+    }
+}
+
+impl ParamValue for bool {
+    fn texts(&self) -> Vec<String> {
+        vec![self.to_string()]
+    }
+}
+
+impl ParamValue for Value {
+    fn texts(&self) -> Vec<String> {
+        match self {
+            Value::String(text) => vec![text.clone()],
+            Value::Array(items) => items.iter().flat_map(ParamValue::texts).collect(),
+            other => vec![other.to_string()],
+        }
+    }
+}
+
+impl<T: ParamValue> ParamValue for Vec<T> {
+    fn texts(&self) -> Vec<String> {
+        self.iter().flat_map(ParamValue::texts).collect()
+    }
+}
+
+impl<T: ParamValue> ParamValue for Option<T> {
+    fn texts(&self) -> Vec<String> {
+        self.as_ref().map(ParamValue::texts).unwrap_or_default()
+    }
+}
+
+impl UpstreamRequest {
+    /// Adds a query parameter (a list adds one pair per element; `None` adds nothing).
+    pub fn query(mut self, name: &'static str, value: &impl ParamValue) -> Self {
+        for text in value.texts() {
+            self.query.push((name.to_string(), text));
+        }
+        self
+    }
+
+    /// Adds a header (a list is sent comma-separated; `None` adds nothing).
+    pub fn header(mut self, name: &'static str, value: &impl ParamValue) -> Self {
+        let texts = value.texts();
+        if !texts.is_empty() {
+            self.headers.push((name, texts.join(",")));
+        }
+        self
+    }
+
+    /// Adds a cookie (`None` adds nothing).
+    pub fn cookie(mut self, name: &'static str, value: &impl ParamValue) -> Self {
+        let texts = value.texts();
+        if !texts.is_empty() {
+            self.cookies.push((name, texts.join(",")));
+        }
+        self
+    }
+
+    /// Sends `body` as JSON.
+    pub fn json(mut self, body: Value) -> Self {
+        self.body = Body::Json(body);
+        self
+    }
+
+    /// Sends the fields of `body` form-urlencoded.
+    pub fn form(mut self, body: serde_json::Map<String, Value>) -> Self {
+        let fields = body
+            .into_iter()
+            .flat_map(|(name, value)| {
+                value
+                    .texts()
+                    .into_iter()
+                    .map(move |text| (name.clone(), text))
+            })
+            .collect();
+        self.body = Body::Form(fields);
+        self
+    }
+
+    /// Sends `text` as the body with `content_type`.
+    pub fn text(mut self, content_type: &'static str, text: String) -> Self {
+        self.body = Body::Text { content_type, text };
+        self
+    }
+}
+
+/// Adds `value` to a JSON body under `name` unless it is `None`.
+pub fn put<T: serde::Serialize>(body: &mut serde_json::Map<String, Value>, name: &str, value: &T) {
+    match serde_json::to_value(value) {
+        Ok(Value::Null) | Err(_) => {}
+        Ok(value) => {
+            body.insert(name.to_string(), value);
+        }
+    }
+}
