@@ -8,6 +8,7 @@
 //! ```
 
 pub mod api;
+pub mod curate;
 pub mod emit;
 pub mod load;
 pub mod naming;
@@ -20,10 +21,17 @@ use std::path::Path;
 pub use plan::Options;
 pub use render::File;
 
-/// Loads `spec`, plans the server and renders its files, without touching the disk.
-pub fn generate(spec: &Path, options: &Options) -> anyhow::Result<(plan::Plan, Vec<File>)> {
+/// Loads `spec` (and the curation file `curation`, when given), plans the server and renders its
+/// files, without touching the disk.
+pub fn generate(
+    spec: &Path,
+    curation: Option<&Path>,
+    options: &Options,
+) -> anyhow::Result<(plan::Plan, Vec<File>)> {
     let api = load::load(spec)?;
-    let plan = plan::plan(&api, options).map_err(anyhow::Error::msg)?;
+    let checked = curation.map(|path| curate::load(path, &api)).transpose()?;
+    let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.curation))
+        .map_err(anyhow::Error::msg)?;
     let files = render::render(&plan).map_err(anyhow::Error::msg)?;
     Ok((plan, files))
 }

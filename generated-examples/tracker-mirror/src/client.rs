@@ -2,7 +2,6 @@
 
 //! The client of the Tracker API: one method per operation the tools call.
 
-use serde::Deserialize;
 use serde_json::{Map, Value};
 use crate::runtime::{self, ToolError, Upstream};
 
@@ -174,7 +173,7 @@ impl Client {
 }
 
 /// The parameters of `listProjects` (`GET /v2/projects`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ListProjectsParams {
     /// Number of the page to return, starting at 1. A page after the last one is empty.
@@ -188,7 +187,7 @@ pub struct ListProjectsParams {
 }
 
 /// The parameters of `listUsers` (`GET /v2/users`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ListUsersParams {
     /// Number of the page to return, starting at 1. A page after the last one is empty.
@@ -202,12 +201,12 @@ pub struct ListUsersParams {
 }
 
 /// The parameters of `getCurrentUser` (`GET /v2/user`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GetCurrentUserParams {}
 
 /// The parameters of `listIssues` (`GET /v2/projects/{project_id}/issues`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ListIssuesParams {
     /// UUID of the project (see `listProjects`), not its key.
@@ -240,7 +239,7 @@ pub struct ListIssuesParams {
 }
 
 /// The parameters of `createIssue` (`POST /v2/projects/{project_id}/issues`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CreateIssueParams {
     /// UUID of the project (see `listProjects`), not its key.
@@ -266,7 +265,7 @@ pub struct CreateIssueParams {
 }
 
 /// The parameters of `getIssue` (`GET /v2/issues/{issue_id}`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GetIssueParams {
     /// UUID of the issue, not its key (use `getIssueByKey` to find an issue by key).
@@ -276,7 +275,7 @@ pub struct GetIssueParams {
 }
 
 /// The parameters of `deleteIssue` (`DELETE /v2/issues/{issue_id}`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DeleteIssueParams {
     /// UUID of the issue, not its key (use `getIssueByKey` to find an issue by key).
@@ -286,7 +285,7 @@ pub struct DeleteIssueParams {
 }
 
 /// The parameters of `getIssueByKey` (`GET /v2/issues/by-key/{issue_key}`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GetIssueByKeyParams {
     /// Key of the issue, for example `WEB-142`.
@@ -296,7 +295,7 @@ pub struct GetIssueByKeyParams {
 }
 
 /// The parameters of `listTransitions` (`GET /v2/issues/{issue_id}/transitions`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ListTransitionsParams {
     /// UUID of the issue, not its key (use `getIssueByKey` to find an issue by key).
@@ -306,7 +305,7 @@ pub struct ListTransitionsParams {
 }
 
 /// The parameters of `transitionIssue` (`POST /v2/issues/{issue_id}/transitions`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TransitionIssueParams {
     /// UUID of the issue, not its key (use `getIssueByKey` to find an issue by key).

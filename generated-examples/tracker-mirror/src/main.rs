@@ -34,6 +34,8 @@ const IDENTITY: runtime::ServerIdentity = runtime::ServerIdentity {
     title: "Tracker MCP server",
     version: env!("CARGO_PKG_VERSION"),
     instructions: None,
+    tools_list_ttl_ms: 86400000,
+    tools_list_public: true,
 };
 
 /// The credentials for the API, from the server's own environment (TRACKER_TOKEN).

@@ -25,15 +25,30 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// How long clients may cache `tools/list`: the list is fixed when the crate is generated.
-const TOOLS_LIST_TTL_MS: u64 = 24 * 60 * 60 * 1000;
 /// The most bytes of an upstream response body the server reads.
 const MAX_RESPONSE_BYTES: usize = 8 * 1024 * 1024;
 /// The most characters of an upstream error body quoted back to the model.
 const MAX_ERROR_TEXT: usize = 2_000;
 
 /// The future a tool's handler returns.
-pub type ToolFuture = Pin<Box<dyn Future<Output = Result<Value, ToolError>> + Send>>;
+pub type ToolFuture = Pin<Box<dyn Future<Output = Result<ToolOutput, ToolError>> + Send>>;
+
+/// What a tool returns: its result, and notes for the model (such as how to get the rest of a
+/// truncated result), sent as extra text after the result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutput {
+    pub value: Value,
+    pub notes: Vec<String>,
+}
+
+impl From<Value> for ToolOutput {
+    fn from(value: Value) -> Self {
+        Self {
+            value,
+            notes: Vec::new(),
+        }
+    }
+}
 
 /// One tool: its definition as sent in `tools/list`, and the function that runs it.
 pub struct ToolEntry<C> {
@@ -47,6 +62,11 @@ pub struct ServerIdentity {
     pub title: &'static str,
     pub version: &'static str,
     pub instructions: Option<&'static str>,
+    /// How long clients may cache `tools/list` (`ttlMs`); the list is fixed at generation.
+    pub tools_list_ttl_ms: u64,
+    /// Whether any cache may share `tools/list` (`cacheScope: public`) or only the same
+    /// authorization context (`private`).
+    pub tools_list_public: bool,
 }
 
 /// A tool ready to serve: its parsed definition and its handler.
@@ -128,9 +148,14 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let tools = self.tools.iter().map(|tool| tool.definition.clone()).collect();
+        let scope = if self.identity.tools_list_public {
+            CacheScope::Public
+        } else {
+            CacheScope::Private
+        };
         Ok(ListToolsResult::with_all_items(tools)
-            .with_ttl_ms(TOOLS_LIST_TTL_MS)
-            .with_cache_scope(CacheScope::Public))
+            .with_ttl_ms(self.identity.tools_list_ttl_ms)
+            .with_cache_scope(scope))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
@@ -150,8 +175,17 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         };
         let arguments = request.arguments.unwrap_or_default();
         let result = match (tool.call)(Arc::clone(&self.client), arguments).await {
-            Ok(value) if tool.structured => CallToolResult::structured(value),
-            Ok(value) => CallToolResult::success(vec![ContentBlock::text(plain_text(value))]),
+            Ok(output) => {
+                let mut result = if tool.structured {
+                    CallToolResult::structured(output.value)
+                } else {
+                    CallToolResult::success(vec![ContentBlock::text(plain_text(output.value))])
+                };
+                result
+                    .content
+                    .extend(output.notes.into_iter().map(ContentBlock::text));
+                result
+            }
             Err(error) => {
                 tracing::debug!(tool = %request.name, %error, "tool call failed");
                 CallToolResult::error(vec![ContentBlock::text(error.to_string())])
@@ -321,6 +355,11 @@ pub enum KeyLocation {
     Cookie,
 }
 
+/// Something that hands out a current access token (an OAuth2 client-credentials flow).
+pub trait TokenSource: Send + Sync {
+    fn token(&self) -> Pin<Box<dyn Future<Output = Result<String, ToolError>> + Send + '_>>;
+}
+
 /// One credential the server adds to every upstream request. Values come from the server's own
 /// environment, never from the MCP client.
 #[derive(Clone)]
@@ -335,6 +374,8 @@ pub enum Credential {
         username: String,
         password: Option<String>,
     },
+    /// A bearer token fetched (and refreshed) by the server itself.
+    Fetched(Arc<dyn TokenSource>),
 }
 
 impl fmt::Debug for Credential {
@@ -345,6 +386,7 @@ impl fmt::Debug for Credential {
                 write!(f, "ApiKey({location:?} {name}: <redacted>)")
             }
             Credential::Basic { username, .. } => write!(f, "Basic({username}: <redacted>)"),
+            Credential::Fetched(_) => f.write_str("Fetched(<redacted>)"),
         }
     }
 }
@@ -427,6 +469,7 @@ impl Upstream {
         for credential in &self.credentials {
             match credential {
                 Credential::Bearer(token) => builder = builder.bearer_auth(token),
+                Credential::Fetched(source) => builder = builder.bearer_auth(source.token().await?),
                 Credential::Basic { username, password } => {
                     builder = builder.basic_auth(username, password.as_ref())
                 }

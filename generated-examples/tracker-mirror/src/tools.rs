@@ -4,9 +4,8 @@
 
 use std::sync::Arc;
 use rmcp::model::JsonObject;
-use serde_json::Value;
 use crate::client::{self, Client};
-use crate::runtime::{self, ToolEntry, ToolError};
+use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
 
 /// Every tool, in the order `tools/list` returns them.
 pub static TOOLS: &[ToolEntry<Client>] = &[
@@ -175,9 +174,9 @@ pub mod list_projects {
     pub async fn call(
         client: Arc<Client>,
         arguments: JsonObject,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<ToolOutput, ToolError> {
         let params: client::ListProjectsParams = runtime::parse_arguments(arguments)?;
-        client.list_projects(&params).await
+        Ok(client.list_projects(&params).await?.into())
     }
 }
 
@@ -305,9 +304,9 @@ pub mod list_users {
     pub async fn call(
         client: Arc<Client>,
         arguments: JsonObject,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<ToolOutput, ToolError> {
         let params: client::ListUsersParams = runtime::parse_arguments(arguments)?;
-        client.list_users(&params).await
+        Ok(client.list_users(&params).await?.into())
     }
 }
 
@@ -375,9 +374,9 @@ pub mod get_current_user {
     pub async fn call(
         client: Arc<Client>,
         arguments: JsonObject,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<ToolOutput, ToolError> {
         let client::GetCurrentUserParams {} = runtime::parse_arguments(arguments)?;
-        client.get_current_user().await
+        Ok(client.get_current_user().await?.into())
     }
 }
 
@@ -639,10 +638,10 @@ pub mod list_issues {
     pub async fn call(
         client: Arc<Client>,
         arguments: JsonObject,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<ToolOutput, ToolError> {
         let params: client::ListIssuesParams = runtime::parse_arguments(arguments)?;
         runtime::check_one_of("state", params.state, &[1, 2, 3])?;
-        client.list_issues(&params).await
+        Ok(client.list_issues(&params).await?.into())
     }
 }
 
@@ -668,7 +667,6 @@ pub mod create_issue {
       },
       "title": {
         "type": "string",
-        "minLength": 1,
         "maxLength": 200,
         "description": "One-line summary of the issue; must not be blank.",
         "examples": [
@@ -857,10 +855,10 @@ pub mod create_issue {
     pub async fn call(
         client: Arc<Client>,
         arguments: JsonObject,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<ToolOutput, ToolError> {
         let params: client::CreateIssueParams = runtime::parse_arguments(arguments)?;
         runtime::check_one_of("priority", params.priority, &[1, 2, 3])?;
-        client.create_issue(&params).await
+        Ok(client.create_issue(&params).await?.into())
     }
 }
 
@@ -1036,9 +1034,9 @@ pub mod get_issue {
     pub async fn call(
         client: Arc<Client>,
         arguments: JsonObject,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<ToolOutput, ToolError> {
         let params: client::GetIssueParams = runtime::parse_arguments(arguments)?;
-        client.get_issue(&params).await
+        Ok(client.get_issue(&params).await?.into())
     }
 }
 
@@ -1078,9 +1076,9 @@ pub mod delete_issue {
     pub async fn call(
         client: Arc<Client>,
         arguments: JsonObject,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<ToolOutput, ToolError> {
         let params: client::DeleteIssueParams = runtime::parse_arguments(arguments)?;
-        client.delete_issue(&params).await
+        Ok(client.delete_issue(&params).await?.into())
     }
 }
 
@@ -1256,9 +1254,9 @@ pub mod get_issue_by_key {
     pub async fn call(
         client: Arc<Client>,
         arguments: JsonObject,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<ToolOutput, ToolError> {
         let params: client::GetIssueByKeyParams = runtime::parse_arguments(arguments)?;
-        client.get_issue_by_key(&params).await
+        Ok(client.get_issue_by_key(&params).await?.into())
     }
 }
 
@@ -1346,9 +1344,9 @@ pub mod list_transitions {
     pub async fn call(
         client: Arc<Client>,
         arguments: JsonObject,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<ToolOutput, ToolError> {
         let params: client::ListTransitionsParams = runtime::parse_arguments(arguments)?;
-        client.list_transitions(&params).await
+        Ok(client.list_transitions(&params).await?.into())
     }
 }
 
@@ -1534,8 +1532,8 @@ pub mod transition_issue {
     pub async fn call(
         client: Arc<Client>,
         arguments: JsonObject,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<ToolOutput, ToolError> {
         let params: client::TransitionIssueParams = runtime::parse_arguments(arguments)?;
-        client.transition_issue(&params).await
+        Ok(client.transition_issue(&params).await?.into())
     }
 }

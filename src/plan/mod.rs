@@ -7,7 +7,10 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
+pub mod curated;
+
 use crate::api::{Api, BodyKind, Location, Method, Operation, SecurityScheme};
+use crate::curate::model::{CacheScope, Curation};
 use crate::naming::{self, Scope};
 
 /// What the user asked for beyond the document.
@@ -22,8 +25,12 @@ pub struct Options {
 pub struct Plan {
     pub server: Server,
     pub tools: Vec<Tool>,
-    /// The upstream operations the tools call, in document order.
+    /// The upstream operations the tools call, in the order first used.
     pub operations: Vec<OperationPlan>,
+    /// Readable names for API codes.
+    pub enums: Vec<curated::EnumPlan>,
+    /// Readable values → ids.
+    pub resolvers: Vec<curated::ResolverPlan>,
 }
 
 /// The server's identity and configuration.
@@ -42,6 +49,10 @@ pub struct Server {
     pub instructions: Option<String>,
     pub default_base_url: Option<String>,
     pub auth: Vec<Auth>,
+    /// `ttlMs` of `tools/list`.
+    pub tools_list_ttl_ms: u64,
+    /// `cacheScope` of `tools/list`: public, or private.
+    pub cache_public: bool,
 }
 
 /// One credential the server sends upstream, read from its environment.
@@ -50,6 +61,12 @@ pub enum Auth {
     Bearer { env: String },
     ApiKey { location: Location, name: String, env: String },
     Basic { username_env: String, password_env: String },
+    OAuth2ClientCredentials {
+        token_url: String,
+        client_id_env: String,
+        client_secret_env: String,
+        scopes: Vec<String>,
+    },
 }
 
 impl Auth {
@@ -61,6 +78,11 @@ impl Auth {
                 username_env,
                 password_env,
             } => vec![username_env, password_env],
+            Auth::OAuth2ClientCredentials {
+                client_id_env,
+                client_secret_env,
+                ..
+            } => vec![client_id_env, client_secret_env],
         }
     }
 }
@@ -151,6 +173,8 @@ pub enum Action {
     /// Calls one operation with the arguments as its parameters and returns its result;
     /// `wrap` puts a result that is not an object under `result`.
     Call { operation: usize, wrap: bool },
+    /// A curated tool: its own parameters, resolved and mapped, then one call or a workflow.
+    Curated(Box<curated::CuratedTool>),
 }
 
 /// One upstream operation, as the generated client calls it.
@@ -168,6 +192,8 @@ pub struct OperationPlan {
     pub fields: Vec<Field>,
     /// How the body is sent, when the operation has one.
     pub body: Option<BodyPlan>,
+    /// The operation's parameters as one JSON Schema object (a one-to-one tool's input).
+    pub input_schema: Value,
 }
 
 impl OperationPlan {
@@ -230,37 +256,93 @@ pub enum FieldType {
     Json,
 }
 
-/// Builds the plan for `api` without curation: one tool per operation.
-pub fn plan(api: &Api, options: &Options) -> Result<Plan, String> {
-    let name = match &options.name {
-        Some(name) => naming::server_name(name)
+/// Builds the plan for `api`: without curation one tool per operation; with it, the curated
+/// tools, then one-to-one tools for the operations the file includes.
+pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result<Plan, String> {
+    let empty = Curation::default();
+    let curation = curation.unwrap_or(&empty);
+    let name = match (&options.name, &curation.server.name) {
+        (Some(name), _) => naming::server_name(name)
             .ok_or_else(|| format!("--name {name:?} has no letters or digits to make a name of"))?,
-        None => naming::server_name(&api.title).unwrap_or_else(|| "api".to_string()),
+        (None, Some(name)) => naming::server_name(&name.value)
+            .ok_or_else(|| format!("server name {:?} has no letters or digits", name.value))?,
+        (None, None) => naming::server_name(&api.title).unwrap_or_else(|| "api".to_string()),
     };
     let env_prefix = naming::env_prefix(&name);
     let server = Server {
         crate_name: format!("{name}-mcp"),
-        auth: auth(api, &env_prefix),
+        auth: match &curation.auth {
+            Some(section) => curated::auth(section, api),
+            None => auth(api, &env_prefix),
+        },
         env_prefix,
         name,
         title: api.title.clone(),
         api_version: api.version.clone(),
         description: api.description.clone(),
-        instructions: None,
+        instructions: curation.server.instructions.as_ref().map(|s| s.trim().to_string()),
         default_base_url: api.servers.first().cloned(),
+        tools_list_ttl_ms: curation
+            .server
+            .tools_list_ttl_seconds
+            .map_or(DEFAULT_TOOLS_LIST_TTL_MS, |s| s.saturating_mul(1000)),
+        cache_public: curation.server.cache_scope != Some(CacheScope::Private),
     };
+    let prefix = curation.server.prefix.as_ref().map_or("", |p| p.value.as_str());
 
+    let mut builder = Builder {
+        api,
+        operations: Vec::new(),
+        by_id: IndexMap::new(),
+        fn_names: Scope::with_reserved(&["new", "upstream", "resolvers"]),
+        type_names: Scope::with_reserved(&["Client", "Value", "Map", "Input", "ResponseFormat"]),
+    };
     let mut tool_names = Scope::default();
-    let mut fn_names = Scope::with_reserved(&["new", "upstream"]);
-    let mut type_names = Scope::with_reserved(&["Client", "Value", "Map"]);
     let mut tools = Vec::new();
-    let mut operations = Vec::new();
+    let curated = curated::CuratedPlanner::new(curation, prefix).plan(&mut builder, &mut tool_names)?;
+    tools.extend(curated.tools);
     for operation in &api.operations {
-        let tool_name = tool_names.tool_name(&operation.id);
-        let fn_name = fn_names.unique(naming::rust_snake_ident(&operation.id, "operation"));
-        let params_type =
-            type_names.unique_type(format!("{}Params", naming::rust_type_ident(&operation.id, "Operation")));
-        let (fields, properties, required, body) = fields(operation, &mut type_names);
+        if !curated::mirrored(curation, operation, &curated.used) {
+            continue;
+        }
+        let index = builder.operation(operation);
+        let tool_name = tool_names.tool_name(&format!("{prefix}{}", operation.id));
+        tools.push(mirror_tool(&builder.operations[index], operation, tool_name, index));
+    }
+    Ok(Plan {
+        server,
+        tools,
+        operations: builder.operations,
+        enums: curated.enums,
+        resolvers: curated.resolvers,
+    })
+}
+
+/// The time clients may cache `tools/list` without a curation file saying otherwise: one day.
+pub const DEFAULT_TOOLS_LIST_TTL_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// Collects the upstream operations the tools call, each planned once.
+pub struct Builder<'a> {
+    pub api: &'a Api,
+    pub operations: Vec<OperationPlan>,
+    by_id: IndexMap<String, usize>,
+    fn_names: Scope,
+    pub type_names: Scope,
+}
+
+impl<'a> Builder<'a> {
+    /// The index of `operation`'s plan, planning it on first use.
+    pub fn operation(&mut self, operation: &Operation) -> usize {
+        if let Some(index) = self.by_id.get(&operation.id) {
+            return *index;
+        }
+        let fn_name = self
+            .fn_names
+            .unique(naming::rust_snake_ident(&operation.id, "operation"));
+        let params_type = self
+            .type_names
+            .unique_type(format!("{}Params", naming::rust_type_ident(&operation.id, "Operation")));
+        let (fields, properties, required, body) = fields(operation, &mut self.type_names);
         let mut input = Map::new();
         input.insert("type".into(), json!("object"));
         input.insert("properties".into(), Value::Object(properties));
@@ -268,32 +350,8 @@ pub fn plan(api: &Api, options: &Options) -> Result<Plan, String> {
             input.insert("required".into(), json!(required));
         }
         input.insert("additionalProperties".into(), json!(false));
-        let input_schema = hoist_defs(Value::Object(input));
-        let (output_schema, wrap) = match operation.success.as_ref().and_then(|r| r.schema.as_ref()) {
-            Some(schema) if is_object_schema(schema) => (Some(schema.clone()), false),
-            Some(schema) => (
-                Some(hoist_defs(json!({
-                    "type": "object",
-                    "properties": { "result": schema },
-                    "required": ["result"],
-                }))),
-                true,
-            ),
-            None => (None, false),
-        };
-        tools.push(Tool {
-            name: tool_name,
-            title: operation.summary.clone(),
-            description: description(operation),
-            input_schema,
-            output_schema,
-            annotations: Annotations::from_method(operation.method),
-            action: Action::Call {
-                operation: operations.len(),
-                wrap,
-            },
-        });
-        operations.push(OperationPlan {
+        let index = self.operations.len();
+        self.operations.push(OperationPlan {
             api_id: operation.id.clone(),
             method: operation.method,
             path: operation.path.clone(),
@@ -302,17 +360,52 @@ pub fn plan(api: &Api, options: &Options) -> Result<Plan, String> {
             params_type,
             fields,
             body,
+            input_schema: hoist_defs(Value::Object(input)),
         });
+        self.by_id.insert(operation.id.clone(), index);
+        index
     }
-    Ok(Plan {
-        server,
-        tools,
-        operations,
-    })
+
+    /// The operation with this operationId (checked by the curate stage).
+    pub fn find(&self, id: &str) -> Result<&'a Operation, String> {
+        self.api
+            .operations
+            .iter()
+            .find(|op| op.id == id)
+            .ok_or_else(|| format!("internal error: operation `{id}` vanished after checking"))
+    }
+}
+
+/// The one-to-one tool for an operation.
+fn mirror_tool(plan: &OperationPlan, operation: &Operation, name: String, index: usize) -> Tool {
+    let (output_schema, wrap) = match operation.success.as_ref().and_then(|r| r.schema.as_ref()) {
+        Some(schema) if is_object_schema(schema) => (Some(schema.clone()), false),
+        Some(schema) => (
+            Some(hoist_defs(json!({
+                "type": "object",
+                "properties": { "result": schema },
+                "required": ["result"],
+            }))),
+            true,
+        ),
+        None => (None, false),
+    };
+    Tool {
+        name,
+        title: operation.summary.clone(),
+        description: description(operation),
+        input_schema: plan.input_schema.clone(),
+        output_schema,
+        annotations: Annotations::from_method(operation.method),
+        action: Action::Call {
+            operation: index,
+            wrap,
+        },
+    }
 }
 
 /// The tool description: summary and description, without repeating one in the other.
-fn description(operation: &Operation) -> Option<String> {
+pub fn description(operation: &Operation) -> Option<String> {
     match (&operation.summary, &operation.description) {
         (Some(summary), Some(description)) if description.starts_with(summary.as_str()) => {
             Some(description.trim().to_string())
@@ -338,12 +431,12 @@ fn with_full_stop(text: &str) -> String {
 }
 
 /// Does `schema` describe a JSON object (so it can be `structuredContent` as is)?
-fn is_object_schema(schema: &Value) -> bool {
+pub fn is_object_schema(schema: &Value) -> bool {
     schema.get("type") == Some(&json!("object"))
 }
 
 /// Moves every `$defs` found under `properties` to the root, where `#/$defs/…` points.
-fn hoist_defs(mut schema: Value) -> Value {
+pub fn hoist_defs(mut schema: Value) -> Value {
     let mut defs = Map::new();
     collect_defs(&mut schema, &mut defs, true);
     if !defs.is_empty()
@@ -488,7 +581,7 @@ fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
 }
 
 /// The Rust type for a property with `schema`.
-fn field_type(schema: &Value, ident: &str, type_names: &mut Scope) -> FieldType {
+pub fn field_type(schema: &Value, ident: &str, type_names: &mut Scope) -> FieldType {
     match schema.get("type").and_then(Value::as_str) {
         Some("string") => match string_enum(schema) {
             Some(values) => {

@@ -1,0 +1,824 @@
+//! Every reference from the curation file into the API — operationIds, parameters, field paths,
+//! step variables, enum codes — checked against the normalized API, all mistakes collected.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::diagnostics::Diagnostic;
+use super::model::{
+    At, Curation, FieldSpec, Pagination, Param, PagingStyle, Results, Spanned, ToolSpec,
+};
+use crate::api::{Api, Location, Operation};
+use crate::naming;
+
+/// A curation file whose references all hold.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    pub curation: Curation,
+}
+
+/// Checks `curation` against `api`, returning it with every diagnostic found.
+pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
+    let mut checker = Checker {
+        api,
+        curation: &curation,
+        out: Vec::new(),
+    };
+    checker.run();
+    let out = checker.out;
+    (Checked { curation }, out)
+}
+
+struct Checker<'a> {
+    api: &'a Api,
+    curation: &'a Curation,
+    out: Vec<Diagnostic>,
+}
+
+/// A dotted field path (`items`, `assignee.id`) as a JSON pointer.
+pub fn pointer(path: &str) -> String {
+    if path.is_empty() {
+        return String::new();
+    }
+    path.split('.')
+        .map(|part| format!("/{}", part.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
+/// The schema reached by following a dotted `path` through `properties` (and `items` for a
+/// path segment after an array); `Err` with the names available where the path stops.
+pub fn schema_at<'s>(root: &'s Value, path: &str) -> Result<Option<&'s Value>, (String, Vec<String>)> {
+    let mut current = root;
+    if path.is_empty() {
+        return Ok(Some(current));
+    }
+    for part in path.split('.') {
+        current = deref(root, current);
+        let Some(properties) = object_properties(root, current) else {
+            // A schema that does not list its properties: the path cannot be checked.
+            return Ok(None);
+        };
+        match properties.iter().find(|(name, _)| name.as_str() == part) {
+            Some((_, schema)) => current = schema,
+            None => {
+                return Err((
+                    part.to_string(),
+                    properties.iter().map(|(name, _)| name.to_string()).collect(),
+                ));
+            }
+        }
+    }
+    Ok(Some(deref(root, current)))
+}
+
+fn deref<'s>(root: &'s Value, schema: &'s Value) -> &'s Value {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(reference) => root
+            .pointer(reference.trim_start_matches('#'))
+            .unwrap_or(schema),
+        None => schema,
+    }
+}
+
+/// The properties of an object schema, merged across `allOf`.
+fn object_properties<'s>(root: &'s Value, schema: &'s Value) -> Option<Vec<(&'s String, &'s Value)>> {
+    let schema = deref(root, schema);
+    let mut found: Option<Vec<(&String, &Value)>> = None;
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        found.get_or_insert_with(Vec::new).extend(properties.iter());
+    }
+    for part in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+        if let Some(more) = object_properties(root, part) {
+            found.get_or_insert_with(Vec::new).extend(more);
+        }
+    }
+    found
+}
+
+/// Is `schema` a list?
+pub fn is_array(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "array"),
+        _ => schema.get("items").is_some(),
+    }
+}
+
+/// The operation's inputs by name: parameters, and the properties of an object body.
+pub fn operation_inputs(operation: &Operation) -> Vec<(String, Value, bool)> {
+    let mut inputs: Vec<(String, Value, bool)> = operation
+        .parameters
+        .iter()
+        .map(|p| (p.name.clone(), p.schema.clone(), p.required))
+        .collect();
+    if let Some(body) = &operation.body {
+        let required: BTreeSet<&str> = body
+            .schema
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        match body.schema.get("properties").and_then(Value::as_object) {
+            Some(properties) => {
+                for (name, schema) in properties {
+                    if !inputs.iter().any(|(n, _, _)| n == name) {
+                        inputs.push((
+                            name.clone(),
+                            schema.clone(),
+                            body.required && required.contains(name.as_str()),
+                        ));
+                    }
+                }
+            }
+            None => inputs.push(("body".into(), body.schema.clone(), body.required)),
+        }
+    }
+    inputs
+}
+
+/// The name of the only array property of a response schema, for `items` defaults.
+pub fn only_array(schema: &Value) -> Option<String> {
+    if is_array(schema) {
+        return Some(String::new());
+    }
+    let properties = schema.get("properties")?.as_object()?;
+    let arrays: Vec<&String> = properties
+        .iter()
+        .filter(|(_, s)| is_array(s))
+        .map(|(name, _)| name)
+        .collect();
+    match arrays.as_slice() {
+        [one] => Some((*one).clone()),
+        _ => None,
+    }
+}
+
+impl<'a> Checker<'a> {
+    fn error(&mut self, at: At, message: impl Into<String>) -> &mut Diagnostic {
+        self.out.push(Diagnostic::error(at, message));
+        self.out.last_mut().expect("just pushed")
+    }
+
+    fn operation_ids(&self) -> impl Iterator<Item = &'a str> {
+        self.api.operations.iter().map(|op| op.id.as_str())
+    }
+
+    fn hidden(&self, id: &str) -> bool {
+        self.curation.operations.hide.iter().any(|h| h.value == id)
+    }
+
+    /// The operation named by `id`, reporting an unknown or hidden one.
+    fn operation(&mut self, id: &Spanned<String>) -> Option<&'a Operation> {
+        match self.api.operations.iter().find(|op| op.id == id.value) {
+            Some(op) if self.hidden(&op.id) => {
+                self.error(id.at, format!("operation `{}` is hidden in `operations.hide`", id.value))
+                    .help = Some("remove it from `operations.hide`, or do not use it here".into());
+                None
+            }
+            Some(op) => Some(op),
+            None => {
+                let ids: Vec<&str> = self.operation_ids().collect();
+                let diagnostic = Diagnostic::error(id.at, format!("unknown operation `{}`", id.value))
+                    .suggest(&id.value, ids);
+                self.out.push(diagnostic);
+                None
+            }
+        }
+    }
+
+    fn run(&mut self) {
+        let curation = self.curation;
+        if let Some(name) = &curation.server.name
+            && naming::server_name(&name.value).is_none()
+        {
+            self.error(name.at, "the server name needs at least one letter or digit");
+        }
+        if let Some(prefix) = &curation.server.prefix
+            && !prefix
+                .value
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            self.error(prefix.at, "a tool-name prefix may only contain letters, digits, `_` and `-`");
+        }
+        for hidden in &curation.operations.hide {
+            if !self.api.operations.iter().any(|op| op.id == hidden.value) {
+                let ids: Vec<&str> = self.operation_ids().collect();
+                let d = Diagnostic::error(hidden.at, format!("unknown operation `{}`", hidden.value))
+                    .suggest(&hidden.value, ids);
+                self.out.push(d);
+            }
+        }
+        let filters: Vec<_> = curation
+            .operations
+            .include
+            .iter()
+            .chain(&curation.operations.exclude)
+            .collect();
+        for filter in filters {
+            self.check_filter(filter);
+        }
+        for (status, _) in &curation.errors {
+            self.check_status(status);
+        }
+        for (name, values) in &curation.enums {
+            if values.is_empty() {
+                self.error(name.at, format!("enum `{}` maps no values", name.value));
+            }
+            let mut codes = Vec::new();
+            for (readable, code) in values {
+                if codes.contains(&code.value) {
+                    self.error(code.at, format!("code {} is mapped twice in enum `{}`", code.value, name.value));
+                }
+                codes.push(code.value.clone());
+                if !(code.is_i64() || code.is_string()) {
+                    self.error(code.at, format!("the code for `{}` must be an integer or a string", readable.value));
+                }
+            }
+        }
+        for (name, resolver) in &curation.resolvers {
+            self.check_resolver(name, resolver);
+        }
+        if let Some(pagination) = &curation.pagination {
+            self.check_pagination_shape(pagination);
+        }
+        let prefix = curation.server.prefix.as_ref().map(|p| p.value.as_str()).unwrap_or("");
+        let mut names = BTreeSet::new();
+        for (name, tool) in &curation.tools {
+            let full = format!("{prefix}{}", name.value);
+            if !naming::is_valid_tool_name(&full) {
+                self.error(
+                    name.at,
+                    format!(
+                        "tool name `{full}` is not valid for model APIs: use 1 to {} letters, digits, `_` or `-`",
+                        naming::MAX_TOOL_NAME
+                    ),
+                );
+            }
+            if !names.insert(full.clone()) {
+                self.error(name.at, format!("tool `{full}` is defined twice"));
+            }
+            self.check_tool(name, tool);
+        }
+    }
+
+    fn check_status(&mut self, status: &Spanned<String>) {
+        match status.value.parse::<u16>() {
+            Ok(code) if (100..=599).contains(&code) => {}
+            _ => {
+                self.error(status.at, format!("`{}` is not an HTTP status; use a number such as 404", status.value));
+            }
+        }
+    }
+
+    fn check_filter(&mut self, filter: &super::model::Filter) {
+        if let Some(id) = &filter.operation
+            && !self.api.operations.iter().any(|op| op.id == id.value)
+        {
+            let ids: Vec<&str> = self.operation_ids().collect();
+            let d = Diagnostic::error(id.at, format!("unknown operation `{}`", id.value)).suggest(&id.value, ids);
+            self.out.push(d);
+        }
+        if let Some(tag) = &filter.tag {
+            let tags: BTreeSet<&str> = self.api.operations.iter().flat_map(|op| op.tags.iter().map(String::as_str)).collect();
+            if !tags.contains(tag.value.as_str()) {
+                let d = Diagnostic::error(tag.at, format!("no operation has the tag `{}`", tag.value))
+                    .suggest(&tag.value, tags.iter().copied());
+                self.out.push(d);
+            }
+        }
+        if let Some(method) = &filter.method {
+            let known = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"];
+            if !known.contains(&method.value.to_ascii_uppercase().as_str()) {
+                self.error(method.at, format!("`{}` is not an HTTP method", method.value));
+            }
+        }
+        if let Some(path) = &filter.path
+            && !self.api.operations.iter().any(|op| glob_matches(&path.value, &op.path))
+        {
+            self.error(path.at, format!("no operation's path matches `{}`", path.value))
+                .help = Some("`*` matches one path segment, `**` any number".into());
+        }
+    }
+
+    fn check_pagination_shape(&mut self, pagination: &Pagination) {
+        if pagination.style.value == PagingStyle::Cursor && pagination.next_cursor.is_none() {
+            self.error(pagination.style.at, "`cursor` paging needs `next_cursor`: where the next cursor is in a response");
+        }
+        if let Some(size) = pagination.max_page_size
+            && size < 1
+        {
+            self.error(pagination.style.at, "`max_page_size` must be at least 1");
+        }
+    }
+
+    /// Checks that `operation` takes the paging parameters `pagination` names.
+    fn check_pagination_for(&mut self, pagination: &Pagination, operation: &Operation, at: At) {
+        let names: Vec<String> = operation.parameters.iter().map(|p| p.name.clone()).collect();
+        for (param, default) in paging_params(pagination) {
+            let (name, param_at) = match param {
+                Some(p) => (p.value.clone(), p.at),
+                None => (default.to_string(), at),
+            };
+            if !names.contains(&name) {
+                let d = Diagnostic::error(
+                    param_at,
+                    format!("operation `{}` has no parameter `{name}` for paging", operation.id),
+                )
+                .suggest(&name, names.iter().map(String::as_str));
+                self.out.push(d);
+            }
+        }
+        if let (Some(next), Some(schema)) = (&pagination.next_cursor, success_schema(operation))
+            && let Err((part, available)) = schema_at(schema, &next.value)
+        {
+            self.unknown_field(next.at, &part, &available, &operation.id);
+        }
+    }
+
+    fn unknown_field(&mut self, at: At, part: &str, available: &[String], operation: &str) {
+        let d = Diagnostic::error(at, format!("the response of `{operation}` has no field `{part}`"))
+            .suggest(part, available.iter().map(String::as_str));
+        self.out.push(d);
+    }
+
+    fn check_resolver(&mut self, name: &Spanned<String>, resolver: &super::model::Resolver) {
+        if resolver.list.is_none() && resolver.lookup.is_none() {
+            self.error(name.at, format!("resolver `{}` needs `list` (an operation listing every item) or `lookup`", name.value));
+        }
+        if let Some(list) = &resolver.list
+            && let Some(operation) = self.operation(list)
+        {
+            let Some(schema) = success_schema(operation) else {
+                self.error(list.at, format!("operation `{}` returns no JSON to resolve from", operation.id));
+                return;
+            };
+            let items_path = match &resolver.items {
+                Some(items) => match schema_at(schema, &items.value) {
+                    Ok(Some(found)) if is_array(found) => Some(items.value.clone()),
+                    Ok(Some(_)) => {
+                        self.error(items.at, format!("`{}` in the response of `{}` is not a list", items.value, operation.id));
+                        None
+                    }
+                    Ok(None) => Some(items.value.clone()),
+                    Err((part, available)) => {
+                        self.unknown_field(items.at, &part, &available, &operation.id);
+                        None
+                    }
+                },
+                None => match only_array(schema) {
+                    Some(found) => Some(found),
+                    None => {
+                        self.error(list.at, format!("say where the items are in the response of `{}` with `items`", operation.id));
+                        None
+                    }
+                },
+            };
+            if let Some(items_path) = items_path
+                && let Ok(Some(list_schema)) = schema_at(schema, &items_path)
+                && let Some(item) = list_schema.get("items")
+            {
+                let id = resolver.id.clone();
+                for field in resolver.match_fields.iter().chain(id.as_ref()) {
+                    if let Err((part, available)) = schema_at(item, &field.value) {
+                        self.unknown_field(field.at, &part, &available, &operation.id);
+                    }
+                }
+            }
+            if resolver.match_fields.is_empty() {
+                self.error(name.at, format!("resolver `{}` needs `match`: the item fields a value is matched against", name.value));
+            }
+        }
+        if let Some(lookup) = &resolver.lookup
+            && let Some(operation) = self.operation(lookup)
+        {
+            let inputs = operation_inputs(operation);
+            match &resolver.lookup_param {
+                Some(param) => {
+                    if !inputs.iter().any(|(n, _, _)| *n == param.value) {
+                        let d = Diagnostic::error(param.at, format!("operation `{}` has no parameter `{}`", operation.id, param.value))
+                            .suggest(&param.value, inputs.iter().map(|(n, _, _)| n.as_str()));
+                        self.out.push(d);
+                    }
+                }
+                None => {
+                    if inputs.iter().filter(|(_, _, required)| *required).count() != 1 {
+                        self.error(lookup.at, format!("say which parameter of `{}` takes the value with `lookup_param`", operation.id));
+                    }
+                }
+            }
+        }
+        for operation in resolver.aliases.values() {
+            if let Some(op) = self.operation(operation)
+                && op.parameters.iter().any(|p| p.required)
+            {
+                self.error(operation.at, format!("an alias needs an operation without required parameters; `{}` has some", op.id));
+            }
+        }
+    }
+
+    fn check_tool(&mut self, name: &Spanned<String>, tool: &ToolSpec) {
+        for (status, _) in &tool.errors {
+            self.check_status(status);
+        }
+        match (&tool.call, tool.steps.is_empty()) {
+            (Some(_), false) => {
+                self.error(name.at, format!("tool `{}` has both `call` and `steps`; use one", name.value));
+            }
+            (None, true) => {
+                self.error(name.at, format!("tool `{}` needs `call` (one operation) or `steps` (a workflow)", name.value));
+            }
+            _ => {}
+        }
+        for (param_name, param) in &tool.params {
+            self.check_param_refs(param_name, param);
+            if let Some(header) = &param.header
+                && (header.value.is_empty()
+                    || !header.value.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)))
+            {
+                self.error(header.at, "an `x-mcp-header` name must be an HTTP token (letters, digits, `-`)");
+            }
+        }
+        let mut headers = BTreeSet::new();
+        for param in tool.params.values() {
+            if let Some(header) = &param.header
+                && !headers.insert(header.value.to_ascii_lowercase())
+            {
+                self.error(header.at, format!("header `{}` is used by two parameters", header.value));
+            }
+        }
+        let response = if let Some(call) = &tool.call {
+            let Some(operation) = self.operation(call) else {
+                return;
+            };
+            self.check_call_tool(tool, operation, call.at);
+            success_schema(operation).cloned()
+        } else {
+            self.check_steps(tool)
+        };
+        if let Some(results) = &tool.results {
+            self.check_results(results, response.as_ref());
+        }
+    }
+
+    fn check_param_refs(&mut self, name: &Spanned<String>, param: &Param) {
+        if let Some(enum_name) = &param.enum_name
+            && !self.curation.enums.keys().any(|k| k.value == enum_name.value)
+        {
+            let names: Vec<&str> = self.curation.enums.keys().map(|k| k.value.as_str()).collect();
+            let d = Diagnostic::error(enum_name.at, format!("unknown enum `{}`", enum_name.value)).suggest(&enum_name.value, names);
+            self.out.push(d);
+        }
+        if let Some(resolver) = &param.resolve
+            && !self.curation.resolvers.keys().any(|k| k.value == resolver.value)
+        {
+            let names: Vec<&str> = self.curation.resolvers.keys().map(|k| k.value.as_str()).collect();
+            let d = Diagnostic::error(resolver.at, format!("unknown resolver `{}`", resolver.value)).suggest(&resolver.value, names);
+            self.out.push(d);
+        }
+        if param.enum_name.is_some() && param.resolve.is_some() {
+            self.error(name.at, format!("parameter `{}` cannot both map an enum and resolve an id", name.value));
+        }
+        if let (Some(enum_name), Some(default)) = (&param.enum_name, &param.default)
+            && let Some(values) = self.curation.enums.iter().find(|(k, _)| k.value == enum_name.value).map(|(_, v)| v)
+            && !values.keys().any(|k| Some(k.value.as_str()) == default.value.as_str())
+        {
+            let names: Vec<&str> = values.keys().map(|k| k.value.as_str()).collect();
+            self.error(default.at, format!("default `{}` is not one of the enum's names: {}", default.value, names.join(", ")));
+        }
+    }
+
+    fn check_call_tool(&mut self, tool: &ToolSpec, operation: &'a Operation, at: At) {
+        let inputs = operation_inputs(operation);
+        let input_names: Vec<&str> = inputs.iter().map(|(n, _, _)| n.as_str()).collect();
+        let mut covered: BTreeSet<String> = BTreeSet::new();
+        for (param_name, param) in &tool.params {
+            let from = param.from.as_ref().map_or(param_name.value.as_str(), |f| f.value.as_str());
+            let from_at = param.from.as_ref().map_or(param_name.at, |f| f.at);
+            match inputs.iter().find(|(n, _, _)| n == from) {
+                Some((_, schema, _)) => {
+                    covered.insert(from.to_string());
+                    self.check_enum_codes(param, schema);
+                }
+                None if param.from.is_none() && param.ty.is_some() => {
+                    self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps can use parameters of their own", param_name.value, operation.id));
+                }
+                None => {
+                    let d = Diagnostic::error(from_at, format!("operation `{}` has no parameter or body property `{from}`", operation.id))
+                        .suggest(from, input_names.iter().copied());
+                    self.out.push(d);
+                }
+            }
+        }
+        for (fixed, _) in &tool.fixed {
+            if input_names.contains(&fixed.value.as_str()) {
+                covered.insert(fixed.value.clone());
+            } else {
+                let d = Diagnostic::error(fixed.at, format!("operation `{}` has no parameter `{}`", operation.id, fixed.value))
+                    .suggest(&fixed.value, input_names.iter().copied());
+                self.out.push(d);
+            }
+        }
+        let pagination = tool.pagination.as_ref().or(self.curation.pagination.as_ref());
+        let paged = tool.results.as_ref().is_some_and(|r| r.items.is_some());
+        if let Some(pagination) = pagination
+            && paged
+        {
+            if tool.pagination.is_some() || takes_paging(pagination, operation) {
+                self.check_pagination_for(pagination, operation, at);
+            }
+            for (param, default) in paging_params(pagination) {
+                covered.insert(param.map_or(default.to_string(), |p| p.value.clone()));
+            }
+        }
+        for (name, _, required) in &inputs {
+            if *required && !covered.contains(name) {
+                self.error(at, format!("required parameter `{name}` of `{}` gets no value", operation.id))
+                    .help = Some(format!("add a tool parameter with `from: {name}`, or give it under `fixed`"));
+            }
+        }
+    }
+
+    fn check_enum_codes(&mut self, param: &Param, schema: &Value) {
+        let Some(enum_name) = &param.enum_name else {
+            return;
+        };
+        let Some(api_values) = schema.get("enum").and_then(Value::as_array) else {
+            return;
+        };
+        if let Some((_, values)) = self.curation.enums.iter().find(|(k, _)| k.value == enum_name.value) {
+            for (readable, code) in values {
+                if !api_values.contains(&code.value) {
+                    let codes: Vec<String> = api_values.iter().map(Value::to_string).collect();
+                    self.error(code.at, format!("`{}` maps to {}, which the API does not accept here (it takes {})", readable.value, code.value, codes.join(", ")));
+                }
+            }
+        }
+    }
+
+    /// Checks a workflow's steps; returns the schema of the result the tool shapes.
+    fn check_steps(&mut self, tool: &ToolSpec) -> Option<Value> {
+        // Names visible to later steps: tool parameters, and each step's result with its schema.
+        let params: Vec<&str> = tool.params.keys().map(|k| k.value.as_str()).collect();
+        let mut results: Vec<(String, Option<Value>)> = Vec::new();
+        let mut last: Option<Value> = None;
+        for (param_name, param) in &tool.params {
+            if param.from.is_some() {
+                self.error(param_name.at, "a workflow's parameters fill no API parameter directly; steps use them as `$name`")
+                    .help = Some("remove `from` and give the parameter a `type` or an `enum`".into());
+            }
+            if param.ty.is_none() && param.enum_name.is_none() && param.resolve.is_none() {
+                self.error(param_name.at, format!("give workflow parameter `{}` a `type` (string, integer, number or boolean)", param_name.value));
+            }
+        }
+        for (index, step) in tool.steps.iter().enumerate() {
+            let kinds = [step.call.is_some(), step.find.is_some(), step.stop_if.is_some()];
+            if kinds.iter().filter(|k| **k).count() != 1 {
+                let at = step.name.as_ref().map(|n| n.at).or(step.call.as_ref().map(|c| c.at)).unwrap_or_default();
+                self.error(at, format!("step {} must have exactly one of `call`, `find` or `stop_if`", index + 1));
+                continue;
+            }
+            for (status, _) in &step.errors {
+                self.check_status(status);
+            }
+            if let Some(call) = &step.call {
+                let Some(operation) = self.operation(call) else {
+                    continue;
+                };
+                let inputs = operation_inputs(operation);
+                let names: Vec<&str> = inputs.iter().map(|(n, _, _)| n.as_str()).collect();
+                for (arg, value) in &step.args {
+                    if !names.contains(&arg.value.as_str()) {
+                        let d = Diagnostic::error(arg.at, format!("operation `{}` has no parameter `{}`", operation.id, arg.value))
+                            .suggest(&arg.value, names.iter().copied());
+                        self.out.push(d);
+                    }
+                    self.check_value(value, &params, &results);
+                }
+                for (name, _, required) in &inputs {
+                    if *required && !step.args.keys().any(|a| a.value == *name) {
+                        self.error(call.at, format!("required parameter `{name}` of `{}` gets no value in step {}", operation.id, index + 1))
+                            .help = Some(format!("add `{name}: $param` or `{name}: $step.field` under `args`"));
+                    }
+                }
+                let schema = success_schema(operation).cloned();
+                last = schema.clone();
+                if let Some(name) = &step.name {
+                    results.push((name.value.clone(), schema));
+                }
+            } else if let Some(find) = &step.find {
+                let list = self.check_reference(find, &params, &results);
+                let item = list.as_ref().and_then(|s| s.get("items")).cloned();
+                if let Some(list) = &list
+                    && !is_array(list)
+                {
+                    self.error(find.at, format!("`{}` is not a list", find.value));
+                }
+                for (field, value) in &step.where_fields {
+                    if let Some(item) = &item
+                        && let Err((part, available)) = schema_at(item, &field.value)
+                    {
+                        let d = Diagnostic::error(field.at, format!("the items of `{}` have no field `{part}`", find.value))
+                            .suggest(&part, available.iter().map(String::as_str));
+                        self.out.push(d);
+                    }
+                    self.check_value(value, &params, &results);
+                }
+                match &step.name {
+                    Some(name) => results.push((name.value.clone(), item)),
+                    None => {
+                        self.error(find.at, "a `find` step needs `as`: the name later steps use for the item found");
+                    }
+                }
+            } else if let Some(stop) = &step.stop_if {
+                if stop.equal.value.len() != 2 {
+                    self.error(stop.equal.at, "`equal` takes two values");
+                }
+                for value in &stop.equal.value {
+                    self.check_value(&Spanned { value: Value::String(value.value.clone()), at: value.at }, &params, &results);
+                }
+                if let Some(result) = &stop.result {
+                    self.check_reference(result, &params, &results);
+                }
+            }
+        }
+        if let Some(from) = tool.results.as_ref().and_then(|r| r.from.as_ref()) {
+            return self.check_reference(from, &params, &results);
+        }
+        last
+    }
+
+    /// Checks a `$name.path` value; literals pass.
+    fn check_value(&mut self, value: &Spanned<Value>, params: &[&str], results: &[(String, Option<Value>)]) {
+        if let Some(text) = value.value.as_str()
+            && text.starts_with('$')
+        {
+            self.check_reference(&Spanned { value: text.to_string(), at: value.at }, params, results);
+        }
+    }
+
+    /// Checks `$name` or `$step.path`; returns the schema it points to, when known.
+    fn check_reference(&mut self, reference: &Spanned<String>, params: &[&str], results: &[(String, Option<Value>)]) -> Option<Value> {
+        let Some(body) = reference.value.strip_prefix('$') else {
+            self.error(reference.at, format!("`{}` is not a reference; write `$param` or `$step.field`", reference.value));
+            return None;
+        };
+        let (head, path) = body.split_once('.').unwrap_or((body, ""));
+        if params.contains(&head) && path.is_empty() {
+            return None;
+        }
+        match results.iter().rev().find(|(name, _)| name == head) {
+            Some((_, Some(schema))) => match schema_at(schema, path) {
+                Ok(found) => found.cloned(),
+                Err((part, available)) => {
+                    let d = Diagnostic::error(reference.at, format!("the result of `{head}` has no field `{part}`"))
+                        .suggest(&part, available.iter().map(String::as_str));
+                    self.out.push(d);
+                    None
+                }
+            },
+            Some((_, None)) => None,
+            None => {
+                let names: Vec<&str> = params.iter().copied().chain(results.iter().map(|(n, _)| n.as_str())).collect();
+                let d = Diagnostic::error(reference.at, format!("`${head}` is neither a parameter of this tool nor the result of an earlier step"))
+                    .suggest(head, names);
+                self.out.push(d);
+                None
+            }
+        }
+    }
+
+    fn check_results(&mut self, results: &Results, response: Option<&Value>) {
+        let item = match (&results.items, response) {
+            (Some(items), Some(schema)) => match schema_at(schema, &items.value) {
+                Ok(Some(list)) if is_array(list) => list.get("items").cloned(),
+                Ok(Some(_)) => {
+                    self.error(items.at, format!("`{}` is not a list", items.value));
+                    None
+                }
+                Ok(None) => None,
+                Err((part, available)) => {
+                    let d = Diagnostic::error(items.at, format!("the response has no field `{part}`"))
+                        .suggest(&part, available.iter().map(String::as_str));
+                    self.out.push(d);
+                    None
+                }
+            },
+            (None, Some(schema)) => Some(schema.clone()),
+            _ => None,
+        };
+        for (_, field) in results.fields.iter().chain(&results.detailed_fields) {
+            let (from, enum_name, resolve) = match field {
+                FieldSpec::Path(path) => (path, None, None),
+                FieldSpec::Mapped(mapped) => (&mapped.from, mapped.enum_name.as_ref(), mapped.resolve.as_ref()),
+            };
+            if let Some(item) = &item
+                && let Err((part, available)) = schema_at(item, &from.value)
+            {
+                let d = Diagnostic::error(from.at, format!("the result has no field `{part}`"))
+                    .suggest(&part, available.iter().map(String::as_str));
+                self.out.push(d);
+            }
+            if let Some(enum_name) = enum_name
+                && !self.curation.enums.keys().any(|k| k.value == enum_name.value)
+            {
+                let names: Vec<&str> = self.curation.enums.keys().map(|k| k.value.as_str()).collect();
+                let d = Diagnostic::error(enum_name.at, format!("unknown enum `{}`", enum_name.value)).suggest(&enum_name.value, names);
+                self.out.push(d);
+            }
+            if let Some(resolver) = resolve {
+                match self.curation.resolvers.iter().find(|(k, _)| k.value == resolver.value) {
+                    Some((_, spec)) if spec.list.is_none() => {
+                        self.error(resolver.at, format!("resolver `{}` has no `list`, so ids cannot be shown as names", resolver.value));
+                    }
+                    Some(_) => {}
+                    None => {
+                        let names: Vec<&str> = self.curation.resolvers.keys().map(|k| k.value.as_str()).collect();
+                        let d = Diagnostic::error(resolver.at, format!("unknown resolver `{}`", resolver.value)).suggest(&resolver.value, names);
+                        self.out.push(d);
+                    }
+                }
+            }
+        }
+        if let Some(limit) = &results.limit {
+            if limit.max < 1 || limit.default < 1 || limit.default > limit.max {
+                let at = results.items.as_ref().map(|i| i.at).unwrap_or_default();
+                self.error(at, format!("`limit` needs 1 <= default <= max (got default {}, max {})", limit.default, limit.max));
+            }
+            if results.items.is_none() {
+                let at = results.from.as_ref().map(|f| f.at).unwrap_or_default();
+                self.error(at, "`limit` needs `items`: where the list is in the response");
+            }
+        }
+        if !results.detailed_fields.is_empty() && results.fields.is_empty() {
+            let at = results.detailed_fields.keys().next().map(|k| k.at).unwrap_or_default();
+            self.error(at, "`detailed_fields` add to `fields`; list the concise fields first");
+        }
+    }
+}
+
+/// The paging parameters a style uses: (the file's name for it, the default name).
+pub fn paging_params(pagination: &Pagination) -> Vec<(Option<&Spanned<String>>, &'static str)> {
+    match pagination.style.value {
+        PagingStyle::Page => vec![
+            (pagination.page_param.as_ref(), "page"),
+            (pagination.size_param.as_ref(), "per_page"),
+        ],
+        PagingStyle::Offset => vec![
+            (pagination.offset_param.as_ref(), "offset"),
+            (pagination.size_param.as_ref(), "limit"),
+        ],
+        PagingStyle::Cursor => vec![
+            (pagination.cursor_param.as_ref(), "cursor"),
+            (pagination.size_param.as_ref(), "limit"),
+        ],
+        PagingStyle::Link => vec![(pagination.size_param.as_ref(), "per_page")],
+    }
+}
+
+/// Does `operation` take every paging parameter of `pagination`?
+pub fn takes_paging(pagination: &Pagination, operation: &Operation) -> bool {
+    paging_params(pagination).iter().all(|(param, default)| {
+        let name = param.map_or(*default, |p| p.value.as_str());
+        operation
+            .parameters
+            .iter()
+            .any(|p| p.name == name && p.location == Location::Query)
+    })
+}
+
+/// The JSON schema of an operation's success response.
+pub fn success_schema(operation: &Operation) -> Option<&Value> {
+    operation.success.as_ref().and_then(|r| r.schema.as_ref())
+}
+
+/// Does the path glob `pattern` match `path`? `*` matches within one segment, `**` any number of
+/// segments.
+pub fn glob_matches(pattern: &str, path: &str) -> bool {
+    fn segments(text: &str) -> Vec<&str> {
+        text.split('/').filter(|s| !s.is_empty()).collect()
+    }
+    fn segment_matches(pattern: &str, segment: &str) -> bool {
+        match pattern.split_once('*') {
+            None => pattern == segment,
+            Some((prefix, rest)) => {
+                let Some(tail) = segment.strip_prefix(prefix) else {
+                    return false;
+                };
+                (0..=tail.len()).any(|i| tail.is_char_boundary(i) && segment_matches(rest, &tail[i..]))
+            }
+        }
+    }
+    fn matches(pattern: &[&str], path: &[&str]) -> bool {
+        match pattern.split_first() {
+            None => path.is_empty(),
+            Some((&"**", rest)) => (0..=path.len()).any(|i| matches(rest, &path[i..])),
+            Some((first, rest)) => match path.split_first() {
+                Some((segment, path_rest)) => segment_matches(first, segment) && matches(rest, path_rest),
+                None => false,
+            },
+        }
+    }
+    matches(&segments(pattern), &segments(path))
+}

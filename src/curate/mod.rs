@@ -1,0 +1,369 @@
+//! Curate: reads a curation file and checks it, against its own schema and against the API.
+//!
+//! Takes the file's text and the normalized [`Api`]; returns the [`Curation`] or every mistake
+//! in the file at once, each with `FILE:LINE:COL`, the offending line and a suggestion. Unknown
+//! keys are errors. The plan stage may then rely on every reference being valid.
+
+pub mod check;
+pub mod diagnostics;
+pub mod model;
+
+use std::path::Path;
+
+use marked_yaml::{LoaderOptions, Node};
+use serde_json::{Map, Value};
+
+use crate::api::Api;
+pub use check::Checked;
+pub use diagnostics::{Diagnostic, Severity};
+pub use model::{At, Curation};
+
+/// A curation file that could not be used: its diagnostics, rendered.
+#[derive(Debug)]
+pub struct CurationError {
+    pub diagnostics: Vec<Diagnostic>,
+    pub rendered: String,
+}
+
+impl std::fmt::Display for CurationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.rendered.trim_end())
+    }
+}
+
+impl std::error::Error for CurationError {}
+
+/// Reads the curation file at `path` and checks it against `api`.
+pub fn load(path: &Path, api: &Api) -> Result<Checked, CurationError> {
+    let text = std::fs::read(path).map_err(|e| CurationError {
+        diagnostics: Vec::new(),
+        rendered: format!("{}: cannot read the curation file: {e}", path.display()),
+    })?;
+    let text = String::from_utf8(text).map_err(|_| CurationError {
+        diagnostics: Vec::new(),
+        rendered: format!(
+            "{}: the curation file is not UTF-8 text; save it as UTF-8",
+            path.display()
+        ),
+    })?;
+    check_text(path, &text, api)
+}
+
+/// Parses and checks curation `text` (named `path` in messages) against `api`.
+pub fn check_text(path: &Path, text: &str, api: &Api) -> Result<Checked, CurationError> {
+    let fail = |diagnostics: Vec<Diagnostic>| CurationError {
+        rendered: diagnostics::render(path, text, &diagnostics),
+        diagnostics,
+    };
+    let curation = parse(text).map_err(fail)?;
+    let (checked, diagnostics) = check::check(api, curation);
+    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        return Err(fail(diagnostics));
+    }
+    Ok(checked)
+}
+
+/// Parses curation `text`: YAML syntax, then the file's schema (every unknown key and wrong
+/// type at once), then the typed model.
+pub fn parse(text: &str) -> Result<Curation, Vec<Diagnostic>> {
+    if text.trim().is_empty() {
+        return Ok(Curation::default());
+    }
+    let options = LoaderOptions::default().error_on_duplicate_keys(true);
+    let node = marked_yaml::parse_yaml_with_options(0, text, options)
+        .map_err(|error| vec![load_error(&error)])?;
+    let schema = model::json_schema();
+    let mut diagnostics = Vec::new();
+    Walker {
+        root: &schema,
+        out: &mut diagnostics,
+    }
+    .walk(&node, &schema, "");
+    if !diagnostics.is_empty() {
+        return Err(diagnostics);
+    }
+    marked_yaml::from_node::<Curation>(&node).map_err(|error| {
+        let at = error
+            .start_mark()
+            .map(|m| At {
+                offset: m.character(),
+                line: m.line(),
+                column: m.column(),
+                len: 1,
+            })
+            .unwrap_or_default();
+        vec![Diagnostic::error(at, error.to_string())]
+    })
+}
+
+fn load_error(error: &marked_yaml::LoadError) -> Diagnostic {
+    use marked_yaml::LoadError as E;
+    let at = |m: &marked_yaml::Marker| At {
+        offset: m.character(),
+        line: m.line(),
+        column: m.column(),
+        len: 1,
+    };
+    match error {
+        E::TopLevelMustBeMapping(m) => {
+            Diagnostic::error(at(m), "a curation file is a mapping of keys such as `server` and `tools`")
+        }
+        E::DuplicateKey(inner) => {
+            let first = inner
+                .prev_key
+                .span()
+                .start()
+                .map(|m| format!("line {}", m.line()))
+                .unwrap_or_else(|| "earlier".into());
+            let marker = inner.key.span().start().copied().unwrap_or_else(|| marked_yaml::Marker::new(0, 0, 1, 1));
+            Diagnostic::error(
+                At {
+                    len: inner.key.as_str().chars().count(),
+                    ..at(&marker)
+                },
+                format!("duplicate key `{}` (first at {first})", inner.key.as_str()),
+            )
+        }
+        E::ScanError(m, scan) => Diagnostic::error(at(m), format!("not valid YAML: {}", scan.info())),
+        E::TopLevelMustBeSequence(m) | E::UnexpectedAnchor(m) | E::MappingKeyMustBeScalar(m) | E::UnexpectedTag(m) => {
+            Diagnostic::error(at(m), error.to_string())
+        }
+    }
+}
+
+/// Where a node is, underlining a scalar's text.
+fn node_at(node: &Node) -> At {
+    let len = match node {
+        Node::Scalar(s) => s.as_str().chars().count(),
+        _ => 1,
+    };
+    At::from_span(node.span(), len)
+}
+
+/// The kind of a YAML node, as JSON Schema types name it.
+fn node_types(node: &Node) -> Vec<&'static str> {
+    match node {
+        Node::Mapping(_) => vec!["object"],
+        Node::Sequence(_) => vec!["array"],
+        Node::Scalar(s) => {
+            let text = s.as_str();
+            let mut kinds = vec!["string"];
+            if s.may_coerce() {
+                if text == "~" || text == "null" || text.is_empty() {
+                    kinds.push("null");
+                }
+                if s.as_bool().is_some() {
+                    kinds.push("boolean");
+                }
+                if text.parse::<i64>().is_ok() {
+                    kinds.push("integer");
+                    kinds.push("number");
+                } else if text.parse::<f64>().is_ok() {
+                    kinds.push("number");
+                }
+            }
+            kinds
+        }
+    }
+}
+
+/// Checks a YAML tree against the curation file's JSON Schema, collecting every mistake.
+struct Walker<'a> {
+    root: &'a Value,
+    out: &'a mut Vec<Diagnostic>,
+}
+
+impl Walker<'_> {
+    fn deref(&self, schema: &Value) -> Value {
+        let mut current = schema.clone();
+        for _ in 0..16 {
+            let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
+                break;
+            };
+            let pointer = reference.trim_start_matches('#');
+            let Some(target) = self.root.pointer(pointer) else {
+                break;
+            };
+            let mut merged = target.clone();
+            if let (Some(merged), Some(extra)) = (merged.as_object_mut(), current.as_object()) {
+                for (key, value) in extra {
+                    if key != "$ref" {
+                        merged.entry(key.clone()).or_insert(value.clone());
+                    }
+                }
+            }
+            current = merged;
+        }
+        current
+    }
+
+    /// The JSON types `schema` accepts, through `$ref`s and `anyOf` (empty: any).
+    fn types_of(&self, schema: &Value) -> Vec<&'static str> {
+        let schema = self.deref(schema);
+        match schema.get("anyOf").or_else(|| schema.get("oneOf")).and_then(Value::as_array) {
+            Some(variants) => {
+                let mut types = Vec::new();
+                for variant in variants {
+                    for kind in self.types_of(variant) {
+                        if !types.contains(&kind) {
+                            types.push(kind);
+                        }
+                    }
+                }
+                types
+            }
+            None => schema_types(&schema),
+        }
+    }
+
+    fn walk(&mut self, node: &Node, schema: &Value, path: &str) {
+        let schema = self.deref(schema);
+        if schema == Value::Bool(true) || schema.as_object().is_some_and(Map::is_empty) {
+            return;
+        }
+        let kinds = node_types(node);
+        if let Some(variants) = schema
+            .get("anyOf")
+            .or_else(|| schema.get("oneOf"))
+            .and_then(Value::as_array)
+        {
+            let chosen = variants
+                .iter()
+                .find(|variant| self.types_of(variant).iter().any(|t| kinds.contains(t)));
+            match chosen {
+                Some(variant) => self.walk(node, variant, path),
+                None => self.wrong_type(node, variants, path),
+            }
+            return;
+        }
+        let types = self.types_of(&schema);
+        if !types.is_empty() && !types.iter().any(|t| kinds.contains(t)) {
+            self.wrong_type(node, std::slice::from_ref(&schema), path);
+            return;
+        }
+        if let (Some(allowed), Node::Scalar(scalar)) = (schema.get("enum").and_then(Value::as_array), node) {
+            let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
+            if !names.contains(&scalar.as_str()) {
+                let diagnostic = Diagnostic::error(
+                    node_at(node),
+                    format!(
+                        "`{}` is not allowed{}; use one of: {}",
+                        scalar.as_str(),
+                        at_path(path),
+                        names.join(", ")
+                    ),
+                )
+                .suggest(scalar.as_str(), names.iter().copied());
+                self.out.push(diagnostic);
+            }
+            return;
+        }
+        match node {
+            Node::Mapping(mapping) => {
+                let properties = schema.get("properties").and_then(Value::as_object);
+                let additional = schema.get("additionalProperties");
+                for (key, value) in mapping.iter() {
+                    let child = format!("{path}{}{}", if path.is_empty() { "" } else { "." }, key.as_str());
+                    if let Some(property) = properties.and_then(|p| p.get(key.as_str())) {
+                        self.walk(value, property, &child);
+                    } else if let Some(additional) = additional.filter(|a| **a != Value::Bool(false)) {
+                        self.walk(value, additional, &child);
+                    } else if properties.is_some() || additional == Some(&Value::Bool(false)) {
+                        let names: Vec<&str> = properties
+                            .map(|p| p.keys().map(String::as_str).collect())
+                            .unwrap_or_default();
+                        let key_at = At::from_span(key.span(), key.as_str().chars().count());
+                        let mut diagnostic = Diagnostic::error(
+                            key_at,
+                            format!("unknown key `{}`{}", key.as_str(), at_path(path)),
+                        );
+                        diagnostic = match diagnostics::closest(key.as_str(), names.iter().copied()) {
+                            Some(best) => diagnostic.with_help(format!("did you mean `{best}`?")),
+                            None => diagnostic.with_help(format!("expected one of: {}", names.join(", "))),
+                        };
+                        self.out.push(diagnostic);
+                    }
+                }
+                for required in schema
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                {
+                    if mapping.get_node(required).is_none() {
+                        self.out.push(Diagnostic::error(
+                            node_at(node),
+                            format!("missing key `{required}`{}", at_path(path)),
+                        ));
+                    }
+                }
+            }
+            Node::Sequence(items) => {
+                if let Some(item_schema) = schema.get("items") {
+                    for (index, item) in items.iter().enumerate() {
+                        self.walk(item, item_schema, &format!("{path}[{index}]"));
+                    }
+                }
+            }
+            Node::Scalar(_) => {}
+        }
+    }
+
+    fn wrong_type(&mut self, node: &Node, expected: &[Value], path: &str) {
+        let mut names: Vec<&'static str> = Vec::new();
+        for variant in expected {
+            for kind in self.types_of(variant) {
+                if !names.contains(&kind) {
+                    names.push(kind);
+                }
+            }
+        }
+        let found = match node {
+            Node::Mapping(_) => "a mapping",
+            Node::Sequence(_) => "a list",
+            Node::Scalar(_) => "a single value",
+        };
+        let expected = names
+            .iter()
+            .map(|kind| match *kind {
+                "object" => "a mapping",
+                "array" => "a list",
+                "string" => "text",
+                "integer" => "a whole number",
+                "number" => "a number",
+                "boolean" => "true or false",
+                "null" => "null",
+                _ => "a value",
+            })
+            .collect::<Vec<_>>()
+            .join(" or ");
+        self.out.push(Diagnostic::error(
+            node_at(node),
+            format!("expected {expected}{}, found {found}", at_path(path)),
+        ));
+    }
+}
+
+fn at_path(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!(" in `{path}`")
+    }
+}
+
+/// The JSON types a schema accepts (empty: any).
+fn schema_types(schema: &Value) -> Vec<&'static str> {
+    const ALL: [&str; 7] = ["object", "array", "string", "integer", "number", "boolean", "null"];
+    let named = |name: &str| ALL.iter().copied().find(|t| *t == name);
+    match schema.get("type") {
+        Some(Value::String(name)) => named(name).into_iter().collect(),
+        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).filter_map(named).collect(),
+        _ if schema.get("enum").is_some() => vec!["string"],
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,619 @@
+//! The curation file as written: what each key means, its JSON Schema (`mcpgen schema`), and
+//! where each value came from (for diagnostics). Nothing here knows the spec; `check` does.
+
+use std::borrow::Cow;
+use std::hash::{Hash, Hasher};
+
+use indexmap::IndexMap;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::{Deserialize, Deserializer};
+use serde_json::Value;
+
+/// A value and where it was written: 1-based line and column, and its length in characters.
+#[derive(Debug, Clone)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub at: At,
+}
+
+/// A place in the curation file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct At {
+    /// Character offset from the start of the file.
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+    /// Length in characters of the value (at least 1).
+    pub len: usize,
+}
+
+impl At {
+    pub fn from_span(span: &marked_yaml::Span, len: usize) -> Self {
+        match span.start() {
+            Some(start) => At {
+                offset: start.character(),
+                line: start.line(),
+                column: start.column(),
+                len: len.max(1),
+            },
+            None => At::default(),
+        }
+    }
+}
+
+impl<T> std::ops::Deref for Spanned<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl<T: PartialEq> PartialEq for Spanned<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl<T: Eq> Eq for Spanned<T> {}
+
+impl<T: Hash> Hash for Spanned<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.value.hash(state)
+    }
+}
+
+impl<'de, T: Deserialize<'de> + SpanLen + Clone> Deserialize<'de> for Spanned<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let spanned = marked_yaml::Spanned::<T>::deserialize(deserializer)?;
+        let len = spanned.span_len();
+        let at = At::from_span(spanned.span(), len);
+        let value: T = (*spanned).clone().typed();
+        Ok(Spanned { value, at })
+    }
+}
+
+/// How many characters a value takes in the file, for underlining it.
+pub trait SpanLen: Sized {
+    fn span_len(&self) -> usize;
+
+    /// The value with YAML's plain scalars typed: the YAML reader hands every scalar over as
+    /// text, so `3`, `true` and `null` are turned back into a number, a boolean and null.
+    fn typed(self) -> Self {
+        self
+    }
+}
+
+impl SpanLen for String {
+    fn span_len(&self) -> usize {
+        self.chars().count()
+    }
+}
+
+impl SpanLen for Value {
+    fn span_len(&self) -> usize {
+        match self {
+            Value::String(s) => s.chars().count(),
+            Value::Array(_) | Value::Object(_) => 1,
+            other => other.to_string().len(),
+        }
+    }
+
+    fn typed(self) -> Self {
+        typed_scalars(self)
+    }
+}
+
+/// Turns scalar text that YAML reads as a number, boolean or null into that value.
+pub fn typed_scalars(value: Value) -> Value {
+    match value {
+        Value::String(text) => match text.as_str() {
+            "null" | "~" | "" => Value::Null,
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => {
+                if let Ok(integer) = text.parse::<i64>() {
+                    Value::from(integer)
+                } else if text.contains(['.', 'e', 'E'])
+                    && text.chars().all(|c| c.is_ascii_digit() || ".eE+-".contains(c))
+                    && let Some(number) = text.parse::<f64>().ok().and_then(serde_json::Number::from_f64)
+                {
+                    Value::Number(number)
+                } else {
+                    Value::String(text)
+                }
+            }
+        },
+        Value::Array(items) => Value::Array(items.into_iter().map(typed_scalars).collect()),
+        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, typed_scalars(v))).collect()),
+        other => other,
+    }
+}
+
+impl<T: SpanLen> SpanLen for marked_yaml::Spanned<T> {
+    fn span_len(&self) -> usize {
+        (**self).span_len()
+    }
+}
+
+impl SpanLen for Vec<Spanned<String>> {
+    fn span_len(&self) -> usize {
+        1
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Spanned<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+    fn schema_id() -> Cow<'static, str> {
+        T::schema_id()
+    }
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        T::json_schema(generator)
+    }
+}
+
+/// A curation file: how an API becomes a few workflow-shaped tools.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Curation {
+    /// The server's name, tool-name prefix, instructions and caching hints.
+    #[serde(default)]
+    pub server: ServerSection,
+    /// How the server authenticates to the API; credentials always come from environment
+    /// variables. Without this section, the spec's security scheme decides.
+    #[serde(default)]
+    pub auth: Option<AuthSection>,
+    /// Which operations also get a one-to-one tool, and which are hidden entirely.
+    #[serde(default)]
+    pub operations: OperationsSection,
+    /// Readable names for the API's codes: `issue_status: { open: 1, in_progress: 2, done: 3 }`.
+    #[serde(default)]
+    pub enums: IndexMap<Spanned<String>, IndexMap<Spanned<String>, Spanned<Value>>>,
+    /// How readable values (project keys, usernames, `me`) become the API's ids.
+    #[serde(default)]
+    pub resolvers: IndexMap<Spanned<String>, Resolver>,
+    /// The API's paging style, for every operation that has these parameters.
+    #[serde(default)]
+    pub pagination: Option<Pagination>,
+    /// Messages for API errors by HTTP status, for every tool: what the model should change.
+    #[serde(default)]
+    pub errors: IndexMap<Spanned<String>, String>,
+    /// The curated tools, by name (the prefix is added).
+    #[serde(default)]
+    pub tools: IndexMap<Spanned<String>, ToolSpec>,
+}
+
+/// The server's identity and the hints it gives clients.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSection {
+    /// The server's name: the crate is `<name>-mcp`, its environment variables start with
+    /// `<NAME>_` (default: from the spec's `info.title`).
+    pub name: Option<Spanned<String>>,
+    /// Put before every tool name (`tracker_`), so tools of several servers don't collide.
+    pub prefix: Option<Spanned<String>>,
+    /// Guidance for the model about the whole server, sent as the server's `instructions`.
+    pub instructions: Option<String>,
+    /// How long clients may cache `tools/list`, in seconds (default one day).
+    pub tools_list_ttl_seconds: Option<u64>,
+    /// Who may share a cached `tools/list`: `public` (default) or `private`.
+    pub cache_scope: Option<CacheScope>,
+}
+
+/// Who may reuse a cached `tools/list`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum CacheScope {
+    Public,
+    Private,
+}
+
+/// How the server authenticates to the API.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AuthSection {
+    /// `Authorization: Bearer <token>` with the token from `env`.
+    pub bearer: Option<EnvBearer>,
+    /// An API key from `env`, sent in a header, query parameter or cookie called `name`.
+    pub api_key: Option<ApiKeyAuth>,
+    /// HTTP basic authentication.
+    pub basic: Option<BasicAuth>,
+    /// OAuth2 client credentials: the server fetches (and refreshes) its own access token.
+    pub oauth2_client_credentials: Option<ClientCredentialsAuth>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EnvBearer {
+    /// The environment variable holding the token.
+    pub env: Spanned<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ApiKeyAuth {
+    /// Where the key goes.
+    #[serde(rename = "in")]
+    pub location: KeyIn,
+    /// The header, query parameter or cookie name.
+    pub name: Spanned<String>,
+    /// The environment variable holding the key.
+    pub env: Spanned<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum KeyIn {
+    Header,
+    Query,
+    Cookie,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BasicAuth {
+    pub username_env: Spanned<String>,
+    pub password_env: Spanned<String>,
+}
+
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClientCredentialsAuth {
+    /// The token endpoint (default: the spec's `clientCredentials` flow).
+    pub token_url: Option<Spanned<String>>,
+    pub client_id_env: Spanned<String>,
+    pub client_secret_env: Spanned<String>,
+    #[serde(default)]
+    pub scopes: Vec<String>,
+}
+
+/// Which operations get a one-to-one tool beside the curated ones.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OperationsSection {
+    /// Whether operations no curated tool calls also get a one-to-one tool named after their
+    /// operationId: `all` (the default) or `none`.
+    pub mirror: Option<Spanned<AllOrNone>>,
+    /// Mirror only the operations matching one of these filters.
+    #[serde(default)]
+    pub include: Vec<Filter>,
+    /// Filters for operations that get no one-to-one tool.
+    #[serde(default)]
+    pub exclude: Vec<Filter>,
+    /// operationIds that are hidden entirely: no tool, no client code, and no curated tool may
+    /// call them.
+    #[serde(default)]
+    pub hide: Vec<Spanned<String>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum AllOrNone {
+    All,
+    None,
+}
+
+impl SpanLen for AllOrNone {
+    fn span_len(&self) -> usize {
+        4
+    }
+}
+
+/// Operations matching every key given: an operationId, a tag, a path glob (`/v2/issues/*`,
+/// `**` for any depth) or an HTTP method.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Filter {
+    pub operation: Option<Spanned<String>>,
+    pub tag: Option<Spanned<String>>,
+    pub path: Option<Spanned<String>>,
+    pub method: Option<Spanned<String>>,
+}
+
+/// How readable values of one kind become the API's ids.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Resolver {
+    /// What the readable value is, for messages ("project key" → `Project "WEBB" not found.
+    /// Available project keys: …`).
+    pub what: Option<String>,
+    /// An operation that lists every item (pages are walked).
+    pub list: Option<Spanned<String>>,
+    /// Where the items are in the list operation's response (a field path; default: the
+    /// response's only array).
+    pub items: Option<Spanned<String>>,
+    /// The item fields a readable value is matched against, case-insensitively.
+    #[serde(rename = "match", default)]
+    pub match_fields: Vec<Spanned<String>>,
+    /// The item field holding the id (default `id`).
+    pub id: Option<Spanned<String>>,
+    /// An operation that finds one item by its readable value, instead of a list.
+    pub lookup: Option<Spanned<String>>,
+    /// The lookup operation's parameter that takes the value (default: its only required one).
+    pub lookup_param: Option<Spanned<String>>,
+    /// Words that stand for one item, each answered by an operation without parameters
+    /// (`me: getCurrentUser`).
+    #[serde(default)]
+    pub aliases: IndexMap<String, Spanned<String>>,
+    /// How long a fetched list stays fresh, in seconds (default 300).
+    pub cache_seconds: Option<u64>,
+}
+
+/// The API's paging style.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pagination {
+    /// `page` (page number and size), `offset` (offset and limit), `cursor` (a cursor from the
+    /// last response) or `link` (a `Link: rel="next"` header).
+    pub style: Spanned<PagingStyle>,
+    /// The page-number parameter (`page` style; default `page`).
+    pub page_param: Option<Spanned<String>>,
+    /// The page-size parameter (default `per_page` for `page`, `limit` otherwise).
+    pub size_param: Option<Spanned<String>>,
+    /// The offset parameter (`offset` style; default `offset`).
+    pub offset_param: Option<Spanned<String>>,
+    /// The cursor parameter (`cursor` style; default `cursor`).
+    pub cursor_param: Option<Spanned<String>>,
+    /// Where the next cursor is in a response (`cursor` style; a field path).
+    pub next_cursor: Option<Spanned<String>>,
+    /// Where the items are in a response (a field path; default: the response's only array).
+    pub items: Option<Spanned<String>>,
+    /// The largest page the API gives (default: the size parameter's `maximum`, else 100).
+    pub max_page_size: Option<i64>,
+    /// The most pages one call walks (default 20).
+    pub max_pages: Option<usize>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PagingStyle {
+    Page,
+    Offset,
+    Cursor,
+    Link,
+}
+
+impl SpanLen for PagingStyle {
+    fn span_len(&self) -> usize {
+        match self {
+            PagingStyle::Page | PagingStyle::Link => 4,
+            PagingStyle::Offset | PagingStyle::Cursor => 6,
+        }
+    }
+}
+
+/// One curated tool.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToolSpec {
+    /// The title people see.
+    pub title: Option<String>,
+    /// What the tool does and when to use it, written for the model.
+    pub description: Option<String>,
+    /// The operation the tool calls (a one-call tool); use `steps` for several.
+    pub call: Option<Spanned<String>>,
+    /// The operations a workflow tool runs, in order.
+    #[serde(default)]
+    pub steps: Vec<Step>,
+    /// The tool's parameters, in the order the model sees them.
+    #[serde(default)]
+    pub params: IndexMap<Spanned<String>, Param>,
+    /// API parameters sent with a fixed value (`api-version: 2024-01`).
+    #[serde(default)]
+    pub fixed: IndexMap<Spanned<String>, Spanned<Value>>,
+    /// How the result is shaped for the model.
+    pub results: Option<Results>,
+    /// Behaviour hints; defaults come from the HTTP method.
+    pub annotations: Option<AnnotationsSpec>,
+    /// Messages for API errors by HTTP status, for this tool (`{param}` is replaced by the
+    /// argument's value).
+    #[serde(default)]
+    pub errors: IndexMap<Spanned<String>, String>,
+    /// The paging style of this tool's operation, when it differs from the file's.
+    pub pagination: Option<Pagination>,
+}
+
+/// One parameter of a curated tool.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Param {
+    /// The API parameter or body property this parameter fills (default: the same name).
+    /// Absent for a parameter only a workflow's steps use.
+    pub from: Option<Spanned<String>>,
+    /// The JSON type of a parameter that fills no API parameter: string, integer, number or
+    /// boolean.
+    #[serde(rename = "type")]
+    pub ty: Option<Spanned<ParamType>>,
+    /// The description the model sees. Default: the API's; `null` for none.
+    #[serde(default, deserialize_with = "double_option")]
+    #[schemars(with = "Option<String>")]
+    pub description: Option<Option<String>>,
+    /// The name of an enum mapping: the model passes readable names, the API gets codes.
+    #[serde(rename = "enum")]
+    pub enum_name: Option<Spanned<String>>,
+    /// The name of a resolver: the model passes a readable value, the API gets the id.
+    pub resolve: Option<Spanned<String>>,
+    /// The value used when the argument is missing (shown as JSON Schema `default`).
+    pub default: Option<Spanned<Value>>,
+    /// Whether the argument must be given (default: as the API says, false for a
+    /// parameter with a default).
+    pub required: Option<bool>,
+    /// Copy the argument into the `Mcp-Param-<header>` HTTP header (`x-mcp-header`).
+    pub header: Option<Spanned<String>>,
+}
+
+/// Tells a missing key (`None`) from an explicit `null` (`Some(None)`).
+fn double_option<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<String>>, D::Error> {
+    // The YAML reader hands `null` over as text.
+    let text = Option::<String>::deserialize(deserializer)?;
+    Ok(Some(text.filter(|t| !matches!(t.as_str(), "null" | "~" | ""))))
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ParamType {
+    String,
+    Integer,
+    Number,
+    Boolean,
+}
+
+impl ParamType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParamType::String => "string",
+            ParamType::Integer => "integer",
+            ParamType::Number => "number",
+            ParamType::Boolean => "boolean",
+        }
+    }
+}
+
+impl SpanLen for ParamType {
+    fn span_len(&self) -> usize {
+        self.as_str().len()
+    }
+}
+
+/// How a tool's result is shaped.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Results {
+    /// Where the list of items is in the response (a field path); absent for a single item.
+    pub items: Option<Spanned<String>>,
+    /// The key the items are returned under (default `items`).
+    pub name: Option<String>,
+    /// The fields of each item in the concise format, in order: `name: field.path`, or
+    /// `name: { from: field, enum: mapping }` / `{ from: field, resolve: resolver }`.
+    #[serde(default)]
+    pub fields: IndexMap<Spanned<String>, FieldSpec>,
+    /// Fields added in the detailed format (adds a `response_format` parameter).
+    #[serde(default)]
+    pub detailed_fields: IndexMap<Spanned<String>, FieldSpec>,
+    /// A result limit (adds a `limit` parameter); pages are walked up to it.
+    pub limit: Option<Limit>,
+    /// Guidance sent with a result that was cut at the limit.
+    pub truncated_message: Option<String>,
+    /// For a workflow: the step whose result is shaped (`$step`; default: the last call).
+    pub from: Option<Spanned<String>>,
+}
+
+/// A field of a shaped result.
+#[derive(Debug, Clone, JsonSchema)]
+#[serde(untagged)]
+pub enum FieldSpec {
+    Path(Spanned<String>),
+    Mapped(MappedField),
+}
+
+/// Read through a plain value: the YAML reader keeps positions only outside untagged enums, so
+/// a mapped field's parts are placed at the field.
+impl<'de> Deserialize<'de> for FieldSpec {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let spanned = Spanned::<Value>::deserialize(deserializer)?;
+        let at = spanned.at;
+        let text = |value: &Value| match value {
+            Value::String(s) => Some(s.clone()),
+            Value::Null => None,
+            other => Some(other.to_string()),
+        };
+        match &spanned.value {
+            Value::String(path) => Ok(FieldSpec::Path(Spanned { value: path.clone(), at })),
+            Value::Object(map) => {
+                let get = |key: &str| map.get(key).and_then(text).map(|value| Spanned { value, at });
+                let from = get("from").ok_or_else(|| D::Error::custom("a mapped field needs `from`"))?;
+                Ok(FieldSpec::Mapped(MappedField {
+                    from,
+                    enum_name: get("enum"),
+                    resolve: get("resolve"),
+                }))
+            }
+            _ => Err(D::Error::custom("a field is a field path or a mapping with `from`")),
+        }
+    }
+}
+
+#[derive(Debug, Clone, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MappedField {
+    /// The field path in the API's item.
+    pub from: Spanned<String>,
+    /// Map the API's code back to its readable name with this enum mapping.
+    #[serde(rename = "enum")]
+    pub enum_name: Option<Spanned<String>>,
+    /// Show the readable value for this id with this resolver.
+    pub resolve: Option<Spanned<String>>,
+}
+
+/// The `limit` parameter.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Limit {
+    pub default: i64,
+    pub max: i64,
+    pub description: Option<String>,
+}
+
+/// One step of a workflow tool.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    /// Call this operation.
+    pub call: Option<Spanned<String>>,
+    /// The name later steps use for this step's result (`$name.field`).
+    #[serde(rename = "as")]
+    pub name: Option<Spanned<String>>,
+    /// The operation's arguments: `$param` (a tool argument), `$step.field.path` (an earlier
+    /// result) or a literal.
+    #[serde(default)]
+    pub args: IndexMap<Spanned<String>, Spanned<Value>>,
+    /// Messages for this step's API errors by HTTP status.
+    #[serde(default)]
+    pub errors: IndexMap<Spanned<String>, String>,
+    /// Pick the first item of this list (`$step.items`) whose fields match `where`.
+    pub find: Option<Spanned<String>>,
+    /// The fields the found item must have: `field: $value`.
+    #[serde(rename = "where", default)]
+    pub where_fields: IndexMap<Spanned<String>, Spanned<Value>>,
+    /// The message when `find` finds nothing (`{param}` is replaced by the argument).
+    pub missing: Option<String>,
+    /// End the workflow early, successfully, when both values are equal.
+    pub stop_if: Option<StopIf>,
+}
+
+/// End a workflow early.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StopIf {
+    /// Two values (`$step.field`, `$param` or literals) that, when equal, end the workflow.
+    pub equal: Spanned<Vec<Spanned<String>>>,
+    /// The result to shape and return (`$step`; default: the last result).
+    pub result: Option<Spanned<String>>,
+}
+
+/// Behaviour hints, emitted exactly as written.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AnnotationsSpec {
+    pub read_only_hint: Option<bool>,
+    pub destructive_hint: Option<bool>,
+    pub idempotent_hint: Option<bool>,
+    pub open_world_hint: Option<bool>,
+}
+
+/// The curation file's JSON Schema, for `mcpgen schema` and editors.
+pub fn json_schema() -> Value {
+    let schema = schemars::generate::SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<Curation>();
+    let mut value = serde_json::to_value(schema).expect("a schema always serializes");
+    if let Some(object) = value.as_object_mut() {
+        object.insert("title".into(), Value::String("mcpgen curation file".into()));
+    }
+    value
+}

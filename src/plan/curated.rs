@@ -1,0 +1,960 @@
+//! The curated part of the plan: tools as the curation file describes them — their own
+//! parameters (renamed, mapped, resolved, defaulted), the operation or workflow they run, and
+//! the shape of what they return. The curate stage has already checked every reference, so a
+//! failure here is an internal error.
+
+use std::collections::BTreeSet;
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value, json};
+
+use super::{Action, Annotations, Auth, Builder, FieldType, Tool, field_type, hoist_defs};
+use crate::api::{Api, Location, Operation, SecurityScheme};
+use crate::curate::check::{is_array, only_array, operation_inputs, paging_params, schema_at, success_schema, takes_paging, glob_matches};
+use crate::curate::model::{
+    AllOrNone, AnnotationsSpec, AuthSection, Curation, FieldSpec, Filter, KeyIn,
+    Pagination, Param, PagingStyle, Results, Spanned, Step, ToolSpec,
+};
+use crate::naming::{self, Scope};
+
+/// An enum mapping: readable names ↔ API codes, as a Rust enum.
+#[derive(Debug, Clone)]
+pub struct EnumPlan {
+    pub name: String,
+    pub type_name: String,
+    pub variants: Vec<EnumVariant>,
+}
+
+#[derive(Debug, Clone)]
+pub struct EnumVariant {
+    pub ident: String,
+    pub name: String,
+    pub code: Value,
+}
+
+impl EnumPlan {
+    fn name_of(&self, code: &Value) -> Option<&str> {
+        self.variants
+            .iter()
+            .find(|v| v.code == *code)
+            .map(|v| v.name.as_str())
+    }
+}
+
+/// How readable values of one kind become ids.
+#[derive(Debug, Clone)]
+pub struct ResolverPlan {
+    pub name: String,
+    /// The snake_case name used in generated function names (`project`).
+    pub ident: String,
+    pub what: String,
+    pub source: ResolverSource,
+    /// JSON pointers into an item.
+    pub match_fields: Vec<String>,
+    pub id_field: String,
+    pub name_field: String,
+    /// Words answered by an operation without parameters: (word, operation index).
+    pub aliases: Vec<(String, usize)>,
+    pub ttl_seconds: u64,
+}
+
+#[derive(Debug, Clone)]
+pub enum ResolverSource {
+    /// Every item is listed (pages walked) and cached.
+    List {
+        operation: usize,
+        items: String,
+        paging: Option<PagingPlan>,
+    },
+    /// One call per value, with the value in `param`.
+    Lookup { operation: usize, param: String },
+}
+
+/// How an operation's pages are walked.
+#[derive(Debug, Clone)]
+pub struct PagingPlan {
+    pub style: PagingStyle,
+    /// The API parameter names: page number or offset or cursor, and page size.
+    pub position_param: Option<String>,
+    pub size_param: String,
+    /// JSON pointer to the next cursor (cursor style).
+    pub next_cursor: String,
+    /// JSON pointer to the items in each page.
+    pub items: String,
+    pub max_page_size: i64,
+    pub max_pages: usize,
+}
+
+/// A curated tool's parameters and behaviour.
+#[derive(Debug, Clone)]
+pub struct CuratedTool {
+    pub params: Vec<ToolParam>,
+    pub body: CuratedBody,
+    pub results: ResultsPlan,
+    /// Messages by HTTP status: the tool's own, then the file's.
+    pub errors: Vec<(u16, String)>,
+}
+
+/// One parameter the model sees.
+#[derive(Debug, Clone)]
+pub struct ToolParam {
+    pub name: String,
+    pub ident: String,
+    pub kind: ParamKind,
+    pub required: bool,
+    /// The default as the model sees it (a readable name for an enum).
+    pub default: Option<Value>,
+    /// The API parameter it fills (one-call tools).
+    pub target: Option<Target>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Target {
+    pub api_name: String,
+    /// The API wants an integer (a resolved id is sent as a number).
+    pub integer: bool,
+}
+
+#[derive(Debug, Clone)]
+pub enum ParamKind {
+    Plain(FieldType),
+    Enum(usize),
+    Resolve(usize),
+    Limit { max: i64 },
+    ResponseFormat,
+}
+
+#[derive(Debug, Clone)]
+pub enum CuratedBody {
+    Call {
+        operation: usize,
+        fixed: Vec<(String, Value)>,
+        paging: Option<PagingPlan>,
+    },
+    Steps(Vec<StepPlan>),
+}
+
+#[derive(Debug, Clone)]
+pub enum StepPlan {
+    Call {
+        operation: usize,
+        api_id: String,
+        var: String,
+        args: Vec<(String, ValueRef)>,
+        errors: Vec<(u16, String)>,
+    },
+    StopIf {
+        left: ValueRef,
+        right: ValueRef,
+        result: Option<ValueRef>,
+    },
+    Find {
+        var: String,
+        list: ValueRef,
+        conditions: Vec<(String, ValueRef)>,
+        missing: String,
+    },
+}
+
+/// A value a step uses.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ValueRef {
+    /// A tool parameter (by index), as the API wants it (enum code, resolved id).
+    Input(usize),
+    /// A field of an earlier result: the local variable and a JSON pointer.
+    Step { var: String, pointer: String },
+    Literal(Value),
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ResultsPlan {
+    /// For a workflow: the result shaped (default: the last call's).
+    pub source: Option<ValueRef>,
+    pub list: Option<ListPlan>,
+    pub fields: Vec<ShapeField>,
+    pub detailed: Vec<ShapeField>,
+    /// Resolvers whose names the fields show, in `Lookup` index order.
+    pub lookups: Vec<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ListPlan {
+    pub items: String,
+    pub name: String,
+    pub limit: Option<(i64, i64)>,
+    pub truncated_message: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct ShapeField {
+    pub name: String,
+    pub from: String,
+    pub convert: ShapeConvert,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShapeConvert {
+    Copy,
+    Enum(usize),
+    Lookup(usize),
+}
+
+/// What the curated planning produced.
+pub struct CuratedOutcome {
+    pub tools: Vec<Tool>,
+    pub enums: Vec<EnumPlan>,
+    pub resolvers: Vec<ResolverPlan>,
+    /// operationIds the curated tools and resolvers call.
+    pub used: BTreeSet<String>,
+}
+
+/// A dotted field path as a JSON pointer.
+fn pointer(path: &str) -> String {
+    crate::curate::check::pointer(path)
+}
+
+/// Should `operation` also get a one-to-one tool?
+pub fn mirrored(curation: &Curation, operation: &Operation, used: &BTreeSet<String>) -> bool {
+    let section = &curation.operations;
+    if section.hide.iter().any(|h| h.value == operation.id) || used.contains(&operation.id) {
+        return false;
+    }
+    let included = section.mirror.as_ref().is_none_or(|m| m.value == AllOrNone::All)
+        && (section.include.is_empty() || section.include.iter().any(|f| filter_matches(f, operation)));
+    included && !section.exclude.iter().any(|f| filter_matches(f, operation))
+}
+
+fn filter_matches(filter: &Filter, operation: &Operation) -> bool {
+    filter.operation.as_ref().is_none_or(|id| id.value == operation.id)
+        && filter.tag.as_ref().is_none_or(|tag| operation.tags.contains(&tag.value))
+        && filter
+            .method
+            .as_ref()
+            .is_none_or(|m| m.value.eq_ignore_ascii_case(operation.method.as_upper()))
+        && filter.path.as_ref().is_none_or(|p| glob_matches(&p.value, &operation.path))
+}
+
+/// The credentials a curation file's `auth` section asks for.
+pub fn auth(section: &AuthSection, api: &Api) -> Vec<Auth> {
+    let mut auth = Vec::new();
+    if let Some(bearer) = &section.bearer {
+        auth.push(Auth::Bearer {
+            env: bearer.env.value.clone(),
+        });
+    }
+    if let Some(key) = &section.api_key {
+        auth.push(Auth::ApiKey {
+            location: match key.location {
+                KeyIn::Header => Location::Header,
+                KeyIn::Query => Location::Query,
+                KeyIn::Cookie => Location::Cookie,
+            },
+            name: key.name.value.clone(),
+            env: key.env.value.clone(),
+        });
+    }
+    if let Some(basic) = &section.basic {
+        auth.push(Auth::Basic {
+            username_env: basic.username_env.value.clone(),
+            password_env: basic.password_env.value.clone(),
+        });
+    }
+    if let Some(oauth) = &section.oauth2_client_credentials {
+        let token_url = oauth.token_url.as_ref().map(|u| u.value.clone()).or_else(|| {
+            api.security_schemes.values().find_map(|scheme| match scheme {
+                SecurityScheme::OAuth2ClientCredentials { token_url } => Some(token_url.clone()),
+                _ => None,
+            })
+        });
+        auth.push(Auth::OAuth2ClientCredentials {
+            token_url: token_url.unwrap_or_default(),
+            client_id_env: oauth.client_id_env.value.clone(),
+            client_secret_env: oauth.client_secret_env.value.clone(),
+            scopes: oauth.scopes.clone(),
+        });
+    }
+    auth
+}
+
+pub struct CuratedPlanner<'c> {
+    curation: &'c Curation,
+    prefix: &'c str,
+    enums: Vec<EnumPlan>,
+    resolvers: Vec<ResolverPlan>,
+    used: BTreeSet<String>,
+}
+
+impl<'c> CuratedPlanner<'c> {
+    pub fn new(curation: &'c Curation, prefix: &'c str) -> Self {
+        Self {
+            curation,
+            prefix,
+            enums: Vec::new(),
+            resolvers: Vec::new(),
+            used: BTreeSet::new(),
+        }
+    }
+
+    pub fn plan(mut self, builder: &mut Builder, tool_names: &mut Scope) -> Result<CuratedOutcome, String> {
+        for (name, values) in &self.curation.enums {
+            let type_name = builder
+                .type_names
+                .unique_type(naming::rust_type_ident(&name.value, "Choice"));
+            let mut variant_names = Scope::default();
+            let variants = values
+                .iter()
+                .map(|(readable, code)| EnumVariant {
+                    ident: variant_names.unique_type(naming::rust_type_ident(&readable.value, "Value")),
+                    name: readable.value.clone(),
+                    code: code.value.clone(),
+                })
+                .collect();
+            self.enums.push(EnumPlan {
+                name: name.value.clone(),
+                type_name,
+                variants,
+            });
+        }
+        let mut resolver_idents = Scope::default();
+        for (name, spec) in &self.curation.resolvers {
+            let plan = self.resolver(name, spec, builder, &mut resolver_idents)?;
+            self.resolvers.push(plan);
+        }
+        let mut tools = Vec::new();
+        for (name, spec) in &self.curation.tools {
+            let full = format!("{}{}", self.prefix, name.value);
+            let full = tool_names.unique(full);
+            tools.push(self.tool(full, spec, builder)?);
+        }
+        Ok(CuratedOutcome {
+            tools,
+            enums: self.enums,
+            resolvers: self.resolvers,
+            used: self.used,
+        })
+    }
+
+    fn use_operation(&mut self, id: &str, builder: &mut Builder) -> Result<usize, String> {
+        let operation = builder.find(id)?;
+        self.used.insert(operation.id.clone());
+        Ok(builder.operation(operation))
+    }
+
+    fn resolver(
+        &mut self,
+        name: &Spanned<String>,
+        spec: &crate::curate::model::Resolver,
+        builder: &mut Builder,
+        idents: &mut Scope,
+    ) -> Result<ResolverPlan, String> {
+        let match_fields: Vec<String> = spec.match_fields.iter().map(|f| pointer(&f.value)).collect();
+        let id_field = pointer(spec.id.as_ref().map_or("id", |i| i.value.as_str()));
+        let source = match (&spec.list, &spec.lookup) {
+            (Some(list), _) => {
+                let operation = builder.find(&list.value)?.clone();
+                let items = match &spec.items {
+                    Some(items) => items.value.clone(),
+                    None => success_schema(&operation).and_then(only_array).unwrap_or_default(),
+                };
+                let paging = self
+                    .curation
+                    .pagination
+                    .as_ref()
+                    .filter(|p| takes_paging(p, &operation))
+                    .map(|p| paging_plan(p, &operation, &items));
+                ResolverSource::List {
+                    operation: self.use_operation(&list.value, builder)?,
+                    items: pointer(&items),
+                    paging,
+                }
+            }
+            (None, Some(lookup)) => {
+                let operation = builder.find(&lookup.value)?.clone();
+                let param = match &spec.lookup_param {
+                    Some(p) => p.value.clone(),
+                    None => operation_inputs(&operation)
+                        .into_iter()
+                        .find(|(_, _, required)| *required)
+                        .map(|(n, _, _)| n)
+                        .unwrap_or_default(),
+                };
+                ResolverSource::Lookup {
+                    operation: self.use_operation(&lookup.value, builder)?,
+                    param,
+                }
+            }
+            (None, None) => return Err(format!("internal error: resolver `{}` has no source", name.value)),
+        };
+        let mut aliases = Vec::new();
+        for (word, operation) in &spec.aliases {
+            aliases.push((word.clone(), self.use_operation(&operation.value, builder)?));
+        }
+        Ok(ResolverPlan {
+            name: name.value.clone(),
+            ident: idents.unique(naming::rust_snake_ident(&name.value, "resolver")),
+            what: spec.what.clone().unwrap_or_else(|| name.value.replace('_', " ")),
+            name_field: match_fields.first().cloned().unwrap_or_else(|| id_field.clone()),
+            match_fields,
+            id_field,
+            source,
+            aliases,
+            ttl_seconds: spec.cache_seconds.unwrap_or(300),
+        })
+    }
+
+    fn enum_index(&self, name: &str) -> Result<usize, String> {
+        self.enums
+            .iter()
+            .position(|e| e.name == name)
+            .ok_or_else(|| format!("internal error: enum `{name}` vanished"))
+    }
+
+    fn resolver_index(&self, name: &str) -> Result<usize, String> {
+        self.resolvers
+            .iter()
+            .position(|r| r.name == name)
+            .ok_or_else(|| format!("internal error: resolver `{name}` vanished"))
+    }
+
+    fn tool(&mut self, name: String, spec: &ToolSpec, builder: &mut Builder) -> Result<Tool, String> {
+        let mut idents = Scope::with_reserved(&["client", "arguments", "args", "input", "vars", "params"]);
+        let mut params = Vec::new();
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        let call_operation = match &spec.call {
+            Some(call) => Some(builder.find(&call.value)?.clone()),
+            None => None,
+        };
+        let api_inputs = call_operation.as_ref().map(operation_inputs).unwrap_or_default();
+        for (param_name, param) in &spec.params {
+            let api = param.from.as_ref().map_or(param_name.value.as_str(), |f| f.value.as_str());
+            let api_input = call_operation
+                .as_ref()
+                .and_then(|_| api_inputs.iter().find(|(n, _, _)| n == api));
+            let (plan, schema) = self.param(param_name, param, api_input, &mut idents, builder)?;
+            if plan.required {
+                required.push(plan.name.clone());
+            }
+            properties.insert(plan.name.clone(), schema);
+            params.push(plan);
+        }
+        let results_spec = spec.results.clone().unwrap_or_default();
+        if let Some(limit) = &results_spec.limit {
+            let mut schema = Map::new();
+            schema.insert("type".into(), json!("integer"));
+            schema.insert("minimum".into(), json!(1));
+            schema.insert("maximum".into(), json!(limit.max));
+            schema.insert("default".into(), json!(limit.default));
+            if let Some(description) = &limit.description {
+                schema.insert("description".into(), json!(description));
+            }
+            properties.insert("limit".into(), Value::Object(schema));
+            params.push(ToolParam {
+                name: "limit".into(),
+                ident: idents.unique("limit".into()),
+                kind: ParamKind::Limit { max: limit.max },
+                required: false,
+                default: Some(json!(limit.default)),
+                target: None,
+            });
+        }
+        if !results_spec.detailed_fields.is_empty() {
+            properties.insert(
+                "response_format".into(),
+                json!({ "type": "string", "enum": ["concise", "detailed"], "default": "concise" }),
+            );
+            params.push(ToolParam {
+                name: "response_format".into(),
+                ident: idents.unique("response_format".into()),
+                kind: ParamKind::ResponseFormat,
+                required: false,
+                default: Some(json!("concise")),
+                target: None,
+            });
+        }
+        let mut input = Map::new();
+        input.insert("type".into(), json!("object"));
+        input.insert("properties".into(), Value::Object(properties));
+        if !required.is_empty() {
+            input.insert("required".into(), json!(required));
+        }
+        input.insert("additionalProperties".into(), json!(false));
+
+        let (body, response, method_annotations) = match &call_operation {
+            Some(operation) => {
+                let index = self.use_operation(&operation.id, builder)?;
+                let fixed = spec.fixed.iter().map(|(k, v)| (k.value.clone(), v.value.clone())).collect();
+                let paging = match (&results_spec.items, spec.pagination.as_ref().or(self.curation.pagination.as_ref())) {
+                    (Some(items), Some(pagination)) if spec.pagination.is_some() || takes_paging(pagination, operation) => {
+                        Some(paging_plan(pagination, operation, &items.value))
+                    }
+                    _ => None,
+                };
+                (
+                    CuratedBody::Call { operation: index, fixed, paging },
+                    success_schema(operation).cloned(),
+                    Annotations::from_method(operation.method),
+                )
+            }
+            None => self.steps(spec, &params, builder)?,
+        };
+        let results = self.results(&results_spec, response.as_ref(), &body)?;
+        let output_schema = output_schema(&results, response.as_ref());
+        let mut errors: Vec<(u16, String)> = Vec::new();
+        for (status, message) in spec.errors.iter().chain(&self.curation.errors) {
+            if let Ok(code) = status.value.parse::<u16>()
+                && !errors.iter().any(|(c, _)| *c == code)
+            {
+                errors.push((code, message.trim().to_string()));
+            }
+        }
+        Ok(Tool {
+            name,
+            title: spec.title.clone(),
+            description: spec.description.as_ref().map(|d| d.trim().to_string()),
+            input_schema: hoist_defs(Value::Object(input)),
+            output_schema,
+            annotations: match &spec.annotations {
+                Some(written) => annotations(written),
+                None => method_annotations,
+            },
+            action: Action::Curated(Box::new(CuratedTool {
+                params,
+                body,
+                results,
+                errors,
+            })),
+        })
+    }
+
+    fn param(
+        &mut self,
+        name: &Spanned<String>,
+        param: &Param,
+        api_input: Option<&(String, Value, bool)>,
+        idents: &mut Scope,
+        builder: &mut Builder,
+    ) -> Result<(ToolParam, Value), String> {
+        let ident = idents.unique(naming::rust_snake_ident(&name.value, "param"));
+        let api_schema = api_input.map(|(_, schema, _)| schema);
+        let api_required = api_input.is_some_and(|(_, _, required)| *required);
+        let mut schema = Map::new();
+        let kind;
+        let mut default = param.default.as_ref().map(|d| d.value.clone());
+        if let Some(enum_name) = &param.enum_name {
+            let index = self.enum_index(&enum_name.value)?;
+            let plan = &self.enums[index];
+            schema.insert("type".into(), json!("string"));
+            schema.insert(
+                "enum".into(),
+                json!(plan.variants.iter().map(|v| v.name.clone()).collect::<Vec<_>>()),
+            );
+            if default.is_none()
+                && let Some(code) = api_schema.and_then(|s| s.get("default"))
+            {
+                default = plan.name_of(code).map(|n| json!(n));
+            }
+            kind = ParamKind::Enum(index);
+        } else if let Some(resolver) = &param.resolve {
+            schema.insert("type".into(), json!("string"));
+            kind = ParamKind::Resolve(self.resolver_index(&resolver.value)?);
+        } else if let Some(api_schema) = api_schema {
+            for (key, value) in api_schema.as_object().into_iter().flatten() {
+                if !matches!(key.as_str(), "description" | "examples" | "default" | "title" | "x-mcp-header") {
+                    schema.insert(key.clone(), value.clone());
+                }
+            }
+            if default.is_none() {
+                default = api_schema.get("default").cloned();
+            }
+            kind = ParamKind::Plain(field_type(api_schema, &ident, &mut builder.type_names));
+        } else {
+            let ty = param.ty.as_ref().map_or("string", |t| t.value.as_str());
+            schema.insert("type".into(), json!(ty));
+            kind = ParamKind::Plain(match ty {
+                "integer" => FieldType::Integer { allowed: None },
+                "number" => FieldType::Number,
+                "boolean" => FieldType::Boolean,
+                _ => FieldType::String,
+            });
+        }
+        if let Some(default) = &default {
+            schema.insert("default".into(), default.clone());
+        }
+        let description = match &param.description {
+            Some(explicit) => explicit.clone(),
+            None => api_schema
+                .and_then(|s| s.get("description"))
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        };
+        if let Some(description) = description {
+            schema.insert("description".into(), json!(description.trim()));
+        }
+        if let Some(header) = &param.header {
+            schema.insert("x-mcp-header".into(), json!(header.value));
+        }
+        let required = param.required.unwrap_or(match api_input {
+            Some(_) => api_required && default.is_none(),
+            None => default.is_none(),
+        });
+        let target = api_input.map(|(api_name, schema, _)| Target {
+            api_name: api_name.clone(),
+            integer: schema.get("type") == Some(&json!("integer")),
+        });
+        Ok((
+            ToolParam {
+                name: name.value.clone(),
+                ident,
+                kind,
+                required,
+                default,
+                target,
+            },
+            Value::Object(schema),
+        ))
+    }
+
+    /// Plans a workflow's steps; returns them, the schema of the result shaped, and the
+    /// annotations its writes imply.
+    fn steps(
+        &mut self,
+        spec: &ToolSpec,
+        params: &[ToolParam],
+        builder: &mut Builder,
+    ) -> Result<(CuratedBody, Option<Value>, Annotations), String> {
+        let mut vars = Scope::with_reserved(&["client", "arguments", "args", "input", "vars", "params", "found_item"]);
+        // Step names as written → (local variable, result schema).
+        let mut results: IndexMap<String, (String, Option<Value>)> = IndexMap::new();
+        let mut steps = Vec::new();
+        let mut last: Option<Value> = None;
+        let mut last_var: Option<String> = None;
+        let mut annotations = Annotations {
+            read_only: Some(true),
+            ..Annotations::default()
+        };
+        for (index, step) in spec.steps.iter().enumerate() {
+            if let Some(call) = &step.call {
+                let operation = builder.find(&call.value)?.clone();
+                let op_index = self.use_operation(&operation.id, builder)?;
+                if annotations.read_only == Some(true) || operation.method != crate::api::Method::Get {
+                    let method = Annotations::from_method(operation.method);
+                    if method.read_only != Some(true) {
+                        annotations = method;
+                    }
+                }
+                let written = step.name.as_ref().map_or_else(|| format!("step_{}", index + 1), |n| n.value.clone());
+                let var = vars.unique(naming::rust_snake_ident(&written, "step"));
+                let args = step
+                    .args
+                    .iter()
+                    .map(|(name, value)| Ok((name.value.clone(), value_ref(&value.value, spec, params, &results)?)))
+                    .collect::<Result<Vec<_>, String>>()?;
+                let schema = success_schema(&operation).cloned();
+                results.insert(written, (var.clone(), schema.clone()));
+                last = schema;
+                last_var = Some(var.clone());
+                steps.push(StepPlan::Call {
+                    operation: op_index,
+                    api_id: operation.id.clone(),
+                    var,
+                    args,
+                    errors: step_errors(step),
+                });
+            } else if let Some(stop) = &step.stop_if {
+                let values: Vec<ValueRef> = stop
+                    .equal
+                    .value
+                    .iter()
+                    .map(|v| value_ref(&Value::String(v.value.clone()), spec, params, &results))
+                    .collect::<Result<_, _>>()?;
+                let [left, right] = <[ValueRef; 2]>::try_from(values)
+                    .map_err(|_| "internal error: `equal` takes two values".to_string())?;
+                let result = stop
+                    .result
+                    .as_ref()
+                    .map(|r| value_ref(&Value::String(r.value.clone()), spec, params, &results))
+                    .transpose()?;
+                steps.push(StepPlan::StopIf { left, right, result });
+            } else if let Some(find) = &step.find {
+                let list = value_ref(&Value::String(find.value.clone()), spec, params, &results)?;
+                let conditions = step
+                    .where_fields
+                    .iter()
+                    .map(|(field, value)| Ok((pointer(&field.value), value_ref(&value.value, spec, params, &results)?)))
+                    .collect::<Result<Vec<_>, String>>()?;
+                let written = step.name.as_ref().map_or_else(|| format!("step_{}", index + 1), |n| n.value.clone());
+                let var = vars.unique(naming::rust_snake_ident(&written, "found"));
+                let item_schema = match &list {
+                    ValueRef::Step { var: list_var, pointer: list_pointer } => results
+                        .values()
+                        .find(|(v, _)| v == list_var)
+                        .and_then(|(_, s)| s.as_ref())
+                        .and_then(|s| schema_at(s, &dotted(list_pointer)).ok().flatten())
+                        .and_then(|s: &Value| s.get("items"))
+                        .cloned(),
+                    _ => None,
+                };
+                results.insert(written, (var.clone(), item_schema));
+                steps.push(StepPlan::Find {
+                    var,
+                    list,
+                    conditions,
+                    missing: step
+                        .missing
+                        .clone()
+                        .map(|m| m.trim().to_string())
+                        .unwrap_or_else(|| format!("Nothing in {} matches.", find.value)),
+                });
+            }
+        }
+        let response = match spec.results.as_ref().and_then(|r| r.from.as_ref()) {
+            Some(from) => {
+                let head = from.value.trim_start_matches('$').split('.').next().unwrap_or_default();
+                results.get(head).and_then(|(_, s)| s.clone())
+            }
+            None => last,
+        };
+        let _ = last_var;
+        Ok((CuratedBody::Steps(steps), response, annotations))
+    }
+
+    fn results(&self, spec: &Results, response: Option<&Value>, body: &CuratedBody) -> Result<ResultsPlan, String> {
+        let mut lookups: Vec<usize> = Vec::new();
+        let mut fields_of = |fields: &IndexMap<Spanned<String>, FieldSpec>| -> Result<Vec<ShapeField>, String> {
+            fields
+                .iter()
+                .map(|(name, field)| {
+                    let (from, convert) = match field {
+                        FieldSpec::Path(path) => (path.value.clone(), ShapeConvert::Copy),
+                        FieldSpec::Mapped(mapped) => {
+                            let convert = match (&mapped.enum_name, &mapped.resolve) {
+                                (Some(e), _) => ShapeConvert::Enum(self.enum_index(&e.value)?),
+                                (None, Some(r)) => {
+                                    let resolver = self.resolver_index(&r.value)?;
+                                    let slot = match lookups.iter().position(|l| *l == resolver) {
+                                        Some(slot) => slot,
+                                        None => {
+                                            lookups.push(resolver);
+                                            lookups.len() - 1
+                                        }
+                                    };
+                                    ShapeConvert::Lookup(slot)
+                                }
+                                (None, None) => ShapeConvert::Copy,
+                            };
+                            (mapped.from.value.clone(), convert)
+                        }
+                    };
+                    Ok(ShapeField {
+                        name: name.value.clone(),
+                        from: pointer(&from),
+                        convert,
+                    })
+                })
+                .collect()
+        };
+        let fields = fields_of(&spec.fields)?;
+        let detailed = fields_of(&spec.detailed_fields)?;
+        let list = match (&spec.items, response) {
+            (Some(items), _) => Some(ListPlan {
+                items: pointer(&items.value),
+                name: spec.name.clone().unwrap_or_else(|| "items".into()),
+                limit: spec.limit.as_ref().map(|l| (l.default, l.max)),
+                truncated_message: spec
+                    .truncated_message
+                    .as_ref()
+                    .map(|m| m.trim().to_string())
+                    .unwrap_or_else(|| "More results match than were returned; narrow the request.".into()),
+            }),
+            _ => None,
+        };
+        let source = match (&spec.from, body) {
+            (Some(from), CuratedBody::Steps(steps)) => {
+                let head = from.value.trim_start_matches('$');
+                let var = steps.iter().find_map(|step| match step {
+                    StepPlan::Call { var, .. } | StepPlan::Find { var, .. } => {
+                        (naming::rust_snake_ident(head, "step") == *var).then(|| var.clone())
+                    }
+                    StepPlan::StopIf { .. } => None,
+                });
+                var.map(|var| ValueRef::Step { var, pointer: String::new() })
+            }
+            _ => None,
+        };
+        Ok(ResultsPlan {
+            source,
+            list,
+            fields,
+            detailed,
+            lookups,
+        })
+    }
+}
+
+fn dotted(pointer: &str) -> String {
+    pointer.trim_start_matches('/').replace('/', ".")
+}
+
+fn step_errors(step: &Step) -> Vec<(u16, String)> {
+    step.errors
+        .iter()
+        .filter_map(|(status, message)| Some((status.value.parse().ok()?, message.trim().to_string())))
+        .collect()
+}
+
+/// A step value as written (`$param`, `$step.field`, or a literal) as a [`ValueRef`].
+fn value_ref(
+    value: &Value,
+    spec: &ToolSpec,
+    params: &[ToolParam],
+    results: &IndexMap<String, (String, Option<Value>)>,
+) -> Result<ValueRef, String> {
+    let Some(reference) = value.as_str().and_then(|s| s.strip_prefix('$')) else {
+        return Ok(ValueRef::Literal(value.clone()));
+    };
+    let (head, path) = reference.split_once('.').unwrap_or((reference, ""));
+    if path.is_empty()
+        && let Some(index) = params.iter().position(|p| p.name == head)
+    {
+        return Ok(ValueRef::Input(index));
+    }
+    match results.get(head) {
+        Some((var, _)) => Ok(ValueRef::Step {
+            var: var.clone(),
+            pointer: pointer(path),
+        }),
+        None => {
+            let _ = spec;
+            Err(format!("internal error: `${head}` is unknown"))
+        }
+    }
+}
+
+fn paging_plan(pagination: &Pagination, operation: &Operation, items: &str) -> PagingPlan {
+    let names: Vec<String> = paging_params(pagination)
+        .iter()
+        .map(|(param, default)| param.map_or(default.to_string(), |p| p.value.clone()))
+        .collect();
+    let (position_param, size_param) = match pagination.style.value {
+        PagingStyle::Link => (None, names[0].clone()),
+        _ => (Some(names[0].clone()), names[1].clone()),
+    };
+    let spec_max = operation
+        .parameters
+        .iter()
+        .find(|p| p.name == size_param)
+        .and_then(|p| p.schema.get("maximum"))
+        .and_then(Value::as_i64);
+    PagingPlan {
+        style: pagination.style.value,
+        position_param,
+        size_param,
+        next_cursor: pagination.next_cursor.as_ref().map(|c| pointer(&c.value)).unwrap_or_default(),
+        items: pointer(pagination.items.as_ref().map_or(items, |i| i.value.as_str())),
+        max_page_size: pagination.max_page_size.or(spec_max).unwrap_or(100),
+        max_pages: pagination.max_pages.unwrap_or(20),
+    }
+}
+
+fn annotations(written: &AnnotationsSpec) -> Annotations {
+    Annotations {
+        read_only: written.read_only_hint,
+        destructive: written.destructive_hint,
+        idempotent: written.idempotent_hint,
+        open_world: written.open_world_hint,
+    }
+}
+
+/// The output schema of a shaped result: only what the tool returns, each field with just its
+/// type (the model needs the shape, not the API's documentation).
+fn output_schema(results: &ResultsPlan, response: Option<&Value>) -> Option<Value> {
+    if results.fields.is_empty() {
+        return match (&results.list, response) {
+            (None, Some(schema)) if super::is_object_schema(schema) => Some(schema.clone()),
+            _ => None,
+        };
+    }
+    let item_schema = match (&results.list, response) {
+        (Some(list), Some(schema)) => schema_at(schema, &dotted(&list.items))
+            .ok()
+            .flatten()
+            .and_then(|s| s.get("items"))
+            .cloned(),
+        (None, Some(schema)) => Some(schema.clone()),
+        _ => None,
+    };
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for field in &results.fields {
+        let source = item_schema
+            .as_ref()
+            .and_then(|item| schema_at(item, &dotted(&field.from)).ok().flatten().cloned());
+        let schema = match field.convert {
+            ShapeConvert::Copy => source.as_ref().map_or(json!({}), minimal_schema),
+            ShapeConvert::Enum(_) | ShapeConvert::Lookup(_) => json!({ "type": "string" }),
+        };
+        properties.insert(field.name.clone(), schema);
+        let top = field.from.matches('/').count() == 1;
+        let source_required = item_schema
+            .as_ref()
+            .and_then(|item| item.get("required"))
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|n| Some(n.as_str().unwrap_or_default()) == field.from.strip_prefix('/')));
+        let nullable = source.as_ref().is_some_and(accepts_null);
+        if top && source_required && !nullable {
+            required.push(field.name.clone());
+        }
+    }
+    let mut item = Map::new();
+    item.insert("type".into(), json!("object"));
+    item.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        item.insert("required".into(), json!(required));
+    }
+    let item = Value::Object(item);
+    Some(match &results.list {
+        Some(list) => json!({
+            "type": "object",
+            "properties": {
+                list.name.clone(): { "type": "array", "items": item },
+                "truncated": { "type": "boolean" },
+            },
+            "required": [list.name, "truncated"],
+        }),
+        None => item,
+    })
+}
+
+/// Just the type of a schema (arrays keep their items' type).
+fn minimal_schema(schema: &Value) -> Value {
+    let kind = match schema.get("type") {
+        Some(Value::String(t)) => Some(t.clone()),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .map(str::to_string),
+        _ => None,
+    };
+    match kind.as_deref() {
+        Some("array") => match schema.get("items") {
+            Some(items) => json!({ "type": "array", "items": minimal_schema(items) }),
+            None => json!({ "type": "array" }),
+        },
+        Some(kind) => json!({ "type": kind }),
+        None if is_array(schema) => json!({ "type": "array" }),
+        None => json!({}),
+    }
+}
+
+fn accepts_null(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+        Some(Value::String(t)) => t == "null",
+        _ => schema
+            .get("anyOf")
+            .and_then(Value::as_array)
+            .is_some_and(|variants| variants.iter().any(accepts_null)),
+    }
+}

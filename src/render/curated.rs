@@ -1,0 +1,864 @@
+//! The Rust of curated tools: their input types, the enums that map readable names to codes,
+//! the resolvers on the client, and each tool's straight-line handler built from the small
+//! helpers in `curated.rs`.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use serde_json::Value;
+
+use super::rust::{ident, rust_type};
+use crate::curate::model::PagingStyle;
+use crate::plan::curated::{
+    CuratedBody, CuratedTool, EnumPlan, PagingPlan, ParamKind, ResolverPlan, ResolverSource,
+    ResultsPlan, ShapeConvert, StepPlan, ToolParam, ValueRef,
+};
+use crate::plan::{FieldType, OperationPlan, Plan};
+
+/// A JSON value as a Rust expression of type `serde_json::Value`.
+fn json_value(value: &Value) -> TokenStream {
+    match value {
+        Value::Null => quote! { serde_json::Value::Null },
+        Value::Bool(b) => quote! { serde_json::Value::Bool(#b) },
+        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
+            (Some(i), _) => {
+                let lit = Literal::i64_unsuffixed(i);
+                quote! { serde_json::Value::from(#lit) }
+            }
+            (None, Some(f)) => {
+                let lit = Literal::f64_unsuffixed(f);
+                quote! { serde_json::Value::from(#lit) }
+            }
+            _ => quote! { serde_json::Value::Null },
+        },
+        Value::String(s) => quote! { serde_json::Value::from(#s) },
+        other => {
+            let text = other.to_string();
+            quote! { serde_json::from_str::<serde_json::Value>(#text).unwrap_or_default() }
+        }
+    }
+}
+
+/// The `curated::Code` for an enum code.
+fn code(value: &Value) -> TokenStream {
+    match value {
+        Value::Number(n) if n.is_i64() => {
+            let lit = Literal::i64_unsuffixed(n.as_i64().unwrap_or_default());
+            quote! { curated::Code::Int(#lit) }
+        }
+        Value::String(s) => quote! { curated::Code::Str(#s) },
+        other => {
+            let text = other.to_string();
+            quote! { curated::Code::Str(#text) }
+        }
+    }
+}
+
+/// The enum types of `tools.rs`: readable names the model passes, codes the API takes.
+pub fn enums(plan: &Plan) -> TokenStream {
+    let items = plan.enums.iter().map(|e| {
+        let name = ident(&e.type_name);
+        let doc = format!(" `{}`: readable names for the API's codes.", e.name);
+        let variants = e.variants.iter().map(|v| {
+            let variant = ident(&v.ident);
+            let readable = &v.name;
+            quote! {
+                #[serde(rename = #readable)]
+                #variant,
+            }
+        });
+        let code_arms = e.variants.iter().map(|v| {
+            let variant = ident(&v.ident);
+            let value = json_value(&v.code);
+            quote! { #name::#variant => #value, }
+        });
+        let name_arms = e.variants.iter().map(|v| {
+            let variant = ident(&v.ident);
+            let readable = &v.name;
+            quote! { #name::#variant => #readable, }
+        });
+        let codes = e.variants.iter().map(|v| {
+            let code = code(&v.code);
+            let readable = &v.name;
+            quote! { (#code, #readable) }
+        });
+        quote! {
+            #[doc = #doc]
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+            pub enum #name {
+                #( #variants )*
+            }
+
+            impl #name {
+                /// Every code with its readable name, for mapping results back.
+                pub const CODES: &'static [(curated::Code, &'static str)] = &[#( #codes ),*];
+
+                /// The code the API takes.
+                pub fn code(self) -> serde_json::Value {
+                    match self {
+                        #( #code_arms )*
+                    }
+                }
+
+                /// The readable name.
+                pub fn as_str(self) -> &'static str {
+                    match self {
+                        #( #name_arms )*
+                    }
+                }
+            }
+
+            impl std::fmt::Display for #name {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str(self.as_str())
+                }
+            }
+        }
+    });
+    quote! { #( #items )* }
+}
+
+/// Builds the argument map for a paged call: the page position and size.
+fn paging_puts(paging: &PagingPlan) -> TokenStream {
+    let size = &paging.size_param;
+    let position = match (&paging.style, &paging.position_param) {
+        (PagingStyle::Page, Some(name)) => quote! { curated::put(&mut args, #name, page.number); },
+        (PagingStyle::Offset, Some(name)) => quote! { curated::put(&mut args, #name, page.offset); },
+        (PagingStyle::Cursor, Some(name)) => quote! { curated::put(&mut args, #name, page.cursor.clone()); },
+        _ => quote! {},
+    };
+    quote! {
+        #position
+        curated::put(&mut args, #size, page.size);
+    }
+}
+
+/// The `curated::Paging` constant for a paging plan.
+fn paging_const(name: &proc_macro2::Ident, paging: &PagingPlan) -> TokenStream {
+    let style = match paging.style {
+        PagingStyle::Page => quote! { curated::PagingStyle::Page },
+        PagingStyle::Offset => quote! { curated::PagingStyle::Offset },
+        PagingStyle::Cursor => {
+            let next = &paging.next_cursor;
+            quote! { curated::PagingStyle::Cursor { next: #next } }
+        }
+        PagingStyle::Link => quote! { curated::PagingStyle::Link },
+    };
+    let items = &paging.items;
+    let max_page_size = Literal::i64_unsuffixed(paging.max_page_size);
+    let max_pages = Literal::usize_unsuffixed(paging.max_pages);
+    quote! {
+        const #name: curated::Paging = curated::Paging {
+            style: #style,
+            items: #items,
+            max_page_size: #max_page_size,
+            max_pages: #max_pages,
+        };
+    }
+}
+
+/// A call of `operation` with the argument map `args` in scope.
+fn call_operation(operation: &OperationPlan, receiver: TokenStream) -> TokenStream {
+    // Inside `client.rs` the parameter types are local; elsewhere they live in `client`.
+    let module = if receiver.to_string() == "self" {
+        quote! {}
+    } else {
+        quote! { client:: }
+    };
+    let fn_name = ident(&operation.fn_name);
+    let params_type = ident(&operation.params_type);
+    let api_id = &operation.api_id;
+    if operation.fields.is_empty() {
+        quote! { #receiver.#fn_name().await }
+    } else {
+        quote! {{
+            let params: #module #params_type = curated::params(#api_id, args)?;
+            #receiver.#fn_name(&params).await
+        }}
+    }
+}
+
+/// The resolvers, as methods of the client, and their caches.
+pub fn resolvers(plan: &Plan) -> TokenStream {
+    if plan.resolvers.is_empty() {
+        return TokenStream::new();
+    }
+    let fields = plan.resolvers.iter().filter(|r| matches!(r.source, ResolverSource::List { .. })).map(|r| {
+        let field = ident(&r.ident);
+        quote! { #field: curated::ResolverCache, }
+    });
+    let inits = plan.resolvers.iter().filter(|r| matches!(r.source, ResolverSource::List { .. })).map(|r| {
+        let field = ident(&r.ident);
+        let spec = ident(&format!("{}_RESOLVER", r.ident.to_uppercase()));
+        quote! { #field: curated::ResolverCache::new(&#spec), }
+    });
+    let items = plan.resolvers.iter().map(|r| resolver(plan, r));
+    quote! {
+        /// The caches of the resolvers that list every item.
+        pub struct Resolvers {
+            #( #fields )*
+        }
+
+        impl Resolvers {
+            pub fn new() -> Self {
+                Self {
+                    #( #inits )*
+                }
+            }
+        }
+
+        impl Default for Resolvers {
+            fn default() -> Self {
+                Self::new()
+            }
+        }
+
+        #( #items )*
+    }
+}
+
+fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
+    let spec_name = ident(&format!("{}_RESOLVER", r.ident.to_uppercase()));
+    let resolve_fn = ident(&format!("resolve_{}", r.ident));
+    let names_fn = ident(&format!("{}_names", r.ident));
+    let list_fn = ident(&format!("list_every_{}", r.ident));
+    let what = &r.what;
+    let match_fields = &r.match_fields;
+    let id_field = &r.id_field;
+    let name_field = &r.name_field;
+    let ttl = Literal::u64_unsuffixed(r.ttl_seconds);
+    let aliases = r.aliases.iter().map(|(word, operation)| {
+        let operation = &plan.operations[*operation];
+        let call = call_operation(operation, quote! { self });
+        let args = if operation.fields.is_empty() {
+            quote! {}
+        } else {
+            quote! { let args = serde_json::Map::new(); }
+        };
+        quote! {
+            if value.eq_ignore_ascii_case(#word) {
+                #args
+                let found = #call?;
+                return curated::field_text(&found, #id_field);
+            }
+        }
+    });
+    let aliases: Vec<TokenStream> = aliases.collect();
+    let resolve_doc = format!(" The id for a {what}.");
+    let spec_doc = format!(" How a {what} becomes an id.");
+    match &r.source {
+        ResolverSource::List {
+            operation,
+            items,
+            paging,
+        } => {
+            let field = ident(&r.ident);
+            let operation = &plan.operations[*operation];
+            let list_doc = format!(" Every item `{}` lists, for the `{}` resolver.", operation.api_id, r.name);
+            let list_body = match paging {
+                Some(paging) => {
+                    let paging_name = ident(&format!("{}_PAGING", r.ident.to_uppercase()));
+                    let paging_def = paging_const(&paging_name, paging);
+                    let puts = paging_puts(paging);
+                    let call = call_operation(operation, quote! { self });
+                    quote! {
+                        #paging_def
+                        let collected = curated::collect_pages(&#paging_name, None, |page| async move {
+                            let mut args = serde_json::Map::new();
+                            #puts
+                            #call.map(curated::FetchedPage::from)
+                        })
+                        .await?;
+                        Ok(collected.items)
+                    }
+                }
+                None => {
+                    let call = call_operation(operation, quote! { self });
+                    let args = if operation.fields.is_empty() {
+                        quote! {}
+                    } else {
+                        quote! { let args = serde_json::Map::new(); }
+                    };
+                    quote! {
+                        #args
+                        let body = #call?;
+                        curated::items_at(&body, #items)
+                    }
+                }
+            };
+            let names_doc = format!(" Every {what} by id, for showing ids as readable values.");
+            quote! {
+                #[doc = #spec_doc]
+                pub static #spec_name: curated::ResolverSpec = curated::ResolverSpec {
+                    what: #what,
+                    match_fields: &[#( #match_fields ),*],
+                    id_field: #id_field,
+                    name_field: #name_field,
+                    ttl: std::time::Duration::from_secs(#ttl),
+                };
+
+                impl Client {
+                    #[doc = #resolve_doc]
+                    pub async fn #resolve_fn(&self, value: &str) -> Result<String, ToolError> {
+                        #( #aliases )*
+                        self.resolvers.#field.resolve(value, || self.#list_fn()).await
+                    }
+
+                    #[doc = #names_doc]
+                    pub async fn #names_fn(&self) -> Result<std::collections::HashMap<String, String>, ToolError> {
+                        self.resolvers.#field.names(|| self.#list_fn()).await
+                    }
+
+                    #[doc = #list_doc]
+                    async fn #list_fn(&self) -> Result<Vec<serde_json::Value>, ToolError> {
+                        #list_body
+                    }
+                }
+            }
+        }
+        ResolverSource::Lookup { operation, param } => {
+            let operation = &plan.operations[*operation];
+            let call = call_operation(operation, quote! { self });
+            quote! {
+                impl Client {
+                    #[doc = #resolve_doc]
+                    pub async fn #resolve_fn(&self, value: &str) -> Result<String, ToolError> {
+                        #( #aliases )*
+                        let mut args = serde_json::Map::new();
+                        curated::put(&mut args, #param, value);
+                        match #call {
+                            Ok(found) => curated::field_text(&found, #id_field),
+                            Err(ToolError::Status { status: 404, .. }) => {
+                                Err(curated::not_found(#what, value, Vec::new()))
+                            }
+                            Err(other) => Err(other),
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The Rust type of a curated parameter.
+fn param_type(plan: &Plan, param: &ToolParam) -> TokenStream {
+    match &param.kind {
+        ParamKind::Plain(ty) => rust_type(ty),
+        ParamKind::Enum(index) => {
+            let name = ident(&plan.enums[*index].type_name);
+            quote! { #name }
+        }
+        ParamKind::Resolve(_) => quote! { String },
+        ParamKind::Limit { .. } => quote! { i64 },
+        ParamKind::ResponseFormat => quote! { curated::ResponseFormat },
+    }
+}
+
+/// A default-value function for a parameter, when serde needs one.
+fn default_fn(plan: &Plan, param: &ToolParam) -> Option<(proc_macro2::Ident, TokenStream)> {
+    let default = param.default.as_ref()?;
+    let name = ident(&format!("default_{}", param.ident.trim_end_matches('_')));
+    let ty = param_type(plan, param);
+    let body = match (&param.kind, default) {
+        (ParamKind::Enum(index), Value::String(readable)) => {
+            let e: &EnumPlan = &plan.enums[*index];
+            let variant = e.variants.iter().find(|v| v.name == *readable)?;
+            let enum_name = ident(&e.type_name);
+            let variant = ident(&variant.ident);
+            quote! { #enum_name::#variant }
+        }
+        (ParamKind::Limit { .. } | ParamKind::Plain(FieldType::Integer { .. }), Value::Number(n)) => {
+            let lit = Literal::i64_unsuffixed(n.as_i64()?);
+            quote! { #lit }
+        }
+        (ParamKind::Plain(FieldType::Number), Value::Number(n)) => {
+            let lit = Literal::f64_unsuffixed(n.as_f64()?);
+            quote! { #lit }
+        }
+        (ParamKind::Plain(FieldType::Boolean), Value::Bool(b)) => quote! { #b },
+        (ParamKind::Plain(FieldType::String) | ParamKind::Resolve(_), Value::String(s)) => {
+            quote! { #s.to_string() }
+        }
+        _ => return None,
+    };
+    Some((name.clone(), quote! {
+        fn #name() -> #ty {
+            #body
+        }
+    }))
+}
+
+/// The value a parameter gives the API, as a `serde_json::Value` expression (resolving and
+/// mapping as configured), with `?` for failures.
+fn api_value(plan: &Plan, tool_name: &str, param: &ToolParam, optional: bool) -> TokenStream {
+    let field = ident(&param.ident);
+    let name = &param.name;
+    let integer = param.target.as_ref().is_some_and(|t| t.integer);
+    match &param.kind {
+        ParamKind::Enum(index) => {
+            let enum_name = ident(&plan.enums[*index].type_name);
+            if optional {
+                quote! { input.#field.map(#enum_name::code).unwrap_or_default() }
+            } else {
+                quote! { input.#field.code() }
+            }
+        }
+        ParamKind::Resolve(index) => {
+            let resolve_fn = ident(&format!("resolve_{}", plan.resolvers[*index].ident));
+            let resolve = |value: TokenStream| {
+                quote! {
+                    curated::id_value(
+                        client.#resolve_fn(#value).await.map_err(|e| e.for_argument(#tool_name, #name))?,
+                        #integer,
+                    )?
+                }
+            };
+            if optional {
+                let inner = resolve(quote! { value });
+                quote! {
+                    match &input.#field {
+                        Some(value) => #inner,
+                        None => serde_json::Value::Null,
+                    }
+                }
+            } else {
+                resolve(quote! { &input.#field })
+            }
+        }
+        _ => quote! { curated::json(&input.#field) },
+    }
+}
+
+fn is_optional(param: &ToolParam) -> bool {
+    !param.required && param.default.is_none() && !matches!(param.kind, ParamKind::ResponseFormat)
+}
+
+/// The module of one curated tool.
+pub fn tool_module(
+    plan: &Plan,
+    module: &proc_macro2::Ident,
+    tool_name: &str,
+    definition: TokenStream,
+    doc: &str,
+    tool: &CuratedTool,
+) -> TokenStream {
+    let mut default_fns = Vec::new();
+    let fields = tool.params.iter().map(|param| {
+        let field = ident(&param.ident);
+        let ty = param_type(plan, param);
+        let rename = if param.ident != param.name {
+            let name = &param.name;
+            quote! { #[serde(rename = #name)] }
+        } else {
+            quote! {}
+        };
+        let (ty, default) = if matches!(param.kind, ParamKind::ResponseFormat) {
+            (ty, quote! { #[serde(default)] })
+        } else if let Some((name, function)) = default_fn(plan, param) {
+            default_fns.push(function);
+            let name = name.to_string();
+            (ty, quote! { #[serde(default = #name)] })
+        } else if param.required {
+            (ty, quote! {})
+        } else {
+            (quote! { Option<#ty> }, quote! {})
+        };
+        quote! {
+            #rename
+            #default
+            pub #field: #ty,
+        }
+    });
+    let fields: Vec<TokenStream> = fields.collect();
+    let mut enum_types = Vec::new();
+    for param in &tool.params {
+        if let ParamKind::Plain(ty) = &param.kind {
+            super::rust::collect_enums(ty, &mut enum_types);
+        }
+    }
+    let param_enums: Vec<TokenStream> = enum_types.into_iter().map(super::rust::enum_type).collect();
+    let checks = tool.params.iter().filter_map(|param| match param.kind {
+        ParamKind::Limit { max } => {
+            let field = ident(&param.ident);
+            let name = &param.name;
+            let max = Literal::i64_unsuffixed(max);
+            Some(quote! { curated::check_range(#name, input.#field, 1, #max)?; })
+        }
+        _ => None,
+    });
+    let vars = tool.params.iter().map(|param| {
+        let field = ident(&param.ident);
+        let name = &param.name;
+        if is_optional(param) {
+            quote! { (#name, curated::text(&input.#field)) }
+        } else if matches!(param.kind, ParamKind::ResponseFormat) {
+            quote! { (#name, String::new()) }
+        } else {
+            quote! { (#name, input.#field.to_string()) }
+        }
+    });
+    let errors = tool.errors.iter().map(|(status, message)| {
+        let status = Literal::u16_unsuffixed(*status);
+        quote! { (#status, #message) }
+    });
+    let detailed = match tool.params.iter().find(|p| matches!(p.kind, ParamKind::ResponseFormat)) {
+        Some(param) => {
+            let field = ident(&param.ident);
+            quote! { input.#field.is_detailed() }
+        }
+        None => quote! { false },
+    };
+    let shape = shape_const(plan, &tool.results);
+    let lookups_fetch = tool.results.lookups.iter().enumerate().map(|(slot, resolver)| {
+        let names_fn = ident(&format!("{}_names", plan.resolvers[*resolver].ident));
+        let local = ident(&format!("names_{slot}"));
+        quote! { let #local = client.#names_fn().await?; }
+    });
+    let lookups_fetch: Vec<TokenStream> = lookups_fetch.collect();
+    let lookup_refs: Vec<TokenStream> = (0..tool.results.lookups.len())
+        .map(|slot| {
+            let local = ident(&format!("names_{slot}"));
+            quote! { &#local }
+        })
+        .collect();
+    let body = match &tool.body {
+        CuratedBody::Call {
+            operation,
+            fixed,
+            paging,
+        } => call_body(plan, tool_name, tool, &plan.operations[*operation], fixed, paging.as_ref(), &detailed, &lookups_fetch, &lookup_refs),
+        CuratedBody::Steps(steps) => steps_body(plan, tool, steps, &detailed, &lookups_fetch, &lookup_refs),
+    };
+    quote! {
+        #[doc = #doc]
+        pub mod #module {
+            use super::*;
+            use crate::curated::Explain as _;
+
+            /// The definition `tools/list` returns.
+            pub const DEFINITION: &str = #definition;
+
+            /// The tool's arguments, as the model gives them.
+            #[derive(Debug, Deserialize)]
+            #[serde(deny_unknown_fields)]
+            pub struct Input {
+                #( #fields )*
+            }
+
+            #( #default_fns )*
+
+            #( #param_enums )*
+
+            /// Messages for the API's errors, by HTTP status.
+            const ERRORS: &[(u16, &str)] = &[#( #errors ),*];
+
+            #shape
+
+            pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
+                let input: Input = runtime::parse_arguments(arguments)?;
+                #( #checks )*
+                let vars = [#( #vars ),*];
+                let vars = curated::borrow_vars(&vars);
+                #body
+            }
+        }
+    }
+}
+
+fn shape_fields(plan: &Plan, fields: &[crate::plan::curated::ShapeField]) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .map(|field| {
+            let name = &field.name;
+            let from = &field.from;
+            let convert = match field.convert {
+                ShapeConvert::Copy => quote! { curated::Convert::Copy },
+                ShapeConvert::Enum(index) => {
+                    let enum_name = ident(&plan.enums[index].type_name);
+                    quote! { curated::Convert::Enum(#enum_name::CODES) }
+                }
+                ShapeConvert::Lookup(slot) => {
+                    let slot = Literal::usize_unsuffixed(slot);
+                    quote! { curated::Convert::Lookup(#slot) }
+                }
+            };
+            quote! { curated::FieldSpec { name: #name, from: #from, convert: #convert } }
+        })
+        .collect()
+}
+
+fn shape_const(plan: &Plan, results: &ResultsPlan) -> TokenStream {
+    let fields = shape_fields(plan, &results.fields);
+    let detailed = shape_fields(plan, &results.detailed);
+    let truncated = results.list.as_ref().map(|list| {
+        let message = &list.truncated_message;
+        quote! {
+            /// Guidance sent with a result cut at the limit.
+            const TRUNCATED: &str = #message;
+        }
+    });
+    quote! {
+        /// The fields of the result the model sees.
+        const SHAPE: curated::Shape = curated::Shape {
+            fields: &[#( #fields ),*],
+            detailed: &[#( #detailed ),*],
+        };
+
+        #truncated
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn call_body(
+    plan: &Plan,
+    tool_name: &str,
+    tool: &CuratedTool,
+    operation: &OperationPlan,
+    fixed: &[(String, Value)],
+    paging: Option<&PagingPlan>,
+    detailed: &TokenStream,
+    lookups_fetch: &[TokenStream],
+    lookup_refs: &[TokenStream],
+) -> TokenStream {
+    let puts = tool.params.iter().filter_map(|param| {
+        let target = param.target.as_ref()?;
+        let api_name = &target.api_name;
+        let value = api_value(plan, tool_name, param, is_optional(param));
+        Some(quote! { curated::put(&mut args, #api_name, #value); })
+    });
+    let fixed = fixed.iter().map(|(name, value)| {
+        let value = json_value(value);
+        quote! { curated::put(&mut args, #name, #value); }
+    });
+    let limit = tool.params.iter().find(|p| matches!(p.kind, ParamKind::Limit { .. })).map(|p| {
+        let field = ident(&p.ident);
+        quote! { usize::try_from(input.#field).unwrap_or(1) }
+    });
+    let explain = quote! { .map_err(|e| e.explain(ERRORS, &vars)) };
+    let shaped = match (&tool.results.list, paging) {
+        (Some(list), Some(paging)) => {
+            let paging_name = ident("PAGING");
+            let paging_def = paging_const(&paging_name, paging);
+            let page_puts = paging_puts(paging);
+            let call = call_operation(operation, quote! { client });
+            let limit = match &limit {
+                Some(limit) => quote! { Some(#limit) },
+                None => quote! { None },
+            };
+            let name = &list.name;
+            quote! {
+                #paging_def
+                let collected = curated::collect_pages(&PAGING, #limit, |page| {
+                    let mut args = args.clone();
+                    #page_puts
+                    let client = Arc::clone(&client);
+                    async move { #call.map(curated::FetchedPage::from) }
+                })
+                .await
+                #explain?;
+                #( #lookups_fetch )*
+                Ok(curated::shape_list(&SHAPE, #name, collected, #detailed, &[#( #lookup_refs ),*], TRUNCATED))
+            }
+        }
+        (Some(list), None) => {
+            let call = call_operation(operation, quote! { client });
+            let items = &list.items;
+            let name = &list.name;
+            let limit = limit.unwrap_or_else(|| quote! { usize::MAX });
+            quote! {
+                let body = #call #explain?;
+                let mut items = curated::items_at(&body, #items)?;
+                let limit = #limit;
+                let more = items.len() > limit;
+                items.truncate(limit);
+                #( #lookups_fetch )*
+                let collected = curated::Collected { items, more };
+                Ok(curated::shape_list(&SHAPE, #name, collected, #detailed, &[#( #lookup_refs ),*], TRUNCATED))
+            }
+        }
+        (None, _) => {
+            let call = call_operation(operation, quote! { client });
+            quote! {
+                let body = #call #explain?;
+                #( #lookups_fetch )*
+                Ok(curated::shape_item(&SHAPE, &body, #detailed, &[#( #lookup_refs ),*]).into())
+            }
+        }
+    };
+    let args_decl = if operation.fields.is_empty() {
+        quote! {}
+    } else {
+        quote! {
+            let mut args = serde_json::Map::new();
+            #( #puts )*
+            #( #fixed )*
+        }
+    };
+    quote! {
+        #args_decl
+        #shaped
+    }
+}
+
+/// The expression for a step value.
+fn value_expr(plan: &Plan, tool: &CuratedTool, value: &ValueRef) -> TokenStream {
+    match value {
+        ValueRef::Input(index) => {
+            let param = &tool.params[*index];
+            let local = ident(&format!("arg_{}", param.ident.trim_end_matches('_')));
+            let _ = plan;
+            quote! { #local.clone() }
+        }
+        ValueRef::Step { var, pointer } => {
+            let var = ident(var);
+            if pointer.is_empty() {
+                quote! { #var.clone() }
+            } else {
+                quote! { curated::value_at(&#var, #pointer) }
+            }
+        }
+        ValueRef::Literal(value) => json_value(value),
+    }
+}
+
+fn steps_body(
+    plan: &Plan,
+    tool: &CuratedTool,
+    steps: &[StepPlan],
+    detailed: &TokenStream,
+    lookups_fetch: &[TokenStream],
+    lookup_refs: &[TokenStream],
+) -> TokenStream {
+    // Each parameter's value as the API wants it, computed once.
+    let arg_values = tool.params.iter().filter(|p| !matches!(p.kind, ParamKind::Limit { .. } | ParamKind::ResponseFormat)).map(|param| {
+        let local = ident(&format!("arg_{}", param.ident.trim_end_matches('_')));
+        let value = api_value(plan, "", param, is_optional(param));
+        quote! { let #local: serde_json::Value = #value; }
+    });
+    let shape_result = |value: TokenStream| {
+        if lookups_fetch.is_empty() {
+            quote! { Ok(curated::shape_item(&SHAPE, &#value, #detailed, &[]).into()) }
+        } else {
+            quote! {{
+                #( #lookups_fetch )*
+                Ok(curated::shape_item(&SHAPE, &#value, #detailed, &[#( #lookup_refs ),*]).into())
+            }}
+        }
+    };
+    let mut last_var: Option<String> = None;
+    let mut number = 0usize;
+    let statements = steps.iter().map(|step| match step {
+        StepPlan::Call {
+            operation,
+            api_id,
+            var,
+            args,
+            errors,
+        } => {
+            number += 1;
+            let operation = &plan.operations[*operation];
+            let local = ident(var);
+            last_var = Some(var.clone());
+            let puts = args.iter().map(|(name, value)| {
+                let value = value_expr(plan, tool, value);
+                quote! { curated::put(&mut args, #name, #value); }
+            });
+            let step_errors = errors.iter().map(|(status, message)| {
+                let status = Literal::u16_unsuffixed(*status);
+                quote! { (#status, #message) }
+            });
+            let step_number = Literal::usize_unsuffixed(number);
+            let call = call_operation(operation, quote! { client });
+            let comment = format!(" Step {number}: `{api_id}`.");
+            let args_decl = if operation.fields.is_empty() {
+                quote! {}
+            } else {
+                quote! {
+                    let mut args = serde_json::Map::new();
+                    #( #puts )*
+                }
+            };
+            let _ = comment;
+            quote! {
+                let #local = {
+                    #args_decl
+                    const STEP_ERRORS: &[(u16, &str)] = &[#( #step_errors ),*];
+                    #call.map_err(|e| {
+                        e.explain(STEP_ERRORS, &vars)
+                            .explain(ERRORS, &vars)
+                            .in_step(#step_number, #api_id)
+                    })?
+                };
+            }
+        }
+        StepPlan::StopIf { left, right, result } => {
+            let left = value_expr(plan, tool, left);
+            let right = value_expr(plan, tool, right);
+            let result = match result {
+                Some(value) => value_expr(plan, tool, value),
+                None => match &last_var {
+                    Some(var) => {
+                        let var = ident(var);
+                        quote! { #var.clone() }
+                    }
+                    None => quote! { serde_json::Value::Null },
+                },
+            };
+            let shaped = shape_result(result);
+            quote! {
+                // Nothing to do: the result is already as asked.
+                if curated::same(&#left, &#right) {
+                    return #shaped;
+                }
+            }
+        }
+        StepPlan::Find {
+            var,
+            list,
+            conditions,
+            missing,
+        } => {
+            let local = ident(var);
+            let (list_value, list_pointer) = match list {
+                ValueRef::Step { var, pointer } => {
+                    let var = ident(var);
+                    (quote! { &#var }, pointer.clone())
+                }
+                other => {
+                    let value = value_expr(plan, tool, other);
+                    (quote! { &#value }, String::new())
+                }
+            };
+            let condition_values: Vec<TokenStream> = conditions
+                .iter()
+                .map(|(_, value)| value_expr(plan, tool, value))
+                .collect();
+            let condition_fields: Vec<&String> = conditions.iter().map(|(field, _)| field).collect();
+            let wanted: Vec<proc_macro2::Ident> = (0..conditions.len()).map(|i| ident(&format!("wanted_{i}"))).collect();
+            last_var = Some(var.clone());
+            quote! {
+                #( let #wanted = #condition_values; )*
+                let Some(#local) = curated::find_item(#list_value, #list_pointer, &[#( (#condition_fields, &#wanted) ),*]) else {
+                    let vars: Vec<(&str, String)> = vars.iter().map(|(k, v)| (*k, v.to_string())).collect();
+                    return Err(ToolError::InvalidArguments(curated::fill(#missing, &vars)));
+                };
+            }
+        }
+    });
+    let statements: Vec<TokenStream> = statements.collect();
+    let result = match &tool.results.source {
+        Some(value) => value_expr(plan, tool, value),
+        None => match &last_var {
+            Some(var) => {
+                let var = ident(var);
+                quote! { #var }
+            }
+            None => quote! { serde_json::Value::Null },
+        },
+    };
+    let finish = shape_result(result);
+    quote! {
+        #( #arg_values )*
+        #( #statements )*
+        #finish
+    }
+}

@@ -1,0 +1,2088 @@
+//! Runtime support for curated tools: the tools a curation file shapes for a model, rather than
+//! the one-tool-per-operation defaults.
+//!
+//! - readable values (project keys, user names) resolved to the API's ids through a cached list
+//!   ([`ResolverCache`]), with "not found" errors that list the values the model can use;
+//! - pages walked until a limit is reached ([`collect_pages`]);
+//! - results reshaped ([`shape_item`], [`shape_list`]): chosen fields, renamed, enum codes and
+//!   ids mapped back to readable names, concise or detailed, and marked when truncated;
+//! - errors reworded for the model ([`Explain`], [`not_found`]) and argument checks
+//!   ([`check_range`], [`check_length`]);
+//! - an OAuth2 client-credentials token source ([`ClientCredentials`]).
+//!
+//! Everything works on the API's JSON as [`serde_json::Value`]. This file is the same in every
+//! crate mcpgen generates with curated tools; `tools.rs` holds the code that uses it.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value};
+use tokio::sync::Mutex;
+
+use crate::runtime::{ToolError, ToolOutput};
+
+/// The most available values a "not found" error lists.
+const MAX_LISTED_VALUES: usize = 20;
+/// How long before its expiry an OAuth2 access token is replaced.
+const TOKEN_REFRESH_MARGIN: Duration = Duration::from_secs(60);
+/// How long an OAuth2 access token is used when the token endpoint does not say.
+const TOKEN_DEFAULT_LIFETIME: Duration = Duration::from_secs(5 * 60);
+/// The longest an OAuth2 access token is used, whatever the token endpoint says.
+const TOKEN_MAX_LIFETIME_SECS: f64 = 24.0 * 60.0 * 60.0;
+/// The most characters of a token endpoint's error description quoted back.
+const MAX_TOKEN_ERROR_TEXT: usize = 300;
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------------------
+
+/// The error for a readable value that matches nothing: `Project "WEBB" not found. Available
+/// project keys: WEB, API, MOBILE.` (`what` = `"project key"`).
+pub fn not_found(what: &str, value: &str, available: Vec<String>) -> ToolError {
+    let mut text = format!("{} \"{value}\" not found.", subject(what));
+    if !available.is_empty() {
+        let total = available.len();
+        let listed: Vec<String> = available.into_iter().take(MAX_LISTED_VALUES).collect();
+        text.push_str(&format!(" Available {what}s: {}", listed.join(", ")));
+        if total > listed.len() {
+            text.push_str(&format!(" and {} more", total - listed.len()));
+        }
+        text.push('.');
+    }
+    ToolError::InvalidArguments(text)
+}
+
+/// The first word of `what`, capitalized: `"project key"` → `"Project"`.
+fn subject(what: &str) -> String {
+    let word = what.split_whitespace().next().unwrap_or("Value");
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => "Value".to_string(),
+    }
+}
+
+/// Rewordings of a [`ToolError`] for curated tools.
+pub trait Explain {
+    /// For a "not found" error that lists the available values, tells the model how to retry:
+    /// ` Call {tool} again with one of these values in the {argument} parameter.`
+    fn for_argument(self, tool: &str, argument: &str) -> ToolError;
+    /// For an API error status with a curated message, that message with its `{name}`
+    /// placeholders filled from `vars`; any other error unchanged.
+    fn explain(self, messages: &[(u16, &str)], vars: &[(&str, &str)]) -> ToolError;
+    /// Names the step of a multi-step tool that failed: `Step {step} ({operation}) failed: …`.
+    fn in_step(self, step: usize, operation: &str) -> ToolError;
+}
+
+/// What [`not_found`] writes when it lists values; only those errors get a retry hint, since
+/// "one of these values" means nothing without a list.
+const NOT_FOUND_WITH_VALUES: &str = " not found. Available ";
+
+impl Explain for ToolError {
+    fn for_argument(self, tool: &str, argument: &str) -> ToolError {
+        match self {
+            ToolError::InvalidArguments(text) if text.contains(NOT_FOUND_WITH_VALUES) => {
+                ToolError::InvalidArguments(format!(
+                    "{text} Call {tool} again with one of these values in the {argument} parameter."
+                ))
+            }
+            other => other,
+        }
+    }
+
+    fn explain(self, messages: &[(u16, &str)], vars: &[(&str, &str)]) -> ToolError {
+        let ToolError::Status { status, .. } = &self else {
+            return self;
+        };
+        match messages.iter().find(|(code, _)| code == status) {
+            Some((_, message)) => ToolError::InvalidArguments(fill_placeholders(message, vars)),
+            None => self,
+        }
+    }
+
+    fn in_step(self, step: usize, operation: &str) -> ToolError {
+        ToolError::InvalidArguments(format!("Step {step} ({operation}) failed: {self}"))
+    }
+}
+
+/// Replaces each `{name}` in `template` with its value from `vars`, in one pass so that a value
+/// containing braces is never expanded again; unknown placeholders are left as they are.
+fn fill_placeholders(template: &str, vars: &[(&str, &str)]) -> String {
+    let mut filled = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        filled.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let known = after.find('}').and_then(|close| {
+            let name = &after[..close];
+            vars.iter()
+                .find(|(var, _)| *var == name)
+                .map(|(_, value)| (close, *value))
+        });
+        match known {
+            Some((close, value)) => {
+                filled.push_str(value);
+                rest = &after[close + 1..];
+            }
+            None => {
+                filled.push('{');
+                rest = after;
+            }
+        }
+    }
+    filled.push_str(rest);
+    filled
+}
+
+/// Checks that an integer argument lies in `min..=max`.
+pub fn check_range(argument: &str, value: i64, min: i64, max: i64) -> Result<(), ToolError> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(ToolError::InvalidArguments(format!(
+            "Invalid argument `{argument}`: {value} is out of range; use a value from {min} to {max}."
+        )))
+    }
+}
+
+/// Checks that a text argument has at most `max_chars` characters (not bytes).
+pub fn check_length(argument: &str, value: &str, max_chars: usize) -> Result<(), ToolError> {
+    let length = value.chars().count();
+    if length <= max_chars {
+        Ok(())
+    } else {
+        Err(ToolError::InvalidArguments(format!(
+            "Invalid argument `{argument}`: {length} characters is too long; use at most {max_chars}."
+        )))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Codes
+// ---------------------------------------------------------------------------------------------
+
+/// A value the API uses for one name of an enumeration.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Code {
+    Int(i64),
+    Str(&'static str),
+}
+
+impl Code {
+    /// Whether the API's `value` is this code. An integer code also matches a string holding
+    /// that integer, since APIs are not consistent about quoting numeric codes.
+    pub fn matches(&self, value: &Value) -> bool {
+        match (self, value) {
+            (Code::Int(code), Value::Number(number)) => number.as_i64() == Some(*code),
+            (Code::Int(code), Value::String(text)) => text.parse::<i64>().ok() == Some(*code),
+            (Code::Str(code), Value::String(text)) => text == code,
+            _ => false,
+        }
+    }
+}
+
+impl From<Code> for Value {
+    fn from(code: Code) -> Self {
+        match code {
+            Code::Int(code) => Value::from(code),
+            Code::Str(code) => Value::from(code),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resolvers
+// ---------------------------------------------------------------------------------------------
+
+/// How readable values of one kind (project keys, usernames) map to the API's ids.
+pub struct ResolverSpec {
+    /// What the values are, for messages: `"project key"`.
+    pub what: &'static str,
+    /// JSON pointers into an item whose values the model may use, e.g. `&["/key"]`; matched
+    /// exactly but case-insensitively.
+    pub match_fields: &'static [&'static str],
+    /// JSON pointer of the id, e.g. `"/id"` (a string or a number, used as its text).
+    pub id_field: &'static str,
+    /// JSON pointer of the readable name shown back (usually `match_fields[0]`).
+    pub name_field: &'static str,
+    /// How long a fetched list stays fresh.
+    pub ttl: Duration,
+}
+
+/// One item of a resolver's list.
+struct Entry {
+    /// The item's readable values, lowercased for matching.
+    names: Vec<String>,
+    id: String,
+    /// The readable name shown to the model.
+    display: String,
+}
+
+/// A resolver's list as last fetched.
+struct Loaded {
+    fetched_at: Instant,
+    entries: Vec<Entry>,
+}
+
+/// A cache of one resolver's list: fetched once, shared by all calls, refreshed after `ttl`.
+pub struct ResolverCache {
+    spec: &'static ResolverSpec,
+    /// Held across a fetch, so that calls racing on a stale list wait for one fetch instead of
+    /// each making their own.
+    list: Mutex<Option<Loaded>>,
+}
+
+impl ResolverCache {
+    pub fn new(spec: &'static ResolverSpec) -> Self {
+        Self {
+            spec,
+            list: Mutex::new(None),
+        }
+    }
+
+    pub fn spec(&self) -> &'static ResolverSpec {
+        self.spec
+    }
+
+    /// The id for `value`: from the cache, else fetch the whole list with `fetch_all` (called at
+    /// most once per refresh even when many calls race) and look again; a value matching nothing
+    /// → [`not_found`] listing every display name in list order. Also accepts a value that is
+    /// already an id present in the list.
+    pub async fn resolve<F, Fut>(&self, value: &str, fetch_all: F) -> Result<String, ToolError>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<Vec<Value>, ToolError>>,
+    {
+        let started = Instant::now();
+        let mut list = self.list.lock().await;
+        let mut fetch_all = Some(fetch_all);
+        if self.is_stale(list.as_ref())
+            && let Some(fetch_all) = fetch_all.take()
+        {
+            *list = Some(self.load(fetch_all).await?);
+        }
+        let mut found = list.as_ref().and_then(|loaded| find(loaded, value));
+        // A miss in a list fetched before this call began may only mean the value was created
+        // since: fetch once more. A list fetched while this call waited for the lock is as new
+        // as it gets, so calls racing on the same unknown value do not each fetch again.
+        let fetched_before_call = list
+            .as_ref()
+            .is_some_and(|loaded| loaded.fetched_at < started);
+        if found.is_none()
+            && fetched_before_call
+            && let Some(fetch_all) = fetch_all.take()
+        {
+            *list = Some(self.load(fetch_all).await?);
+            found = list.as_ref().and_then(|loaded| find(loaded, value));
+        }
+        match found {
+            Some(id) => Ok(id),
+            None => {
+                let available = list
+                    .as_ref()
+                    .map(|loaded| {
+                        loaded
+                            .entries
+                            .iter()
+                            .map(|entry| entry.display.clone())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                Err(not_found(self.spec.what, value, available))
+            }
+        }
+    }
+
+    /// id → display name for every entry (fetching the list when stale), for mapping ids in
+    /// results back to names.
+    pub async fn names<F, Fut>(&self, fetch_all: F) -> Result<HashMap<String, String>, ToolError>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<Vec<Value>, ToolError>>,
+    {
+        let mut list = self.list.lock().await;
+        if self.is_stale(list.as_ref()) {
+            *list = Some(self.load(fetch_all).await?);
+        }
+        Ok(list
+            .as_ref()
+            .map(|loaded| {
+                loaded
+                    .entries
+                    .iter()
+                    .map(|entry| (entry.id.clone(), entry.display.clone()))
+                    .collect()
+            })
+            .unwrap_or_default())
+    }
+
+    fn is_stale(&self, list: Option<&Loaded>) -> bool {
+        list.is_none_or(|loaded| loaded.fetched_at.elapsed() >= self.spec.ttl)
+    }
+
+    /// Fetches the list and indexes it. Items without an id are skipped, but a non-empty list
+    /// in which no item has one means `id_field` is wrong, which is worth an error.
+    async fn load<F, Fut>(&self, fetch_all: F) -> Result<Loaded, ToolError>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<Vec<Value>, ToolError>>,
+    {
+        let items = fetch_all().await?;
+        let spec = self.spec;
+        let entries: Vec<Entry> = items
+            .iter()
+            .filter_map(|item| {
+                let id = field_text(item, spec.id_field).ok()?;
+                let names: Vec<String> = spec
+                    .match_fields
+                    .iter()
+                    .filter_map(|pointer| field_text(item, pointer).ok())
+                    .collect();
+                let display = field_text(item, spec.name_field)
+                    .ok()
+                    .or_else(|| names.first().cloned())
+                    .unwrap_or_else(|| id.clone());
+                let names = names
+                    .iter()
+                    .map(|name| name.trim().to_lowercase())
+                    .collect();
+                Some(Entry { names, id, display })
+            })
+            .collect();
+        if entries.is_empty()
+            && let Some(first) = items.first()
+        {
+            field_text(first, spec.id_field)?;
+        }
+        Ok(Loaded {
+            fetched_at: Instant::now(),
+            entries,
+        })
+    }
+}
+
+/// The id of the entry whose readable values include `value` (ignoring case), or else whose id
+/// is `value`.
+fn find(loaded: &Loaded, value: &str) -> Option<String> {
+    let wanted = value.trim().to_lowercase();
+    loaded
+        .entries
+        .iter()
+        .find(|entry| entry.names.contains(&wanted))
+        .or_else(|| loaded.entries.iter().find(|entry| entry.id == value.trim()))
+        .map(|entry| entry.id.clone())
+}
+
+/// The text of the JSON value at `pointer` in `value`: a string as is, a number as its decimal
+/// text.
+pub fn field_text(value: &Value, pointer: &str) -> Result<String, ToolError> {
+    match value.pointer(pointer) {
+        Some(Value::String(text)) => Ok(text.clone()),
+        Some(Value::Number(number)) => Ok(number.to_string()),
+        _ => Err(ToolError::InvalidArguments(format!(
+            "The API's answer has no {pointer} field."
+        ))),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pagination
+// ---------------------------------------------------------------------------------------------
+
+/// How an API splits a list into pages.
+pub enum PagingStyle {
+    /// `page` (1-based) and page size parameters.
+    Page,
+    /// `offset` and `limit` parameters.
+    Offset,
+    /// The next page's cursor is at `next` (JSON pointer) in each body; the first request has no
+    /// cursor; an empty, missing or null cursor ends the walk.
+    Cursor { next: &'static str },
+    /// The next page's URL is in the response's `Link: <url>; rel="next"` header.
+    Link,
+}
+
+/// How to walk the pages of one list operation.
+pub struct Paging {
+    pub style: PagingStyle,
+    /// JSON pointer to the array of items in each body (`""`: the body itself is the array).
+    pub items: &'static str,
+    /// The API's maximum page size.
+    pub max_page_size: i64,
+    /// A bound on the pages walked for one call.
+    pub max_pages: usize,
+}
+
+/// What to ask for next. Every field is filled whatever the style; the caller uses the ones its
+/// style needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PageRequest {
+    /// The page number, from 1.
+    pub number: i64,
+    /// The page size; the same for every page of a walk, so page numbers stay consistent.
+    pub size: i64,
+    /// How many items came before this page.
+    pub offset: i64,
+    /// The cursor from the previous page (`None` for the first).
+    pub cursor: Option<String>,
+    /// The next-page URL from the previous page's `Link` header (`None` for the first).
+    pub link: Option<String>,
+}
+
+/// One page as fetched: the body and, for Link paging, the next URL (see [`parse_next_link`]).
+pub struct FetchedPage {
+    pub body: Value,
+    pub next_link: Option<String>,
+}
+
+impl From<Value> for FetchedPage {
+    fn from(body: Value) -> Self {
+        Self {
+            body,
+            next_link: None,
+        }
+    }
+}
+
+/// The URL of the `rel="next"` link in a `Link` header (RFC 8288), e.g. from
+/// `<https://x/?page=2>; rel="next", <https://x/?page=9>; rel="last"`. The URL is returned as
+/// written, which may be relative.
+pub fn parse_next_link(header: &str) -> Option<String> {
+    let mut rest = header;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c == ',' || c.is_whitespace());
+        // The URL is between angle brackets; it may itself contain commas and semicolons.
+        let after_open = rest.strip_prefix('<')?;
+        let close = after_open.find('>')?;
+        let url = after_open[..close].trim();
+        rest = &after_open[close + 1..];
+        let mut is_next = false;
+        // Parameters: `; name=value`, `; name="quoted value"` or `; name`.
+        loop {
+            rest = rest.trim_start();
+            let Some(after_semicolon) = rest.strip_prefix(';') else {
+                break;
+            };
+            rest = after_semicolon.trim_start();
+            let name_end = rest
+                .find(|c: char| c == '=' || c == ';' || c == ',' || c.is_whitespace())
+                .unwrap_or(rest.len());
+            let name = &rest[..name_end];
+            rest = rest[name_end..].trim_start();
+            let mut value = "";
+            if let Some(after_equals) = rest.strip_prefix('=') {
+                rest = after_equals.trim_start();
+                if let Some(quoted) = rest.strip_prefix('"') {
+                    let end = closing_quote(quoted)?;
+                    value = &quoted[..end];
+                    rest = &quoted[end + 1..];
+                } else {
+                    let end = rest
+                        .find(|c: char| c == ';' || c == ',' || c.is_whitespace())
+                        .unwrap_or(rest.len());
+                    value = &rest[..end];
+                    rest = &rest[end..];
+                }
+            }
+            // `rel` may hold several relation types: `rel="next last"`.
+            if name.eq_ignore_ascii_case("rel")
+                && value
+                    .split_whitespace()
+                    .any(|relation| relation.eq_ignore_ascii_case("next"))
+            {
+                is_next = true;
+            }
+        }
+        if is_next && !url.is_empty() {
+            return Some(url.to_string());
+        }
+        // Skip anything malformed up to the next link.
+        if !rest.trim_start().starts_with(',') {
+            let comma = rest.find(',')?;
+            rest = &rest[comma..];
+        }
+    }
+}
+
+/// The index of the quote that ends a quoted string (after its opening quote), honouring
+/// backslash escapes.
+fn closing_quote(quoted: &str) -> Option<usize> {
+    let mut escaped = false;
+    for (index, c) in quoted.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => return Some(index),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The items collected and whether more exist than were returned.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Collected {
+    pub items: Vec<Value>,
+    pub more: bool,
+}
+
+/// Walks pages until `limit` items are collected, the API runs out, or `max_pages` pages were
+/// walked; `limit` of `None` collects everything (resolver lists), still within `max_pages`.
+///
+/// Every page asks for `min(limit, max_page_size)` items. `more` is decided without an extra
+/// request: it is true when items beyond the limit were dropped, or when the last page fetched
+/// promises another (Page and Offset: it was full; Cursor and Link: it was not empty and names a
+/// next page). A full last page may therefore report `more` for a list that in fact ends there.
+pub async fn collect_pages<F, Fut>(
+    paging: &Paging,
+    limit: Option<usize>,
+    mut fetch: F,
+) -> Result<Collected, ToolError>
+where
+    F: FnMut(PageRequest) -> Fut,
+    Fut: Future<Output = Result<FetchedPage, ToolError>>,
+{
+    let max_page_size = paging.max_page_size.max(1);
+    let size = match limit {
+        Some(limit) => to_i64(limit).clamp(1, max_page_size),
+        None => max_page_size,
+    };
+    let mut items: Vec<Value> = Vec::new();
+    let mut received: i64 = 0;
+    let mut cursor: Option<String> = None;
+    let mut link: Option<String> = None;
+    for number in 1..=paging.max_pages.max(1) {
+        let request = PageRequest {
+            number: to_i64(number),
+            size,
+            offset: received,
+            cursor: cursor.clone(),
+            link: link.clone(),
+        };
+        let page = fetch(request).await?;
+        // Read the next cursor before the items are taken out of the body.
+        let next_cursor = match paging.style {
+            PagingStyle::Cursor { next } => cursor_at(&page.body, next),
+            _ => None,
+        };
+        let page_items = take_items(page.body, paging.items)?;
+        let count = page_items.len();
+        received = received.saturating_add(to_i64(count));
+        let has_next = match paging.style {
+            PagingStyle::Page | PagingStyle::Offset => to_i64(count) >= size,
+            // A cursor or link that does not move would walk the same page forever.
+            PagingStyle::Cursor { .. } => {
+                let moved = next_cursor.is_some() && next_cursor != cursor;
+                cursor = next_cursor;
+                count > 0 && moved
+            }
+            PagingStyle::Link => {
+                let next_link = page.next_link.filter(|url| !url.is_empty());
+                let moved = next_link.is_some() && next_link != link;
+                link = next_link;
+                count > 0 && moved
+            }
+        };
+        items.extend(page_items);
+        if let Some(limit) = limit
+            && items.len() >= limit
+        {
+            let dropped = items.len() > limit;
+            items.truncate(limit);
+            return Ok(Collected {
+                items,
+                more: dropped || has_next,
+            });
+        }
+        if !has_next {
+            return Ok(Collected { items, more: false });
+        }
+    }
+    // The page bound was reached and the last page promised another.
+    Ok(Collected { items, more: true })
+}
+
+fn to_i64(count: usize) -> i64 {
+    i64::try_from(count).unwrap_or(i64::MAX)
+}
+
+/// The next-page cursor at `pointer`: a non-empty string, or a number as its text.
+fn cursor_at(body: &Value, pointer: &str) -> Option<String> {
+    match body.pointer(pointer)? {
+        Value::String(text) if !text.is_empty() => Some(text.clone()),
+        Value::Number(number) => Some(number.to_string()),
+        _ => None,
+    }
+}
+
+/// The items array at `pointer` in a single body (for list operations without paging). A
+/// `null` there counts as an empty list, as some APIs send for "no items".
+pub fn items_at(body: &Value, pointer: &str) -> Result<Vec<Value>, ToolError> {
+    match body.pointer(pointer) {
+        Some(Value::Array(items)) => Ok(items.clone()),
+        Some(Value::Null) => Ok(Vec::new()),
+        _ => Err(no_list(pointer)),
+    }
+}
+
+/// Like [`items_at`], moving the items out of an owned body instead of copying them.
+fn take_items(mut body: Value, pointer: &str) -> Result<Vec<Value>, ToolError> {
+    match body.pointer_mut(pointer).map(Value::take) {
+        Some(Value::Array(items)) => Ok(items),
+        Some(Value::Null) => Ok(Vec::new()),
+        _ => Err(no_list(pointer)),
+    }
+}
+
+fn no_list(pointer: &str) -> ToolError {
+    ToolError::InvalidArguments(if pointer.is_empty() {
+        "The API's answer is not a list.".to_string()
+    } else {
+        format!("The API's answer has no list at {pointer}.")
+    })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shaping
+// ---------------------------------------------------------------------------------------------
+
+/// How a field's value is turned into what the model sees. A value that is an array is
+/// converted element by element (a list of codes or of ids).
+pub enum Convert {
+    /// Copied as is.
+    Copy,
+    /// An API code mapped back to its readable name (unknown codes copied as is).
+    Enum(&'static [(Code, &'static str)]),
+    /// An id mapped to a readable name through `lookups[index]` (see [`shape_item`]); an id not
+    /// in the map is copied as is.
+    Lookup(usize),
+}
+
+/// One field of a shaped result.
+pub struct FieldSpec {
+    /// The field's name in the result.
+    pub name: &'static str,
+    /// JSON pointer to its value in the API's item.
+    pub from: &'static str,
+    pub convert: Convert,
+}
+
+/// The fields a curated tool returns for each item.
+pub struct Shape {
+    /// The concise fields, in output order.
+    pub fields: &'static [FieldSpec],
+    /// Extra fields added (after the concise ones) when detailed.
+    pub detailed: &'static [FieldSpec],
+}
+
+/// One item reshaped: a JSON object with the fields in order. A field whose source is missing
+/// or null is omitted, never null. With no fields configured the item is returned unchanged.
+pub fn shape_item(
+    shape: &Shape,
+    item: &Value,
+    detailed: bool,
+    lookups: &[&HashMap<String, String>],
+) -> Value {
+    if shape.fields.is_empty() {
+        return item.clone();
+    }
+    let extra: &[FieldSpec] = if detailed { shape.detailed } else { &[] };
+    let mut shaped = Map::new();
+    for field in shape.fields.iter().chain(extra) {
+        match item.pointer(field.from) {
+            None | Some(Value::Null) => {}
+            Some(value) => {
+                shaped.insert(
+                    field.name.to_string(),
+                    convert(&field.convert, value, lookups),
+                );
+            }
+        }
+    }
+    Value::Object(shaped)
+}
+
+fn convert(how: &Convert, value: &Value, lookups: &[&HashMap<String, String>]) -> Value {
+    if let (Value::Array(values), Convert::Enum(_) | Convert::Lookup(_)) = (value, how) {
+        return Value::Array(
+            values
+                .iter()
+                .map(|value| convert(how, value, lookups))
+                .collect(),
+        );
+    }
+    match how {
+        Convert::Copy => value.clone(),
+        Convert::Enum(names) => names
+            .iter()
+            .find(|(code, _)| code.matches(value))
+            .map(|(_, name)| Value::from(*name))
+            .unwrap_or_else(|| value.clone()),
+        // An index beyond `lookups` is a generator bug; copying the id keeps the call working.
+        Convert::Lookup(index) => {
+            let id = match value {
+                Value::String(text) => Some(text.clone()),
+                Value::Number(number) => Some(number.to_string()),
+                _ => None,
+            };
+            id.zip(lookups.get(*index))
+                .and_then(|(id, names)| names.get(&id))
+                .map(|name| Value::from(name.as_str()))
+                .unwrap_or_else(|| value.clone())
+        }
+    }
+}
+
+/// A list result: `{ <list_name>: [shaped items], "truncated": more }`, with
+/// `truncated_message` as a note when `more`.
+pub fn shape_list(
+    shape: &Shape,
+    list_name: &str,
+    collected: Collected,
+    detailed: bool,
+    lookups: &[&HashMap<String, String>],
+    truncated_message: &str,
+) -> ToolOutput {
+    let items: Vec<Value> = collected
+        .items
+        .iter()
+        .map(|item| shape_item(shape, item, detailed, lookups))
+        .collect();
+    let mut value = Map::new();
+    value.insert(list_name.to_string(), Value::Array(items));
+    value.insert("truncated".to_string(), Value::Bool(collected.more));
+    let notes = if collected.more {
+        vec![truncated_message.to_string()]
+    } else {
+        Vec::new()
+    };
+    ToolOutput {
+        value: Value::Object(value),
+        notes,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// OAuth2 client credentials
+// ---------------------------------------------------------------------------------------------
+
+/// An access token and when to replace it.
+struct CachedToken {
+    access_token: String,
+    refresh_at: Instant,
+}
+
+/// Fetches and caches an access token with the client-credentials grant; refreshes it 60 s
+/// before it expires (or after 5 min when the token response has no `expires_in`).
+pub struct ClientCredentials {
+    token_url: String,
+    client_id: String,
+    client_secret: String,
+    scopes: Vec<String>,
+    /// `None` when the HTTP client could not be built; reported by [`ClientCredentials::token`]
+    /// rather than panicking at start-up.
+    http: Option<reqwest::Client>,
+    /// Held across a fetch, so that concurrent calls share one token request.
+    cached: Mutex<Option<CachedToken>>,
+}
+
+impl fmt::Debug for ClientCredentials {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientCredentials")
+            .field("token_url", &self.token_url)
+            .field("client_id", &self.client_id)
+            .field("client_secret", &"<redacted>")
+            .field("scopes", &self.scopes)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ClientCredentials {
+    pub fn new(
+        token_url: &str,
+        client_id: String,
+        client_secret: String,
+        scopes: Vec<String>,
+    ) -> Self {
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .timeout(Duration::from_secs(30))
+            .user_agent(concat!(
+                env!("CARGO_PKG_NAME"),
+                "/",
+                env!("CARGO_PKG_VERSION")
+            ))
+            .build()
+            .ok();
+        Self {
+            token_url: token_url.to_string(),
+            client_id,
+            client_secret,
+            scopes,
+            http,
+            cached: Mutex::new(None),
+        }
+    }
+
+    /// A valid access token: the cached one, or a new one from the token endpoint (form POST of
+    /// `grant_type=client_credentials`, `client_id`, `client_secret` and, when there are scopes,
+    /// `scope`). Error texts never contain the secret.
+    pub async fn token(&self) -> Result<String, ToolError> {
+        let mut cached = self.cached.lock().await;
+        if let Some(token) = cached.as_ref()
+            && Instant::now() < token.refresh_at
+        {
+            return Ok(token.access_token.clone());
+        }
+        let token = self.fetch().await?;
+        let access_token = token.access_token.clone();
+        *cached = Some(token);
+        Ok(access_token)
+    }
+
+    async fn fetch(&self) -> Result<CachedToken, ToolError> {
+        let Some(http) = &self.http else {
+            return Err(self.unreachable("the server could not create an HTTP client"));
+        };
+        let scope = self.scopes.join(" ");
+        let mut form = vec![
+            ("grant_type", "client_credentials"),
+            ("client_id", self.client_id.as_str()),
+            ("client_secret", self.client_secret.as_str()),
+        ];
+        if !scope.is_empty() {
+            form.push(("scope", scope.as_str()));
+        }
+        let response = http
+            .post(&self.token_url)
+            .header(reqwest::header::ACCEPT, "application/json")
+            .form(&form)
+            .send()
+            .await
+            // The error's own text may quote the request; only its kind is reported.
+            .map_err(|error| {
+                self.unreachable(if error.is_timeout() {
+                    "it did not answer in time"
+                } else if error.is_builder() {
+                    "its URL is invalid"
+                } else {
+                    "it is unreachable"
+                })
+            })?;
+        let status = response.status();
+        let body = response
+            .bytes()
+            .await
+            .map_err(|_| self.unreachable("its answer was cut off"))?;
+        let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+        if !status.is_success() {
+            return Err(self.refused(status, &body));
+        }
+        let access_token = body
+            .get("access_token")
+            .and_then(Value::as_str)
+            .filter(|token| !token.is_empty())
+            .ok_or_else(|| {
+                ToolError::InvalidArguments(format!(
+                    "The OAuth2 token endpoint {} answered without an access_token. The user must check the server's OAuth2 token URL.",
+                    self.token_url
+                ))
+            })?;
+        let lifetime = match body.get("expires_in").and_then(seconds) {
+            Some(seconds) => Duration::from_secs_f64(seconds).saturating_sub(TOKEN_REFRESH_MARGIN),
+            None => TOKEN_DEFAULT_LIFETIME,
+        };
+        let now = Instant::now();
+        Ok(CachedToken {
+            access_token: access_token.to_string(),
+            refresh_at: now.checked_add(lifetime).unwrap_or(now),
+        })
+    }
+
+    fn unreachable(&self, why: &str) -> ToolError {
+        ToolError::InvalidArguments(format!(
+            "Could not get an access token for the API: the OAuth2 token endpoint {} failed ({why}). Try again later; if this persists, the user must check the server's OAuth2 token URL.",
+            self.token_url
+        ))
+    }
+
+    /// The error for a token endpoint that answered with an error status, quoting the
+    /// standard `error` and `error_description` fields with any echo of the secret removed.
+    fn refused(&self, status: reqwest::StatusCode, body: &Value) -> ToolError {
+        let detail: Vec<&str> = ["error", "error_description"]
+            .iter()
+            .filter_map(|field| body.get(*field).and_then(Value::as_str))
+            .filter(|text| !text.is_empty())
+            .collect();
+        let mut detail = shorten(&detail.join(": "), MAX_TOKEN_ERROR_TEXT);
+        if !self.client_secret.is_empty() {
+            detail = detail.replace(&self.client_secret, "<redacted>");
+        }
+        let status_text = match status.canonical_reason() {
+            Some(reason) => format!("HTTP {} {reason}", status.as_u16()),
+            None => format!("HTTP {}", status.as_u16()),
+        };
+        let quoted = if detail.is_empty() {
+            status_text
+        } else {
+            format!("{status_text}: {detail}")
+        };
+        ToolError::InvalidArguments(if status.is_server_error() {
+            format!(
+                "Could not get an access token for the API: the OAuth2 token endpoint failed ({quoted}). Try again later."
+            )
+        } else {
+            format!(
+                "The server's OAuth2 credentials were refused by the token endpoint ({quoted}); the user must fix the server's OAuth2 client configuration."
+            )
+        })
+    }
+}
+
+/// A token lifetime in seconds from `expires_in`, which some servers send as a string; capped
+/// so that no answer can push the refresh out of reach.
+fn seconds(value: &Value) -> Option<f64> {
+    let seconds = match value {
+        Value::Number(number) => number.as_f64()?,
+        Value::String(text) => text.trim().parse().ok()?,
+        _ => return None,
+    };
+    (seconds.is_finite() && seconds >= 0.0).then(|| seconds.min(TOKEN_MAX_LIFETIME_SECS))
+}
+
+fn shorten(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workflow helpers: the small pieces generated tool code is made of.
+// ---------------------------------------------------------------------------------------------
+
+/// Turns the arguments gathered for an operation into its parameter type. The generator only
+/// gathers arguments the operation declares, so a failure here means the API's answer (used as
+/// an argument) had an unexpected type.
+pub fn params<T: serde::de::DeserializeOwned>(operation: &str, args: Map<String, Value>) -> Result<T, ToolError> {
+    serde_path_to_error::deserialize(Value::Object(args)).map_err(|error| {
+        let path = error.path().to_string();
+        ToolError::InvalidArguments(format!(
+            "Could not build the arguments of {operation}: `{path}` {}.",
+            error.into_inner()
+        ))
+    })
+}
+
+/// Any serializable argument as JSON (null when it cannot be represented).
+pub fn json<T: serde::Serialize>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// Adds `value` to `args` under `name`, leaving `None` (JSON null) out.
+pub fn put(args: &mut Map<String, Value>, name: &str, value: impl Into<Value>) {
+    let value = value.into();
+    if !value.is_null() {
+        args.insert(name.to_string(), value);
+    }
+}
+
+/// The value at `pointer` in `value`, or null.
+pub fn value_at(value: &Value, pointer: &str) -> Value {
+    value.pointer(pointer).cloned().unwrap_or(Value::Null)
+}
+
+/// Do two values mean the same? Numbers and their decimal text are equal (an enum code given
+/// as text matches the API's integer).
+pub fn same(left: &Value, right: &Value) -> bool {
+    match (left, right) {
+        (Value::Number(n), Value::String(s)) | (Value::String(s), Value::Number(n)) => n.to_string() == *s,
+        _ => left == right,
+    }
+}
+
+/// The first item of the list at `pointer` in `value` whose fields equal the conditions
+/// (`(field pointer, value)`).
+pub fn find_item(value: &Value, pointer: &str, conditions: &[(&str, &Value)]) -> Option<Value> {
+    let list = if pointer.is_empty() { Some(value) } else { value.pointer(pointer) };
+    list?
+        .as_array()?
+        .iter()
+        .find(|item| {
+            conditions
+                .iter()
+                .all(|(field, wanted)| item.pointer(field).is_some_and(|found| same(found, wanted)))
+        })
+        .cloned()
+}
+
+/// `template` with each `{name}` replaced by the value of `name` in `vars`.
+pub fn fill(template: &str, vars: &[(&str, String)]) -> String {
+    let mut text = template.to_string();
+    for (name, value) in vars {
+        text = text.replace(&format!("{{{name}}}"), value);
+    }
+    text
+}
+
+/// Borrows owned message variables as [`Explain::explain`] takes them.
+pub fn borrow_vars<'a>(vars: &'a [(&'a str, String)]) -> Vec<(&'a str, &'a str)> {
+    vars.iter().map(|(name, value)| (*name, value.as_str())).collect()
+}
+
+/// The text of an optional argument for messages (empty when absent).
+pub fn text<T: fmt::Display>(value: &Option<T>) -> String {
+    value.as_ref().map(ToString::to_string).unwrap_or_default()
+}
+
+/// A resolved id as the API wants it: a number when the parameter is an integer.
+pub fn id_value(id: String, integer: bool) -> Result<Value, ToolError> {
+    if !integer {
+        return Ok(Value::String(id));
+    }
+    id.parse::<i64>().map(Value::from).map_err(|_| {
+        ToolError::InvalidArguments(format!("The API gave the id {id:?}, which is not a number as expected."))
+    })
+}
+
+/// The concise or detailed format of a result.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResponseFormat {
+    /// Only what is needed to answer.
+    #[default]
+    Concise,
+    /// Adds the fields needed for follow-up calls.
+    Detailed,
+}
+
+impl ResponseFormat {
+    pub fn is_detailed(self) -> bool {
+        self == ResponseFormat::Detailed
+    }
+}
+
+impl crate::runtime::TokenSource for ClientCredentials {
+    fn token(&self) -> std::pin::Pin<Box<dyn Future<Output = Result<String, ToolError>> + Send + '_>> {
+        Box::pin(ClientCredentials::token(self))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tests
+// ---------------------------------------------------------------------------------------------
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    // --- errors ---------------------------------------------------------------------------
+
+    fn text(error: ToolError) -> String {
+        match error {
+            ToolError::InvalidArguments(text) => text,
+            other => panic!("expected InvalidArguments, got {other:?}"),
+        }
+    }
+
+    fn keys(names: &[&str]) -> Vec<String> {
+        names.iter().map(|name| name.to_string()).collect()
+    }
+
+    fn status_error(status: u16) -> ToolError {
+        ToolError::Status {
+            operation: "GET /projects/{id}",
+            status,
+            reason: "Not Found",
+            message: "no such project".to_string(),
+        }
+    }
+
+    #[test]
+    fn not_found_lists_the_available_values() {
+        let error = not_found("project key", "WEBB", keys(&["WEB", "API", "MOBILE"]));
+        assert_eq!(
+            text(error),
+            "Project \"WEBB\" not found. Available project keys: WEB, API, MOBILE."
+        );
+    }
+
+    #[test]
+    fn not_found_without_values_says_only_not_found() {
+        let error = not_found("user", "bob", Vec::new());
+        assert_eq!(text(error), "User \"bob\" not found.");
+    }
+
+    #[test]
+    fn not_found_lists_at_most_twenty_values() {
+        let available: Vec<String> = (1..=25).map(|n| format!("K{n}")).collect();
+        let listed: Vec<String> = (1..=20).map(|n| format!("K{n}")).collect();
+        let error = not_found("project key", "X", available);
+        assert_eq!(
+            text(error),
+            format!(
+                "Project \"X\" not found. Available project keys: {} and 5 more.",
+                listed.join(", ")
+            )
+        );
+    }
+
+    #[test]
+    fn for_argument_adds_a_retry_hint_to_not_found_errors() {
+        let error = not_found("project key", "WEBB", keys(&["WEB", "API"]))
+            .for_argument("list_issues", "project");
+        assert_eq!(
+            text(error),
+            "Project \"WEBB\" not found. Available project keys: WEB, API. Call list_issues again with one of these values in the project parameter."
+        );
+    }
+
+    #[test]
+    fn for_argument_leaves_other_errors_alone() {
+        let error = ToolError::InvalidArguments("Invalid argument `limit`.".to_string())
+            .for_argument("list_issues", "project");
+        assert_eq!(text(error), "Invalid argument `limit`.");
+        let error = not_found("user", "bob", Vec::new()).for_argument("assign", "user");
+        assert_eq!(text(error), "User \"bob\" not found.");
+        let error = status_error(404).for_argument("assign", "user");
+        assert!(matches!(error, ToolError::Status { status: 404, .. }));
+    }
+
+    #[test]
+    fn explain_replaces_a_status_with_its_curated_message() {
+        let messages = [
+            (
+                404,
+                "Project {project} does not exist or you cannot see it.",
+            ),
+            (409, "Conflict."),
+        ];
+        let error = status_error(404).explain(&messages, &[("project", "WEB")]);
+        assert_eq!(
+            text(error),
+            "Project WEB does not exist or you cannot see it."
+        );
+    }
+
+    #[test]
+    fn explain_leaves_unknown_placeholders_and_does_not_expand_values() {
+        let messages = [(404, "{a} and {missing} and {b")];
+        let error = status_error(404).explain(&messages, &[("a", "{b}"), ("b", "B")]);
+        assert_eq!(text(error), "{b} and {missing} and {b");
+    }
+
+    #[test]
+    fn explain_keeps_errors_without_a_curated_message() {
+        let error = status_error(500).explain(&[(404, "gone")], &[]);
+        assert!(matches!(error, ToolError::Status { status: 500, .. }));
+        let error = ToolError::InvalidArguments("bad".to_string()).explain(&[(404, "gone")], &[]);
+        assert_eq!(text(error), "bad");
+    }
+
+    #[test]
+    fn in_step_names_the_failed_step() {
+        let error = ToolError::InvalidArguments("Project \"X\" not found.".to_string())
+            .in_step(2, "find the project");
+        assert_eq!(
+            text(error),
+            "Step 2 (find the project) failed: Project \"X\" not found."
+        );
+        let error = ToolError::Transport {
+            operation: "GET /projects",
+            message: "the API did not answer in time".to_string(),
+        }
+        .in_step(1, "GET /projects");
+        assert_eq!(
+            text(error),
+            "Step 1 (GET /projects) failed: Could not complete GET /projects: the API did not answer in time. Try again later."
+        );
+    }
+
+    #[test]
+    fn check_range_accepts_the_bounds_and_words_the_error() {
+        assert!(check_range("limit", 1, 1, 50).is_ok());
+        assert!(check_range("limit", 50, 1, 50).is_ok());
+        let error = check_range("limit", 80, 1, 50).expect_err("80 is out of range");
+        assert_eq!(
+            text(error),
+            "Invalid argument `limit`: 80 is out of range; use a value from 1 to 50."
+        );
+        assert!(check_range("limit", 0, 1, 50).is_err());
+    }
+
+    #[test]
+    fn check_length_counts_characters_and_words_the_error() {
+        assert!(check_length("title", &"é".repeat(200), 200).is_ok());
+        let error = check_length("title", &"x".repeat(230), 200).expect_err("too long");
+        assert_eq!(
+            text(error),
+            "Invalid argument `title`: 230 characters is too long; use at most 200."
+        );
+    }
+
+    // --- codes ----------------------------------------------------------------------------
+
+    #[test]
+    fn codes_match_their_json_values() {
+        assert!(Code::Int(2).matches(&json!(2)));
+        assert!(Code::Int(2).matches(&json!("2")));
+        assert!(!Code::Int(2).matches(&json!(3)));
+        assert!(!Code::Int(2).matches(&json!("two")));
+        assert!(!Code::Int(2).matches(&json!(2.5)));
+        assert!(Code::Str("open").matches(&json!("open")));
+        assert!(!Code::Str("open").matches(&json!("OPEN")));
+        assert!(!Code::Str("1").matches(&json!(1)));
+        assert_eq!(Value::from(Code::Int(3)), json!(3));
+        assert_eq!(Value::from(Code::Str("a")), json!("a"));
+    }
+
+    // --- resolvers ------------------------------------------------------------------------
+
+    static PROJECT_KEYS: ResolverSpec = ResolverSpec {
+        what: "project key",
+        match_fields: &["/key", "/name"],
+        id_field: "/id",
+        name_field: "/key",
+        ttl: Duration::from_secs(300),
+    };
+
+    static FRESH_EVERY_TIME: ResolverSpec = ResolverSpec {
+        what: "project key",
+        match_fields: &["/key"],
+        id_field: "/id",
+        name_field: "/key",
+        ttl: Duration::ZERO,
+    };
+
+    fn projects() -> Vec<Value> {
+        vec![
+            json!({"id": 10, "key": "WEB", "name": "Website"}),
+            json!({"id": "a-20", "key": "API", "name": "Public API"}),
+            json!({"id": 30, "key": "MOBILE", "name": null}),
+        ]
+    }
+
+    /// A `fetch_all` that counts its calls and returns `items`.
+    fn counted(
+        calls: &AtomicUsize,
+        items: Vec<Value>,
+    ) -> impl FnOnce() -> std::future::Ready<Result<Vec<Value>, ToolError>> + '_ {
+        move || {
+            calls.fetch_add(1, Ordering::SeqCst);
+            std::future::ready(Ok(items))
+        }
+    }
+
+    #[tokio::test]
+    async fn resolve_finds_a_value_and_then_uses_the_cache() {
+        let cache = ResolverCache::new(&PROJECT_KEYS);
+        let calls = AtomicUsize::new(0);
+        let id = cache.resolve("WEB", counted(&calls, projects())).await;
+        assert_eq!(id.expect("WEB resolves"), "10");
+        let id = cache.resolve("API", counted(&calls, projects())).await;
+        assert_eq!(id.expect("API resolves"), "a-20");
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn resolve_ignores_case_and_matches_every_match_field() {
+        let cache = ResolverCache::new(&PROJECT_KEYS);
+        let calls = AtomicUsize::new(0);
+        let id = cache.resolve("mobile", counted(&calls, projects())).await;
+        assert_eq!(id.expect("mobile resolves"), "30");
+        let id = cache
+            .resolve("public api", counted(&calls, projects()))
+            .await;
+        assert_eq!(id.expect("the name resolves"), "a-20");
+        let id = cache.resolve("We", counted(&calls, projects())).await;
+        assert!(id.is_err(), "matching is exact, not by prefix");
+    }
+
+    #[tokio::test]
+    async fn resolve_accepts_an_id_from_the_list() {
+        let cache = ResolverCache::new(&PROJECT_KEYS);
+        let calls = AtomicUsize::new(0);
+        let id = cache.resolve("30", counted(&calls, projects())).await;
+        assert_eq!(id.expect("an id resolves to itself"), "30");
+    }
+
+    #[tokio::test]
+    async fn resolve_of_an_unknown_value_lists_the_available_keys() {
+        let cache = ResolverCache::new(&PROJECT_KEYS);
+        let calls = AtomicUsize::new(0);
+        let error = cache
+            .resolve("WEBB", counted(&calls, projects()))
+            .await
+            .expect_err("WEBB is unknown");
+        assert_eq!(
+            text(error),
+            "Project \"WEBB\" not found. Available project keys: WEB, API, MOBILE."
+        );
+        // The list was fetched by this very call, so a miss does not fetch it again.
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn resolve_refetches_once_on_a_miss_in_an_older_list() {
+        let cache = ResolverCache::new(&PROJECT_KEYS);
+        let calls = AtomicUsize::new(0);
+        cache
+            .resolve("WEB", counted(&calls, projects()))
+            .await
+            .expect("WEB resolves");
+        let mut grown = projects();
+        grown.push(json!({"id": 40, "key": "NEW"}));
+        let id = cache.resolve("new", counted(&calls, grown)).await;
+        assert_eq!(id.expect("a project created since resolves"), "40");
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn resolve_passes_on_fetch_errors_and_retries_next_time() {
+        let cache = ResolverCache::new(&PROJECT_KEYS);
+        let error = cache
+            .resolve("WEB", || async {
+                Err(ToolError::InvalidArguments("upstream down".to_string()))
+            })
+            .await
+            .expect_err("the fetch failed");
+        assert_eq!(text(error), "upstream down");
+        let calls = AtomicUsize::new(0);
+        let id = cache.resolve("WEB", counted(&calls, projects())).await;
+        assert_eq!(id.expect("WEB resolves"), "10");
+    }
+
+    #[tokio::test]
+    async fn resolve_reports_a_wrong_id_field() {
+        static NO_ID: ResolverSpec = ResolverSpec {
+            what: "project key",
+            match_fields: &["/key"],
+            id_field: "/uuid",
+            name_field: "/key",
+            ttl: Duration::from_secs(300),
+        };
+        let cache = ResolverCache::new(&NO_ID);
+        let calls = AtomicUsize::new(0);
+        let error = cache
+            .resolve("WEB", counted(&calls, projects()))
+            .await
+            .expect_err("no item has /uuid");
+        assert_eq!(text(error), "The API's answer has no /uuid field.");
+    }
+
+    #[tokio::test]
+    async fn concurrent_resolves_fetch_the_list_once() {
+        let cache = ResolverCache::new(&PROJECT_KEYS);
+        let calls = AtomicUsize::new(0);
+        let fetch = || async {
+            calls.fetch_add(1, Ordering::SeqCst);
+            // Let the other calls run and queue up while this fetch is in flight.
+            for _ in 0..10 {
+                tokio::task::yield_now().await;
+            }
+            Ok(projects())
+        };
+        let (a, b, c, d) = tokio::join!(
+            cache.resolve("WEB", fetch),
+            cache.resolve("API", fetch),
+            cache.resolve("mobile", fetch),
+            cache.resolve("NOPE", fetch),
+        );
+        assert_eq!(a.expect("WEB"), "10");
+        assert_eq!(b.expect("API"), "a-20");
+        assert_eq!(c.expect("mobile"), "30");
+        assert!(d.is_err());
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_stale_list_is_fetched_again() {
+        let cache = ResolverCache::new(&FRESH_EVERY_TIME);
+        let calls = AtomicUsize::new(0);
+        cache
+            .resolve("WEB", counted(&calls, projects()))
+            .await
+            .expect("WEB resolves");
+        let renumbered = vec![json!({"id": 99, "key": "WEB"})];
+        let id = cache.resolve("WEB", counted(&calls, renumbered)).await;
+        assert_eq!(id.expect("WEB resolves"), "99");
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn names_maps_ids_to_display_names() {
+        let cache = ResolverCache::new(&PROJECT_KEYS);
+        let calls = AtomicUsize::new(0);
+        let names = cache
+            .names(counted(&calls, projects()))
+            .await
+            .expect("the list loads");
+        let expected: HashMap<String, String> = [("10", "WEB"), ("a-20", "API"), ("30", "MOBILE")]
+            .into_iter()
+            .map(|(id, name)| (id.to_string(), name.to_string()))
+            .collect();
+        assert_eq!(names, expected);
+        // The list is shared with resolve.
+        cache
+            .resolve("API", counted(&calls, projects()))
+            .await
+            .expect("API resolves");
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn resolve_futures_are_send() {
+        fn assert_send<T: Send>(_: &T) {}
+        let cache = ResolverCache::new(&PROJECT_KEYS);
+        assert_send(&cache.resolve("WEB", || async { Ok(projects()) }));
+        assert_send(&cache.names(|| async { Ok(projects()) }));
+        let credentials =
+            ClientCredentials::new("http://127.0.0.1:9/token", "id".into(), "s".into(), vec![]);
+        assert_send(&credentials.token());
+        let paging = Paging {
+            style: PagingStyle::Page,
+            items: "",
+            max_page_size: 10,
+            max_pages: 1,
+        };
+        assert_send(&collect_pages(&paging, None, |_| async {
+            Ok(FetchedPage::from(json!([])))
+        }));
+    }
+
+    #[test]
+    fn field_text_reads_strings_and_numbers() {
+        let item = json!({"id": 12, "key": "WEB", "nested": {"id": "x"}, "none": null});
+        assert_eq!(field_text(&item, "/id").expect("number"), "12");
+        assert_eq!(field_text(&item, "/key").expect("string"), "WEB");
+        assert_eq!(field_text(&item, "/nested/id").expect("nested"), "x");
+        let error = field_text(&item, "/none").expect_err("null is not text");
+        assert_eq!(text(error), "The API's answer has no /none field.");
+        assert!(field_text(&item, "/missing").is_err());
+    }
+
+    // --- pagination -----------------------------------------------------------------------
+
+    /// The simulated API: 130 items, pages of at most 50.
+    const TOTAL: usize = 130;
+    const API_MAX_PAGE: i64 = 50;
+
+    /// Items `start..start + size` of the simulated API, the size capped as the API would.
+    fn slice(total: usize, start: i64, size: i64) -> Vec<Value> {
+        let start = usize::try_from(start)
+            .expect("offset is not negative")
+            .min(total);
+        let size = usize::try_from(size.min(API_MAX_PAGE)).expect("size is not negative");
+        (start..(start + size).min(total))
+            .map(|n| json!({"id": n}))
+            .collect()
+    }
+
+    fn paging(style: PagingStyle, items: &'static str) -> Paging {
+        Paging {
+            style,
+            items,
+            max_page_size: API_MAX_PAGE,
+            max_pages: 50,
+        }
+    }
+
+    /// Walks the simulated API of `total` items in `style`, returning what was collected and
+    /// the requests made.
+    async fn walk(
+        style: PagingStyle,
+        total: usize,
+        limit: Option<usize>,
+    ) -> (Collected, Vec<PageRequest>) {
+        let mut requests = Vec::new();
+        let page_style = match style {
+            PagingStyle::Page => 0,
+            PagingStyle::Offset => 1,
+            PagingStyle::Cursor { .. } => 2,
+            PagingStyle::Link => 3,
+        };
+        let paging = paging(style, "/items");
+        let collected = collect_pages(&paging, limit, |request: PageRequest| {
+            requests.push(request.clone());
+            let page = match page_style {
+                0 => FetchedPage::from(json!({
+                    "items": slice(total, (request.number - 1) * request.size, request.size),
+                    "total": total,
+                })),
+                1 => {
+                    FetchedPage::from(json!({"items": slice(total, request.offset, request.size)}))
+                }
+                2 => {
+                    let start: i64 = request
+                        .cursor
+                        .as_deref()
+                        .map_or(0, |cursor| cursor.parse().expect("our own cursor"));
+                    let items = slice(total, start, request.size);
+                    let end = start + to_i64(items.len());
+                    let next = if to_i64(total) > end {
+                        json!(end.to_string())
+                    } else {
+                        Value::Null
+                    };
+                    FetchedPage::from(json!({"items": items, "paging": {"next": next}}))
+                }
+                _ => {
+                    let start: i64 = request.link.as_deref().map_or(0, |link| {
+                        link.rsplit('=')
+                            .next()
+                            .and_then(|n| n.parse().ok())
+                            .expect("our own link")
+                    });
+                    let items = slice(total, start, request.size);
+                    let end = start + to_i64(items.len());
+                    let mut header =
+                        String::from("<https://api.example/items?offset=0>; rel=\"first\"");
+                    if to_i64(total) > end {
+                        header.push_str(&format!(
+                            ", <https://api.example/items?offset={end}>; rel=\"next\""
+                        ));
+                    }
+                    FetchedPage {
+                        body: json!({"items": items}),
+                        next_link: parse_next_link(&header),
+                    }
+                }
+            };
+            std::future::ready(Ok(page))
+        })
+        .await
+        .expect("the walk succeeds");
+        (collected, requests)
+    }
+
+    fn ids(collected: &Collected) -> Vec<usize> {
+        collected
+            .items
+            .iter()
+            .map(|item| {
+                item["id"]
+                    .as_u64()
+                    .and_then(|id| usize::try_from(id).ok())
+                    .expect("an id")
+            })
+            .collect()
+    }
+
+    fn styles() -> Vec<PagingStyle> {
+        vec![
+            PagingStyle::Page,
+            PagingStyle::Offset,
+            PagingStyle::Cursor {
+                next: "/paging/next",
+            },
+            PagingStyle::Link,
+        ]
+    }
+
+    #[tokio::test]
+    async fn a_small_limit_takes_one_request_and_is_truncated() {
+        for style in styles() {
+            let (collected, requests) = walk(style, TOTAL, Some(20)).await;
+            assert_eq!(requests.len(), 1);
+            assert_eq!(requests[0].size, 20);
+            assert_eq!(ids(&collected), (0..20).collect::<Vec<_>>());
+            assert!(collected.more);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_limit_of_one_full_page_takes_one_request() {
+        for style in styles() {
+            let (collected, requests) = walk(style, TOTAL, Some(50)).await;
+            assert_eq!(requests.len(), 1);
+            assert_eq!(collected.items.len(), 50);
+            assert!(collected.more);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_large_limit_walks_pages_of_the_same_size() {
+        for style in styles() {
+            let (collected, requests) = walk(style, TOTAL, Some(120)).await;
+            assert_eq!(requests.len(), 3);
+            assert!(requests.iter().all(|request| request.size == 50));
+            assert_eq!(ids(&collected), (0..120).collect::<Vec<_>>());
+            assert!(collected.more);
+        }
+    }
+
+    #[tokio::test]
+    async fn no_limit_collects_everything() {
+        for style in styles() {
+            let (collected, requests) = walk(style, TOTAL, None).await;
+            assert_eq!(requests.len(), 3);
+            assert_eq!(ids(&collected), (0..TOTAL).collect::<Vec<_>>());
+            assert!(!collected.more);
+        }
+    }
+
+    #[tokio::test]
+    async fn fewer_items_than_the_limit_is_not_truncated() {
+        for style in styles() {
+            let (collected, requests) = walk(style, 30, Some(50)).await;
+            assert_eq!(requests.len(), 1);
+            assert_eq!(collected.items.len(), 30);
+            assert!(!collected.more);
+        }
+    }
+
+    #[tokio::test]
+    async fn requests_carry_page_numbers_offsets_cursors_and_links() {
+        let (_, requests) = walk(PagingStyle::Page, TOTAL, None).await;
+        let numbers: Vec<i64> = requests.iter().map(|request| request.number).collect();
+        assert_eq!(numbers, [1, 2, 3]);
+        let (_, requests) = walk(PagingStyle::Offset, TOTAL, None).await;
+        let offsets: Vec<i64> = requests.iter().map(|request| request.offset).collect();
+        assert_eq!(offsets, [0, 50, 100]);
+        let (_, requests) = walk(
+            PagingStyle::Cursor {
+                next: "/paging/next",
+            },
+            TOTAL,
+            None,
+        )
+        .await;
+        let cursors: Vec<Option<String>> = requests
+            .iter()
+            .map(|request| request.cursor.clone())
+            .collect();
+        assert_eq!(cursors, [None, Some("50".into()), Some("100".into())]);
+        let (_, requests) = walk(PagingStyle::Link, TOTAL, None).await;
+        assert_eq!(requests[0].link, None);
+        assert_eq!(
+            requests[2].link.as_deref(),
+            Some("https://api.example/items?offset=100")
+        );
+    }
+
+    #[tokio::test]
+    async fn the_page_bound_stops_the_walk_and_reports_more() {
+        let paging = Paging {
+            style: PagingStyle::Offset,
+            items: "",
+            max_page_size: 50,
+            max_pages: 2,
+        };
+        let mut calls = 0;
+        let collected = collect_pages(&paging, None, |request: PageRequest| {
+            calls += 1;
+            std::future::ready(Ok(FetchedPage::from(Value::Array(slice(
+                TOTAL,
+                request.offset,
+                request.size,
+            )))))
+        })
+        .await
+        .expect("the walk succeeds");
+        assert_eq!(calls, 2);
+        assert_eq!(collected.items.len(), 100);
+        assert!(collected.more);
+    }
+
+    #[tokio::test]
+    async fn a_cursor_that_does_not_move_ends_the_walk() {
+        let paging = paging(PagingStyle::Cursor { next: "/next" }, "/items");
+        let mut calls = 0;
+        let collected = collect_pages(&paging, None, |_| {
+            calls += 1;
+            std::future::ready(Ok(FetchedPage::from(
+                json!({"items": [{"id": 1}], "next": "same"}),
+            )))
+        })
+        .await
+        .expect("the walk succeeds");
+        assert_eq!(calls, 2);
+        assert_eq!(collected.items.len(), 2);
+        assert!(!collected.more);
+    }
+
+    #[tokio::test]
+    async fn a_fetch_error_or_a_body_without_items_fails_the_walk() {
+        let paging = paging(PagingStyle::Page, "/items");
+        let error = collect_pages(&paging, Some(10), |_| {
+            std::future::ready(Ok(FetchedPage::from(json!({"data": []}))))
+        })
+        .await
+        .expect_err("no items");
+        assert_eq!(text(error), "The API's answer has no list at /items.");
+        let error = collect_pages(&paging, Some(10), |_| {
+            std::future::ready(Err(ToolError::InvalidArguments("down".to_string())))
+        })
+        .await
+        .expect_err("the fetch fails");
+        assert_eq!(text(error), "down");
+    }
+
+    #[test]
+    fn items_at_reads_the_list_at_a_pointer() {
+        let body = json!({"data": {"items": [1, 2]}, "none": null, "text": "x"});
+        assert_eq!(
+            items_at(&body, "/data/items").expect("a list"),
+            [json!(1), json!(2)]
+        );
+        assert!(items_at(&body, "/none").expect("null is empty").is_empty());
+        assert_eq!(items_at(&json!([3]), "").expect("the body"), [json!(3)]);
+        assert_eq!(
+            text(items_at(&body, "/text").expect_err("not a list")),
+            "The API's answer has no list at /text."
+        );
+        assert_eq!(
+            text(items_at(&body, "").expect_err("not a list")),
+            "The API's answer is not a list."
+        );
+    }
+
+    #[test]
+    fn parse_next_link_finds_the_next_relation() {
+        assert_eq!(
+            parse_next_link(r#"<https://x/?page=2>; rel="next", <https://x/?page=9>; rel="last""#)
+                .as_deref(),
+            Some("https://x/?page=2")
+        );
+        assert_eq!(
+            parse_next_link(r#"<https://x/?page=1>; rel="prev", <https://x/?page=3>; rel="next""#)
+                .as_deref(),
+            Some("https://x/?page=3")
+        );
+        // Unquoted, upper case, extra parameters, several relation types.
+        assert_eq!(
+            parse_next_link("<https://x/b>; title=\"a, b; c\"; REL=Next").as_deref(),
+            Some("https://x/b")
+        );
+        assert_eq!(
+            parse_next_link(r#"<https://x/c>; rel="last next""#).as_deref(),
+            Some("https://x/c")
+        );
+        // Commas and semicolons inside the URL.
+        assert_eq!(
+            parse_next_link(r#"<https://x/?ids=1,2;3>; rel="next""#).as_deref(),
+            Some("https://x/?ids=1,2;3")
+        );
+        // Relative URLs are returned as written.
+        assert_eq!(
+            parse_next_link(r#"</items?cursor=abc>;rel=next"#).as_deref(),
+            Some("/items?cursor=abc")
+        );
+    }
+
+    #[test]
+    fn parse_next_link_without_a_next_relation_is_none() {
+        assert_eq!(parse_next_link(""), None);
+        assert_eq!(parse_next_link(r#"<https://x/?page=1>; rel="prev""#), None);
+        assert_eq!(
+            parse_next_link(r#"<https://x/?page=1>; rel="nextish""#),
+            None
+        );
+        assert_eq!(parse_next_link(r#"<>; rel="next""#), None);
+        assert_eq!(parse_next_link("garbage"), None);
+        assert_eq!(parse_next_link(r#"<https://x/; rel="next""#), None);
+        assert_eq!(parse_next_link(r#"<https://x/>; rel="next"#), None);
+    }
+
+    // --- shaping --------------------------------------------------------------------------
+
+    static STATES: &[(Code, &str)] = &[(Code::Int(1), "open"), (Code::Int(2), "closed")];
+
+    static ISSUE: Shape = Shape {
+        fields: &[
+            FieldSpec {
+                name: "key",
+                from: "/key",
+                convert: Convert::Copy,
+            },
+            FieldSpec {
+                name: "state",
+                from: "/state",
+                convert: Convert::Enum(STATES),
+            },
+            FieldSpec {
+                name: "assignee",
+                from: "/assignee/id",
+                convert: Convert::Lookup(0),
+            },
+            FieldSpec {
+                name: "due",
+                from: "/due_date",
+                convert: Convert::Copy,
+            },
+        ],
+        detailed: &[
+            FieldSpec {
+                name: "description",
+                from: "/body",
+                convert: Convert::Copy,
+            },
+            FieldSpec {
+                name: "watchers",
+                from: "/watcher_ids",
+                convert: Convert::Lookup(0),
+            },
+        ],
+    };
+
+    fn users() -> HashMap<String, String> {
+        [("7", "alice"), ("8", "bob")]
+            .into_iter()
+            .map(|(id, name)| (id.to_string(), name.to_string()))
+            .collect()
+    }
+
+    fn issue() -> Value {
+        json!({
+            "key": "WEB-1",
+            "state": 2,
+            "assignee": {"id": 7},
+            "due_date": null,
+            "body": "Fix it",
+            "watcher_ids": [8, 9],
+            "internal": true,
+        })
+    }
+
+    #[test]
+    fn shape_item_picks_renames_and_converts_fields_in_order() {
+        let users = users();
+        let shaped = shape_item(&ISSUE, &issue(), false, &[&users]);
+        assert_eq!(
+            serde_json::to_string(&shaped).expect("serializes"),
+            r#"{"key":"WEB-1","state":"closed","assignee":"alice"}"#
+        );
+    }
+
+    #[test]
+    fn shape_item_detailed_adds_the_detailed_fields_after() {
+        let users = users();
+        let shaped = shape_item(&ISSUE, &issue(), true, &[&users]);
+        assert_eq!(
+            serde_json::to_string(&shaped).expect("serializes"),
+            r#"{"key":"WEB-1","state":"closed","assignee":"alice","description":"Fix it","watchers":["bob",9]}"#
+        );
+    }
+
+    #[test]
+    fn shape_item_copies_unknown_codes_and_ids_and_omits_missing_fields() {
+        let users = users();
+        let item = json!({"key": "WEB-2", "state": 5, "assignee": {"id": "99"}});
+        let shaped = shape_item(&ISSUE, &item, true, &[&users]);
+        assert_eq!(
+            shaped,
+            json!({"key": "WEB-2", "state": 5, "assignee": "99"})
+        );
+        // A missing lookup table copies the id rather than failing.
+        let shaped = shape_item(&ISSUE, &issue(), false, &[]);
+        assert_eq!(shaped["assignee"], json!(7));
+        // String codes for integer enums are mapped too.
+        let shaped = shape_item(&ISSUE, &json!({"state": "1"}), false, &[]);
+        assert_eq!(shaped, json!({"state": "open"}));
+    }
+
+    #[test]
+    fn shape_item_without_fields_returns_the_item() {
+        static NONE: Shape = Shape {
+            fields: &[],
+            detailed: &[],
+        };
+        assert_eq!(shape_item(&NONE, &issue(), true, &[]), issue());
+    }
+
+    #[test]
+    fn shape_list_reports_truncation_with_a_note() {
+        let users = users();
+        let collected = Collected {
+            items: vec![issue(), json!({"key": "WEB-3", "state": 1})],
+            more: true,
+        };
+        let output = shape_list(
+            &ISSUE,
+            "issues",
+            collected,
+            false,
+            &[&users],
+            "More issues exist; raise limit.",
+        );
+        assert_eq!(
+            serde_json::to_string(&output.value).expect("serializes"),
+            r#"{"issues":[{"key":"WEB-1","state":"closed","assignee":"alice"},{"key":"WEB-3","state":"open"}],"truncated":true}"#
+        );
+        assert_eq!(output.notes, ["More issues exist; raise limit."]);
+    }
+
+    #[test]
+    fn shape_list_without_truncation_has_no_note() {
+        let collected = Collected {
+            items: Vec::new(),
+            more: false,
+        };
+        let output = shape_list(&ISSUE, "issues", collected, false, &[], "unused");
+        assert_eq!(
+            serde_json::to_string(&output.value).expect("serializes"),
+            r#"{"issues":[],"truncated":false}"#
+        );
+        assert!(output.notes.is_empty());
+    }
+
+    // --- OAuth2 client credentials ----------------------------------------------------------
+
+    /// A token endpoint on 127.0.0.1 answering every POST to `/token` with `status` and `body`;
+    /// returns its URL, the number of POSTs and the last form body received.
+    async fn token_endpoint(
+        status: u16,
+        body: Value,
+    ) -> (String, Arc<AtomicUsize>, Arc<std::sync::Mutex<String>>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("binds");
+        let address = listener.local_addr().expect("has an address");
+        let posts = Arc::new(AtomicUsize::new(0));
+        let last_form = Arc::new(std::sync::Mutex::new(String::new()));
+        let (counter, form_seen) = (Arc::clone(&posts), Arc::clone(&last_form));
+        let app = axum::Router::new().route(
+            "/token",
+            axum::routing::post(move |form: String| {
+                let issued = counter.fetch_add(1, Ordering::SeqCst) + 1;
+                *form_seen.lock().expect("not poisoned") = form;
+                let mut body = body.clone();
+                if body.get("access_token").is_some() {
+                    body["access_token"] = json!(format!("token-{issued}"));
+                }
+                async move {
+                    (
+                        axum::http::StatusCode::from_u16(status).expect("a status"),
+                        [(axum::http::header::CONTENT_TYPE, "application/json")],
+                        body.to_string(),
+                    )
+                }
+            }),
+        );
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        (format!("http://{address}/token"), posts, last_form)
+    }
+
+    fn credentials(url: &str, scopes: &[&str]) -> ClientCredentials {
+        ClientCredentials::new(
+            url,
+            "my-client".to_string(),
+            "s3cr3t-value".to_string(),
+            scopes.iter().map(|scope| scope.to_string()).collect(),
+        )
+    }
+
+    #[tokio::test]
+    async fn a_token_is_fetched_once_and_cached() {
+        let (url, posts, form) = token_endpoint(
+            200,
+            json!({"access_token": "", "token_type": "Bearer", "expires_in": 3600}),
+        )
+        .await;
+        let source = credentials(&url, &["read", "write"]);
+        assert_eq!(source.token().await.expect("a token"), "token-1");
+        assert_eq!(source.token().await.expect("a token"), "token-1");
+        assert_eq!(posts.load(Ordering::SeqCst), 1);
+        let form = form.lock().expect("not poisoned").clone();
+        let mut fields: Vec<&str> = form.split('&').collect();
+        fields.sort_unstable();
+        assert_eq!(
+            fields,
+            [
+                "client_id=my-client",
+                "client_secret=s3cr3t-value",
+                "grant_type=client_credentials",
+                "scope=read+write",
+            ]
+        );
+    }
+
+    #[tokio::test]
+    async fn no_scope_is_sent_without_scopes() {
+        let (url, _, form) = token_endpoint(200, json!({"access_token": ""})).await;
+        let source = credentials(&url, &[]);
+        source.token().await.expect("a token");
+        assert!(!form.lock().expect("not poisoned").contains("scope"));
+    }
+
+    #[tokio::test]
+    async fn a_token_about_to_expire_is_refreshed() {
+        // 60 s is within the refresh margin, so the token is stale as soon as it arrives.
+        let (url, posts, _) =
+            token_endpoint(200, json!({"access_token": "", "expires_in": 60})).await;
+        let source = credentials(&url, &[]);
+        assert_eq!(source.token().await.expect("a token"), "token-1");
+        assert_eq!(source.token().await.expect("a token"), "token-2");
+        assert_eq!(posts.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn a_token_without_expires_in_is_kept() {
+        let (url, posts, _) = token_endpoint(200, json!({"access_token": ""})).await;
+        let source = credentials(&url, &[]);
+        source.token().await.expect("a token");
+        source.token().await.expect("a token");
+        assert_eq!(posts.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn refused_credentials_are_reported_without_the_secret() {
+        let (url, _, _) = token_endpoint(
+            401,
+            json!({"error": "invalid_client", "error_description": "bad secret s3cr3t-value"}),
+        )
+        .await;
+        let source = credentials(&url, &[]);
+        let error = text(source.token().await.expect_err("refused"));
+        assert!(!error.contains("s3cr3t-value"), "{error}");
+        assert_eq!(
+            error,
+            "The server's OAuth2 credentials were refused by the token endpoint (HTTP 401 Unauthorized: invalid_client: bad secret <redacted>); the user must fix the server's OAuth2 client configuration."
+        );
+    }
+
+    #[tokio::test]
+    async fn an_answer_without_a_token_is_an_error() {
+        let (url, _, _) = token_endpoint(200, json!({"token_type": "Bearer"})).await;
+        let source = credentials(&url, &[]);
+        let error = text(source.token().await.expect_err("no token"));
+        assert!(error.contains("without an access_token"), "{error}");
+    }
+
+    #[tokio::test]
+    async fn an_unreachable_token_endpoint_is_reported_without_the_secret() {
+        // A port that was just free: nothing listens there any more.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("binds");
+        let address = listener.local_addr().expect("has an address");
+        drop(listener);
+        let url = format!("http://{address}/token");
+        let source = credentials(&url, &[]);
+        let error = text(source.token().await.expect_err("unreachable"));
+        assert!(!error.contains("s3cr3t-value"), "{error}");
+        assert_eq!(
+            error,
+            format!(
+                "Could not get an access token for the API: the OAuth2 token endpoint {url} failed (it is unreachable). Try again later; if this persists, the user must check the server's OAuth2 token URL."
+            )
+        );
+        assert!(!format!("{source:?}").contains("s3cr3t-value"));
+    }
+
+    #[test]
+    fn token_lifetimes_are_read_leniently_and_capped() {
+        assert_eq!(seconds(&json!(3600)), Some(3600.0));
+        assert_eq!(seconds(&json!("3600")), Some(3600.0));
+        assert_eq!(seconds(&json!(1e300)), Some(TOKEN_MAX_LIFETIME_SECS));
+        assert_eq!(seconds(&json!(-5)), None);
+        assert_eq!(seconds(&json!(null)), None);
+    }
+}
