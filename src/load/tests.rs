@@ -1,0 +1,1260 @@
+//! The load stage, one behaviour per test, on small inline documents; and the plan stage (the
+//! next one) on what load makes of them.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::plan::{self, Annotations, Auth, FieldTarget};
+
+/// Loads `text` (YAML or JSON) as the loader does after reading a file.
+fn api(text: &str) -> Api {
+    let document = parse_text(text).expect("the test document parses");
+    match Loader::new(&document).api() {
+        Ok(api) => api,
+        Err((pointer, message)) => panic!("the test document does not load: {pointer}: {message}"),
+    }
+}
+
+/// The `(pointer, message)` that loading `text` fails with.
+fn load_error(text: &str) -> (String, String) {
+    let document = parse_text(text).expect("the test document parses");
+    match Loader::new(&document).api() {
+        Ok(_) => panic!("the test document loads, but it should not"),
+        Err(failure) => failure,
+    }
+}
+
+/// A 3.0 document whose `components/schemas` are `schemas` and whose one operation
+/// (`GET /things`, `getThings`) answers 200 with `response` as its JSON schema.
+fn with_response_schema(response: Value, schemas: Value) -> Value {
+    json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Things", "version": "1" },
+        "paths": { "/things": { "get": {
+            "operationId": "getThings",
+            "responses": { "200": {
+                "description": "ok",
+                "content": { "application/json": { "schema": response } }
+            } }
+        } } },
+        "components": { "schemas": schemas }
+    })
+}
+
+/// The success schema of the only operation of `document`.
+fn response_schema(document: &Value) -> Value {
+    let api = Loader::new(document).api().expect("the document loads");
+    api.operations[0]
+        .success
+        .as_ref()
+        .and_then(|s| s.schema.clone())
+        .expect("the operation has a JSON success schema")
+}
+
+/// What the converter makes of one schema found at `/x` in a document with no components.
+fn convert(schema: Value) -> Value {
+    let document = json!({});
+    SchemaConverter::new(&document)
+        .convert_root(&schema, "/x")
+        .expect("the schema converts")
+}
+
+fn ids(api: &Api) -> Vec<String> {
+    api.operations
+        .iter()
+        .map(|o| format!("{} {}", o.method.as_upper(), o.id))
+        .collect()
+}
+
+fn parameter<'a>(operation: &'a Operation, name: &str) -> &'a Parameter {
+    operation
+        .parameters
+        .iter()
+        .find(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no parameter {name}"))
+}
+
+fn write_temp(name: &str, bytes: &[u8]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).expect("the test file is written");
+    (dir, path)
+}
+
+const PETS_YAML: &str = r#"
+openapi: 3.0.3
+info:
+  title: Pets
+  version: 1.0.0
+paths:
+  /pets/{id}:
+    get:
+      operationId: getPet
+      parameters:
+        - name: id
+          in: path
+          schema: { type: integer }
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { type: object, properties: { name: { type: string } } }
+"#;
+
+const PETS_JSON: &str = r#"{
+  "openapi": "3.0.3",
+  "info": { "title": "Pets", "version": "1.0.0" },
+  "paths": {
+    "/pets/{id}": {
+      "get": {
+        "operationId": "getPet",
+        "parameters": [{ "name": "id", "in": "path", "schema": { "type": "integer" } }],
+        "responses": {
+          "200": {
+            "description": "ok",
+            "content": {
+              "application/json": {
+                "schema": { "type": "object", "properties": { "name": { "type": "string" } } }
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}"#;
+
+// ---------------------------------------------------------------------------------------------
+// Reading the text
+
+#[test]
+fn yaml_and_json_documents_load_to_the_same_api() {
+    let from_yaml = api(PETS_YAML);
+    let from_json = api(PETS_JSON);
+    assert_eq!(format!("{from_yaml:?}"), format!("{from_json:?}"));
+    assert_eq!(from_yaml.title, "Pets");
+    assert_eq!(from_yaml.version, "1.0.0");
+    let operation = &from_yaml.operations[0];
+    assert_eq!((operation.id.as_str(), operation.method), ("getPet", Method::Get));
+    assert_eq!(parameter(operation, "id").schema, json!({ "type": "integer" }));
+    assert!(parameter(operation, "id").required, "path parameters are always required");
+}
+
+#[test]
+fn yaml_flow_mapping_at_the_top_level_is_read_as_yaml() {
+    // `{` starts JSON and YAML flow mappings alike; unquoted keys are YAML, not broken JSON.
+    let api = api("{openapi: 3.0.3, info: {title: Flow, version: '1'}, paths: {}}\n");
+    assert_eq!(api.title, "Flow");
+}
+
+#[test]
+fn a_byte_order_mark_is_ignored() {
+    let api = api(&format!("\u{feff}{PETS_YAML}"));
+    assert_eq!(api.operations.len(), 1);
+}
+
+#[test]
+fn integer_response_code_keys_in_yaml_become_strings() {
+    assert_eq!(
+        parse_text("200: ok\n404: gone\ntrue: yes\n").unwrap(),
+        json!({ "200": "ok", "404": "gone", "true": "yes" })
+    );
+    let api = api(r#"
+openapi: 3.0.3
+info: { title: T, version: 1 }
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        200:
+          description: ok
+          content:
+            application/json:
+              schema: { type: string }
+"#);
+    let success = api.operations[0].success.as_ref().expect("a success response");
+    assert_eq!(success.status, "200");
+    assert_eq!(success.schema, Some(json!({ "type": "string" })));
+    assert_eq!(api.version, "1", "a numeric info.version is kept as text");
+}
+
+#[test]
+fn text_that_is_neither_yaml_nor_json_is_an_error() {
+    let message = parse_text("{{{").unwrap_err();
+    assert!(message.starts_with("not valid JSON: "), "{message}");
+    let message = parse_text("a: [1, 2\nb: }").unwrap_err();
+    assert!(message.starts_with("not valid YAML or JSON: "), "{message}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+
+#[test]
+fn operations_keep_document_order_paths_then_methods() {
+    let api = api(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /zebras:
+    delete: { operationId: deleteZebra, responses: {} }
+    post: { operationId: createZebra, responses: {} }
+    patch: { operationId: patchZebra, responses: {} }
+    get: { operationId: listZebras, responses: {} }
+    put: { operationId: replaceZebra, responses: {} }
+    head: { operationId: headZebras, responses: {} }
+  /apes:
+    get: { operationId: listApes, responses: {} }
+"#);
+    assert_eq!(
+        ids(&api),
+        [
+            "GET listZebras",
+            "PUT replaceZebra",
+            "POST createZebra",
+            "DELETE deleteZebra",
+            "HEAD headZebras",
+            "PATCH patchZebra",
+            "GET listApes",
+        ]
+    );
+}
+
+#[test]
+fn missing_operation_id_is_made_from_method_and_path() {
+    let api = api(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /pets/{id}:
+    get: { responses: {} }
+    delete: { operationId: '  ', responses: {} }
+"#);
+    assert_eq!(ids(&api), ["GET get /pets/{id}", "DELETE delete /pets/{id}"]);
+}
+
+#[test]
+fn path_item_parameters_are_inherited_and_overridden_by_the_operation() {
+    let api = api(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /projects/{id}/issues:
+    parameters:
+      - { name: id, in: path, required: true, schema: { type: string } }
+      - { name: limit, in: query, description: shared, schema: { type: integer } }
+      - { name: limit, in: header, schema: { type: string } }
+    get:
+      operationId: listIssues
+      parameters:
+        - { name: limit, in: query, required: true, description: own, schema: { type: integer, maximum: 50 } }
+        - { name: state, in: query, schema: { type: string } }
+      responses: {}
+    post:
+      operationId: createIssue
+      responses: {}
+"#);
+    let list = &api.operations[0];
+    let names: Vec<_> = list
+        .parameters
+        .iter()
+        .map(|p| format!("{}:{}", p.location.as_str(), p.name))
+        .collect();
+    assert_eq!(names, ["path:id", "header:limit", "query:limit", "query:state"]);
+    let limit = list
+        .parameters
+        .iter()
+        .find(|p| p.name == "limit" && p.location == Location::Query)
+        .unwrap();
+    assert_eq!(limit.description.as_deref(), Some("own"));
+    assert!(limit.required);
+    assert_eq!(limit.schema, json!({ "type": "integer", "maximum": 50 }));
+
+    let create = &api.operations[1];
+    let names: Vec<_> = create.parameters.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["id", "limit", "limit"], "an operation without its own inherits all");
+    assert_eq!(parameter(create, "limit").description.as_deref(), Some("shared"));
+}
+
+#[test]
+fn header_parameters_accept_content_type_and_authorization_are_skipped() {
+    let api = api(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /a:
+    get:
+      operationId: getA
+      parameters:
+        - { name: Accept, in: header, schema: { type: string } }
+        - { name: content-type, in: header, schema: { type: string } }
+        - { name: AUTHORIZATION, in: header, schema: { type: string } }
+        - { name: X-Request-Id, in: header, schema: { type: string } }
+        - { name: accept, in: query, schema: { type: string } }
+      responses: {}
+"#);
+    let kept: Vec<_> = api.operations[0]
+        .parameters
+        .iter()
+        .map(|p| format!("{}:{}", p.location.as_str(), p.name))
+        .collect();
+    assert_eq!(kept, ["header:X-Request-Id", "query:accept"]);
+}
+
+#[test]
+fn a_parameter_without_a_valid_location_is_an_error_at_its_in() {
+    let (pointer, message) = load_error(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /a:
+    get:
+      operationId: getA
+      parameters:
+        - { name: q, in: body, schema: { type: string } }
+      responses: {}
+"#);
+    assert_eq!(pointer, "/paths/~1a/get/parameters/0/in");
+    assert_eq!(message, "parameter `q` has `in: body`; use path, query, header or cookie");
+}
+
+// ---------------------------------------------------------------------------------------------
+// References
+
+const REFS_YAML: &str = r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /pets:
+    post:
+      operationId: createPet
+      parameters:
+        - $ref: '#/components/parameters/Trace'
+      requestBody:
+        $ref: '#/components/requestBodies/NewPet'
+      responses:
+        '201':
+          $ref: '#/components/responses/Created'
+components:
+  parameters:
+    Trace: { $ref: '#/components/parameters/TraceReal' }
+    TraceReal: { name: trace, in: query, schema: { $ref: '#/components/schemas/Id' } }
+  requestBodies:
+    NewPet:
+      required: true
+      content:
+        application/json:
+          schema: { $ref: '#/components/schemas/NewPet' }
+  responses:
+    Created:
+      description: created
+      content:
+        application/json:
+          schema: { $ref: '#/components/schemas/Pet' }
+  schemas:
+    Id: { $ref: '#/components/schemas/IdReal' }
+    IdReal: { type: string, format: uuid }
+    NewPet:
+      type: object
+      required: [name]
+      properties:
+        name: { type: string }
+        owner: { $ref: '#/components/schemas/Id' }
+    Pet:
+      allOf:
+        - $ref: '#/components/schemas/NewPet'
+        - type: object
+          properties: { id: { $ref: '#/components/schemas/Id' } }
+"#;
+
+#[test]
+fn component_refs_are_resolved_for_parameters_bodies_responses_and_schemas() {
+    let api = api(REFS_YAML);
+    let operation = &api.operations[0];
+    let uuid = json!({ "type": "string", "format": "uuid" });
+    assert_eq!(parameter(operation, "trace").schema, uuid);
+    let body = operation.body.as_ref().expect("the body is resolved");
+    assert!(body.required);
+    assert_eq!(
+        body.schema,
+        json!({
+            "type": "object",
+            "required": ["name"],
+            "properties": { "name": { "type": "string" }, "owner": uuid }
+        })
+    );
+    let success = operation.success.as_ref().expect("the response is resolved");
+    assert_eq!(success.status, "201");
+    assert_eq!(success.description.as_deref(), Some("created"));
+    assert_eq!(
+        success.schema,
+        Some(json!({
+            "allOf": [
+                {
+                    "type": "object",
+                    "required": ["name"],
+                    "properties": { "name": { "type": "string" }, "owner": uuid }
+                },
+                { "type": "object", "properties": { "id": uuid } }
+            ]
+        }))
+    );
+    assert!(!success.schema.as_ref().unwrap().to_string().contains("$ref"));
+}
+
+#[test]
+fn a_chain_of_refs_is_followed_to_its_end() {
+    // Parameter → parameter → parameter, and schema → schema → schema.
+    let document = parse_text(&REFS_YAML.replace(
+        "TraceReal: { name: trace",
+        "TraceReal: { $ref: '#/components/parameters/TraceLast' }\n    TraceLast: { name: trace",
+    ))
+    .unwrap();
+    let api = Loader::new(&document).api().expect("the chain resolves");
+    assert_eq!(
+        parameter(&api.operations[0], "trace").schema,
+        json!({ "type": "string", "format": "uuid" })
+    );
+}
+
+#[test]
+fn ref_with_escaped_pointer_tokens_is_resolved() {
+    let document = with_response_schema(
+        json!({ "$ref": "#/components/schemas/a~1b%20c~0d" }),
+        json!({ "a/b c~d": { "type": "boolean" } }),
+    );
+    assert_eq!(response_schema(&document), json!({ "type": "boolean" }));
+}
+
+#[test]
+fn recursive_schema_becomes_a_defs_reference() {
+    let document = with_response_schema(
+        json!({ "$ref": "#/components/schemas/Node" }),
+        json!({ "Node": {
+            "type": "object",
+            "properties": {
+                "name": { "type": "string" },
+                "children": { "type": "array", "items": { "$ref": "#/components/schemas/Node" } }
+            }
+        } }),
+    );
+    let node = json!({
+        "type": "object",
+        "properties": {
+            "name": { "type": "string" },
+            "children": { "type": "array", "items": { "$ref": "#/$defs/Node" } }
+        }
+    });
+    let mut expected = node.clone();
+    expected["$defs"] = json!({ "Node": node });
+    assert_eq!(response_schema(&document), expected);
+}
+
+#[test]
+fn recursive_schema_under_an_array_gets_its_defs_at_the_root() {
+    let document = with_response_schema(
+        json!({ "type": "array", "items": { "$ref": "#/components/schemas/Node" } }),
+        json!({ "Node": {
+            "type": "object",
+            "properties": { "next": { "$ref": "#/components/schemas/Node" } }
+        } }),
+    );
+    let node = json!({ "type": "object", "properties": { "next": { "$ref": "#/$defs/Node" } } });
+    assert_eq!(
+        response_schema(&document),
+        json!({ "type": "array", "items": node, "$defs": { "Node": node } })
+    );
+}
+
+#[test]
+fn ref_cycle_that_never_reaches_a_schema_is_an_error() {
+    let document = with_response_schema(
+        json!({ "$ref": "#/components/schemas/A" }),
+        json!({
+            "A": { "$ref": "#/components/schemas/B" },
+            "B": { "$ref": "#/components/schemas/A" }
+        }),
+    );
+    let (pointer, message) = Loader::new(&document).api().unwrap_err();
+    assert_eq!(pointer, "/components/schemas/A");
+    assert_eq!(
+        message,
+        "this `$ref` leads back to itself through other `$ref`s without ever reaching a schema"
+    );
+}
+
+#[test]
+fn ref_cycle_between_parameters_is_an_error() {
+    let (pointer, message) = load_error(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /a:
+    get:
+      operationId: getA
+      parameters:
+        - $ref: '#/components/parameters/A'
+      responses: {}
+components:
+  parameters:
+    A: { $ref: '#/components/parameters/B' }
+    B: { $ref: '#/components/parameters/A' }
+"#);
+    assert_eq!(pointer, "/paths/~1a/get/parameters/0");
+    assert_eq!(message, "a chain of `$ref`s loops back on itself");
+}
+
+#[test]
+fn dangling_ref_names_the_referring_location() {
+    let document = with_response_schema(
+        json!({
+            "type": "object",
+            "properties": { "owner": { "$ref": "#/components/schemas/Owner" } }
+        }),
+        json!({}),
+    );
+    let (pointer, message) = Loader::new(&document).api().unwrap_err();
+    assert_eq!(
+        pointer,
+        "/paths/~1things/get/responses/200/content/application~1json/schema/properties/owner"
+    );
+    assert_eq!(message, "`$ref: #/components/schemas/Owner` points to nothing in this document");
+
+    let (pointer, message) = load_error(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /a:
+    get:
+      operationId: getA
+      parameters:
+        - $ref: '#/components/parameters/Nope'
+      responses: {}
+"#);
+    assert_eq!(pointer, "/paths/~1a/get/parameters/0");
+    assert!(message.contains("points to nothing"), "{message}");
+}
+
+#[test]
+fn external_file_ref_is_refused_clearly() {
+    let document = with_response_schema(json!({ "$ref": "common.yaml#/Pet" }), json!({}));
+    let (pointer, message) = Loader::new(&document).api().unwrap_err();
+    assert_eq!(pointer, "/paths/~1things/get/responses/200/content/application~1json/schema");
+    assert!(
+        message.starts_with(
+            "`$ref: common.yaml#/Pet` points into another file; external references are not supported yet"
+        ),
+        "{message}"
+    );
+
+    let (pointer, message) = load_error(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /a:
+    $ref: 'paths/a.yaml'
+"#);
+    assert_eq!(pointer, "/paths/~1a");
+    assert!(message.contains("points into another file"), "{message}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Schemas: the 3.0 dialect rewritten, 3.1 kept
+
+#[test]
+fn nullable_becomes_a_type_array_with_null() {
+    assert_eq!(
+        convert(json!({ "type": "string", "nullable": true })),
+        json!({ "type": ["string", "null"] })
+    );
+    assert_eq!(
+        convert(json!({ "type": "string", "enum": ["a", "b"], "nullable": true })),
+        json!({ "type": ["string", "null"], "enum": ["a", "b", null] })
+    );
+    assert_eq!(
+        convert(json!({ "type": ["integer", "null"], "enum": [1, null], "nullable": true })),
+        json!({ "type": ["integer", "null"], "enum": [1, null] })
+    );
+    assert_eq!(
+        convert(json!({ "type": "string", "nullable": false })),
+        json!({ "type": "string" })
+    );
+}
+
+#[test]
+fn nullable_without_type_becomes_any_of_with_null() {
+    assert_eq!(
+        convert(json!({ "oneOf": [{ "type": "string" }, { "type": "integer" }], "nullable": true })),
+        json!({
+            "anyOf": [
+                { "oneOf": [{ "type": "string" }, { "type": "integer" }] },
+                { "type": "null" }
+            ]
+        })
+    );
+}
+
+#[test]
+fn example_becomes_examples() {
+    assert_eq!(
+        convert(json!({ "type": "integer", "example": 3 })),
+        json!({ "type": "integer", "examples": [3] })
+    );
+    assert_eq!(
+        convert(json!({ "type": "integer", "example": 3, "examples": [4] })),
+        json!({ "type": "integer", "examples": [4] }),
+        "explicit examples win"
+    );
+}
+
+#[test]
+fn boolean_exclusive_bounds_become_numeric() {
+    assert_eq!(
+        convert(json!({
+            "type": "number",
+            "minimum": 0,
+            "exclusiveMinimum": true,
+            "maximum": 10,
+            "exclusiveMaximum": false
+        })),
+        json!({ "type": "number", "exclusiveMinimum": 0, "maximum": 10 })
+    );
+    assert_eq!(
+        convert(json!({ "type": "number", "exclusiveMinimum": 5 })),
+        json!({ "type": "number", "exclusiveMinimum": 5 }),
+        "the 3.1 numeric form is kept"
+    );
+}
+
+#[test]
+fn openapi_only_keywords_are_dropped_but_x_mcp_header_is_kept() {
+    assert_eq!(
+        convert(json!({
+            "type": "object",
+            "discriminator": { "propertyName": "kind" },
+            "xml": { "name": "pet" },
+            "externalDocs": { "url": "https://example.com" },
+            "x-foo": 1,
+            "x-mcp-header": "Pet-Kind",
+            "properties": {
+                "xml": { "type": "string", "x-internal": true },
+                "kind": { "type": "string", "x-mcp-header": "Kind" }
+            }
+        })),
+        json!({
+            "type": "object",
+            "x-mcp-header": "Pet-Kind",
+            "properties": {
+                "xml": { "type": "string" },
+                "kind": { "type": "string", "x-mcp-header": "Kind" }
+            }
+        })
+    );
+}
+
+#[test]
+fn json_schema_keywords_of_openapi_3_1_pass_through() {
+    let schema = json!({
+        "type": ["object", "null"],
+        "properties": {
+            "kind": { "const": "pet" },
+            "point": { "type": "array", "prefixItems": [{ "type": "number" }, { "type": "number" }] },
+            "tags": { "type": "array", "items": { "$ref": "#/$defs/Tag" } }
+        },
+        "$defs": { "Tag": { "type": "string", "minLength": 1 } }
+    });
+    let document = json!({ "$defs": { "Tag": { "type": "string", "minLength": 1 } } });
+    let converted = SchemaConverter::new(&document).convert_root(&schema, "/x").unwrap();
+    assert_eq!(converted["type"], json!(["object", "null"]));
+    assert_eq!(converted["properties"]["kind"], json!({ "const": "pet" }));
+    assert_eq!(converted["properties"]["point"], schema["properties"]["point"]);
+    assert_eq!(converted["$defs"], schema["$defs"]);
+}
+
+#[test]
+fn draft_4_tuple_items_become_prefix_items() {
+    assert_eq!(
+        convert(json!({ "type": "array", "items": [{ "type": "string" }, { "type": "integer" }] })),
+        json!({ "type": "array", "prefixItems": [{ "type": "string" }, { "type": "integer" }] })
+    );
+}
+
+#[test]
+fn keywords_beside_a_ref_refine_the_referenced_schema() {
+    let document = with_response_schema(
+        json!({ "$ref": "#/components/schemas/Name", "description": "The pet's name.", "example": "Rex" }),
+        json!({ "Name": { "type": "string", "maxLength": 20 } }),
+    );
+    assert_eq!(
+        response_schema(&document),
+        json!({ "type": "string", "maxLength": 20, "description": "The pet's name.", "examples": ["Rex"] })
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bodies and responses
+
+fn body_and_responses(request_content: &str, responses: &str) -> Operation {
+    let text = format!(
+        r#"
+openapi: 3.0.3
+info: {{ title: T, version: '1' }}
+paths:
+  /a:
+    post:
+      operationId: postA
+      requestBody:
+        content:
+{request_content}
+      responses:
+{responses}
+"#
+    );
+    api(&text).operations.remove(0)
+}
+
+#[test]
+fn form_urlencoded_body_is_a_form_body() {
+    let operation = body_and_responses(
+        "          application/x-www-form-urlencoded:\n            schema: { type: object, properties: { a: { type: string } } }",
+        "        '204': { description: done }",
+    );
+    let body = operation.body.expect("a body");
+    assert_eq!(body.kind, BodyKind::Form);
+    assert_eq!(body.content_type, "application/x-www-form-urlencoded");
+    assert_eq!(body.schema, json!({ "type": "object", "properties": { "a": { "type": "string" } } }));
+    assert!(!body.required);
+}
+
+#[test]
+fn json_body_is_preferred_among_several_content_types() {
+    let operation = body_and_responses(
+        "          text/plain:\n            schema: { type: string }\n          \
+         application/x-www-form-urlencoded:\n            schema: { type: object }\n          \
+         application/merge-patch+json:\n            schema: { type: object, properties: { b: { type: integer } } }",
+        "        '204': { description: done }",
+    );
+    let body = operation.body.expect("a body");
+    assert_eq!(body.kind, BodyKind::Json);
+    assert_eq!(body.content_type, "application/merge-patch+json");
+    assert_eq!(body.schema, json!({ "type": "object", "properties": { "b": { "type": "integer" } } }));
+}
+
+#[test]
+fn a_body_of_another_media_type_is_text() {
+    let operation = body_and_responses(
+        "          text/csv:\n            schema: { type: object }",
+        "        '204': { description: done }",
+    );
+    let body = operation.body.expect("a body");
+    assert_eq!((body.kind, body.content_type.as_str()), (BodyKind::Text, "text/csv"));
+    assert_eq!(body.schema, json!({ "type": "string" }));
+}
+
+#[test]
+fn first_2xx_response_is_the_success_and_its_json_schema_is_kept() {
+    let operation = body_and_responses(
+        "          application/json:\n            schema: { type: object }",
+        "        default: { description: error }\n        \
+         '400': { description: bad }\n        \
+         '202':\n          description: accepted later\n        \
+         '201':\n          description: created\n          content:\n            \
+         text/plain:\n              schema: { type: string }\n            \
+         application/json:\n              schema: { type: object, properties: { id: { type: integer } } }",
+    );
+    let success = operation.success.expect("a success response");
+    assert_eq!(success.status, "201");
+    assert_eq!(success.description.as_deref(), Some("created"));
+    assert_eq!(
+        success.schema,
+        Some(json!({ "type": "object", "properties": { "id": { "type": "integer" } } }))
+    );
+}
+
+#[test]
+fn a_success_without_json_content_has_no_schema() {
+    let operation = body_and_responses(
+        "          application/json:\n            schema: { type: object }",
+        "        '200':\n          description: a picture\n          content:\n            \
+         image/png:\n              schema: { type: string, format: binary }",
+    );
+    let success = operation.success.expect("a success response");
+    assert_eq!(success.status, "200");
+    assert_eq!(success.schema, None);
+}
+
+#[test]
+fn no_2xx_response_means_no_success() {
+    let operation = body_and_responses(
+        "          application/json:\n            schema: { type: object }",
+        "        '302': { description: elsewhere }\n        default: { description: error }",
+    );
+    assert!(operation.success.is_none());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Document-level facts
+
+#[test]
+fn security_schemes_of_every_supported_kind() {
+    let api = api(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+security:
+  - bearer: []
+  - basic: []
+    header: []
+paths: {}
+components:
+  securitySchemes:
+    bearer: { type: http, scheme: Bearer, bearerFormat: JWT }
+    basic: { type: http, scheme: basic }
+    header: { type: apiKey, in: header, name: X-API-Key }
+    query: { type: apiKey, in: query, name: api_key }
+    cookie: { type: apiKey, in: cookie, name: session }
+    machine:
+      type: oauth2
+      flows:
+        clientCredentials: { tokenUrl: 'https://auth.example/token', scopes: {} }
+    user:
+      type: oauth2
+      flows:
+        authorizationCode:
+          authorizationUrl: 'https://auth.example/authorize'
+          tokenUrl: 'https://auth.example/token'
+          scopes: {}
+    oidc: { type: openIdConnect, openIdConnectUrl: 'https://auth.example/.well-known' }
+    digest: { type: http, scheme: digest }
+    referenced: { $ref: '#/components/securitySchemes/bearer' }
+"#);
+    let api_key = |location, name: &str| SecurityScheme::ApiKey { location, name: name.into() };
+    let expected = [
+        ("bearer", SecurityScheme::Bearer),
+        ("basic", SecurityScheme::Basic),
+        ("header", api_key(Location::Header, "X-API-Key")),
+        ("query", api_key(Location::Query, "api_key")),
+        ("cookie", api_key(Location::Cookie, "session")),
+        (
+            "machine",
+            SecurityScheme::OAuth2ClientCredentials {
+                token_url: "https://auth.example/token".into(),
+            },
+        ),
+        ("user", SecurityScheme::Bearer),
+        ("oidc", SecurityScheme::Unsupported { kind: "openIdConnect".into() }),
+        ("digest", SecurityScheme::Unsupported { kind: "http digest".into() }),
+        ("referenced", SecurityScheme::Bearer),
+    ];
+    let found: Vec<(&str, SecurityScheme)> = api
+        .security_schemes
+        .iter()
+        .map(|(name, scheme)| (name.as_str(), scheme.clone()))
+        .collect();
+    assert_eq!(found, expected);
+    assert_eq!(
+        api.security,
+        [vec!["bearer".to_string()], vec!["basic".to_string(), "header".to_string()]]
+    );
+}
+
+#[test]
+fn server_variables_are_replaced_by_their_defaults() {
+    let api = api(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+servers:
+  - url: 'https://{region}.api.example/{basePath}/{region}'
+    variables:
+      region: { default: eu, enum: [eu, us] }
+      basePath: { default: v2 }
+  - url: /relative
+paths: {}
+"#);
+    assert_eq!(api.servers, ["https://eu.api.example/v2/eu", "/relative"]);
+}
+
+#[test]
+fn swagger_2_is_refused_with_a_message_naming_swagger() {
+    let (pointer, message) = load_error("swagger: '2.0'\ninfo: { title: T, version: '1' }\npaths: {}\n");
+    assert_eq!(pointer, "/swagger");
+    assert_eq!(
+        message,
+        "Swagger 2.0 documents are not supported yet; convert it to OpenAPI 3.0 (for example with swagger2openapi) and try again"
+    );
+}
+
+#[test]
+fn openapi_3_2_is_refused_naming_the_version() {
+    let (pointer, message) = load_error("openapi: 3.2.0\ninfo: { title: T, version: '1' }\npaths: {}\n");
+    assert_eq!(pointer, "/openapi");
+    assert_eq!(
+        message,
+        r#"OpenAPI version "3.2.0" is not supported; mcpgen reads OpenAPI 3.0.x and 3.1.x"#
+    );
+}
+
+#[test]
+fn an_openapi_version_written_as_a_number_is_named_in_the_error() {
+    // `openapi: 3.1` is a YAML number; the message must still say which version it read.
+    let (pointer, message) = load_error("openapi: 3.1\ninfo: { title: T, version: '1' }\npaths: {}\n");
+    assert_eq!(pointer, "/openapi");
+    let named = message.split(';').next().unwrap_or_default();
+    assert!(named.contains("3.1"), "{message}");
+}
+
+#[test]
+fn openapi_3_1_documents_load() {
+    let api = api("openapi: 3.1.1\ninfo: { title: T, version: '1' }\npaths: {}\n");
+    assert!(api.operations.is_empty());
+}
+
+#[test]
+fn a_document_that_is_not_a_mapping_is_refused() {
+    for text in ["- 1\n- 2\n", "just text\n", "42\n", ""] {
+        let (pointer, message) = load_error(text);
+        assert_eq!(pointer, "", "{text:?}");
+        assert_eq!(message, "not an OpenAPI document: the top level is not a mapping", "{text:?}");
+    }
+}
+
+#[test]
+fn a_mapping_without_an_openapi_field_is_refused() {
+    let (pointer, message) = load_error("a: 1\n");
+    assert_eq!(pointer, "");
+    assert_eq!(message, "not an OpenAPI document: it has no `openapi` version field");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the file
+
+#[test]
+fn load_reads_a_yaml_file_and_a_json_file() {
+    let (_dir, yaml) = write_temp("pets.yaml", PETS_YAML.as_bytes());
+    let (_dir2, json) = write_temp("pets.json", PETS_JSON.as_bytes());
+    let from_yaml = load(&yaml).expect("the YAML file loads");
+    let from_json = load(&json).expect("the JSON file loads");
+    assert_eq!(format!("{from_yaml:?}"), format!("{from_json:?}"));
+}
+
+#[test]
+fn a_non_utf8_file_is_an_error_mentioning_utf8() {
+    let (_dir, path) = write_temp("latin1.yaml", b"openapi: 3.0.3\ninfo:\n  title: caf\xe9\n");
+    let error = load(&path).unwrap_err();
+    assert_eq!(error.file, path);
+    assert_eq!(error.pointer, None);
+    assert_eq!(
+        error.message,
+        "the file is not UTF-8 text (invalid byte at offset 33); save it as UTF-8"
+    );
+}
+
+#[test]
+fn a_missing_file_is_an_error_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("nope.yaml");
+    let error = load(&path).unwrap_err();
+    assert_eq!(error.file, path);
+    assert!(error.message.starts_with("cannot read the file: "), "{}", error.message);
+}
+
+#[test]
+fn load_errors_show_the_file_the_pointer_and_the_message() {
+    let (_dir, path) = write_temp("two.yaml", b"swagger: '2.0'\n");
+    let error = load(&path).unwrap_err();
+    assert_eq!(error.pointer.as_deref(), Some("/swagger"));
+    assert!(
+        error.to_string().starts_with(&format!("{} at /swagger: Swagger 2.0 ", path.display())),
+        "{error}"
+    );
+    let (_dir, path) = write_temp("list.yaml", b"- 1\n");
+    assert_eq!(
+        load(&path).unwrap_err().to_string(),
+        format!("{} at /: not an OpenAPI document: the top level is not a mapping", path.display())
+    );
+    let (_dir, path) = write_temp("bad.json", b"{\"a\":");
+    let error = load(&path).unwrap_err();
+    assert_eq!(error.pointer, None);
+    assert!(error.to_string().starts_with(&format!("{}: not valid JSON: ", path.display())));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plan: what the next stage makes of a loaded document
+
+fn tracker() -> Api {
+    load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/tracker/openapi.yaml"))
+        .expect("the tracker spec loads")
+}
+
+/// Plans `api` without a curation file.
+fn plan_with(api: &Api, options: &plan::Options) -> Result<plan::Plan, String> {
+    plan::plan(api, options, None)
+}
+
+fn plan_of(text: &str) -> plan::Plan {
+    plan_with(&api(text), &plan::Options::default()).expect("the document plans")
+}
+
+#[test]
+fn plan_annotations_follow_the_http_method() {
+    let read_only = Annotations {
+        read_only: Some(true),
+        ..Annotations::default()
+    };
+    assert_eq!(Annotations::from_method(Method::Get), read_only);
+    assert_eq!(Annotations::from_method(Method::Head), read_only);
+
+    let delete = Annotations::from_method(Method::Delete);
+    assert_eq!(
+        (delete.read_only, delete.destructive, delete.idempotent),
+        (Some(false), Some(true), Some(true))
+    );
+    let put = Annotations::from_method(Method::Put);
+    assert_eq!((put.read_only, put.idempotent), (Some(false), Some(true)));
+    for method in [Method::Post, Method::Patch] {
+        let write = Annotations::from_method(method);
+        assert_eq!((write.read_only, write.idempotent), (Some(false), Some(false)), "{method:?}");
+    }
+
+    let plan = plan_with(&tracker(), &plan::Options::default()).unwrap();
+    let annotations = |name: &str| {
+        plan.tools
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("no tool {name}"))
+            .definition()["annotations"]
+            .clone()
+    };
+    assert_eq!(annotations("list_issues"), json!({ "readOnlyHint": true }));
+    assert_eq!(
+        annotations("delete_issue"),
+        json!({ "readOnlyHint": false, "destructiveHint": true, "idempotentHint": true })
+    );
+    assert_eq!(
+        annotations("create_issue"),
+        json!({ "readOnlyHint": false, "idempotentHint": false })
+    );
+}
+
+#[test]
+fn plan_flattens_body_properties_apart_from_a_parameter_of_the_same_name() {
+    let plan = plan_of(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /pets:
+    post:
+      operationId: createPet
+      parameters:
+        - { name: name, in: query, required: true, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [name]
+              properties:
+                name: { type: string, maxLength: 10 }
+                age: { type: integer }
+      responses: {}
+"#);
+    let fields: Vec<(&str, &str, &FieldTarget, bool)> = plan.operations[0]
+        .fields
+        .iter()
+        .map(|f| (f.property.as_str(), f.api_name.as_str(), &f.target, f.required))
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            ("name", "name", &FieldTarget::Param(Location::Query), true),
+            ("body_name", "name", &FieldTarget::BodyProperty, true),
+            ("age", "age", &FieldTarget::BodyProperty, false),
+        ]
+    );
+    let idents: Vec<&str> = plan.operations[0].fields.iter().map(|f| f.ident.as_str()).collect();
+    assert_eq!(idents, ["name", "body_name", "age"]);
+    assert_eq!(
+        plan.tools[0].input_schema,
+        json!({
+            "type": "object",
+            "properties": {
+                "name": { "type": "string" },
+                "body_name": { "type": "string", "maxLength": 10 },
+                "age": { "type": "integer" }
+            },
+            "required": ["name", "body_name"],
+            "additionalProperties": false
+        })
+    );
+}
+
+#[test]
+fn plan_keeps_a_body_that_is_not_an_object_as_one_body_property() {
+    let plan = plan_of(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /tags:
+    put:
+      operationId: setTags
+      requestBody:
+        required: true
+        description: The new tags.
+        content:
+          application/json:
+            schema: { type: array, items: { type: string } }
+      responses: {}
+"#);
+    let fields = &plan.operations[0].fields;
+    assert_eq!(fields.len(), 1);
+    assert_eq!(
+        (fields[0].property.as_str(), &fields[0].target, fields[0].required),
+        ("body", &FieldTarget::WholeBody, true)
+    );
+    assert_eq!(
+        plan.tools[0].input_schema["properties"]["body"],
+        json!({ "type": "array", "items": { "type": "string" }, "description": "The new tags." })
+    );
+    assert_eq!(plan.tools[0].input_schema["required"], json!(["body"]));
+}
+
+#[test]
+fn plan_wraps_an_array_result_under_result() {
+    let plan = plan_of(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /tags:
+    get:
+      operationId: listTags
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { type: array, items: { type: string } }
+    post:
+      operationId: addTag
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { type: object, properties: { tag: { type: string } } }
+"#);
+    let list = &plan.tools[0];
+    assert_eq!(
+        list.output_schema,
+        Some(json!({
+            "type": "object",
+            "properties": { "result": { "type": "array", "items": { "type": "string" } } },
+            "required": ["result"]
+        }))
+    );
+    assert!(matches!(list.action, plan::Action::Call { operation: 0, wrap: true }));
+    let add = &plan.tools[1];
+    assert_eq!(
+        add.output_schema,
+        Some(json!({ "type": "object", "properties": { "tag": { "type": "string" } } }))
+    );
+    assert!(matches!(add.action, plan::Action::Call { operation: 1, wrap: false }));
+}
+
+#[test]
+fn plan_hoists_recursive_defs_to_the_root_of_tool_schemas() {
+    let plan = plan_of(r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /trees:
+    post:
+      operationId: plantTree
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                root: { $ref: '#/components/schemas/Node' }
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { type: array, items: { $ref: '#/components/schemas/Node' } }
+components:
+  schemas:
+    Node:
+      type: object
+      properties:
+        children: { type: array, items: { $ref: '#/components/schemas/Node' } }
+"#);
+    let node = json!({
+        "type": "object",
+        "properties": { "children": { "type": "array", "items": { "$ref": "#/$defs/Node" } } }
+    });
+    let tool = &plan.tools[0];
+    assert_eq!(tool.input_schema["properties"]["root"], node);
+    assert_eq!(tool.input_schema["$defs"], json!({ "Node": node }));
+    let output = tool.output_schema.as_ref().unwrap();
+    assert_eq!(output["properties"]["result"], json!({ "type": "array", "items": node }));
+    assert_eq!(output["$defs"], json!({ "Node": node }));
+}
+
+#[test]
+fn plan_names_the_server_from_the_title_or_from_the_name_option() {
+    let api = tracker();
+    let from_title = plan_with(&api, &plan::Options::default()).unwrap().server;
+    assert_eq!(
+        (from_title.name.as_str(), from_title.crate_name.as_str(), from_title.env_prefix.as_str()),
+        ("tracker", "tracker-mcp", "TRACKER")
+    );
+    assert_eq!(from_title.default_base_url.as_deref(), Some("https://api.tracker.example"));
+
+    let options = plan::Options {
+        name: Some("Billing API".into()),
+    };
+    let named = plan_with(&api, &options).unwrap().server;
+    assert_eq!(
+        (named.name.as_str(), named.crate_name.as_str(), named.env_prefix.as_str()),
+        ("billing-api", "billing-api-mcp", "BILLING_API")
+    );
+    assert_eq!(named.auth, [Auth::Bearer { env: "BILLING_API_TOKEN".into() }]);
+
+    let options = plan::Options {
+        name: Some("--".into()),
+    };
+    let error = plan_with(&api, &options).unwrap_err();
+    assert_eq!(error, r#"--name "--" has no letters or digits to make a name of"#);
+}
+
+#[test]
+fn plan_reads_a_bearer_token_from_prefix_token() {
+    let server = plan_with(&tracker(), &plan::Options::default()).unwrap().server;
+    assert_eq!(server.auth, [Auth::Bearer { env: "TRACKER_TOKEN".into() }]);
+    assert_eq!(server.auth[0].env_vars(), ["TRACKER_TOKEN"]);
+}
+
+#[test]
+fn plan_makes_one_tool_per_tracker_operation_in_document_order() {
+    let plan = plan_with(&tracker(), &plan::Options::default()).unwrap();
+    let names: Vec<&str> = plan.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "list_projects",
+            "list_users",
+            "get_current_user",
+            "list_issues",
+            "create_issue",
+            "get_issue",
+            "delete_issue",
+            "get_issue_by_key",
+            "list_transitions",
+            "transition_issue",
+        ]
+    );
+}

@@ -106,6 +106,8 @@ pub struct ToolParam {
     pub default: Option<Value>,
     /// The API parameter it fills (one-call tools).
     pub target: Option<Target>,
+    /// What the model is told about it.
+    pub description: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -456,6 +458,9 @@ impl<'c> CuratedPlanner<'c> {
                 required: false,
                 default: Some(json!(limit.default)),
                 target: None,
+                description: Some(limit.description.clone().unwrap_or_else(|| {
+                    format!("The most results to return, from 1 to {}.", limit.max)
+                })),
             });
         }
         if !results_spec.detailed_fields.is_empty() {
@@ -470,6 +475,7 @@ impl<'c> CuratedPlanner<'c> {
                 required: false,
                 default: Some(json!("concise")),
                 target: None,
+                description: Some("`concise` to answer questions, `detailed` for the fields follow-up calls need.".into()),
             });
         }
         let mut input = Map::new();
@@ -588,7 +594,7 @@ impl<'c> CuratedPlanner<'c> {
                 .and_then(Value::as_str)
                 .map(str::to_string),
         };
-        if let Some(description) = description {
+        if let Some(description) = &description {
             schema.insert("description".into(), json!(description.trim()));
         }
         if let Some(header) = &param.header {
@@ -610,6 +616,7 @@ impl<'c> CuratedPlanner<'c> {
                 required,
                 default,
                 target,
+                description,
             },
             Value::Object(schema),
         ))

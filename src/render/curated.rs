@@ -156,8 +156,9 @@ fn paging_const(name: &proc_macro2::Ident, paging: &PagingPlan) -> TokenStream {
     }
 }
 
-/// A call of `operation` with the argument map `args` in scope.
-fn call_operation(operation: &OperationPlan, receiver: TokenStream) -> TokenStream {
+/// A call of `operation` with the argument map `args` in scope: the statement that turns `args`
+/// into the operation's parameters, and the call.
+fn call_operation(operation: &OperationPlan, receiver: TokenStream) -> (TokenStream, TokenStream) {
     // Inside `client.rs` the parameter types are local; elsewhere they live in `client`.
     let module = if receiver.to_string() == "self" {
         quote! {}
@@ -168,12 +169,12 @@ fn call_operation(operation: &OperationPlan, receiver: TokenStream) -> TokenStre
     let params_type = ident(&operation.params_type);
     let api_id = &operation.api_id;
     if operation.fields.is_empty() {
-        quote! { #receiver.#fn_name().await }
+        (quote! {}, quote! { #receiver.#fn_name().await })
     } else {
-        quote! {{
-            let params: #module #params_type = curated::params(#api_id, args)?;
-            #receiver.#fn_name(&params).await
-        }}
+        (
+            quote! { let params: #module #params_type = curated::params(#api_id, args)?; },
+            quote! { #receiver.#fn_name(&params).await },
+        )
     }
 }
 
@@ -228,7 +229,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
     let ttl = Literal::u64_unsuffixed(r.ttl_seconds);
     let aliases = r.aliases.iter().map(|(word, operation)| {
         let operation = &plan.operations[*operation];
-        let call = call_operation(operation, quote! { self });
+        let (prelude, call) = call_operation(operation, quote! { self });
         let args = if operation.fields.is_empty() {
             quote! {}
         } else {
@@ -237,6 +238,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
         quote! {
             if value.eq_ignore_ascii_case(#word) {
                 #args
+                #prelude
                 let found = #call?;
                 return curated::field_text(&found, #id_field);
             }
@@ -259,12 +261,13 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                     let paging_name = ident(&format!("{}_PAGING", r.ident.to_uppercase()));
                     let paging_def = paging_const(&paging_name, paging);
                     let puts = paging_puts(paging);
-                    let call = call_operation(operation, quote! { self });
+                    let (prelude, call) = call_operation(operation, quote! { self });
                     quote! {
                         #paging_def
                         let collected = curated::collect_pages(&#paging_name, None, |page| async move {
                             let mut args = serde_json::Map::new();
                             #puts
+                            #prelude
                             #call.map(curated::FetchedPage::from)
                         })
                         .await?;
@@ -272,7 +275,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                     }
                 }
                 None => {
-                    let call = call_operation(operation, quote! { self });
+                    let (prelude, call) = call_operation(operation, quote! { self });
                     let args = if operation.fields.is_empty() {
                         quote! {}
                     } else {
@@ -280,6 +283,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                     };
                     quote! {
                         #args
+                        #prelude
                         let body = #call?;
                         curated::items_at(&body, #items)
                     }
@@ -317,7 +321,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
         }
         ResolverSource::Lookup { operation, param } => {
             let operation = &plan.operations[*operation];
-            let call = call_operation(operation, quote! { self });
+            let (prelude, call) = call_operation(operation, quote! { self });
             quote! {
                 impl Client {
                     #[doc = #resolve_doc]
@@ -325,6 +329,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                         #( #aliases )*
                         let mut args = serde_json::Map::new();
                         curated::put(&mut args, #param, value);
+                        #prelude
                         match #call {
                             Ok(found) => curated::field_text(&found, #id_field),
                             Err(ToolError::Status { status: 404, .. }) => {
@@ -462,7 +467,9 @@ pub fn tool_module(
         } else {
             (quote! { Option<#ty> }, quote! {})
         };
+        let doc = super::rust::docs(param.description.as_deref());
         quote! {
+            #doc
             #rename
             #default
             pub #field: #ty,
@@ -485,7 +492,7 @@ pub fn tool_module(
         }
         _ => None,
     });
-    let vars = tool.params.iter().map(|param| {
+    let vars = tool.params.iter().filter(|p| !matches!(p.kind, ParamKind::Limit { .. } | ParamKind::ResponseFormat)).map(|param| {
         let field = ident(&param.ident);
         let name = &param.name;
         if is_optional(param) {
@@ -520,13 +527,13 @@ pub fn tool_module(
             quote! { &#local }
         })
         .collect();
-    let body = match &tool.body {
+    let (module_items, body) = match &tool.body {
         CuratedBody::Call {
             operation,
             fixed,
             paging,
         } => call_body(plan, tool_name, tool, &plan.operations[*operation], fixed, paging.as_ref(), &detailed, &lookups_fetch, &lookup_refs),
-        CuratedBody::Steps(steps) => steps_body(plan, tool, steps, &detailed, &lookups_fetch, &lookup_refs),
+        CuratedBody::Steps(steps) => (TokenStream::new(), steps_body(plan, tool, steps, &detailed, &lookups_fetch, &lookup_refs)),
     };
     quote! {
         #[doc = #doc]
@@ -552,6 +559,8 @@ pub fn tool_module(
             const ERRORS: &[(u16, &str)] = &[#( #errors ),*];
 
             #shape
+
+            #module_items
 
             pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
                 let input: Input = runtime::parse_arguments(arguments)?;
@@ -618,7 +627,7 @@ fn call_body(
     detailed: &TokenStream,
     lookups_fetch: &[TokenStream],
     lookup_refs: &[TokenStream],
-) -> TokenStream {
+) -> (TokenStream, TokenStream) {
     let puts = tool.params.iter().filter_map(|param| {
         let target = param.target.as_ref()?;
         let api_name = &target.api_name;
@@ -634,24 +643,28 @@ fn call_body(
         quote! { usize::try_from(input.#field).unwrap_or(1) }
     });
     let explain = quote! { .map_err(|e| e.explain(ERRORS, &vars)) };
+    let mut module_items = TokenStream::new();
     let shaped = match (&tool.results.list, paging) {
         (Some(list), Some(paging)) => {
             let paging_name = ident("PAGING");
             let paging_def = paging_const(&paging_name, paging);
             let page_puts = paging_puts(paging);
-            let call = call_operation(operation, quote! { client });
+            let (prelude, call) = call_operation(operation, quote! { client });
             let limit = match &limit {
                 Some(limit) => quote! { Some(#limit) },
                 None => quote! { None },
             };
             let name = &list.name;
+            module_items = paging_def;
             quote! {
-                #paging_def
                 let collected = curated::collect_pages(&PAGING, #limit, |page| {
                     let mut args = args.clone();
                     #page_puts
                     let client = Arc::clone(&client);
-                    async move { #call.map(curated::FetchedPage::from) }
+                    async move {
+                        #prelude
+                        #call.map(curated::FetchedPage::from)
+                    }
                 })
                 .await
                 #explain?;
@@ -660,11 +673,12 @@ fn call_body(
             }
         }
         (Some(list), None) => {
-            let call = call_operation(operation, quote! { client });
+            let (prelude, call) = call_operation(operation, quote! { client });
             let items = &list.items;
             let name = &list.name;
             let limit = limit.unwrap_or_else(|| quote! { usize::MAX });
             quote! {
+                #prelude
                 let body = #call #explain?;
                 let mut items = curated::items_at(&body, #items)?;
                 let limit = #limit;
@@ -676,8 +690,9 @@ fn call_body(
             }
         }
         (None, _) => {
-            let call = call_operation(operation, quote! { client });
+            let (prelude, call) = call_operation(operation, quote! { client });
             quote! {
+                #prelude
                 let body = #call #explain?;
                 #( #lookups_fetch )*
                 Ok(curated::shape_item(&SHAPE, &body, #detailed, &[#( #lookup_refs ),*]).into())
@@ -693,10 +708,13 @@ fn call_body(
             #( #fixed )*
         }
     };
-    quote! {
-        #args_decl
-        #shaped
-    }
+    (
+        module_items,
+        quote! {
+            #args_decl
+            #shaped
+        },
+    )
 }
 
 /// The expression for a step value.
@@ -767,7 +785,7 @@ fn steps_body(
                 quote! { (#status, #message) }
             });
             let step_number = Literal::usize_unsuffixed(number);
-            let call = call_operation(operation, quote! { client });
+            let (prelude, call) = call_operation(operation, quote! { client });
             let comment = format!(" Step {number}: `{api_id}`.");
             let args_decl = if operation.fields.is_empty() {
                 quote! {}
@@ -782,6 +800,7 @@ fn steps_body(
                 let #local = {
                     #args_decl
                     const STEP_ERRORS: &[(u16, &str)] = &[#( #step_errors ),*];
+                    #prelude
                     #call.map_err(|e| {
                         e.explain(STEP_ERRORS, &vars)
                             .explain(ERRORS, &vars)

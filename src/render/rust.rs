@@ -16,7 +16,7 @@ pub(super) fn ident(name: &str) -> Ident {
 
 /// `#[doc = "..."]` lines for `text`, or nothing. Doc text is kept out of doctests: generated
 /// crates are binaries, and rustdoc never runs a binary's examples.
-fn docs(text: Option<&str>) -> TokenStream {
+pub(super) fn docs(text: Option<&str>) -> TokenStream {
     let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
         return TokenStream::new();
     };

@@ -206,14 +206,11 @@ impl Client {
                     let mut args = serde_json::Map::new();
                     curated::put(&mut args, "page", page.number);
                     curated::put(&mut args, "per_page", page.size);
-                    {
-                        let params: ListProjectsParams = curated::params(
-                            "listProjects",
-                            args,
-                        )?;
-                        self.list_projects(&params).await
-                    }
-                        .map(curated::FetchedPage::from)
+                    let params: ListProjectsParams = curated::params(
+                        "listProjects",
+                        args,
+                    )?;
+                    self.list_projects(&params).await.map(curated::FetchedPage::from)
                 },
             )
             .await?;
@@ -262,14 +259,8 @@ impl Client {
                     let mut args = serde_json::Map::new();
                     curated::put(&mut args, "page", page.number);
                     curated::put(&mut args, "per_page", page.size);
-                    {
-                        let params: ListUsersParams = curated::params(
-                            "listUsers",
-                            args,
-                        )?;
-                        self.list_users(&params).await
-                    }
-                        .map(curated::FetchedPage::from)
+                    let params: ListUsersParams = curated::params("listUsers", args)?;
+                    self.list_users(&params).await.map(curated::FetchedPage::from)
                 },
             )
             .await?;

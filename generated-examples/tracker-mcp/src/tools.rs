@@ -218,12 +218,18 @@ pub mod tracker_search_issues {
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct Input {
+        /// Project key, for example WEB
         pub project: String,
+        /// Filter by status. Omit to search all statuses
         pub status: Option<IssueStatus>,
+        /// Username of the assignee, or me for the current user
         pub assignee: Option<String>,
+        /// Words to find in the title or description
         pub query: Option<String>,
+        /// The most results to return, from 1 to 50.
         #[serde(default = "default_limit")]
         pub limit: i64,
+        /// `concise` to answer questions, `detailed` for the fields follow-up calls need.
         #[serde(default)]
         pub response_format: curated::ResponseFormat,
     }
@@ -301,6 +307,13 @@ pub mod tracker_search_issues {
     /// Guidance sent with a result cut at the limit.
     const TRUNCATED: &str = "More issues match than were returned. Narrow the search with status, assignee or query instead of raising the limit.";
 
+    const PAGING: curated::Paging = curated::Paging {
+        style: curated::PagingStyle::Page,
+        items: "/items",
+        max_page_size: 50,
+        max_pages: 20,
+    };
+
     pub async fn call(
         client: Arc<Client>,
         arguments: JsonObject,
@@ -312,8 +325,6 @@ pub mod tracker_search_issues {
             ("status", curated::text(&input.status)),
             ("assignee", curated::text(&input.assignee)),
             ("query", curated::text(&input.query)),
-            ("limit", input.limit.to_string()),
-            ("response_format", String::new()),
         ];
         let vars = curated::borrow_vars(&vars);
         let mut args = serde_json::Map::new();
@@ -352,13 +363,6 @@ pub mod tracker_search_issues {
             },
         );
         curated::put(&mut args, "q", curated::json(&input.query));
-
-        const PAGING: curated::Paging = curated::Paging {
-            style: curated::PagingStyle::Page,
-            items: "/items",
-            max_page_size: 50,
-            max_pages: 20,
-        };
         let collected = curated::collect_pages(
                 &PAGING,
                 Some(usize::try_from(input.limit).unwrap_or(1)),
@@ -368,14 +372,11 @@ pub mod tracker_search_issues {
                     curated::put(&mut args, "per_page", page.size);
                     let client = Arc::clone(&client);
                     async move {
-                        {
-                            let params: client::ListIssuesParams = curated::params(
-                                "listIssues",
-                                args,
-                            )?;
-                            client.list_issues(&params).await
-                        }
-                            .map(curated::FetchedPage::from)
+                        let params: client::ListIssuesParams = curated::params(
+                            "listIssues",
+                            args,
+                        )?;
+                        client.list_issues(&params).await.map(curated::FetchedPage::from)
                     }
                 },
             )
@@ -470,6 +471,7 @@ pub mod tracker_create_issue {
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct Input {
+        /// Project key, for example WEB
         pub project: String,
         pub title: String,
         pub description: Option<String>,
@@ -543,13 +545,10 @@ pub mod tracker_create_issue {
         curated::put(&mut args, "title", curated::json(&input.title));
         curated::put(&mut args, "description", curated::json(&input.description));
         curated::put(&mut args, "priority", input.priority.code());
-        let body = {
-            let params: client::CreateIssueParams = curated::params(
-                "createIssue",
-                args,
-            )?;
-            client.create_issue(&params).await
-        }
+        let params: client::CreateIssueParams = curated::params("createIssue", args)?;
+        let body = client
+            .create_issue(&params)
+            .await
             .map_err(|e| e.explain(ERRORS, &vars))?;
         Ok(curated::shape_item(&SHAPE, &body, false, &[]).into())
     }
@@ -618,6 +617,7 @@ pub mod tracker_change_issue_status {
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct Input {
+        /// Issue key, for example WEB-142
         pub issue: String,
         pub status: IssueStatus,
     }
@@ -674,13 +674,13 @@ pub mod tracker_change_issue_status {
                     "Issue \"{issue}\" not found. Check the key (project key, a dash and a number, for example WEB-142); tracker_search_issues finds issues by words.",
                 ),
             ];
-            {
-                let params: client::GetIssueByKeyParams = curated::params(
-                    "getIssueByKey",
-                    args,
-                )?;
-                client.get_issue_by_key(&params).await
-            }
+            let params: client::GetIssueByKeyParams = curated::params(
+                "getIssueByKey",
+                args,
+            )?;
+            client
+                .get_issue_by_key(&params)
+                .await
                 .map_err(|e| {
                     e.explain(STEP_ERRORS, &vars)
                         .explain(ERRORS, &vars)
@@ -695,13 +695,13 @@ pub mod tracker_change_issue_status {
             curated::put(&mut args, "issue_id", curated::value_at(&found, "/id"));
 
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            {
-                let params: client::ListTransitionsParams = curated::params(
-                    "listTransitions",
-                    args,
-                )?;
-                client.list_transitions(&params).await
-            }
+            let params: client::ListTransitionsParams = curated::params(
+                "listTransitions",
+                args,
+            )?;
+            client
+                .list_transitions(&params)
+                .await
                 .map_err(|e| {
                     e.explain(STEP_ERRORS, &vars)
                         .explain(ERRORS, &vars)
@@ -737,13 +737,13 @@ pub mod tracker_change_issue_status {
             );
 
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            {
-                let params: client::TransitionIssueParams = curated::params(
-                    "transitionIssue",
-                    args,
-                )?;
-                client.transition_issue(&params).await
-            }
+            let params: client::TransitionIssueParams = curated::params(
+                "transitionIssue",
+                args,
+            )?;
+            client
+                .transition_issue(&params)
+                .await
                 .map_err(|e| {
                     e.explain(STEP_ERRORS, &vars)
                         .explain(ERRORS, &vars)
