@@ -97,3 +97,15 @@ fn every_generated_file_starts_with_the_generated_header() {
         }
     }
 }
+
+#[test]
+fn committed_curation_schema_matches_mcpgen_schema() {
+    let committed = std::fs::read_to_string(root().join("schemas/mcpgen.schema.json"))
+        .expect("schemas/mcpgen.schema.json is committed");
+    let current = serde_json::to_string_pretty(&mcpgen::curate::model::json_schema())
+        .expect("the schema serializes");
+    assert!(
+        committed.trim_end() == current,
+        "schemas/mcpgen.schema.json is stale; run `cargo run -- schema > schemas/mcpgen.schema.json`"
+    );
+}
