@@ -364,8 +364,12 @@ impl<'c> CuratedPlanner<'c> {
                     .as_ref()
                     .filter(|p| takes_paging(p, &operation))
                     .map(|p| paging_plan(p, &operation, &items));
+                let index = self.use_operation(&list.value, builder)?;
+                if paging.as_ref().is_some_and(|p| p.style == PagingStyle::Link) {
+                    builder.operations[index].link_paged = true;
+                }
                 ResolverSource::List {
-                    operation: self.use_operation(&list.value, builder)?,
+                    operation: index,
                     items: pointer(&items),
                     paging,
                 }
@@ -496,6 +500,9 @@ impl<'c> CuratedPlanner<'c> {
                     }
                     _ => None,
                 };
+                if paging.as_ref().is_some_and(|p| p.style == PagingStyle::Link) {
+                    builder.operations[index].link_paged = true;
+                }
                 (
                     CuratedBody::Call { operation: index, fixed, paging },
                     success_schema(operation).cloned(),

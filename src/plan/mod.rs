@@ -194,6 +194,9 @@ pub struct OperationPlan {
     pub body: Option<BodyPlan>,
     /// The operation's parameters as one JSON Schema object (a one-to-one tool's input).
     pub input_schema: Value,
+    /// Whether a tool walks its pages through `Link` headers (the client then also gets a
+    /// `<name>_page` method).
+    pub link_paged: bool,
 }
 
 impl OperationPlan {
@@ -361,6 +364,7 @@ impl<'a> Builder<'a> {
             fields,
             body,
             input_schema: hoist_defs(Value::Object(input)),
+            link_paged: false,
         });
         self.by_id.insert(operation.id.clone(), index);
         index

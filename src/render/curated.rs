@@ -156,6 +156,29 @@ fn paging_const(name: &proc_macro2::Ident, paging: &PagingPlan) -> TokenStream {
     }
 }
 
+/// The future of one page of `operation` in a page walk (`page` and `args` in scope).
+fn page_fetch(operation: &OperationPlan, paging: &PagingPlan, receiver: TokenStream) -> TokenStream {
+    let (prelude, call) = call_operation(operation, receiver.clone());
+    if paging.style != PagingStyle::Link {
+        return quote! {
+            #prelude
+            #call.map(curated::FetchedPage::from)
+        };
+    }
+    let page_fn = ident(&format!("{}_page", operation.fn_name));
+    let module = if receiver.to_string() == "self" { quote! {} } else { quote! { client:: } };
+    let params_type = ident(&operation.params_type);
+    let api_id = &operation.api_id;
+    quote! {
+        let params: #module #params_type = curated::params(#api_id, args)?;
+        let (body, link) = #receiver.#page_fn(&params, page.link.as_deref()).await?;
+        Ok(curated::FetchedPage {
+            body,
+            next_link: link.as_deref().and_then(curated::parse_next_link),
+        })
+    }
+}
+
 /// A call of `operation` with the argument map `args` in scope: the statement that turns `args`
 /// into the operation's parameters, and the call.
 fn call_operation(operation: &OperationPlan, receiver: TokenStream) -> (TokenStream, TokenStream) {
@@ -261,14 +284,13 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                     let paging_name = ident(&format!("{}_PAGING", r.ident.to_uppercase()));
                     let paging_def = paging_const(&paging_name, paging);
                     let puts = paging_puts(paging);
-                    let (prelude, call) = call_operation(operation, quote! { self });
+                    let fetch = page_fetch(operation, paging, quote! { self });
                     quote! {
                         #paging_def
                         let collected = curated::collect_pages(&#paging_name, None, |page| async move {
                             let mut args = serde_json::Map::new();
                             #puts
-                            #prelude
-                            #call.map(curated::FetchedPage::from)
+                            #fetch
                         })
                         .await?;
                         Ok(collected.items)
@@ -649,7 +671,7 @@ fn call_body(
             let paging_name = ident("PAGING");
             let paging_def = paging_const(&paging_name, paging);
             let page_puts = paging_puts(paging);
-            let (prelude, call) = call_operation(operation, quote! { client });
+            let fetch = page_fetch(operation, paging, quote! { client });
             let limit = match &limit {
                 Some(limit) => quote! { Some(#limit) },
                 None => quote! { None },
@@ -662,8 +684,7 @@ fn call_body(
                     #page_puts
                     let client = Arc::clone(&client);
                     async move {
-                        #prelude
-                        #call.map(curated::FetchedPage::from)
+                        #fetch
                     }
                 })
                 .await
@@ -699,13 +720,15 @@ fn call_body(
             }
         }
     };
+    let puts: Vec<TokenStream> = puts.chain(fixed).collect();
     let args_decl = if operation.fields.is_empty() {
         quote! {}
+    } else if puts.is_empty() {
+        quote! { let args = serde_json::Map::new(); }
     } else {
         quote! {
             let mut args = serde_json::Map::new();
             #( #puts )*
-            #( #fixed )*
         }
     };
     (
@@ -786,16 +809,17 @@ fn steps_body(
             });
             let step_number = Literal::usize_unsuffixed(number);
             let (prelude, call) = call_operation(operation, quote! { client });
-            let comment = format!(" Step {number}: `{api_id}`.");
+            let puts: Vec<TokenStream> = puts.collect();
             let args_decl = if operation.fields.is_empty() {
                 quote! {}
+            } else if puts.is_empty() {
+                quote! { let args = serde_json::Map::new(); }
             } else {
                 quote! {
                     let mut args = serde_json::Map::new();
                     #( #puts )*
                 }
             };
-            let _ = comment;
             quote! {
                 let #local = {
                     #args_decl

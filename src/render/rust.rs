@@ -297,12 +297,51 @@ pub fn client_rs(plan: &Plan) -> TokenStream {
 
 
 fn client_method(operation: &OperationPlan) -> TokenStream {
-    let fn_name = ident(&operation.fn_name);
+    let plain = client_method_variant(operation, false);
+    if operation.link_paged {
+        let paged = client_method_variant(operation, true);
+        quote! { #plain #paged }
+    } else {
+        plain
+    }
+}
+
+/// The method that calls `operation`; with `page`, the variant that follows a next-page link
+/// and returns the response's `Link` header too.
+fn client_method_variant(operation: &OperationPlan, page: bool) -> TokenStream {
+    let fn_name = if page {
+        ident(&format!("{}_page", operation.fn_name))
+    } else {
+        ident(&operation.fn_name)
+    };
     let params_type = ident(&operation.params_type);
     let label = operation.label();
-    let doc = match &operation.summary {
-        Some(summary) => format!(" {summary} — `{label}` (`{}`).", operation.api_id),
-        None => format!(" `{label}` (`{}`).", operation.api_id),
+    let (page_arg, returns, send) = if page {
+        (
+            quote! { , next: Option<&str> },
+            quote! { Result<(Value, Option<String>), ToolError> },
+            quote! {
+                let request = match next {
+                    Some(link) => request.follow(link),
+                    None => request,
+                };
+                self.upstream.send_with_link(request).await
+            },
+        )
+    } else {
+        (
+            quote! {},
+            quote! { Result<Value, ToolError> },
+            quote! { self.upstream.send(request).await },
+        )
+    };
+    let doc = match (&operation.summary, page) {
+        (_, true) => format!(
+            " One page of `{}`: the body and the `Link` header; `next` follows a next-page link.",
+            operation.api_id
+        ),
+        (Some(summary), false) => format!(" {summary} — `{label}` (`{}`).", operation.api_id),
+        (None, false) => format!(" `{label}` (`{}`).", operation.api_id),
     };
     let method = ident(operation.method.as_upper());
     let segments = path_segments(operation);
@@ -359,13 +398,13 @@ fn client_method(operation: &OperationPlan) -> TokenStream {
             let statement = if field.required { bind_required } else { bind };
             return quote! {
                 #[doc = #doc]
-                pub async fn #fn_name(&self, params: &#params_type) -> Result<Value, ToolError> {
+                pub async fn #fn_name(&self, params: &#params_type #page_arg) -> #returns {
                     let request = self
                         .upstream
                         .request(reqwest::Method::#method, #label, &[#(#segments),*])
                         #( #steps )*;
                     #statement
-                    self.upstream.send(request).await
+                    #send
                 }
             };
         }
@@ -377,14 +416,14 @@ fn client_method(operation: &OperationPlan) -> TokenStream {
     };
     quote! {
         #[doc = #doc]
-        pub async fn #fn_name(&self, #params_arg) -> Result<Value, ToolError> {
+        pub async fn #fn_name(&self, #params_arg #page_arg) -> #returns {
             #prelude
             let request = self
                 .upstream
                 .request(reqwest::Method::#method, #label, &[#(#segments),*])
                 #( #steps )*
                 #send_body;
-            self.upstream.send(request).await
+            #send
         }
     }
 }

@@ -456,13 +456,33 @@ impl Upstream {
             headers: Vec::new(),
             cookies: Vec::new(),
             body: Body::None,
+            problem: None,
         }
     }
 
     /// Sends `request` with the server's credentials and returns the response body as JSON
     /// (a non-JSON body as a string, an empty one as `null`).
     pub async fn send(&self, request: UpstreamRequest) -> Result<Value, ToolError> {
+        self.exchange(request).await.map(|(body, _)| body)
+    }
+
+    /// Like [`Upstream::send`], and also returns the response's `Link` header, for APIs that
+    /// page with `Link: <…>; rel="next"`.
+    pub async fn send_with_link(
+        &self,
+        request: UpstreamRequest,
+    ) -> Result<(Value, Option<String>), ToolError> {
+        self.exchange(request).await
+    }
+
+    async fn exchange(&self, request: UpstreamRequest) -> Result<(Value, Option<String>), ToolError> {
         let operation = request.operation;
+        if let Some(problem) = request.problem {
+            return Err(ToolError::Transport {
+                operation,
+                message: problem,
+            });
+        }
         let mut builder = self.http.request(request.method, request.url);
         let mut query = request.query;
         let mut cookies = request.cookies;
@@ -510,12 +530,17 @@ impl Upstream {
             message: describe_transport_error(&error),
         })?;
         let status = response.status();
+        let link = response
+            .headers()
+            .get(reqwest::header::LINK)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_string);
         let bytes = read_limited(response)
             .await
             .map_err(|message| ToolError::Transport { operation, message })?;
         let body = parse_body(&bytes);
         if status.is_success() {
-            Ok(body)
+            Ok((body, link))
         } else {
             Err(ToolError::Status {
                 operation,
@@ -612,6 +637,8 @@ pub struct UpstreamRequest {
     headers: Vec<(&'static str, String)>,
     cookies: Vec<(&'static str, String)>,
     body: Body,
+    /// Why the request must not be sent, found while building it.
+    problem: Option<String>,
 }
 
 /// A value that can be sent as a query, header or cookie parameter.
@@ -667,6 +694,28 @@ impl<T: ParamValue> ParamValue for Option<T> {
 }
 
 impl UpstreamRequest {
+    /// Sends the request to `link` (a next-page URL from a `Link` header) instead: the link
+    /// carries its own query. A link to another origin is refused, so the server's credentials
+    /// never leave the API.
+    pub fn follow(mut self, link: &str) -> Self {
+        match self.url.join(link) {
+            Ok(url) if url.origin() == self.url.origin() => {
+                self.url = url;
+                self.query.clear();
+            }
+            Ok(url) => {
+                self.problem = Some(format!(
+                    "the API's next-page link points to another site ({}), which the server does not follow",
+                    url.origin().ascii_serialization()
+                ));
+            }
+            Err(_) => {
+                self.problem = Some("the API's next-page link is not a valid URL".to_string());
+            }
+        }
+        self
+    }
+
     /// Adds a query parameter (a list adds one pair per element; `None` adds nothing).
     pub fn query(mut self, name: &'static str, value: &impl ParamValue) -> Self {
         for text in value.texts() {

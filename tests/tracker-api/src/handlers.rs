@@ -240,14 +240,44 @@ impl ListIssuesQuery {
 
 async fn list_issues(
     State(store): State<SharedStore>,
-    PathParams(project_id): PathParams<String>,
+    PathParams(raw_project_id): PathParams<String>,
     QueryParams(query): QueryParams<ListIssuesQuery>,
-) -> Result<Json<Page<Issue>>, ApiError> {
-    let project_id = parse_uuid("project_id", &project_id)?;
+) -> Result<(HeaderMap, Json<Page<Issue>>), ApiError> {
+    let project_id = parse_uuid("project_id", &raw_project_id)?;
     let filter = query.filter()?;
     let pagination = Pagination::parse(query.page.as_deref(), query.per_page.as_deref())?;
     let issues = store.read().await.issues(project_id, &filter)?;
-    Ok(Json(pagination.apply(&issues)))
+    let page = pagination.apply(&issues);
+    let mut headers = HeaderMap::new();
+    if let Some(link) = next_link(&raw_project_id, &query, &page)
+        && let Ok(value) = link.parse()
+    {
+        headers.insert(header::LINK, value);
+    }
+    Ok((headers, Json(page)))
+}
+
+/// The `Link` header of a page of issues while more pages follow (`rel="next"`), for clients
+/// that walk pages by links rather than page numbers.
+fn next_link(project_id: &str, query: &ListIssuesQuery, page: &Page<Issue>) -> Option<String> {
+    let shown = page.page as usize * page.per_page as usize;
+    if shown >= page.total {
+        return None;
+    }
+    let mut pairs: Vec<(&str, String)> = Vec::new();
+    for (name, value) in [
+        ("state", &query.state),
+        ("assignee_id", &query.assignee_id),
+        ("q", &query.q),
+    ] {
+        if let Some(value) = value {
+            pairs.push((name, value.clone()));
+        }
+    }
+    pairs.push(("page", (page.page + 1).to_string()));
+    pairs.push(("per_page", page.per_page.to_string()));
+    let query = serde_urlencoded::to_string(&pairs).unwrap_or_default();
+    Some(format!("</v2/projects/{project_id}/issues?{query}>; rel=\"next\""))
 }
 
 /// The body of `createIssue` (`NewIssue` in the document), before validation.

@@ -1,0 +1,110 @@
+//! Paging: every paging style generates code that compiles cleanly, and a generated server walks
+//! the tracker's pages through `Link: rel="next"` headers.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Generates `spec` with `curation` into `target/e2e/<name>` and builds it (clippy, warnings
+/// denied) in the shared target directory; returns the binary.
+fn generate_and_build(name: &str, spec: &Path, curation: &Path) -> PathBuf {
+    let dir = root().join("target/e2e").join(name);
+    let (plan, files) = mcpgen::generate(spec, Some(curation), &mcpgen::Options::default())
+        .expect("the fixture generates");
+    mcpgen::write::write(&dir, &files).expect("the crate is written");
+    let output = Command::new(env!("CARGO"))
+        .args(["clippy", "--quiet", "--all-targets", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .args(["--", "-D", "warnings"])
+        .env("CARGO_TARGET_DIR", root().join("target/generated"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "{name} does not pass clippy:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let output = Command::new(env!("CARGO"))
+        .args(["build", "--quiet", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", root().join("target/generated"))
+        .output()
+        .expect("cargo runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    root().join("target/generated/debug").join(&plan.server.crate_name)
+}
+
+#[test]
+fn every_paging_style_generates_a_clippy_clean_crate() {
+    let fixtures = root().join("tests/fixtures/paging");
+    generate_and_build("paging", &fixtures.join("openapi.yaml"), &fixtures.join("mcpgen.yaml"));
+}
+
+/// One `tools/call` over stdio in the 2026-07-28 (stateless) protocol.
+fn call_over_stdio(binary: &Path, base_url: &str, tool: &str, arguments: Value) -> Value {
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "mcpgen-tests", "version": "1" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let request = json!({
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": { "name": tool, "arguments": arguments, "_meta": meta },
+    });
+    let mut child = Command::new(binary)
+        .env("TRACKER_LINK_BASE_URL", base_url)
+        .env("TRACKER_LINK_TOKEN", "alice-token")
+        .env_remove("TRACKER_TOKEN")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the server starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "{request}").expect("the request is written");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("a response line");
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    let response: Value = serde_json::from_str(&line).expect("a JSON-RPC response");
+    response["result"].clone()
+}
+
+#[test]
+fn a_generated_server_walks_pages_through_link_headers() {
+    let binary = generate_and_build(
+        "tracker-link",
+        &root().join("specs/tracker/openapi.yaml"),
+        &root().join("tests/fixtures/tracker-link.yaml"),
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let base_url = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let address = listener.local_addr().expect("address");
+        tokio::spawn(tracker_api::serve(listener));
+        format!("http://{address}")
+    });
+    // 60 issues: a full page of 50, then 10 of the page its Link header points to.
+    let result = call_over_stdio(&binary, &base_url, "search_issues", json!({"project": "WEB", "limit": 60}));
+    assert_ne!(result["isError"], true, "{result}");
+    let issues = result["structuredContent"]["issues"].as_array().expect("issues").clone();
+    let keys: Vec<&str> = issues.iter().map(|i| i["key"].as_str().expect("a key")).collect();
+    let expected: Vec<String> = (71..=130).rev().map(|n| format!("WEB-{n}")).collect();
+    assert_eq!(keys, expected, "newest first, no gaps, no repeats");
+    assert_eq!(result["structuredContent"]["truncated"], true);
+    // All 130: three pages, the last one without a Link header.
+    let result = call_over_stdio(&binary, &base_url, "search_issues", json!({"project": "WEB", "limit": 200}));
+    assert_eq!(result["structuredContent"]["issues"].as_array().map(Vec::len), Some(130));
+    assert_eq!(result["structuredContent"]["truncated"], false);
+}
