@@ -127,8 +127,10 @@ impl Scope {
         if self.taken.insert(name.clone()) {
             return name;
         }
+        // `Self_` (a keyword made safe) numbers as `Self2`, which stays UpperCamelCase.
+        let stem = name.trim_end_matches('_').to_string();
         (2..)
-            .map(|n| format!("{name}{n}"))
+            .map(|n| format!("{stem}{n}"))
             .find(|candidate| self.taken.insert(candidate.clone()))
             .expect("an unbounded range always yields a free name")
     }

@@ -26,7 +26,12 @@ pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
         out: Vec::new(),
     };
     checker.run();
-    let out = checker.out;
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for diagnostic in checker.out {
+        if !out.contains(&diagnostic) {
+            out.push(diagnostic);
+        }
+    }
     (Checked { curation }, out)
 }
 
@@ -194,12 +199,14 @@ impl<'a> Checker<'a> {
         {
             self.error(name.at, "the server name needs at least one letter or digit");
         }
+        let mut prefix_ok = true;
         if let Some(prefix) = &curation.server.prefix
             && !prefix
                 .value
                 .bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         {
+            prefix_ok = false;
             self.error(prefix.at, "a tool-name prefix may only contain letters, digits, `_` and `-`");
         }
         for hidden in &curation.operations.hide {
@@ -243,7 +250,11 @@ impl<'a> Checker<'a> {
         if let Some(pagination) = &curation.pagination {
             self.check_pagination_shape(pagination);
         }
-        let prefix = curation.server.prefix.as_ref().map(|p| p.value.as_str()).unwrap_or("");
+        // With a bad prefix, tool names are checked on their own, so one mistake is one error.
+        let prefix = match &curation.server.prefix {
+            Some(prefix) if prefix_ok => prefix.value.as_str(),
+            _ => "",
+        };
         let mut names = BTreeSet::new();
         for (name, tool) in &curation.tools {
             let full = format!("{prefix}{}", name.value);
@@ -251,7 +262,8 @@ impl<'a> Checker<'a> {
                 self.error(
                     name.at,
                     format!(
-                        "tool name `{full}` is not valid for model APIs: use 1 to {} letters, digits, `_` or `-`",
+                        "tool name `{full}` ({} characters) is not valid for model APIs: use 1 to {} letters, digits, `_` or `-`",
+                        full.chars().count(),
                         naming::MAX_TOOL_NAME
                     ),
                 );
@@ -425,9 +437,11 @@ impl<'a> Checker<'a> {
         match (&tool.call, tool.steps.is_empty()) {
             (Some(_), false) => {
                 self.error(name.at, format!("tool `{}` has both `call` and `steps`; use one", name.value));
+                return;
             }
             (None, true) => {
                 self.error(name.at, format!("tool `{}` needs `call` (one operation) or `steps` (a workflow)", name.value));
+                return;
             }
             _ => {}
         }
@@ -437,7 +451,10 @@ impl<'a> Checker<'a> {
                 && (header.value.is_empty()
                     || !header.value.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)))
             {
-                self.error(header.at, "an `x-mcp-header` name must be an HTTP token (letters, digits, `-`)");
+                self.error(
+                    header.at,
+                    format!("`{}` is not a valid header name: use letters, digits and `-`", header.value),
+                );
             }
         }
         let mut headers = BTreeSet::new();
@@ -445,7 +462,10 @@ impl<'a> Checker<'a> {
             if let Some(header) = &param.header
                 && !headers.insert(header.value.to_ascii_lowercase())
             {
-                self.error(header.at, format!("header `{}` is used by two parameters", header.value));
+                self.error(
+                    header.at,
+                    format!("header `{}` is used by two parameters (header names ignore case)", header.value),
+                );
             }
         }
         let response = if let Some(call) = &tool.call {
@@ -485,7 +505,17 @@ impl<'a> Checker<'a> {
             && !values.keys().any(|k| Some(k.value.as_str()) == default.value.as_str())
         {
             let names: Vec<&str> = values.keys().map(|k| k.value.as_str()).collect();
-            self.error(default.at, format!("default `{}` is not one of the enum's names: {}", default.value, names.join(", ")));
+            let shown = default.value.as_str().map_or_else(|| default.value.to_string(), str::to_string);
+            let d = Diagnostic::error(
+                default.at,
+                format!(
+                    "default `{shown}` is not one of the names of enum `{}`: {}",
+                    enum_name.value,
+                    names.join(", ")
+                ),
+            )
+            .suggest(&shown, names.iter().copied());
+            self.out.push(d);
         }
     }
 
@@ -499,14 +529,17 @@ impl<'a> Checker<'a> {
             match inputs.iter().find(|(n, _, _)| n == from) {
                 Some((_, schema, _)) => {
                     covered.insert(from.to_string());
-                    self.check_enum_codes(param, schema);
+                    self.check_enum_codes(param, schema, from, &operation.id);
                 }
                 None if param.from.is_none() && param.ty.is_some() => {
                     self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps can use parameters of their own", param_name.value, operation.id));
                 }
                 None => {
-                    let d = Diagnostic::error(from_at, format!("operation `{}` has no parameter or body property `{from}`", operation.id))
+                    let mut d = Diagnostic::error(from_at, format!("operation `{}` has no parameter or body property `{from}`", operation.id))
                         .suggest(from, input_names.iter().copied());
+                    if d.help.is_none() {
+                        d = d.with_help(format!("expected one of: {}", input_names.join(", ")));
+                    }
                     self.out.push(d);
                 }
             }
@@ -540,7 +573,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn check_enum_codes(&mut self, param: &Param, schema: &Value) {
+    fn check_enum_codes(&mut self, param: &Param, schema: &Value, api_name: &str, operation: &str) {
         let Some(enum_name) = &param.enum_name else {
             return;
         };
@@ -551,7 +584,15 @@ impl<'a> Checker<'a> {
             for (readable, code) in values {
                 if !api_values.contains(&code.value) {
                     let codes: Vec<String> = api_values.iter().map(Value::to_string).collect();
-                    self.error(code.at, format!("`{}` maps to {}, which the API does not accept here (it takes {})", readable.value, code.value, codes.join(", ")));
+                    self.error(
+                        code.at,
+                        format!(
+                            "`{}` maps to {}, which `{api_name}` of `{operation}` does not accept (it takes {})",
+                            readable.value,
+                            code.value,
+                            codes.join(", ")
+                        ),
+                    );
                 }
             }
         }
@@ -573,10 +614,11 @@ impl<'a> Checker<'a> {
             }
         }
         for (index, step) in tool.steps.iter().enumerate() {
+            let step_at = step.at;
+            let step = &step.value;
             let kinds = [step.call.is_some(), step.find.is_some(), step.stop_if.is_some()];
             if kinds.iter().filter(|k| **k).count() != 1 {
-                let at = step.name.as_ref().map(|n| n.at).or(step.call.as_ref().map(|c| c.at)).unwrap_or_default();
-                self.error(at, format!("step {} must have exactly one of `call`, `find` or `stop_if`", index + 1));
+                self.error(step_at, format!("step {} must have exactly one of `call`, `find` or `stop_if`", index + 1));
                 continue;
             }
             for (status, _) in &step.errors {
@@ -584,6 +626,10 @@ impl<'a> Checker<'a> {
             }
             if let Some(call) = &step.call {
                 let Some(operation) = self.operation(call) else {
+                    // Later steps may still use the result: it is only of unknown shape.
+                    if let Some(name) = &step.name {
+                        results.push((name.value.clone(), None));
+                    }
                     continue;
                 };
                 let inputs = operation_inputs(operation);
@@ -694,7 +740,7 @@ impl<'a> Checker<'a> {
             (Some(items), Some(schema)) => match schema_at(schema, &items.value) {
                 Ok(Some(list)) if is_array(list) => list.get("items").cloned(),
                 Ok(Some(_)) => {
-                    self.error(items.at, format!("`{}` is not a list", items.value));
+                    self.error(items.at, format!("`{}` in the response is not a list", items.value));
                     None
                 }
                 Ok(None) => None,
@@ -742,13 +788,15 @@ impl<'a> Checker<'a> {
             }
         }
         if let Some(limit) = &results.limit {
-            if limit.max < 1 || limit.default < 1 || limit.default > limit.max {
-                let at = results.items.as_ref().map(|i| i.at).unwrap_or_default();
-                self.error(at, format!("`limit` needs 1 <= default <= max (got default {}, max {})", limit.default, limit.max));
+            let (default, max) = (&limit.value.default, &limit.value.max);
+            if max.value < 1 || default.value < 1 || default.value > max.value {
+                self.error(
+                    default.at,
+                    format!("`limit` needs 1 <= default <= max (got default {}, max {})", default.value, max.value),
+                );
             }
             if results.items.is_none() {
-                let at = results.from.as_ref().map(|f| f.at).unwrap_or_default();
-                self.error(at, "`limit` needs `items`: where the list is in the response");
+                self.error(limit.at, "`limit` needs `items`: where the list is in the response");
             }
         }
         if !results.detailed_fields.is_empty() && results.fields.is_empty() {

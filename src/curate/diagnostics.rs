@@ -129,6 +129,12 @@ fn summary(name: &str, errors: usize, warnings: usize) -> String {
 fn byte_range(text: &str, at: At) -> std::ops::Range<usize> {
     let mut indices = text.char_indices().map(|(i, _)| i).chain(std::iter::once(text.len()));
     let start = indices.nth(at.offset).unwrap_or(text.len());
+    // A quoted value is underlined with its quotes.
+    let quoted = text[start..].starts_with(['"', '\'']);
+    let at = At {
+        len: if quoted { at.len + 2 } else { at.len },
+        ..at
+    };
     // Keep the underline on the value's line.
     let line_end = text[start..].find('\n').map_or(text.len(), |n| start + n);
     let end = text[start..]

@@ -82,7 +82,7 @@ pub fn parse(text: &str) -> Result<Curation, Vec<Diagnostic>> {
     if !diagnostics.is_empty() {
         return Err(diagnostics);
     }
-    marked_yaml::from_node::<Curation>(&node).map_err(|error| {
+    let mut curation = marked_yaml::from_node::<Curation>(&node).map_err(|error| {
         let at = error
             .start_mark()
             .map(|m| At {
@@ -93,7 +93,55 @@ pub fn parse(text: &str) -> Result<Curation, Vec<Diagnostic>> {
             })
             .unwrap_or_default();
         vec![Diagnostic::error(at, error.to_string())]
-    })
+    })?;
+    place_mapped_fields(&mut curation, &node);
+    Ok(curation)
+}
+
+/// Gives the parts of mapped result fields (`{ from, enum, resolve }`) their own positions, which
+/// the YAML reader cannot keep through the field's two forms.
+fn place_mapped_fields(curation: &mut Curation, node: &Node) {
+    let Some(tools) = node.as_mapping().and_then(|m| m.get_mapping("tools")) else {
+        return;
+    };
+    for (name, tool) in curation.tools.iter_mut() {
+        let Some(results) = tools
+            .get_mapping(name.value.as_str())
+            .and_then(|t| t.get_mapping("results"))
+        else {
+            continue;
+        };
+        let Some(results_spec) = tool.results.as_mut() else {
+            continue;
+        };
+        for (section, fields) in [
+            ("fields", &mut results_spec.fields),
+            ("detailed_fields", &mut results_spec.detailed_fields),
+        ] {
+            let Some(section) = results.get_mapping(section) else {
+                continue;
+            };
+            for (field_name, field) in fields.iter_mut() {
+                let (model::FieldSpec::Mapped(mapped), Some(written)) =
+                    (field, section.get_mapping(field_name.value.as_str()))
+                else {
+                    continue;
+                };
+                let place = |key: &str, target: &mut model::At| {
+                    if let Some(scalar) = written.get_scalar(key) {
+                        *target = At::from_span(scalar.span(), scalar.as_str().chars().count());
+                    }
+                };
+                place("from", &mut mapped.from.at);
+                if let Some(enum_name) = mapped.enum_name.as_mut() {
+                    place("enum", &mut enum_name.at);
+                }
+                if let Some(resolve) = mapped.resolve.as_mut() {
+                    place("resolve", &mut resolve.at);
+                }
+            }
+        }
+    }
 }
 
 fn load_error(error: &marked_yaml::LoadError) -> Diagnostic {
@@ -265,6 +313,13 @@ impl Walker<'_> {
                 for (key, value) in mapping.iter() {
                     let child = format!("{path}{}{}", if path.is_empty() { "" } else { "." }, key.as_str());
                     if let Some(property) = properties.and_then(|p| p.get(key.as_str())) {
+                        let empty = matches!(value, Node::Scalar(s) if s.as_str().is_empty());
+                        if empty && !self.types_of(property).contains(&"null") {
+                            // Nothing was written after the key: point at the key.
+                            let key_at = At::from_span(key.span(), key.as_str().chars().count());
+                            self.wrong_type_at(key_at, "nothing".into(), std::slice::from_ref(property), &child);
+                            continue;
+                        }
                         self.walk(value, property, &child);
                     } else if let Some(additional) = additional.filter(|a| **a != Value::Bool(false)) {
                         self.walk(value, additional, &child);
@@ -311,6 +366,16 @@ impl Walker<'_> {
     }
 
     fn wrong_type(&mut self, node: &Node, expected: &[Value], path: &str) {
+        let found = match node {
+            Node::Mapping(_) => "a mapping".to_string(),
+            Node::Sequence(_) => "a list".to_string(),
+            Node::Scalar(s) if s.as_str().is_empty() => "nothing".to_string(),
+            Node::Scalar(s) => format!("`{}`", s.as_str()),
+        };
+        self.wrong_type_at(node_at(node), found, expected, path);
+    }
+
+    fn wrong_type_at(&mut self, at: At, found: String, expected: &[Value], path: &str) {
         let mut names: Vec<&'static str> = Vec::new();
         for variant in expected {
             for kind in self.types_of(variant) {
@@ -319,11 +384,10 @@ impl Walker<'_> {
                 }
             }
         }
-        let found = match node {
-            Node::Mapping(_) => "a mapping",
-            Node::Sequence(_) => "a list",
-            Node::Scalar(_) => "a single value",
-        };
+        // `null` is always allowed where a key may be left out; naming it only adds noise.
+        if names.len() > 1 {
+            names.retain(|name| *name != "null");
+        }
         let expected = names
             .iter()
             .map(|kind| match *kind {
@@ -339,7 +403,7 @@ impl Walker<'_> {
             .collect::<Vec<_>>()
             .join(" or ");
         self.out.push(Diagnostic::error(
-            node_at(node),
+            at,
             format!("expected {expected}{}, found {found}", at_path(path)),
         ));
     }

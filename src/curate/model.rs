@@ -398,7 +398,7 @@ pub struct ToolSpec {
     pub call: Option<Spanned<String>>,
     /// The operations a workflow tool runs, in order.
     #[serde(default)]
-    pub steps: Vec<Step>,
+    pub steps: Vec<Spanned<Step>>,
     /// The tool's parameters, in the order the model sees them.
     #[serde(default)]
     pub params: IndexMap<Spanned<String>, Param>,
@@ -495,7 +495,7 @@ pub struct Results {
     #[serde(default)]
     pub detailed_fields: IndexMap<Spanned<String>, FieldSpec>,
     /// A result limit (adds a `limit` parameter); pages are walked up to it.
-    pub limit: Option<Limit>,
+    pub limit: Option<Spanned<Limit>>,
     /// Guidance sent with a result that was cut at the limit.
     pub truncated_message: Option<String>,
     /// For a workflow: the step whose result is shaped (`$step`; default: the last call).
@@ -554,9 +554,27 @@ pub struct MappedField {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Limit {
-    pub default: i64,
-    pub max: i64,
+    pub default: Spanned<i64>,
+    pub max: Spanned<i64>,
     pub description: Option<String>,
+}
+
+impl SpanLen for Limit {
+    fn span_len(&self) -> usize {
+        1
+    }
+}
+
+impl SpanLen for Step {
+    fn span_len(&self) -> usize {
+        1
+    }
+}
+
+impl SpanLen for i64 {
+    fn span_len(&self) -> usize {
+        self.to_string().len()
+    }
 }
 
 /// One step of a workflow tool.

@@ -64,11 +64,18 @@ pub fn load(path: &Path) -> Result<Api, LoadError> {
 /// booleans (`200:`) become strings.
 pub fn parse_text(text: &str) -> Result<Value, String> {
     let trimmed = text.trim_start_matches('\u{feff}');
-    if trimmed.trim_start().starts_with('{') {
-        return serde_json::from_str(trimmed).map_err(|e| format!("not valid JSON: {e}"));
-    }
-    let yaml: yaml_serde::Value =
-        yaml_serde::from_str(trimmed).map_err(|e| format!("not valid YAML or JSON: {e}"))?;
+    // `{` starts JSON, but also a YAML flow mapping: JSON first, for its better messages.
+    let json_error = match trimmed.trim_start().starts_with('{') {
+        true => match serde_json::from_str(trimmed) {
+            Ok(value) => return Ok(value),
+            Err(e) => Some(format!("not valid JSON: {e}")),
+        },
+        false => None,
+    };
+    let yaml: yaml_serde::Value = yaml_serde::from_str(trimmed).map_err(|e| match &json_error {
+        Some(json_error) => json_error.clone(),
+        None => format!("not valid YAML or JSON: {e}"),
+    })?;
     yaml_to_json(yaml)
 }
 
@@ -192,7 +199,10 @@ impl<'a> Loader<'a> {
                 "not an OpenAPI document: it has no `openapi` version field".into(),
             ));
         };
-        let version = version.as_str().unwrap_or_default();
+        let version = match version {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
         if version.starts_with("3.0.") || version.starts_with("3.1.") {
             Ok(())
         } else {

@@ -186,8 +186,13 @@ impl<'a> SchemaConverter<'a> {
             result?
         };
         // Keywords beside a `$ref` (allowed from 3.1) refine the referenced schema.
-        let siblings: Vec<(&String, &Value)> =
-            object.iter().filter(|(key, _)| key.as_str() != "$ref").collect();
+        let siblings: Vec<(&String, &Value)> = object
+            .iter()
+            .filter(|(key, _)| key.as_str() != "$ref" && key.as_str() != "nullable")
+            .collect();
+        if object.get("nullable") == Some(&Value::Bool(true)) {
+            converted = make_nullable(converted);
+        }
         if !siblings.is_empty() {
             let mut extra = Map::new();
             for (key, value) in siblings {

@@ -449,8 +449,8 @@ impl<'c> CuratedPlanner<'c> {
             let mut schema = Map::new();
             schema.insert("type".into(), json!("integer"));
             schema.insert("minimum".into(), json!(1));
-            schema.insert("maximum".into(), json!(limit.max));
-            schema.insert("default".into(), json!(limit.default));
+            schema.insert("maximum".into(), json!(limit.max.value));
+            schema.insert("default".into(), json!(limit.default.value));
             if let Some(description) = &limit.description {
                 schema.insert("description".into(), json!(description));
             }
@@ -458,12 +458,12 @@ impl<'c> CuratedPlanner<'c> {
             params.push(ToolParam {
                 name: "limit".into(),
                 ident: idents.unique("limit".into()),
-                kind: ParamKind::Limit { max: limit.max },
+                kind: ParamKind::Limit { max: limit.max.value },
                 required: false,
-                default: Some(json!(limit.default)),
+                default: Some(json!(limit.default.value)),
                 target: None,
                 description: Some(limit.description.clone().unwrap_or_else(|| {
-                    format!("The most results to return, from 1 to {}.", limit.max)
+                    format!("The most results to return, from 1 to {}.", limit.max.value)
                 })),
             });
         }
@@ -647,7 +647,7 @@ impl<'c> CuratedPlanner<'c> {
             read_only: Some(true),
             ..Annotations::default()
         };
-        for (index, step) in spec.steps.iter().enumerate() {
+        for (index, step) in spec.steps.iter().map(|s| &s.value).enumerate() {
             if let Some(call) = &step.call {
                 let operation = builder.find(&call.value)?.clone();
                 let op_index = self.use_operation(&operation.id, builder)?;
@@ -774,7 +774,7 @@ impl<'c> CuratedPlanner<'c> {
             (Some(items), _) => Some(ListPlan {
                 items: pointer(&items.value),
                 name: spec.name.clone().unwrap_or_else(|| "items".into()),
-                limit: spec.limit.as_ref().map(|l| (l.default, l.max)),
+                limit: spec.limit.as_ref().map(|l| (l.value.default.value, l.value.max.value)),
                 truncated_message: spec
                     .truncated_message
                     .as_ref()

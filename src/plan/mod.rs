@@ -344,7 +344,7 @@ impl<'a> Builder<'a> {
             .unique(naming::rust_snake_ident(&operation.id, "operation"));
         let params_type = self
             .type_names
-            .unique_type(format!("{}Params", naming::rust_type_ident(&operation.id, "Operation")));
+            .unique_type(naming::rust_type_ident(&format!("{} params", operation.id), "OperationParams"));
         let (fields, properties, required, body) = fields(operation, &mut self.type_names);
         let mut input = Map::new();
         input.insert("type".into(), json!("object"));

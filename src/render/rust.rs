@@ -20,8 +20,38 @@ pub(super) fn docs(text: Option<&str>) -> TokenStream {
     let Some(text) = text.map(str::trim).filter(|t| !t.is_empty()) else {
         return TokenStream::new();
     };
-    let lines = text.lines().map(|line| format!(" {}", line.trim_end()));
+    let lines = doc_lines(text).into_iter().map(|line| format!(" {line}"));
     quote! { #( #[doc = #lines] )* }
+}
+
+/// Doc lines that rustdoc will never run: the generated crate has a library, so its docs are
+/// doctested. Code fences without a language (or marked Rust) become `text` fences, and indented
+/// lines outside fences lose their indentation (an indented block is a doctest too).
+fn doc_lines(text: &str) -> Vec<String> {
+    let mut in_fence = false;
+    text.lines()
+        .map(|line| {
+            let trimmed = line.trim();
+            if let Some(info) = trimmed.strip_prefix("```") {
+                if in_fence {
+                    in_fence = false;
+                    return trimmed.to_string();
+                }
+                in_fence = true;
+                let language = info.trim();
+                return if language.is_empty() || language.contains("rust") {
+                    "```text".to_string()
+                } else {
+                    trimmed.to_string()
+                };
+            }
+            if in_fence {
+                line.trim_end().to_string()
+            } else {
+                trimmed.to_string()
+            }
+        })
+        .collect()
 }
 
 /// A raw string literal holding `text` (`r#"..."#` with as many `#` as it needs), so that a

@@ -1,0 +1,572 @@
+//! The `mcpgen` binary as a user runs it: what it says and leaves behind on bad input (messages
+//! pinned as golden text), what `build` writes, and a fixture of cursed names whose generated
+//! crate must still compile.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::SystemTime;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixture(name: &str) -> PathBuf {
+    root().join("tests/fixtures").join(name)
+}
+
+/// What the library generates for `spec` with default options and no curation file.
+fn generate(spec: &Path) -> (mcpgen::plan::Plan, Vec<mcpgen::File>) {
+    mcpgen::generate(spec, None, &mcpgen::Options::default())
+        .unwrap_or_else(|e| panic!("{} generates: {e:#}", spec.display()))
+}
+
+fn tracker_spec() -> PathBuf {
+    root().join("specs/tracker/openapi.yaml")
+}
+
+/// What one run of the binary did.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `mcpgen args…` in `dir`.
+fn mcpgen(dir: &Path, args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the mcpgen binary runs");
+    Run {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Every file under `dir`, by path relative to it (with `/`), with its bytes.
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    files_with(dir, |path| std::fs::read(path).expect("a readable file"))
+}
+
+/// Every file under `dir`, by relative path, with its modification time.
+fn modification_times(dir: &Path) -> BTreeMap<String, SystemTime> {
+    files_with(dir, |path| {
+        std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .expect("a modification time")
+    })
+}
+
+fn files_with<T>(dir: &Path, read: impl Fn(&Path) -> T) -> BTreeMap<String, T> {
+    let mut files = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(current) = stack.pop() {
+        for entry in std::fs::read_dir(&current).expect("a readable directory") {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let relative = path
+                    .strip_prefix(dir)
+                    .expect("under the directory")
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                files.insert(relative, read(&path));
+            }
+        }
+    }
+    files
+}
+
+/// The names directly in `dir`.
+fn entries(dir: &Path) -> BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .expect("a readable directory")
+        .map(|e| {
+            e.expect("a directory entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bad input: one line on stderr, exit code 1, and nothing written
+
+/// Runs `mcpgen build FILE -o OUT` on a document whose bytes are `contents` (no file at all when
+/// `None`), once into a directory that does not exist and once into one that holds a file, and
+/// checks the failure contract: exit code 1, exactly `expected` on stderr (one line starting with
+/// `error: `), nothing on stdout, no panic, and no output directory created or changed.
+fn assert_refused(file: &str, contents: Option<&[u8]>, expected: &str) {
+    assert!(
+        expected.starts_with("error: ") && !expected.contains('\n'),
+        "a bad golden: {expected}"
+    );
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    if let Some(contents) = contents {
+        std::fs::write(dir.path().join(file), contents).expect("the input is written");
+    }
+    let existing = dir.path().join("existing");
+    std::fs::create_dir_all(existing.join("src")).unwrap();
+    std::fs::write(existing.join("keep.txt"), "mine\n").unwrap();
+    std::fs::write(existing.join("src/lib.rs"), "// mine\n").unwrap();
+    let before = snapshot(&existing);
+    let mut expected_entries: BTreeSet<String> = entries(dir.path());
+
+    for out in ["fresh", "existing"] {
+        let run = mcpgen(dir.path(), &["build", file, "-o", out]);
+        assert!(
+            !run.stderr.contains("panicked"),
+            "mcpgen panicked on {file}:\n{}",
+            run.stderr
+        );
+        assert_eq!(
+            run.code,
+            Some(1),
+            "{file} -o {out}: stderr was {}",
+            run.stderr
+        );
+        assert_eq!(run.stdout, "", "{file} -o {out}: nothing on stdout");
+        assert_eq!(
+            run.stderr.lines().count(),
+            1,
+            "{file} -o {out}: one line:\n{}",
+            run.stderr
+        );
+        assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
+        assert_eq!(run.stderr, format!("{expected}\n"), "{file} -o {out}");
+        assert!(
+            !dir.path().join("fresh").exists(),
+            "{file}: the output directory was created"
+        );
+        assert_eq!(
+            snapshot(&existing),
+            before,
+            "{file}: the existing output was changed"
+        );
+        expected_entries.retain(|e| e != "fresh");
+        assert_eq!(
+            entries(dir.path()),
+            expected_entries,
+            "{file}: something was left behind"
+        );
+    }
+}
+
+#[test]
+fn text_that_is_not_yaml_or_json_is_refused() {
+    assert_refused(
+        "broken.yaml",
+        Some(b"{{{"),
+        "error: broken.yaml: not valid JSON: key must be a string at line 1 column 2",
+    );
+    assert_refused(
+        "broken-flow.yaml",
+        Some(b"openapi: 3.0.3\ninfo: [1, 2\npaths: }\n"),
+        "error: broken-flow.yaml: not valid YAML or JSON: did not find expected ',' or ']' at line 3 column 6, while parsing a flow sequence at line 2 column 7",
+    );
+}
+
+#[test]
+fn yaml_that_is_not_openapi_is_refused() {
+    assert_refused(
+        "config.yaml",
+        Some(b"a: 1\n"),
+        "error: config.yaml at /: not an OpenAPI document: it has no `openapi` version field",
+    );
+    assert_refused(
+        "list.yaml",
+        Some(b"- a\n- b\n"),
+        "error: list.yaml at /: not an OpenAPI document: the top level is not a mapping",
+    );
+}
+
+#[test]
+fn swagger_2_is_refused_with_a_way_forward() {
+    assert_refused(
+        "swagger.yaml",
+        Some(b"swagger: '2.0'\ninfo:\n  title: Pets\n  version: 1.0.0\npaths: {}\n"),
+        "error: swagger.yaml at /swagger: Swagger 2.0 documents are not supported yet; convert it to OpenAPI 3.0 (for example with swagger2openapi) and try again",
+    );
+}
+
+#[test]
+fn openapi_3_2_is_refused_naming_the_version() {
+    assert_refused(
+        "future.json",
+        Some(br#"{"openapi": "3.2.0", "info": {"title": "Pets", "version": "1"}, "paths": {}}"#),
+        r#"error: future.json at /openapi: OpenAPI version "3.2.0" is not supported; mcpgen reads OpenAPI 3.0.x and 3.1.x"#,
+    );
+}
+
+#[test]
+fn a_dangling_ref_is_refused_at_the_referring_pointer() {
+    let contents = std::fs::read(fixture("dangling-ref.yaml")).expect("the fixture");
+    assert_refused(
+        "dangling.yaml",
+        Some(&contents),
+        "error: dangling.yaml at /paths/~1pets/get/responses/200/content/application~1json/schema: `$ref: #/components/schemas/Pet` points to nothing in this document",
+    );
+}
+
+#[test]
+fn a_missing_file_is_refused_naming_it() {
+    let expected = if cfg!(unix) {
+        "error: missing.yaml: cannot read the file: No such file or directory (os error 2)"
+    } else {
+        "error: missing.yaml: cannot read the file: The system cannot find the file specified. (os error 2)"
+    };
+    assert_refused("missing.yaml", None, expected);
+}
+
+#[test]
+fn a_non_utf8_file_is_refused_mentioning_utf8() {
+    assert_refused(
+        "latin1.yaml",
+        Some(b"openapi: 3.0.3\ninfo:\n  title: Caf\xe9\n  version: '1'\npaths: {}\n"),
+        "error: latin1.yaml: the file is not UTF-8 text (invalid byte at offset 33); save it as UTF-8",
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// build
+
+/// The files `build` must write, whatever else it may add.
+const CRATE_FILES: &[&str] = &[
+    ".gitignore",
+    "Cargo.toml",
+    "README.md",
+    "src/client.rs",
+    "src/lib.rs",
+    "src/main.rs",
+    "src/runtime.rs",
+    "src/tools.rs",
+];
+
+#[test]
+fn build_writes_the_tracker_crate_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tracker");
+    let spec = tracker_spec();
+    let run = mcpgen(
+        dir.path(),
+        &["build", spec.to_str().unwrap(), "-o", out.to_str().unwrap()],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        format!("wrote tracker-mcp (10 tools) to {}\n", out.display())
+    );
+
+    let written = snapshot(&out);
+    for file in CRATE_FILES {
+        assert!(
+            written.contains_key(*file),
+            "{file} is missing; written: {:?}",
+            written.keys()
+        );
+    }
+    let (_, rendered) = generate(&spec);
+    let rendered: BTreeMap<String, Vec<u8>> = rendered
+        .into_iter()
+        .map(|f| (f.path, f.contents.into_bytes()))
+        .collect();
+    assert_eq!(written, rendered, "build writes exactly the rendered files");
+    assert_eq!(
+        entries(dir.path()),
+        BTreeSet::from(["tracker".to_string()]),
+        "no staging left"
+    );
+}
+
+#[test]
+fn building_twice_leaves_identical_bytes_and_rewrites_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = tracker_spec();
+    let args = ["build", spec.to_str().unwrap(), "-o", "out"];
+    assert_eq!(mcpgen(dir.path(), &args).code, Some(0));
+    let first = snapshot(&dir.path().join("out"));
+    let first_times = modification_times(&dir.path().join("out"));
+    let run = mcpgen(dir.path(), &args);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(snapshot(&dir.path().join("out")), first);
+    assert_eq!(
+        modification_times(&dir.path().join("out")),
+        first_times,
+        "unchanged files are not rewritten"
+    );
+}
+
+#[test]
+fn build_keeps_files_it_did_not_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    std::fs::create_dir_all(out.join("src")).unwrap();
+    std::fs::write(out.join("NOTES.md"), "mine\n").unwrap();
+    std::fs::write(out.join("src/extra.rs"), "// mine\n").unwrap();
+    let spec = tracker_spec();
+    let run = mcpgen(dir.path(), &["build", spec.to_str().unwrap(), "-o", "out"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let written = snapshot(&out);
+    assert_eq!(written["NOTES.md"], b"mine\n");
+    assert_eq!(written["src/extra.rs"], b"// mine\n");
+    assert!(written.contains_key("src/tools.rs"));
+}
+
+#[test]
+fn build_writes_to_name_mcp_by_default() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = tracker_spec();
+    let run = mcpgen(dir.path(), &["build", spec.to_str().unwrap()]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stderr, "wrote tracker-mcp (10 tools) to tracker-mcp\n");
+    assert!(dir.path().join("tracker-mcp/Cargo.toml").is_file());
+}
+
+#[test]
+fn name_option_names_the_crate_and_its_environment() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = tracker_spec();
+    let run = mcpgen(
+        dir.path(),
+        &[
+            "build",
+            spec.to_str().unwrap(),
+            "--name",
+            "billing",
+            "-o",
+            "out",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.stderr, "wrote billing-mcp (10 tools) to out\n");
+    let written = snapshot(&dir.path().join("out"));
+    let text = |file: &str| String::from_utf8(written[file].clone()).expect("UTF-8");
+    assert!(
+        text("Cargo.toml").contains("name = \"billing-mcp\""),
+        "{}",
+        text("Cargo.toml")
+    );
+    let main = text("src/main.rs");
+    assert!(main.contains("BILLING_BASE_URL"), "{main}");
+    assert!(main.contains("BILLING_TOKEN"), "{main}");
+    assert!(!main.contains("TRACKER_"), "{main}");
+}
+
+#[test]
+fn a_name_without_letters_or_digits_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = tracker_spec();
+    let run = mcpgen(
+        dir.path(),
+        &["build", spec.to_str().unwrap(), "--name", "!!", "-o", "out"],
+    );
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stderr,
+        "error: --name \"!!\" has no letters or digits to make a name of\n"
+    );
+    assert!(!dir.path().join("out").exists());
+}
+
+#[test]
+fn help_exits_zero_and_shows_examples() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = mcpgen(dir.path(), &["--help"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("Usage: mcpgen <COMMAND>"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("Examples:"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("mcpgen build specs/tracker/openapi.yaml -o tracker-mcp"),
+        "{}",
+        run.stdout
+    );
+
+    let run = mcpgen(dir.path(), &["build", "--help"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(
+        run.stdout.contains("Usage: mcpgen build [OPTIONS] <SPEC>"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("Examples:"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("mcpgen build api.yaml --name billing"),
+        "{}",
+        run.stdout
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cursed names
+
+fn cursed() -> (mcpgen::plan::Plan, Vec<mcpgen::File>) {
+    generate(&fixture("cursed-names.yaml"))
+}
+
+fn is_valid_tool_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+#[test]
+fn cursed_operation_ids_give_valid_unique_tool_names() {
+    let (plan, _) = cursed();
+    let names: Vec<&str> = plan.tools.iter().map(|t| t.name.as_str()).collect();
+    for name in &names {
+        assert!(
+            is_valid_tool_name(name),
+            "{name:?} is not a valid tool name"
+        );
+    }
+    let unique: BTreeSet<&str> = names.iter().copied().collect();
+    assert_eq!(unique.len(), names.len(), "tool names repeat: {names:?}");
+    assert_eq!(
+        names[..7],
+        [
+            "type",
+            "self",
+            "3d",
+            "1",
+            "foo_bar",
+            "foo_bar_2",
+            "pets_get_by_id"
+        ],
+        "{names:?}"
+    );
+    let long = names[7];
+    assert!(
+        long.starts_with("this_operation_id_is_far_too_long"),
+        "{long}"
+    );
+    assert_eq!(names.len(), 8);
+}
+
+#[test]
+fn cursed_parameter_names_keep_the_api_spelling_in_the_tool_schema() {
+    let (plan, _) = cursed();
+    let properties = |tool: usize| -> Vec<String> {
+        plan.tools[tool].input_schema["properties"]
+            .as_object()
+            .expect("properties")
+            .keys()
+            .cloned()
+            .collect()
+    };
+    assert_eq!(properties(0), ["type", "ref", "self", "foo-bar", "foo_bar"]);
+    assert_eq!(properties(1), ["3d", "+1", "kind"]);
+    let idents: BTreeSet<&str> = plan.operations[0]
+        .fields
+        .iter()
+        .map(|f| f.ident.as_str())
+        .collect();
+    assert_eq!(idents.len(), 5, "distinct Rust fields: {idents:?}");
+}
+
+#[test]
+fn cursed_descriptions_stay_text() {
+    let (plan, files) = cursed();
+    let description = plan.tools[0].description.as_deref().unwrap_or_default();
+    assert!(
+        description.contains("```\nfn main() { panic!(\"doctest\") }\n```"),
+        "{description}"
+    );
+    assert!(
+        description.contains("\"#quoted\"# text */ /* {} {{braces}}"),
+        "{description}"
+    );
+    for file in files.iter().filter(|f| f.path.ends_with(".rs")) {
+        assert!(
+            !file
+                .contents
+                .lines()
+                .any(|l| l.trim_start().starts_with("fn main() { panic!")),
+            "{}: a description became code",
+            file.path
+        );
+    }
+}
+
+/// Generates the cursed fixture with the binary into a fresh directory.
+fn build_cursed() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cursed");
+    let spec = fixture("cursed-names.yaml");
+    let run = mcpgen(
+        dir.path(),
+        &["build", spec.to_str().unwrap(), "-o", out.to_str().unwrap()],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    (dir, out)
+}
+
+/// Runs `cargo SUBCOMMAND --manifest-path CRATE/Cargo.toml ARGS…` in the shared target directory
+/// of generated crates; returns whether it succeeded, its stderr (cargo's and the compiler's
+/// messages) and its stdout (test reports).
+fn cargo_on(krate: &Path, subcommand: &str, args: &[&str]) -> (bool, String, String) {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| OsString::from("cargo"));
+    let output = Command::new(cargo)
+        .arg(subcommand)
+        .arg("--manifest-path")
+        .arg(krate.join("Cargo.toml"))
+        .args(args)
+        .env("CARGO_TARGET_DIR", root().join("target/generated"))
+        .output()
+        .expect("cargo runs");
+    (
+        output.status.success(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn cursed_names_crate_compiles() {
+    let (_dir, krate) = build_cursed();
+    let (ok, stderr, _) = cargo_on(&krate, "check", &[]);
+    assert!(ok, "the generated crate does not compile:\n{stderr}");
+}
+
+#[test]
+
+fn cursed_names_crate_compiles_without_warnings() {
+    let (_dir, krate) = build_cursed();
+    let (ok, stderr, _) = cargo_on(&krate, "check", &[]);
+    assert!(ok, "the generated crate does not compile:\n{stderr}");
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("warning"))
+        .collect();
+    assert!(
+        warnings.is_empty(),
+        "the generated crate has warnings:\n{stderr}"
+    );
+}
+
+#[test]
+
+fn descriptions_never_become_doctests_of_the_generated_crate() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("doctests");
+    let spec = fixture("doc-code.yaml");
+    let run = mcpgen(
+        dir.path(),
+        &["build", spec.to_str().unwrap(), "-o", out.to_str().unwrap()],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let (ok, stderr, stdout) = cargo_on(&out, "test", &["--doc"]);
+    assert!(ok, "a description ran as a doctest:\n{stdout}\n{stderr}");
+}
