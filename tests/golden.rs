@@ -10,6 +10,8 @@ fn root() -> PathBuf {
 /// Each committed example: its directory, its spec and curation file.
 fn examples() -> Vec<(&'static str, PathBuf, Option<PathBuf>)> {
     vec![
+        // Built with `--name tracker-mirror`: crates sharing a target directory need distinct
+        // names, and the curated tracker server is the one called `tracker-mcp`.
         ("tracker-mirror", root().join("specs/tracker/openapi.yaml"), None),
         (
             "tracker-mcp",
@@ -19,8 +21,15 @@ fn examples() -> Vec<(&'static str, PathBuf, Option<PathBuf>)> {
     ]
 }
 
+/// The options an example is built with: the mirror is named `tracker-mirror`.
+fn options(curation: &Option<PathBuf>) -> mcpgen::Options {
+    mcpgen::Options {
+        name: curation.is_none().then(|| "tracker-mirror".to_string()),
+    }
+}
+
 fn generate(spec: &Path, curation: &Option<PathBuf>) -> Vec<mcpgen::File> {
-    let (_, files) = mcpgen::generate(spec, curation.as_deref(), &mcpgen::Options::default())
+    let (_, files) = mcpgen::generate(spec, curation.as_deref(), &options(curation))
         .expect("the example generates");
     files
 }
@@ -33,7 +42,11 @@ fn build_command(spec: &Path, curation: &Option<PathBuf>, dir: &Path) -> String 
             curation.display(),
             dir.display()
         ),
-        None => format!("cargo run -- build {} -o {}", spec.display(), dir.display()),
+        None => format!(
+            "cargo run -- build {} --name tracker-mirror -o {}",
+            spec.display(),
+            dir.display()
+        ),
     }
 }
 

@@ -216,6 +216,9 @@ pub fn resolvers(plan: &Plan) -> TokenStream {
         quote! { #field: curated::ResolverCache::new(&#spec), }
     });
     let items = plan.resolvers.iter().map(|r| resolver(plan, r));
+    if !plan.resolvers.iter().any(|r| matches!(r.source, ResolverSource::List { .. })) {
+        return quote! { #( #items )* };
+    }
     quote! {
         /// The caches of the resolvers that list every item.
         pub struct Resolvers {

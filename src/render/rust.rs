@@ -285,12 +285,16 @@ pub fn client_rs(plan: &Plan) -> TokenStream {
     } else {
         quote! {}
     };
-    let resolvers_field = if has_resolvers {
+    let has_caches = plan
+        .resolvers
+        .iter()
+        .any(|r| matches!(r.source, crate::plan::curated::ResolverSource::List { .. }));
+    let resolvers_field = if has_caches {
         quote! { resolvers: Resolvers, }
     } else {
         quote! {}
     };
-    let resolvers_init = if has_resolvers {
+    let resolvers_init = if has_caches {
         quote! { resolvers: Resolvers::new(), }
     } else {
         quote! {}

@@ -3,7 +3,7 @@
 //! The command line of the server: configuration, then the chosen transport.
 
 use std::net::SocketAddr;
-use tracker_mcp::{client, runtime, tools};
+use tracker_mirror_mcp::{client, runtime, tools};
 use clap::{Parser, ValueEnum};
 use runtime::Credential;
 
@@ -18,7 +18,11 @@ struct Args {
     #[arg(long, default_value = "127.0.0.1:8000")]
     listen: SocketAddr,
     /// Base URL of the API.
-    #[arg(long, env = "TRACKER_BASE_URL", default_value = "https://api.tracker.example")]
+    #[arg(
+        long,
+        env = "TRACKER_MIRROR_BASE_URL",
+        default_value = "https://api.tracker.example"
+    )]
     base_url: String,
 }
 
@@ -30,7 +34,7 @@ enum Transport {
 
 /// Who this server is, as told to clients.
 const IDENTITY: runtime::ServerIdentity = runtime::ServerIdentity {
-    name: "tracker-mcp",
+    name: "tracker-mirror-mcp",
     title: "Tracker MCP server",
     version: env!("CARGO_PKG_VERSION"),
     instructions: None,
@@ -38,10 +42,10 @@ const IDENTITY: runtime::ServerIdentity = runtime::ServerIdentity {
     tools_list_public: true,
 };
 
-/// The credentials for the API, from the server's own environment (TRACKER_TOKEN).
+/// The credentials for the API, from the server's own environment (TRACKER_MIRROR_TOKEN).
 fn credentials() -> Vec<runtime::Credential> {
     let mut credentials = Vec::new();
-    if let Some(token) = runtime::env_var("TRACKER_TOKEN") {
+    if let Some(token) = runtime::env_var("TRACKER_MIRROR_TOKEN") {
         credentials.push(Credential::Bearer(token));
     }
     credentials

@@ -1,5 +1,7 @@
-//! Paging: every paging style generates code that compiles cleanly, and a generated server walks
-//! the tracker's pages through `Link: rel="next"` headers.
+//! Curation features beyond the tracker example, generated and compiled: every paging style,
+//! auth kinds, fixed values, defaults, `x-mcp-header`, lookup resolvers, string enum codes and
+//! operation filters; and a generated server that walks the tracker's pages through
+//! `Link: rel="next"` headers.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -38,6 +40,80 @@ fn generate_and_build(name: &str, spec: &Path, curation: &Path) -> PathBuf {
         .expect("cargo runs");
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     root().join("target/generated/debug").join(&plan.server.crate_name)
+}
+
+fn tool<'a>(tools: &'a [Value], name: &str) -> &'a Value {
+    tools
+        .iter()
+        .find(|t| t["name"] == name)
+        .unwrap_or_else(|| panic!("no tool {name} in {tools:?}"))
+}
+
+fn features() -> (mcpgen::plan::Plan, Vec<Value>) {
+    let fixtures = root().join("tests/fixtures/features");
+    let (plan, _) = mcpgen::generate(
+        &fixtures.join("openapi.yaml"),
+        Some(&fixtures.join("mcpgen.yaml")),
+        &mcpgen::Options::default(),
+    )
+    .expect("the features fixture generates");
+    let tools = plan.tools.iter().map(|t| t.definition()).collect();
+    (plan, tools)
+}
+
+#[test]
+fn operation_filters_mirror_included_tags_minus_excluded_paths_and_never_hidden_ones() {
+    let (plan, tools) = features();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap_or_default()).collect();
+    assert_eq!(
+        names,
+        [
+            "widgets_find_widgets",
+            "widgets_widget_details",
+            "widgets_add_widget",
+            "widgets_list_tags",
+            "widgets_ping",
+        ]
+    );
+    let called: Vec<&str> = plan.operations.iter().map(|o| o.api_id.as_str()).collect();
+    assert!(!called.contains(&"deleteWidget"), "hidden operations get no client code: {called:?}");
+    assert!(!called.contains(&"internalStats"), "excluded operations get no client code: {called:?}");
+}
+
+#[test]
+fn fixed_values_and_paging_parameters_are_hidden_and_header_params_carry_x_mcp_header() {
+    let (_, tools) = features();
+    let find = tool(&tools, "widgets_find_widgets");
+    let properties = find["inputSchema"]["properties"].as_object().expect("properties");
+    let names: Vec<&String> = properties.keys().collect();
+    assert_eq!(names, ["shade", "limit"], "api-version is fixed; offset/limit are the server's");
+    assert_eq!(properties["shade"]["x-mcp-header"], "Shade");
+    assert_eq!(properties["shade"]["enum"], json!(["crimson", "lime", "navy"]));
+    assert_eq!(properties["limit"], json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 10}));
+}
+
+#[test]
+fn defaults_required_overrides_removed_descriptions_and_mapped_spec_defaults() {
+    let (_, tools) = features();
+    let add = tool(&tools, "widgets_add_widget");
+    let schema = &add["inputSchema"];
+    assert_eq!(schema["properties"]["name"], json!({"type": "string", "maxLength": 40}), "description: null drops the API's text");
+    assert_eq!(schema["properties"]["shade"]["default"], "lime", "the API's default `green` shown by its readable name");
+    assert_eq!(schema["properties"]["size"]["default"], 3);
+    assert_eq!(schema["required"], json!(["name"]));
+    let details = tool(&tools, "widgets_widget_details");
+    assert_eq!(details["inputSchema"]["properties"]["widget"], json!({"type": "string", "description": "The widget's name"}));
+}
+
+#[test]
+fn every_curation_feature_generates_a_clippy_clean_crate() {
+    let fixtures = root().join("tests/fixtures/features");
+    let binary = generate_and_build("features", &fixtures.join("openapi.yaml"), &fixtures.join("mcpgen.yaml"));
+    let main = std::fs::read_to_string(root().join("target/e2e/features/src/main.rs")).expect("main.rs");
+    for env in ["WIDGETS_KEY", "WIDGETS_USER", "WIDGETS_PASSWORD", "WIDGETS_CLIENT_ID", "WIDGETS_CLIENT_SECRET"] {
+        assert!(main.contains(env), "{env} is read from the environment");
+    }
+    assert!(binary.exists());
 }
 
 #[test]
