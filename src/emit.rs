@@ -51,3 +51,38 @@ pub fn verify_rust(path: &str, text: &str) -> Result<(), String> {
         .map(|_| ())
         .map_err(|e| format!("internal error: generated {path} does not parse back: {e}"))
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::*;
+
+    #[test]
+    fn items_are_formatted_with_a_blank_line_between_them_but_not_between_uses() {
+        let text = format_rust("x.rs", quote! {
+            use std::fmt;
+            use std::io;
+            /// A.
+            pub struct A;
+            impl A { fn f(&self) -> u8 { let x = 1; x } }
+        })
+        .expect("valid Rust");
+        assert_eq!(
+            text,
+            "use std::fmt;\nuse std::io;\n\n/// A.\npub struct A;\n\nimpl A {\n    fn f(&self) -> u8 {\n        let x = 1;\n        x\n    }\n}\n"
+        );
+    }
+
+    #[test]
+    fn tokens_that_are_not_a_rust_file_are_an_internal_error_naming_the_file() {
+        let error = format_rust("src/tools.rs", quote! { fn }).expect_err("not a file");
+        assert!(error.starts_with("internal error: generated src/tools.rs is not valid Rust"), "{error}");
+    }
+
+    #[test]
+    fn verify_rejects_text_that_does_not_parse() {
+        assert!(verify_rust("a.rs", "fn main() {}\n").is_ok());
+        assert!(verify_rust("a.rs", "fn main( {}\n").is_err());
+    }
+}

@@ -765,3 +765,31 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
         #( #bodies )*
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn raw_strings_use_enough_hashes_for_any_text() {
+        assert_eq!(raw_string("plain").to_string(), "r#\"plain\"#");
+        assert_eq!(raw_string("a \"# b").to_string(), "r##\"a \"# b\"##");
+        assert_eq!(raw_string("\"## and \"#").to_string(), "r###\"\"## and \"#\"###");
+    }
+
+    #[test]
+    fn doc_code_never_becomes_a_doctest() {
+        let lines = doc_lines("Intro\n```\nlet x = 1;\n```\n    indented();\n```json\n{}\n```\n```rust,ignore\nx\n```");
+        assert_eq!(
+            lines,
+            ["Intro", "```text", "let x = 1;", "```", "indented();", "```json", "{}", "```", "```text", "x", "```"]
+        );
+    }
+
+    #[test]
+    fn spec_text_in_docs_is_an_attribute_string_not_code() {
+        let tokens = docs(Some("*/ fn evil() {} /* \" ]"));
+        let file: syn::File = syn::parse2(quote! { #tokens struct S; }).expect("still valid Rust");
+        assert_eq!(file.items.len(), 1, "the text added no items");
+    }
+}
