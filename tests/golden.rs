@@ -18,6 +18,11 @@ fn examples() -> Vec<(&'static str, PathBuf, Option<PathBuf>)> {
             root().join("specs/tracker/openapi.yaml"),
             Some(root().join("specs/tracker/mcpgen.yaml")),
         ),
+        (
+            "petstore-mcp",
+            root().join("../shared/specs/swagger-petstore-v3/openapi.yaml"),
+            Some(root().join("specs/petstore/mcpgen.yaml")),
+        ),
     ]
 }
 

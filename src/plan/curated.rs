@@ -56,6 +56,8 @@ pub struct ResolverPlan {
     /// Words answered by an operation without parameters: (word, operation index).
     pub aliases: Vec<(String, usize)>,
     pub ttl_seconds: u64,
+    /// The API's ids are integers (sent as numbers, not text).
+    pub id_integer: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -391,6 +393,27 @@ impl<'c> CuratedPlanner<'c> {
             }
             (None, None) => return Err(format!("internal error: resolver `{}` has no source", name.value)),
         };
+        // The id's type, from the item the list (or the lookup) returns.
+        let id_path = spec.id.as_ref().map_or("id", |i| i.value.as_str());
+        let item_schema = match (&spec.list, &spec.lookup) {
+            (Some(list), _) => {
+                let operation = builder.find(&list.value)?;
+                let items = match &spec.items {
+                    Some(items) => items.value.clone(),
+                    None => success_schema(operation).and_then(only_array).unwrap_or_default(),
+                };
+                success_schema(operation)
+                    .and_then(|s| schema_at(s, &items).ok().flatten())
+                    .and_then(|list| list.get("items"))
+                    .cloned()
+            }
+            (None, Some(lookup)) => success_schema(builder.find(&lookup.value)?).cloned(),
+            (None, None) => None,
+        };
+        let id_integer = item_schema
+            .as_ref()
+            .and_then(|item| schema_at(item, id_path).ok().flatten())
+            .is_some_and(|id| id.get("type") == Some(&json!("integer")));
         let mut aliases = Vec::new();
         for (word, operation) in &spec.aliases {
             aliases.push((word.clone(), self.use_operation(&operation.value, builder)?));
@@ -405,6 +428,7 @@ impl<'c> CuratedPlanner<'c> {
             source,
             aliases,
             ttl_seconds: spec.cache_seconds.unwrap_or(300),
+            id_integer,
         })
     }
 

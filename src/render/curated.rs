@@ -422,7 +422,12 @@ fn default_fn(plan: &Plan, param: &ToolParam) -> Option<(proc_macro2::Ident, Tok
 fn api_value(plan: &Plan, tool_name: &str, param: &ToolParam, optional: bool) -> TokenStream {
     let field = ident(&param.ident);
     let name = &param.name;
-    let integer = param.target.as_ref().is_some_and(|t| t.integer);
+    let integer = match (&param.target, &param.kind) {
+        (Some(target), _) => target.integer,
+        // A workflow's parameter: the id goes out as the API gives it.
+        (None, ParamKind::Resolve(index)) => plan.resolvers[*index].id_integer,
+        (None, _) => false,
+    };
     match &param.kind {
         ParamKind::Enum(index) => {
             let enum_name = ident(&plan.enums[*index].type_name);
@@ -558,7 +563,7 @@ pub fn tool_module(
             fixed,
             paging,
         } => call_body(plan, tool_name, tool, &plan.operations[*operation], fixed, paging.as_ref(), &detailed, &lookups_fetch, &lookup_refs),
-        CuratedBody::Steps(steps) => (TokenStream::new(), steps_body(plan, tool, steps, &detailed, &lookups_fetch, &lookup_refs)),
+        CuratedBody::Steps(steps) => (TokenStream::new(), steps_body(plan, tool_name, tool, steps, &detailed, &lookups_fetch, &lookup_refs)),
     };
     quote! {
         #[doc = #doc]
@@ -766,6 +771,7 @@ fn value_expr(plan: &Plan, tool: &CuratedTool, value: &ValueRef) -> TokenStream 
 
 fn steps_body(
     plan: &Plan,
+    tool_name: &str,
     tool: &CuratedTool,
     steps: &[StepPlan],
     detailed: &TokenStream,
@@ -775,7 +781,7 @@ fn steps_body(
     // Each parameter's value as the API wants it, computed once.
     let arg_values = tool.params.iter().filter(|p| !matches!(p.kind, ParamKind::Limit { .. } | ParamKind::ResponseFormat)).map(|param| {
         let local = ident(&format!("arg_{}", param.ident.trim_end_matches('_')));
-        let value = api_value(plan, "", param, is_optional(param));
+        let value = api_value(plan, tool_name, param, is_optional(param));
         quote! { let #local: serde_json::Value = #value; }
     });
     let shape_result = |value: TokenStream| {

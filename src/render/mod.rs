@@ -2,6 +2,7 @@
 //! syntax ([`rust`]) and formatted by [`crate::emit`]; the others come from the minijinja
 //! templates in `templates/`, with undefined variables as errors.
 
+mod crate_tests;
 mod curated;
 mod rust;
 pub mod versions;
@@ -74,6 +75,10 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
             contents: format!("{HEADER}\n\n{}", include_str!("../../templates/runtime.rs")),
         },
     ];
+    files.push(File {
+        path: "tests/tools.json".into(),
+        contents: crate_tests::snapshot(plan),
+    });
     if uses_curated(plan) {
         files.push(File {
             path: "src/curated.rs".into(),
@@ -85,6 +90,7 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
         ("src/main.rs", rust::main_rs(plan)),
         ("src/client.rs", rust::client_rs(plan)),
         ("src/tools.rs", rust::tools_rs(plan)),
+        ("tests/tools.rs", crate_tests::tests_rs(plan)),
     ] {
         let formatted = emit::format_rust(path, tokens)?;
         files.push(File {

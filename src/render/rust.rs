@@ -56,7 +56,7 @@ fn doc_lines(text: &str) -> Vec<String> {
 
 /// A raw string literal holding `text` (`r#"..."#` with as many `#` as it needs), so that a
 /// JSON definition stays readable in the generated source.
-fn raw_string(text: &str) -> TokenStream {
+pub(super) fn raw_string(text: &str) -> TokenStream {
     let mut hashes = String::from("#");
     while text.contains(&format!("\"{hashes}")) {
         hashes.push('#');
@@ -653,6 +653,17 @@ pub(super) fn enum_type((type_name, variants): (&String, &Vec<(String, String)>)
     }
 }
 
+/// The module of each tool in `src/tools.rs`, in tool order.
+pub(super) fn tool_modules(plan: &Plan) -> Vec<String> {
+    let mut modules = Scope::with_reserved(&[
+        "client", "runtime", "tools", "std", "serde", "serde_json", "rmcp", "crate", "curated",
+    ]);
+    plan.tools
+        .iter()
+        .map(|tool| modules.unique(naming::tool_ident(&tool.name)))
+        .collect()
+}
+
 /// `src/tools.rs`: every tool's definition and handler, and the table the server serves.
 pub fn tools_rs(plan: &Plan) -> TokenStream {
     let curated_imports = if super::uses_curated(plan) && plan.tools.iter().any(|t| matches!(t.action, Action::Curated(_))) {
@@ -665,13 +676,10 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
         quote! {}
     };
     let enums = super::curated::enums(plan);
-    let mut modules = Scope::with_reserved(&[
-        "client", "runtime", "tools", "std", "serde", "serde_json", "rmcp", "crate",
-    ]);
     let mut entries = Vec::new();
     let mut bodies = Vec::new();
-    for tool in &plan.tools {
-        let module = ident(&modules.unique(naming::tool_ident(&tool.name)));
+    for (tool, module) in plan.tools.iter().zip(tool_modules(plan)) {
+        let module = ident(&module);
         entries.push(quote! {
             ToolEntry {
                 definition: #module::DEFINITION,

@@ -4,6 +4,13 @@
 //!
 //! Every wait is bounded, everything listens on 127.0.0.1 with a port the system picked, and every
 //! process started here belongs to a guard that kills it when dropped, also when a test panics.
+//!
+//! Two servers can be under test (see [`Server`]): the zero-config mirror that `tests/e2e.rs`
+//! generates, and the committed curated crate `generated-examples/tracker-mcp` that
+//! `tests/curated_e2e.rs` uses. The functions without a `Server` argument run the mirror.
+
+// Each test crate that includes this module uses only part of it.
+#![allow(dead_code)]
 
 use std::fmt;
 use std::fs::File;
@@ -19,6 +26,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientConfig, ListToolsResult, ProtocolVersion,
 };
 use rmcp::service::RunningService;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{
     ConfigureCommandExt, IntoTransport, StreamableHttpClientTransport, TokioChildProcess,
 };
@@ -110,6 +118,44 @@ impl fmt::Display for Connection {
     }
 }
 
+/// Which generated server a test runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Server {
+    /// The zero-config mirror of `specs/tracker/openapi.yaml`, generated into
+    /// `target/e2e/tracker-mirror` (see [`tracker_mcp`]); it reads `TRACKER_MIRROR_BASE_URL` and
+    /// `TRACKER_MIRROR_TOKEN`.
+    Mirror,
+    /// The committed curated crate `generated-examples/tracker-mcp` (see [`curated_tracker_mcp`]);
+    /// it reads `TRACKER_BASE_URL` and `TRACKER_TOKEN`.
+    Curated,
+}
+
+impl Server {
+    /// The server's binary, built on first use (once per test process).
+    pub fn binary(self) -> &'static Path {
+        match self {
+            Server::Mirror => tracker_mcp(),
+            Server::Curated => curated_tracker_mcp(),
+        }
+    }
+
+    /// The environment variable the server reads the API's base URL from.
+    pub fn base_url_env(self) -> &'static str {
+        match self {
+            Server::Mirror => "TRACKER_MIRROR_BASE_URL",
+            Server::Curated => "TRACKER_BASE_URL",
+        }
+    }
+
+    /// The environment variable the server reads its own API token from.
+    pub fn token_env(self) -> &'static str {
+        match self {
+            Server::Mirror => "TRACKER_MIRROR_TOKEN",
+            Server::Curated => "TRACKER_TOKEN",
+        }
+    }
+}
+
 /// Runs one scenario: builds the server first (once per process, not counted in the scenario's
 /// time), then runs the scenario on a fresh runtime, failing it if it takes longer than a minute.
 pub fn run<Scenario, Fut>(scenario: Scenario)
@@ -117,7 +163,16 @@ where
     Scenario: FnOnce() -> Fut,
     Fut: Future<Output = ()>,
 {
-    tracker_mcp();
+    run_with(Server::Mirror, scenario);
+}
+
+/// [`run`] for the given server.
+pub fn run_with<Scenario, Fut>(server: Server, scenario: Scenario)
+where
+    Scenario: FnOnce() -> Fut,
+    Fut: Future<Output = ()>,
+{
+    server.binary();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -164,7 +219,6 @@ pub const MIRROR_NAME: &str = "tracker-mirror";
 fn build_tracker_mcp() -> Result<PathBuf, String> {
     let spec = repo().join("specs/tracker/openapi.yaml");
     let crate_dir = repo().join("target/e2e/tracker-mirror");
-    let target_dir = repo().join("target/generated");
     let options = mcpgen::Options {
         name: Some(MIRROR_NAME.to_string()),
     };
@@ -172,7 +226,32 @@ fn build_tracker_mcp() -> Result<PathBuf, String> {
         .map_err(|e| format!("mcpgen cannot generate {}: {e:#}", spec.display()))?;
     mcpgen::write::write(&crate_dir, &files)
         .map_err(|e| format!("cannot write the generated crate: {e}"))?;
+    build_crate(&crate_dir, &format!("{MIRROR_NAME}-mcp"))
+}
 
+/// The binary of the committed curated tracker server, `generated-examples/tracker-mcp` (not
+/// regenerated: `tests/golden.rs` checks that it is what mcpgen generates today), built in debug
+/// into `target/generated`. Done once per test process; a failure fails every test with cargo's
+/// output.
+pub fn curated_tracker_mcp() -> &'static Path {
+    static BINARY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    match BINARY.get_or_init(|| {
+        build_crate(
+            &repo().join("generated-examples/tracker-mcp"),
+            "tracker-mcp",
+        )
+    }) {
+        Ok(binary) => binary,
+        Err(message) => panic!("{message}"),
+    }
+}
+
+/// Builds the crate in `crate_dir` in debug with `cargo build --manifest-path
+/// CRATE_DIR/Cargo.toml` into the target directory that every generated crate shares,
+/// `target/generated`, and returns the path of its binary `binary_name`; on failure, what cargo
+/// printed.
+pub fn build_crate(crate_dir: &Path, binary_name: &str) -> Result<PathBuf, String> {
+    let target_dir = repo().join("target/generated");
     let manifest = crate_dir.join("Cargo.toml");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut stderr = Log::new("cargo build");
@@ -205,7 +284,7 @@ fn build_tracker_mcp() -> Result<PathBuf, String> {
     }
     let binary = target_dir
         .join("debug")
-        .join(format!("{MIRROR_NAME}-mcp{}", std::env::consts::EXE_SUFFIX));
+        .join(format!("{binary_name}{}", std::env::consts::EXE_SUFFIX));
     if binary.is_file() {
         Ok(binary)
     } else {
@@ -283,22 +362,42 @@ impl HttpServer {
     /// Starts the server on a free loopback port in front of `upstream` and waits until it accepts
     /// connections.
     pub async fn start(upstream: &Upstream) -> HttpServer {
+        HttpServer::start_server(Server::Mirror, upstream).await
+    }
+
+    /// [`HttpServer::start`] for the given server.
+    pub async fn start_server(server: Server, upstream: &Upstream) -> HttpServer {
+        HttpServer::start_server_with_token(server, upstream, Some(TOKEN)).await
+    }
+
+    /// [`HttpServer::start_server`] with `token` as the server's own API token, or with none at
+    /// all (its token variable removed from its environment).
+    pub async fn start_server_with_token(
+        kind: Server,
+        upstream: &Upstream,
+        token: Option<&str>,
+    ) -> HttpServer {
+        let binary = kind.binary();
         // The port is free when picked but could be taken before the server binds it; another
         // port is tried then.
         const ATTEMPTS: usize = 3;
         for attempt in 1..=ATTEMPTS {
             let address = free_loopback_address();
             let stderr = Log::new(format!("the HTTP server on {address}"));
-            let child = Command::new(tracker_mcp())
+            let mut command = Command::new(binary);
+            match token {
+                Some(token) => command.env(kind.token_env(), token),
+                None => command.env_remove(kind.token_env()),
+            };
+            let child = command
                 .args(["--transport", "http", "--listen", &address.to_string()])
                 .args(["--base-url", upstream.base_url()])
-                .env("TRACKER_MIRROR_TOKEN", TOKEN)
-                .env_remove("TRACKER_MIRROR_BASE_URL")
+                .env_remove(kind.base_url_env())
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(stderr.writer())
                 .spawn()
-                .unwrap_or_else(|e| panic!("cannot start {}: {e}", tracker_mcp().display()));
+                .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
             let mut server = HttpServer {
                 child,
                 stderr,
@@ -447,25 +546,69 @@ impl McpClient {
     /// Starts the server, connects to it, and checks that the agreed protocol version is the one
     /// asked for.
     pub async fn connect(connection: Connection, upstream: &Upstream) -> McpClient {
+        McpClient::connect_to(Server::Mirror, connection, upstream).await
+    }
+
+    /// [`McpClient::connect`] for the given server.
+    pub async fn connect_to(
+        server: Server,
+        connection: Connection,
+        upstream: &Upstream,
+    ) -> McpClient {
+        McpClient::start(server, connection, upstream, None).await
+    }
+
+    /// [`McpClient::connect_to`] over Streamable HTTP, with `Authorization: Bearer {token}` on
+    /// every request the client sends (a client's own credentials, which the server must not
+    /// pass on to the API).
+    pub async fn connect_with_bearer(
+        server: Server,
+        connection: Connection,
+        upstream: &Upstream,
+        token: &str,
+    ) -> McpClient {
+        assert_eq!(
+            connection.transport,
+            Transport::Http,
+            "an Authorization header needs HTTP"
+        );
+        McpClient::start(server, connection, upstream, Some(token)).await
+    }
+
+    async fn start(
+        server: Server,
+        connection: Connection,
+        upstream: &Upstream,
+        bearer: Option<&str>,
+    ) -> McpClient {
+        let binary = server.binary();
         let (service, http_server, stdio_server_stderr) = match connection.transport {
             Transport::Stdio => {
                 let stderr = Log::new("the stdio server");
-                let command = tokio::process::Command::new(tracker_mcp()).configure(|command| {
+                let command = tokio::process::Command::new(binary).configure(|command| {
                     command
-                        .env("TRACKER_MIRROR_BASE_URL", upstream.base_url())
-                        .env("TRACKER_MIRROR_TOKEN", TOKEN)
+                        .env(server.base_url_env(), upstream.base_url())
+                        .env(server.token_env(), TOKEN)
                         .kill_on_drop(true);
                 });
                 let (transport, _) = TokioChildProcess::builder(command)
                     .stderr(stderr.writer())
                     .spawn()
-                    .unwrap_or_else(|e| panic!("cannot start {}: {e}", tracker_mcp().display()));
+                    .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
                 (handshake(connection, transport).await, None, Some(stderr))
             }
             Transport::Http => {
-                let server = HttpServer::start(upstream).await;
-                let transport = StreamableHttpClientTransport::from_uri(server.url());
-                (handshake(connection, transport).await, Some(server), None)
+                let http_server = HttpServer::start_server(server, upstream).await;
+                let mut config = StreamableHttpClientTransportConfig::with_uri(http_server.url());
+                if let Some(token) = bearer {
+                    config = config.auth_header(token);
+                }
+                let transport = StreamableHttpClientTransport::from_config(config);
+                (
+                    handshake(connection, transport).await,
+                    Some(http_server),
+                    None,
+                )
             }
         };
         let agreed = service
@@ -571,6 +714,15 @@ pub fn error_text(result: &CallToolResult) -> String {
     text(result)
 }
 
+/// The text of each text content block of a result, in order.
+pub fn texts(result: &CallToolResult) -> Vec<String> {
+    result
+        .content
+        .iter()
+        .filter_map(|block| block.as_text().map(|text| text.text.clone()))
+        .collect()
+}
+
 /// All text content of a result, one block a line.
 fn text(result: &CallToolResult) -> String {
     result
@@ -581,12 +733,72 @@ fn text(result: &CallToolResult) -> String {
         .join("\n")
 }
 
+// --- Raw HTTP -----------------------------------------------------------------------------------
+
+/// POSTs one JSON-RPC message to an MCP endpoint without any MCP client, with exactly `headers`
+/// (and the ones reqwest always sends, such as Host and Content-Length). Returns the HTTP status
+/// and the JSON-RPC message that answers it: the body when it is JSON, or the `data:` of the SSE
+/// event that carries the response (the message with the request's `id`) when it is an event
+/// stream; `Value::Null` when there is none.
+pub async fn post_mcp(url: &str, headers: &[(&str, &str)], message: &Value) -> (u16, Value) {
+    let http = reqwest::Client::builder()
+        .timeout(CALL_TIMEOUT)
+        .build()
+        .expect("an HTTP client");
+    let mut request = http.post(url).body(message.to_string());
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = request
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("POST {url}: {e}"));
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    let body = response
+        .text()
+        .await
+        .unwrap_or_else(|e| panic!("POST {url}: cannot read the body: {e}"));
+    if body.trim().is_empty() {
+        return (status, Value::Null);
+    }
+    if content_type.starts_with("text/event-stream") {
+        let answer = body
+            .lines()
+            .filter_map(|line| line.strip_prefix("data:"))
+            .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+            .find(|event| event.get("id") == message.get("id"));
+        return (status, answer.unwrap_or(Value::Null));
+    }
+    let answer = serde_json::from_str(&body).unwrap_or_else(|e| {
+        panic!(
+            "POST {url}: answered {status} with a body that is neither JSON nor SSE ({e}): {body}"
+        )
+    });
+    (status, answer)
+}
+
 // --- The Python SDK -----------------------------------------------------------------------------
 
 /// Runs `mcp_probe.py` (the official Python SDK's client) against a fresh server in front of
 /// `upstream`, with `args` after the connection options, and returns the JSON objects it printed,
 /// one per line.
 pub async fn probe(connection: Connection, upstream: &Upstream, args: &[&str]) -> Vec<Value> {
+    probe_with(Server::Mirror, connection, upstream, args).await
+}
+
+/// [`probe`] for the given server.
+pub async fn probe_with(
+    server: Server,
+    connection: Connection,
+    upstream: &Upstream,
+    args: &[&str],
+) -> Vec<Value> {
     let python = std::env::var_os("MCPGEN_TEST_PYTHON").unwrap_or_else(|| {
         panic!(
             "MCPGEN_TEST_PYTHON is not set, so the Python SDK tests cannot run. Run the tests with \
@@ -605,15 +817,15 @@ pub async fn probe(connection: Connection, upstream: &Upstream, args: &[&str]) -
             // The probe passes its own environment on to the server it starts.
             command
                 .arg("--stdio")
-                .arg(shell_quote(&tracker_mcp().to_string_lossy()))
-                .env("TRACKER_MIRROR_BASE_URL", upstream.base_url())
-                .env("TRACKER_MIRROR_TOKEN", TOKEN);
+                .arg(shell_quote(&server.binary().to_string_lossy()))
+                .env(server.base_url_env(), upstream.base_url())
+                .env(server.token_env(), TOKEN);
             None
         }
         Transport::Http => {
-            let server = HttpServer::start(upstream).await;
-            command.args(["--url", server.url()]);
-            Some(server)
+            let http_server = HttpServer::start_server(server, upstream).await;
+            command.args(["--url", http_server.url()]);
+            Some(http_server)
         }
     };
     command.args(args);

@@ -41,7 +41,7 @@ const IDENTITY: runtime::ServerIdentity = runtime::ServerIdentity {
     title: "Swagger Petstore - OpenAPI 3.0 MCP server",
     version: env!("CARGO_PKG_VERSION"),
     instructions: Some(
-        "Tools for the Swagger Petstore. Pets are named by their names (such as doggie), never by numeric ids, and a pet's status is for_sale, reserved or sold. Start with petstore_search_pets to see which pets are for sale, then use petstore_get_pet for one pet's details and petstore_adopt_pet to order it. Orders are named by their numeric id.",
+        "Tools for the Swagger Petstore. Pets are identified by name (such as doggie), never by numeric id, and a pet's status is for_sale, reserved or sold. Start with petstore_search_pets to see which pets are for sale, then use petstore_get_pet for one pet's details and petstore_adopt_pet to order it. Orders are named by their numeric id.",
     ),
     tools_list_ttl_ms: 86400000,
     tools_list_public: true,

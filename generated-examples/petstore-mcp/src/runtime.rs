@@ -296,7 +296,8 @@ impl fmt::Display for ToolError {
             } => {
                 write!(f, "The API rejected {operation} with HTTP {status} {reason}")?;
                 if !message.is_empty() {
-                    write!(f, ": {message}")?;
+                    // The API's own sentence may end with a full stop already.
+                    write!(f, ": {}", message.trim_end_matches('.'))?;
                 }
                 match status {
                     400 | 422 => write!(f, ". Check the arguments and call the tool again."),

@@ -263,7 +263,7 @@ pub mod petstore_search_pets {
     };
 
     /// Guidance sent with a result cut at the limit.
-    const TRUNCATED: &str = "More pets have this status than were returned. Ask for a narrower status, or raise the limit only if you really need every pet.";
+    const TRUNCATED: &str = "More pets have this status than were returned. Raise the limit (at most 50) only if you need every pet; to act on one pet, pass its name to petstore_get_pet or petstore_adopt_pet.";
 
     pub async fn call(
         client: Arc<Client>,
