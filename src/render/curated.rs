@@ -442,7 +442,10 @@ fn api_value(plan: &Plan, tool_name: &str, param: &ToolParam, optional: bool) ->
             let resolve = |value: TokenStream| {
                 quote! {
                     curated::id_value(
-                        client.#resolve_fn(#value).await.map_err(|e| e.for_argument(#tool_name, #name))?,
+                        client
+                            .#resolve_fn(#value)
+                            .await
+                            .map_err(|e| e.explain(ERRORS, &vars).for_argument(#tool_name, #name))?,
                         #integer,
                     )?
                 }
@@ -548,7 +551,7 @@ pub fn tool_module(
     let lookups_fetch = tool.results.lookups.iter().enumerate().map(|(slot, resolver)| {
         let names_fn = ident(&format!("{}_names", plan.resolvers[*resolver].ident));
         let local = ident(&format!("names_{slot}"));
-        quote! { let #local = client.#names_fn().await?; }
+        quote! { let #local = client.#names_fn().await.map_err(|e| e.explain(ERRORS, &vars))?; }
     });
     let lookups_fetch: Vec<TokenStream> = lookups_fetch.collect();
     let lookup_refs: Vec<TokenStream> = (0..tool.results.lookups.len())

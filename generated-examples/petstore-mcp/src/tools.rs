@@ -435,7 +435,9 @@ pub mod petstore_get_pet {
                 client
                     .resolve_pet(&input.pet)
                     .await
-                    .map_err(|e| e.for_argument("petstore_get_pet", "pet"))?,
+                    .map_err(|e| {
+                        e.explain(ERRORS, &vars).for_argument("petstore_get_pet", "pet")
+                    })?,
                 true,
             )?,
         );

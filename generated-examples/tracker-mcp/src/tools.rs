@@ -335,7 +335,11 @@ pub mod tracker_search_issues {
                 client
                     .resolve_project(&input.project)
                     .await
-                    .map_err(|e| e.for_argument("tracker_search_issues", "project"))?,
+                    .map_err(|e| {
+                        e
+                            .explain(ERRORS, &vars)
+                            .for_argument("tracker_search_issues", "project")
+                    })?,
                 false,
             )?,
         );
@@ -354,7 +358,9 @@ pub mod tracker_search_issues {
                             .resolve_user(value)
                             .await
                             .map_err(|e| {
-                                e.for_argument("tracker_search_issues", "assignee")
+                                e
+                                    .explain(ERRORS, &vars)
+                                    .for_argument("tracker_search_issues", "assignee")
                             })?,
                         false,
                     )?
@@ -382,7 +388,7 @@ pub mod tracker_search_issues {
             )
             .await
             .map_err(|e| e.explain(ERRORS, &vars))?;
-        let names_0 = client.user_names().await?;
+        let names_0 = client.user_names().await.map_err(|e| e.explain(ERRORS, &vars))?;
         Ok(
             curated::shape_list(
                 &SHAPE,
@@ -538,7 +544,11 @@ pub mod tracker_create_issue {
                 client
                     .resolve_project(&input.project)
                     .await
-                    .map_err(|e| e.for_argument("tracker_create_issue", "project"))?,
+                    .map_err(|e| {
+                        e
+                            .explain(ERRORS, &vars)
+                            .for_argument("tracker_create_issue", "project")
+                    })?,
                 false,
             )?,
         );
