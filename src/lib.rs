@@ -8,6 +8,7 @@
 //! ```
 
 pub mod api;
+pub mod cli;
 pub mod curate;
 pub mod emit;
 pub mod load;

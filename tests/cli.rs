@@ -375,38 +375,6 @@ fn a_name_without_letters_or_digits_is_refused() {
     assert!(!dir.path().join("out").exists());
 }
 
-#[test]
-fn help_exits_zero_and_shows_examples() {
-    let dir = tempfile::tempdir().unwrap();
-    let run = mcpgen(dir.path(), &["--help"]);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        run.stdout.contains("Usage: mcpgen <COMMAND>"),
-        "{}",
-        run.stdout
-    );
-    assert!(run.stdout.contains("Examples:"), "{}", run.stdout);
-    assert!(
-        run.stdout
-            .contains("mcpgen build specs/tracker/openapi.yaml -o tracker-mcp"),
-        "{}",
-        run.stdout
-    );
-
-    let run = mcpgen(dir.path(), &["build", "--help"]);
-    assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(
-        run.stdout.contains("Usage: mcpgen build [OPTIONS] <SPEC>"),
-        "{}",
-        run.stdout
-    );
-    assert!(run.stdout.contains("Examples:"), "{}", run.stdout);
-    assert!(
-        run.stdout.contains("mcpgen build api.yaml --name billing"),
-        "{}",
-        run.stdout
-    );
-}
 
 // ---------------------------------------------------------------------------------------------
 // Cursed names

@@ -185,6 +185,18 @@ pub struct Curation {
     /// The curated tools, by name (the prefix is added).
     #[serde(default)]
     pub tools: IndexMap<Spanned<String>, ToolSpec>,
+    /// Token budgets for tool definitions, checked by `mcpgen check` and `mcpgen build`.
+    pub budgets: Option<Budgets>,
+}
+
+/// How many tokens of the model's context the tool definitions may take.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Budgets {
+    /// The most tokens one tool's definition may take (default 800).
+    pub per_tool: Option<Spanned<i64>>,
+    /// The most tokens the whole `tools/list` may take (default 8000).
+    pub total: Option<Spanned<i64>>,
 }
 
 /// The server's identity and the hints it gives clients.
