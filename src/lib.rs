@@ -10,7 +10,10 @@
 pub mod api;
 pub mod cli;
 pub mod curate;
+pub mod diff;
 pub mod emit;
+pub mod init;
+pub mod lint;
 pub mod load;
 pub mod naming;
 pub mod plan;

@@ -273,7 +273,7 @@ fn build_writes_the_tracker_crate_and_says_so() {
         );
     }
     let (_, rendered) = generate(&spec);
-    let rendered: BTreeMap<String, Vec<u8>> = rendered
+    let rendered: BTreeMap<String, Vec<u8>> = mcpgen::write::with_manifest(&rendered)
         .into_iter()
         .map(|f| (f.path, f.contents.into_bytes()))
         .collect();

@@ -62,7 +62,8 @@ fn committed_files(dir: &Path) -> Vec<String> {
         for entry in std::fs::read_dir(&current).expect("example directory is readable") {
             let path = entry.expect("directory entry").path();
             let relative = path.strip_prefix(dir).expect("inside the example").to_string_lossy().replace('\\', "/");
-            if relative == "target" || relative == "Cargo.lock" {
+            // The build's manifest is written by `mcpgen build` (mcpgen::write), not rendered.
+            if relative == "target" || relative == "Cargo.lock" || relative == mcpgen::write::MANIFEST {
                 continue;
             }
             if path.is_dir() {

@@ -1,14 +1,178 @@
-//! `mcpgen check`.
+//! `mcpgen check`: every mistake in a curation file and every tool-design lint, in one report.
+//!
+//! A spec that cannot be read is a plain error. Otherwise the curation file's mistakes (errors)
+//! and the lints of [`crate::lint`] (warnings, and errors for exceeded budgets) are reported
+//! together, sorted by position: as `FILE:LINE:COL` snippets on stderr, or as JSON on stdout.
+//! When the file has mistakes, the tools without mistakes are still linted.
 
+use std::path::Path;
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::Args;
+use serde_json::{Value, json};
 
-use super::Output;
+use super::{Format, Inputs, Output};
+use crate::api::Api;
+use crate::curate::diagnostics;
+use crate::curate::{Curation, Diagnostic, Severity};
+use crate::plan::{Action, Options};
 
 #[derive(Debug, Args)]
-pub struct CheckArgs {}
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub inputs: Inputs,
+    /// `text`: `FILE:LINE:COL` with the line, a caret and a suggestion, on stderr; `json`: a list
+    /// of `{severity, message, file, line, column, help}` on stdout.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Fail (exit 1) on warnings too, not only on errors.
+    #[arg(long)]
+    pub deny_warnings: bool,
+}
 
-pub fn run(_args: CheckArgs, _out: &mut Output) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`mcpgen check` is not built yet")
+pub fn run(args: CheckArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let api = crate::load::load(&args.inputs.spec)?;
+    let options = args.inputs.options();
+    let (file, text, mut found) = match &args.inputs.curation {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("{}: cannot read the curation file", path.display()))?;
+            let found = check_curation(&text, &api, &options)?;
+            (path.clone(), text, found)
+        }
+        None => {
+            let plan = crate::plan::plan(&api, &options, None).map_err(anyhow::Error::msg)?;
+            (
+                args.inputs.spec.clone(),
+                String::new(),
+                crate::lint::lint(&plan, None),
+            )
+        }
+    };
+    sort(&mut found);
+    let errors = found
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = found.len() - errors;
+    let failed = errors > 0 || (args.deny_warnings && warnings > 0);
+
+    match args.format {
+        Format::Json => out.stdout_line(&json_report(&file, &found)),
+        Format::Text => {
+            // `-q` says nothing but errors: warnings only when they fail the run.
+            if out.verbosity == 0 && !args.deny_warnings {
+                found.retain(|d| d.severity == Severity::Error);
+            }
+            if found.is_empty() {
+                out.status(&format!("{}: no problems", file.display()));
+            } else {
+                let report = diagnostics::render(&file, &text, &found);
+                let report = if out.color { paint(&report) } else { report };
+                out.stderr(&report);
+            }
+        }
+    }
+    Ok(if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The curation file's mistakes and the lints of the tools it makes.
+fn check_curation(text: &str, api: &Api, options: &Options) -> anyhow::Result<Vec<Diagnostic>> {
+    let curation = match crate::curate::parse(text) {
+        Ok(curation) => curation,
+        // Not a curation file yet: nothing to plan, nothing to lint.
+        Err(mistakes) => return Ok(mistakes),
+    };
+    let (checked, mut found) = crate::curate::check::check(api, curation);
+    if !has_errors(&found) {
+        let plan =
+            crate::plan::plan(api, options, Some(&checked.curation)).map_err(anyhow::Error::msg)?;
+        found.extend(crate::lint::lint(&plan, Some(&checked.curation)));
+        return Ok(found);
+    }
+    // Lint what can be planned: the tools without mistakes, when the rest of the file has none.
+    // Their one-to-one neighbours and the total depend on the tools left out, so only the
+    // curated tools are linted, and only against the per-tool budget.
+    if let Some(intact) = intact_tools(api, &checked.curation)
+        && let Ok(mut plan) = crate::plan::plan(api, options, Some(&intact))
+    {
+        plan.tools
+            .retain(|tool| matches!(tool.action, Action::Curated(_)));
+        found.extend(crate::lint::design(&plan, Some(&intact)));
+        found.extend(crate::lint::tool_budgets(&plan, Some(&intact)));
+    }
+    Ok(found)
+}
+
+/// `curation` without the tools that have mistakes; `None` when the mistakes are elsewhere.
+fn intact_tools(api: &Api, curation: &Curation) -> Option<Curation> {
+    let mut rest = curation.clone();
+    rest.tools.clear();
+    if has_errors(&crate::curate::check::check(api, rest.clone()).1) {
+        return None;
+    }
+    let mut intact = rest.clone();
+    for (name, tool) in &curation.tools {
+        let mut alone = rest.clone();
+        alone.tools.insert(name.clone(), tool.clone());
+        if !has_errors(&crate::curate::check::check(api, alone).1) {
+            intact.tools.insert(name.clone(), tool.clone());
+        }
+    }
+    let (checked, found) = crate::curate::check::check(api, intact);
+    (!has_errors(&found)).then_some(checked.curation)
+}
+
+fn has_errors(found: &[Diagnostic]) -> bool {
+    found.iter().any(|d| d.severity == Severity::Error)
+}
+
+/// The order of the report: the file as a whole first, then by position; errors before
+/// warnings at one place.
+fn sort(found: &mut [Diagnostic]) {
+    found.sort_by_key(|d| (d.at.map(|a| (a.line, a.column)), d.severity));
+}
+
+/// `[{severity, message, file, line, column, help}]`; `line` and `column` are null for a finding
+/// about the file as a whole.
+fn json_report(file: &Path, found: &[Diagnostic]) -> String {
+    let file = file.display().to_string();
+    let items: Vec<Value> = found
+        .iter()
+        .map(|d| {
+            json!({
+                "severity": match d.severity {
+                    Severity::Error => "error",
+                    Severity::Warning => "warning",
+                },
+                "message": d.message,
+                "file": file,
+                "line": d.at.map(|a| a.line),
+                "column": d.at.map(|a| a.column),
+                "help": d.help,
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&items).expect("JSON always serializes")
+}
+
+/// Colours the `error` and `warning` headings of a rendered report.
+fn paint(report: &str) -> String {
+    report
+        .lines()
+        .map(|line| {
+            if let Some(rest) = line.strip_prefix("error") {
+                format!("\u{1b}[1;31merror\u{1b}[0m{rest}\n")
+            } else if let Some(rest) = line.strip_prefix("warning") {
+                format!("\u{1b}[1;33mwarning\u{1b}[0m{rest}\n")
+            } else {
+                format!("{line}\n")
+            }
+        })
+        .collect()
 }

@@ -1,14 +1,197 @@
-//! `mcpgen diff`.
+//! `mcpgen diff OLD NEW [-c FILE]`: the tool-level changes between two versions of an API, each
+//! marked breaking or not; exit code 2 when anything breaks.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::Args;
 
-use super::Output;
+use super::{Format, Output};
+use crate::curate::{self, CurationError, Diagnostic, Severity};
+use crate::diff::CurationBreak;
+use crate::plan::{self, Action, Plan};
 
 #[derive(Debug, Args)]
-pub struct DiffArgs {}
+pub struct DiffArgs {
+    /// The API's older OpenAPI document (the one the server was built from).
+    pub old: PathBuf,
+    /// The API's newer OpenAPI document.
+    pub new: PathBuf,
+    /// The curation file, used with both versions; its references the new version breaks are
+    /// reported as breaking changes.
+    #[arg(short, long, value_name = "FILE")]
+    pub curation: Option<PathBuf>,
+    /// How to print the changes.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
 
-pub fn run(_args: DiffArgs, _out: &mut Output) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`mcpgen diff` is not built yet")
+/// The exit code when a change is breaking.
+const BREAKING: u8 = 2;
+
+pub fn run(args: DiffArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    let old_api = crate::load::load(&args.old)?;
+    let new_api = crate::load::load(&args.new)?;
+    let options = plan::Options::default();
+    let plan_with = |api: &crate::api::Api, curation: Option<&curate::Curation>| {
+        plan::plan(api, &options, curation).map_err(anyhow::Error::msg)
+    };
+
+    let (old_plan, new_plan, broken) = match &args.curation {
+        None => (plan_with(&old_api, None)?, Some(plan_with(&new_api, None)?), Vec::new()),
+        Some(path) => {
+            let checked = curate::load(path, &old_api).map_err(|e| against_old(e, &args.old))?;
+            let curation = checked.curation;
+            let old_plan = plan_with(&old_api, Some(&curation))?;
+            let recheck = Recheck {
+                api: &new_api,
+                curation: &curation,
+                path,
+                old_plan: &old_plan,
+            };
+            let (usable, broken) = recheck.run();
+            let new_plan = match usable {
+                Some(curation) => Some(plan_with(&new_api, Some(&curation))?),
+                None => None,
+            };
+            (old_plan, new_plan, broken)
+        }
+    };
+
+    let changes = crate::diff::diff(&old_plan, new_plan.as_ref(), &broken);
+    match args.format {
+        Format::Text => out.stdout(&crate::diff::render_text(&changes)),
+        Format::Json => {
+            let json = crate::diff::to_json(&changes);
+            out.stdout_line(&serde_json::to_string_pretty(&json).expect("JSON always serializes"));
+        }
+    }
+    if new_plan.is_none() {
+        out.status(
+            "note: the tools were not compared: the curation file needs fixing before the new version can be planned at all",
+        );
+    }
+    Ok(if crate::diff::is_breaking(&changes) {
+        ExitCode::from(BREAKING)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The curation file must hold against the old version: otherwise there is nothing to compare.
+fn against_old(error: CurationError, old: &Path) -> anyhow::Error {
+    let rendered = format!(
+        "{}\nnote: the curation file must check against the old version ({}) for `mcpgen diff` to compare",
+        error.rendered.trim_end(),
+        old.display()
+    );
+    anyhow::Error::new(CurationError {
+        diagnostics: error.diagnostics,
+        rendered,
+    })
+}
+
+/// Checks the curation file against the new version and, when it no longer holds, finds the
+/// broken references and which curated tools they belong to.
+struct Recheck<'a> {
+    api: &'a crate::api::Api,
+    curation: &'a curate::Curation,
+    path: &'a Path,
+    old_plan: &'a Plan,
+}
+
+impl Recheck<'_> {
+    fn errors(&self, curation: curate::Curation) -> Vec<Diagnostic> {
+        let (_, diagnostics) = curate::check::check(self.api, curation);
+        diagnostics.into_iter().filter(|d| d.severity == Severity::Error).collect()
+    }
+
+    /// The curation to plan the new version with (the tools that still check; `None` when
+    /// the file has errors outside its tools) and each broken reference.
+    fn run(&self) -> (Option<curate::Curation>, Vec<CurationBreak>) {
+        let all = self.errors(self.curation.clone());
+        if all.is_empty() {
+            return (Some(self.curation.clone()), Vec::new());
+        }
+        // Errors outside the tools: those of the file without any tool.
+        let mut without_tools = self.curation.clone();
+        without_tools.tools.clear();
+        let outside = self.errors(without_tools.clone());
+        // Each tool checked alone: the errors it adds are its own.
+        let curated_names: Vec<&str> = self
+            .old_plan
+            .tools
+            .iter()
+            .filter(|t| matches!(t.action, Action::Curated(_)))
+            .map(|t| t.name.as_str())
+            .collect();
+        let mut owners: Vec<(String, Vec<Diagnostic>)> = Vec::new();
+        for (index, (key, spec)) in self.curation.tools.iter().enumerate() {
+            let mut alone = without_tools.clone();
+            alone.tools.insert(key.clone(), spec.clone());
+            let own: Vec<Diagnostic> = self
+                .errors(alone)
+                .into_iter()
+                .filter(|d| !outside.contains(d))
+                .collect();
+            if !own.is_empty() {
+                let name = curated_names.get(index).copied().unwrap_or(key.value.as_str());
+                owners.push((name.to_string(), own));
+            }
+        }
+        let mut broken = Vec::new();
+        for diagnostic in &all {
+            let message = self.message(diagnostic);
+            let mut owned = false;
+            for (tool, own) in &owners {
+                if own.contains(diagnostic) {
+                    owned = true;
+                    broken.push(CurationBreak {
+                        tool: Some(tool.clone()),
+                        message: message.clone(),
+                    });
+                }
+            }
+            if !owned {
+                broken.push(CurationBreak { tool: None, message });
+            }
+        }
+        if !outside.is_empty() {
+            return (None, broken);
+        }
+        let mut usable = self.curation.clone();
+        let broken_keys: Vec<usize> = self
+            .curation
+            .tools
+            .keys()
+            .enumerate()
+            .filter(|(index, key)| {
+                let name = curated_names.get(*index).copied().unwrap_or(key.value.as_str());
+                owners.iter().any(|(tool, _)| tool == name)
+            })
+            .map(|(index, _)| index)
+            .collect();
+        let mut index = 0;
+        usable.tools.retain(|_, _| {
+            let keep = !broken_keys.contains(&index);
+            index += 1;
+            keep
+        });
+        if !self.errors(usable.clone()).is_empty() {
+            return (None, broken);
+        }
+        (Some(usable), broken)
+    }
+
+    /// `mcpgen.yaml:38:11: unknown operation `listIsues`; did you mean `listIssues`?`
+    fn message(&self, diagnostic: &Diagnostic) -> String {
+        let place = match diagnostic.at {
+            Some(at) => format!("{}:{}:{}", self.path.display(), at.line, at.column),
+            None => self.path.display().to_string(),
+        };
+        match &diagnostic.help {
+            Some(help) => format!("{place}: {}; {help}", diagnostic.message),
+            None => format!("{place}: {}", diagnostic.message),
+        }
+    }
 }

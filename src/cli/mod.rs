@@ -93,20 +93,77 @@ impl Inputs {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Generate the server crate.
+    ///
+    /// Writes only what changed, all or nothing: new contents are staged beside the output
+    /// directory and then moved into place. The files mcpgen wrote are listed in the crate's
+    /// `.mcpgen-files`; those it no longer generates are removed, every other file is left
+    /// alone, and a file of yours in the way of a generated one is never replaced.
     #[command(after_help = "Examples:\n  \
 mcpgen build specs/tracker/openapi.yaml                 # writes ./tracker-mcp\n  \
 mcpgen build specs/tracker/openapi.yaml -o servers/tracker\n  \
 mcpgen build specs/tracker/openapi.yaml -c specs/tracker/mcpgen.yaml -o tracker-mcp\n  \
 mcpgen build api.yaml --name billing                    # crate billing-mcp, env BILLING_*\n  \
-mcpgen build api.yaml -c mcpgen.yaml -o api-mcp --check # exit 1 when api-mcp is stale")]
+mcpgen build api.yaml -c mcpgen.yaml -o api-mcp --check # exit 1 when api-mcp is stale\n\n\
+With --check, stdout lists each file that differs (`changed PATH`, `missing PATH`, or `extra PATH`\n\
+for one a build would remove) after `stale: DIR`, and -v adds a unified diff; an up-to-date\n\
+directory gives `up to date: DIR` on stderr and exit code 0.")]
     Build(build::BuildArgs),
     /// Report every mistake in a curation file and every tool-design lint.
+    ///
+    /// Errors: every mistake in the curation file (unknown operations, parameters, fields, ...)
+    /// and every exceeded token budget (`budgets: { per_tool: 800, total: 8000 }` in the file;
+    /// those are the defaults). Warnings: a description too short to say when to use the tool, a
+    /// parameter without a description, a name too long once a client adds its prefix,
+    /// annotations that contradict the HTTP method, two tools that call the same operation.
+    /// Without -c, the tools mirrored from the spec are linted, and budgets only warn.
+    ///
+    /// Exit status: 0 when clean or with warnings only, 1 with errors (or with warnings and
+    /// --deny-warnings).
+    #[command(after_help = "Examples:\n  \
+mcpgen check specs/tracker/openapi.yaml -c specs/tracker/mcpgen.yaml\n  \
+mcpgen check api.yaml -c mcpgen.yaml --deny-warnings   # in CI: warnings fail too\n  \
+mcpgen check api.yaml -c mcpgen.yaml --format json     # for editors and scripts\n  \
+mcpgen check api.yaml                                  # lint the tools a bare mirror would have")]
     Check(check::CheckArgs),
     /// Show exactly what `tools/list` will return, with token estimates.
+    ///
+    /// The table has one row per tool: its name, its annotations as clients read them
+    /// (read-only; destructive or additive; idempotent; closed-world), its parameters (`*` marks
+    /// the required ones) and the estimated tokens of its definition (cl100k), then the total.
+    /// With --format json: the definitions exactly as `tools/list` returns them, and the
+    /// estimates.
+    #[command(after_help = "Examples:\n  \
+mcpgen tools specs/tracker/openapi.yaml -c specs/tracker/mcpgen.yaml\n  \
+mcpgen tools api.yaml                                  # the tools without a curation file\n  \
+mcpgen tools api.yaml -c mcpgen.yaml --format json | jq '.tools[].name'")]
     Tools(tools::ToolsArgs),
     /// Show the tool-level changes between two versions of an API.
+    ///
+    /// Compares what `tools/list` returns with each version: tools added, removed and renamed
+    /// (the same operation under a new name); parameters added, removed, made required or
+    /// optional, of another type, with enum values removed or added; output schemas,
+    /// annotations and descriptions changed; and, with a curation file, each of its references
+    /// the new version breaks. Each change is marked BREAKING (a call that worked may fail, or a
+    /// tool is gone) or ok.
+    #[command(after_help = "Examples:\n  \
+mcpgen diff old.yaml new.yaml                     # the one-to-one tools of each version\n  \
+mcpgen diff old.yaml new.yaml -c mcpgen.yaml      # the curated server\n  \
+mcpgen diff old.yaml new.yaml --format json       # {changes: [{tool, kind, detail, breaking}]}\n\n\
+Exit codes: 0 when nothing breaks, 2 when a change is breaking (so CI can ask a human), 1 on\n\
+errors, such as a curation file that does not check against the old version.")]
     Diff(diff::DiffArgs),
     /// Write a starter curation file that lists every operation.
+    ///
+    /// The file names the server, sets up the credentials the spec asks for, lists every
+    /// operation by tag with its method, path and summary, and shows every feature of the
+    /// curation file as a commented example made from the spec's own operations. It builds as
+    /// written: every operation is a tool until you curate. Without -o it goes to stdout; -o
+    /// never replaces an existing file unless --force is given.
+    #[command(after_help = "Examples:\n  \
+mcpgen init api.yaml -o mcpgen.yaml           # write the starter file\n  \
+mcpgen init api.yaml | less                   # read it first\n  \
+mcpgen init api.yaml -o mcpgen.yaml --force   # start over, replacing mcpgen.yaml\n  \
+mcpgen build api.yaml -c mcpgen.yaml          # then build the server from it")]
     Init(init::InitArgs),
     /// Print the JSON Schema of the curation file.
     #[command(after_help = "Editors complete and check a curation file with it: save it and start the file with\n  # yaml-language-server: $schema=path/to/mcpgen.schema.json")]

@@ -115,7 +115,14 @@ pub fn operation_inputs(operation: &Operation) -> Vec<(String, Value, bool)> {
     let mut inputs: Vec<(String, Value, bool)> = operation
         .parameters
         .iter()
-        .map(|p| (p.name.clone(), p.schema.clone(), p.required))
+        .map(|p| {
+            // The parameter's own description is what a tool parameter filling it inherits.
+            let mut schema = p.schema.clone();
+            if let (Some(description), Some(object)) = (&p.description, schema.as_object_mut()) {
+                object.insert("description".into(), Value::String(description.clone()));
+            }
+            (p.name.clone(), schema, p.required)
+        })
         .collect();
     if let Some(body) = &operation.body {
         let required: BTreeSet<&str> = body

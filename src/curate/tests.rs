@@ -269,7 +269,7 @@ fn unknown_top_level_key_suggests_the_close_one() {
 
 #[test]
 fn unknown_top_level_key_lists_the_keys_when_none_is_close() {
-    let text = base_with(&[("errors:\n", "widgets: 3\n\nerrors:\n")]);
+    let text = base_with(&[("errors:\n", "colour_scheme: 3\n\nerrors:\n")]);
     case("unknown_key_top_level_far", &text);
 }
 
