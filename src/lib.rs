@@ -32,10 +32,27 @@ pub fn generate(
     curation: Option<&Path>,
     options: &Options,
 ) -> anyhow::Result<(plan::Plan, Vec<File>)> {
+    generate_with_progress(spec, curation, options, &mut |_| {})
+}
+
+/// [`generate`], telling `progress` what each stage is about to do (for large specs, where a
+/// stage takes a moment).
+pub fn generate_with_progress(
+    spec: &Path,
+    curation: Option<&Path>,
+    options: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> anyhow::Result<(plan::Plan, Vec<File>)> {
+    progress(&format!("loading {}", spec.display()));
     let api = load::load(spec)?;
+    if let Some(path) = curation {
+        progress(&format!("checking {}", path.display()));
+    }
     let checked = curation.map(|path| curate::load(path, &api)).transpose()?;
+    progress(&format!("planning tools for {} operations", api.operations.len()));
     let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.curation))
         .map_err(anyhow::Error::msg)?;
+    progress(&format!("rendering {} tools", plan.tools.len()));
     let files = render::render(&plan).map_err(anyhow::Error::msg)?;
     Ok((plan, files))
 }

@@ -66,3 +66,41 @@ fn shell_completions_name_every_command() {
         assert!(script.contains(command), "the bash completion lacks `{command}`");
     }
 }
+
+#[test]
+fn a_large_spec_shows_progress_on_stderr_and_a_small_one_does_not() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    // Over a megabyte of description: a spec large enough that each stage takes a moment.
+    let padding = "An operation described at great length. ".repeat(30_000);
+    let spec = format!(
+        "openapi: 3.0.3\ninfo: {{ title: Big, version: '1' }}\npaths:\n  /things:\n    get:\n      operationId: listThings\n      description: {padding}\n      responses:\n        '204': {{ description: None. }}\n"
+    );
+    let large = dir.path().join("large.yaml");
+    std::fs::write(&large, spec).expect("the spec is written");
+    let output = Command::cargo_bin("mcpgen")
+        .expect("the binary is built")
+        .args(["tools", "--color", "never"])
+        .arg(&large)
+        .output()
+        .expect("mcpgen runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.starts_with("loading "), "no progress for a large spec: {stderr:?}");
+
+    let quiet = Command::cargo_bin("mcpgen")
+        .expect("the binary is built")
+        .args(["tools", "-q"])
+        .arg(&large)
+        .output()
+        .expect("mcpgen runs");
+    assert!(quiet.stderr.is_empty(), "-q shows no progress");
+
+    let small = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("specs/tracker/openapi.yaml");
+    let output = Command::cargo_bin("mcpgen")
+        .expect("the binary is built")
+        .arg("tools")
+        .arg(&small)
+        .output()
+        .expect("mcpgen runs");
+    assert!(output.stderr.is_empty(), "a small spec needs no progress: {:?}", String::from_utf8_lossy(&output.stderr));
+}

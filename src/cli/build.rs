@@ -23,7 +23,7 @@ pub struct BuildArgs {
 }
 
 pub fn run(args: BuildArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let (plan, files) = crate::generate(&args.inputs.spec, args.inputs.curation.as_deref(), &args.inputs.options())?;
+    let (plan, files) = args.inputs.generate(out)?;
     // A token budget the curation file sets is a limit the build enforces too.
     crate::lint::check_budgets(&plan, args.inputs.curation.as_deref())?;
     let dir = args.output.unwrap_or_else(|| PathBuf::from(&plan.server.crate_name));

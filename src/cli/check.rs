@@ -32,6 +32,7 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: CheckArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    out.progress(args.inputs.is_large(), &format!("loading {}", args.inputs.spec.display()));
     let api = crate::load::load(&args.inputs.spec)?;
     let options = args.inputs.options();
     let (file, text, mut found) = match &args.inputs.curation {

@@ -88,6 +88,21 @@ impl Inputs {
             name: self.name.clone(),
         }
     }
+
+    /// Is the spec large enough that generating it takes a moment (and progress is worth
+    /// showing)?
+    pub fn is_large(&self) -> bool {
+        const LARGE_SPEC_BYTES: u64 = 1024 * 1024;
+        std::fs::metadata(&self.spec).is_ok_and(|m| m.len() >= LARGE_SPEC_BYTES)
+    }
+
+    /// Generates the crate in memory, with progress on stderr for a large spec.
+    pub fn generate(&self, out: &mut Output) -> anyhow::Result<(crate::plan::Plan, Vec<crate::File>)> {
+        let slow = self.is_large();
+        crate::generate_with_progress(&self.spec, self.curation.as_deref(), &self.options(), &mut |stage| {
+            out.progress(slow, stage)
+        })
+    }
 }
 
 #[derive(Debug, Subcommand)]

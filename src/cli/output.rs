@@ -62,6 +62,14 @@ impl Output {
         }
     }
 
+    /// A progress line on stderr for work that takes a moment: shown when `slow` (a large spec)
+    /// or with `-vv`, never with `-q`.
+    pub fn progress(&mut self, slow: bool, text: &str) {
+        if self.verbosity >= 3 || (slow && self.verbosity >= 1) {
+            let _ = writeln!(std::io::stderr(), "{text}…");
+        }
+    }
+
     /// Text already formatted for stderr (diagnostics), always shown.
     pub fn stderr(&mut self, text: &str) {
         let _ = write!(std::io::stderr(), "{text}");

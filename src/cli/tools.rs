@@ -20,6 +20,7 @@ pub struct ToolsArgs {
 }
 
 pub fn run(args: ToolsArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    out.progress(args.inputs.is_large(), &format!("loading {}", args.inputs.spec.display()));
     let plan = plan(&args.inputs)?;
     let tokens = crate::lint::tool_tokens(&plan);
     match args.format {
