@@ -158,7 +158,7 @@ fn call_over_stdio(binary: &Path, base_url: &str, tool: &str, arguments: Value) 
 }
 
 #[test]
-fn a_generated_server_walks_pages_through_link_headers() {
+fn a_generated_server_walks_pages_through_link_headers_and_resolves_keys_by_lookup() {
     let binary = generate_and_build(
         "tracker-link",
         &root().join("specs/tracker/openapi.yaml"),
@@ -179,6 +179,12 @@ fn a_generated_server_walks_pages_through_link_headers() {
     let expected: Vec<String> = (71..=130).rev().map(|n| format!("WEB-{n}")).collect();
     assert_eq!(keys, expected, "newest first, no gaps, no repeats");
     assert_eq!(result["structuredContent"]["truncated"], true);
+    // A lookup resolver: one call per value, the id it finds sent on.
+    let result = call_over_stdio(&binary, &base_url, "issue_details", json!({"issue": "WEB-42"}));
+    assert_eq!(result["structuredContent"]["key"], "WEB-42", "{result}");
+    let result = call_over_stdio(&binary, &base_url, "issue_details", json!({"issue": "WEB-9999"}));
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(result["content"][0]["text"], "Issue \"WEB-9999\" not found.");
     // All 130: three pages, the last one without a Link header.
     let result = call_over_stdio(&binary, &base_url, "search_issues", json!({"project": "WEB", "limit": 200}));
     assert_eq!(result["structuredContent"]["issues"].as_array().map(Vec::len), Some(130));
