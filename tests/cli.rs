@@ -187,11 +187,11 @@ fn yaml_that_is_not_openapi_is_refused() {
 }
 
 #[test]
-fn swagger_2_is_refused_with_a_way_forward() {
+fn swagger_versions_other_than_2_0_are_refused_naming_the_version() {
     assert_refused(
         "swagger.yaml",
-        Some(b"swagger: '2.0'\ninfo:\n  title: Pets\n  version: 1.0.0\npaths: {}\n"),
-        "error: swagger.yaml at /swagger: Swagger 2.0 documents are not supported yet; convert it to OpenAPI 3.0 (for example with swagger2openapi) and try again",
+        Some(b"swagger: '1.2'\ninfo:\n  title: Pets\n  version: 1.0.0\npaths: {}\n"),
+        r#"error: swagger.yaml at /swagger: Swagger version "1.2" is not supported; mcpgen reads Swagger 2.0, OpenAPI 3.0.x and 3.1.x"#,
     );
 }
 

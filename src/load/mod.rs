@@ -4,7 +4,9 @@
 //! not lost on the way; `$ref`s are resolved here and nowhere else. Every error names the file
 //! and, where it applies, the JSON pointer of the offending value.
 
+mod refs;
 mod schema;
+mod swagger2;
 
 use std::path::{Path, PathBuf};
 
@@ -55,6 +57,8 @@ pub fn load(path: &Path) -> Result<Api, LoadError> {
         )
     })?;
     let document = parse_text(&text).map_err(|message| error(None, message))?;
+    let document = refs::bundle(path, document)?;
+    let document = upgrade(document).map_err(|(pointer, message)| error(Some(pointer), message))?;
     Loader::new(&document)
         .api()
         .map_err(|(pointer, message)| error(Some(pointer), message))
@@ -123,6 +127,27 @@ fn yaml_to_json(value: yaml_serde::Value) -> Result<Value, String> {
     })
 }
 
+/// Converts a Swagger 2.0 document to OpenAPI 3.0; other documents are returned as they are
+/// (their version is checked when they are loaded).
+pub fn upgrade(document: Value) -> Result<Value, (String, String)> {
+    let Some(swagger) = document.get("swagger") else {
+        return Ok(document);
+    };
+    let version = match swagger {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    if version != "2.0" {
+        return Err((
+            "/swagger".into(),
+            format!(
+                "Swagger version {version:?} is not supported; mcpgen reads Swagger 2.0, OpenAPI 3.0.x and 3.1.x"
+            ),
+        ));
+    }
+    swagger2::convert(&document)
+}
+
 /// Escapes one JSON pointer token (`~` → `~0`, `/` → `~1`).
 pub fn pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
@@ -184,15 +209,6 @@ impl<'a> Loader<'a> {
     }
 
     fn check_version(&self, root: &Map<String, Value>) -> Result<(), Fail> {
-        if let Some(swagger) = root.get("swagger") {
-            return Err((
-                "/swagger".into(),
-                format!(
-                    "Swagger {} documents are not supported yet; convert it to OpenAPI 3.0 (for example with swagger2openapi) and try again",
-                    swagger.as_str().unwrap_or("2.0")
-                ),
-            ));
-        }
         let Some(version) = root.get("openapi") else {
             return Err((
                 String::new(),

@@ -11,6 +11,7 @@ use crate::plan::{self, Annotations, Auth, FieldTarget};
 /// Loads `text` (YAML or JSON) as the loader does after reading a file.
 fn api(text: &str) -> Api {
     let document = parse_text(text).expect("the test document parses");
+    let document = upgrade(document).expect("the test document converts");
     match Loader::new(&document).api() {
         Ok(api) => api,
         Err((pointer, message)) => panic!("the test document does not load: {pointer}: {message}"),
@@ -20,6 +21,10 @@ fn api(text: &str) -> Api {
 /// The `(pointer, message)` that loading `text` fails with.
 fn load_error(text: &str) -> (String, String) {
     let document = parse_text(text).expect("the test document parses");
+    let document = match upgrade(document) {
+        Ok(document) => document,
+        Err(failure) => return failure,
+    };
     match Loader::new(&document).api() {
         Ok(_) => panic!("the test document loads, but it should not"),
         Err(failure) => failure,
@@ -962,14 +967,17 @@ paths: {}
 }
 
 #[test]
-fn swagger_2_is_refused_with_a_message_naming_swagger() {
+fn swagger_versions_other_than_2_0_are_refused_naming_the_version() {
     let (pointer, message) =
-        load_error("swagger: '2.0'\ninfo: { title: T, version: '1' }\npaths: {}\n");
+        load_error("swagger: '1.2'\ninfo: { title: T, version: '1' }\npaths: {}\n");
     assert_eq!(pointer, "/swagger");
     assert_eq!(
         message,
-        "Swagger 2.0 documents are not supported yet; convert it to OpenAPI 3.0 (for example with swagger2openapi) and try again"
+        r#"Swagger version "1.2" is not supported; mcpgen reads Swagger 2.0, OpenAPI 3.0.x and 3.1.x"#
     );
+    // `swagger: 2.0` unquoted is a YAML number, and still 2.0.
+    let api = api("swagger: 2.0\ninfo: { title: T, version: '1' }\npaths: {}\n");
+    assert!(api.operations.is_empty());
 }
 
 #[test]
@@ -1061,13 +1069,13 @@ fn a_missing_file_is_an_error_naming_it() {
 
 #[test]
 fn load_errors_show_the_file_the_pointer_and_the_message() {
-    let (_dir, path) = write_temp("two.yaml", b"swagger: '2.0'\n");
+    let (_dir, path) = write_temp("one.yaml", b"swagger: '1.2'\n");
     let error = load(&path).unwrap_err();
     assert_eq!(error.pointer.as_deref(), Some("/swagger"));
     assert!(
         error
             .to_string()
-            .starts_with(&format!("{} at /swagger: Swagger 2.0 ", path.display())),
+            .starts_with(&format!("{} at /swagger: Swagger version \"1.2\" ", path.display())),
         "{error}"
     );
     let (_dir, path) = write_temp("list.yaml", b"- 1\n");
@@ -1086,6 +1094,471 @@ fn load_errors_show_the_file_the_pointer_and_the_message() {
             .to_string()
             .starts_with(&format!("{}: not valid JSON: ", path.display()))
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// External file `$ref`s, bundled before loading
+
+/// Writes `files` (relative path, text) into a new temporary folder.
+fn write_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+const ROOT_WITH_EXTERNAL_SCHEMA: &str = r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /a:
+    get:
+      responses:
+        '200':
+          description: ok
+          content: { application/json: { schema: { $ref: 'a.yaml' } } }
+components:
+  schemas:
+    Local: { type: string, enum: [x] }
+"#;
+
+#[test]
+fn a_ref_cycle_across_files_ends_and_stays_a_recursive_reference() {
+    let dir = write_tree(&[
+        ("api/openapi.yaml", ROOT_WITH_EXTERNAL_SCHEMA),
+        ("api/a.yaml", "type: object\nproperties:\n  b: { $ref: 'sub/b.yaml' }\n"),
+        (
+            "api/sub/b.yaml",
+            "type: object\nproperties:\n  a: { $ref: '../a.yaml' }\n  local: { $ref: '../openapi.yaml#/components/schemas/Local' }\n",
+        ),
+    ]);
+    let api = load(&dir.path().join("api/openapi.yaml")).expect("it loads");
+    let schema = api.operations[0].success.as_ref().unwrap().schema.clone().unwrap();
+    assert_eq!(schema["properties"]["b"]["properties"]["a"], json!({ "$ref": "#/$defs/a" }));
+    assert_eq!(
+        schema["properties"]["b"]["properties"]["local"],
+        json!({ "type": "string", "enum": ["x"] }),
+        "a ref back into the root document is a local ref"
+    );
+    assert!(schema["$defs"]["a"]["properties"]["b"].is_object(), "{schema}");
+}
+
+#[test]
+fn a_ref_to_a_file_that_is_not_yaml_or_json_is_refused() {
+    let dir = write_tree(&[
+        ("openapi.yaml", &ROOT_WITH_EXTERNAL_SCHEMA.replace("a.yaml", "secret.txt")),
+        ("secret.txt", "type: string\n"),
+    ]);
+    let error = load(&dir.path().join("openapi.yaml")).unwrap_err();
+    assert_eq!(
+        error.message,
+        "`$ref: secret.txt` names a file that is not .yaml, .yml or .json; mcpgen reads only OpenAPI fragments from such files"
+    );
+}
+
+#[test]
+fn a_ref_to_nothing_in_another_file_names_that_file() {
+    let dir = write_tree(&[
+        ("openapi.yaml", &ROOT_WITH_EXTERNAL_SCHEMA.replace("a.yaml", "a.yaml#/Nope")),
+        ("a.yaml", "Pet: { type: string }\n"),
+    ]);
+    let error = load(&dir.path().join("openapi.yaml")).unwrap_err();
+    assert_eq!(error.file, dir.path().join("openapi.yaml"));
+    assert_eq!(
+        error.pointer.as_deref(),
+        Some("/paths/~1a/get/responses/200/content/application~1json/schema")
+    );
+    assert_eq!(
+        error.message,
+        format!(
+            "`$ref: a.yaml#/Nope` points to nothing in {}",
+            dir.path().join("a.yaml").display()
+        )
+    );
+}
+
+#[test]
+fn an_error_in_a_referenced_file_names_that_file_and_the_pointer_in_it() {
+    let dir = write_tree(&[
+        ("openapi.yaml", ROOT_WITH_EXTERNAL_SCHEMA),
+        ("a.yaml", "type: object\nproperties:\n  b: { $ref: 'http://example.com/b.yaml' }\n"),
+    ]);
+    let error = load(&dir.path().join("openapi.yaml")).unwrap_err();
+    assert_eq!(error.file, dir.path().join("a.yaml"));
+    assert_eq!(error.pointer.as_deref(), Some("/properties/b"));
+    assert!(error.message.contains("points to a URL"), "{error}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Swagger 2.0, converted to OpenAPI 3.0 before loading
+
+/// What `text` (a Swagger 2.0 document) becomes.
+fn upgraded(text: &str) -> Value {
+    upgrade(parse_text(text).expect("the test document parses")).expect("it converts")
+}
+
+/// A Swagger 2.0 document with `rest` (YAML at the top level) after `info`.
+fn swagger(rest: &str) -> String {
+    format!("swagger: '2.0'\ninfo: {{ title: T, version: '1' }}\n{rest}")
+}
+
+#[test]
+fn swagger_host_base_path_and_schemes_become_servers_https_first() {
+    let api = self::api(&swagger("host: api.example.com\nbasePath: /v1/\nschemes: [http, https]\npaths: {}\n"));
+    assert_eq!(api.servers, ["https://api.example.com/v1", "http://api.example.com/v1"]);
+    let api = self::api(&swagger("host: api.example.com\npaths: {}\n"));
+    assert_eq!(api.servers, ["https://api.example.com"]);
+    let api = self::api(&swagger("basePath: /v2\npaths: {}\n"));
+    assert_eq!(api.servers, ["/v2"]);
+    let document = upgraded(&swagger("paths: {}\n"));
+    assert_eq!(document["openapi"], "3.0.3");
+    assert!(document.get("servers").is_none() && document.get("swagger").is_none());
+}
+
+#[test]
+fn swagger_definitions_become_component_schemas_and_refs_follow() {
+    let text = swagger(
+        r#"
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        '200':
+          description: ok
+          schema: { type: array, items: { $ref: '#/definitions/Pet' } }
+definitions:
+  Pet:
+    type: object
+    properties:
+      name: { type: string }
+      parent: { $ref: '#/definitions/Pet' }
+"#,
+    );
+    let document = upgraded(&text);
+    assert_eq!(
+        document["components"]["schemas"]["Pet"]["properties"]["parent"],
+        json!({ "$ref": "#/components/schemas/Pet" })
+    );
+    assert!(document.get("definitions").is_none());
+    let api = self::api(&text);
+    let schema = api.operations[0].success.as_ref().unwrap().schema.clone().unwrap();
+    assert_eq!(schema["items"]["properties"]["name"], json!({ "type": "string" }));
+    assert_eq!(schema["items"]["properties"]["parent"], json!({ "$ref": "#/$defs/Pet" }));
+}
+
+#[test]
+fn swagger_parameter_keywords_move_into_a_schema_and_shared_parameters_become_components() {
+    let text = swagger(
+        r#"
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      parameters:
+        - $ref: '#/parameters/limit'
+        - name: tags
+          in: query
+          description: the tags
+          type: array
+          collectionFormat: csv
+          items: { type: string, enum: [a, b], collectionFormat: pipes }
+        - { name: X-Trace, in: header, type: string, required: true }
+      responses: { '204': { description: none } }
+parameters:
+  limit: { name: limit, in: query, type: integer, format: int32, default: 20, maximum: 100 }
+  body: { name: body, in: body, schema: { type: object } }
+"#,
+    );
+    let document = upgraded(&text);
+    assert_eq!(
+        document["components"]["parameters"],
+        json!({ "limit": {
+            "name": "limit", "in": "query",
+            "schema": { "type": "integer", "format": "int32", "default": 20, "maximum": 100 }
+        } }),
+        "a body parameter is no component parameter in 3.0"
+    );
+    let operation = &document["paths"]["/pets"]["get"];
+    assert_eq!(operation["parameters"][0], json!({ "$ref": "#/components/parameters/limit" }));
+    assert_eq!(
+        operation["parameters"][1],
+        json!({ "name": "tags", "in": "query", "description": "the tags", "schema": {
+            "type": "array", "items": { "type": "string", "enum": ["a", "b"] }
+        } })
+    );
+    let api = self::api(&text);
+    let operation = &api.operations[0];
+    assert_eq!(parameter(operation, "limit").schema["maximum"], 100);
+    assert_eq!(parameter(operation, "X-Trace").location, Location::Header);
+    assert!(parameter(operation, "X-Trace").required);
+}
+
+#[test]
+fn swagger_body_parameter_becomes_a_request_body_of_the_consumed_media_types() {
+    let body = r#"
+paths:
+  /pets:
+    post:
+      operationId: addPet
+      CONSUMES
+      parameters:
+        - { name: pet, in: body, required: true, description: the pet, schema: { $ref: '#/definitions/Pet' } }
+      responses: { '201': { description: created } }
+definitions:
+  Pet: { type: object, properties: { name: { type: string } } }
+"#;
+    let api = self::api(&swagger(&body.replace("CONSUMES", "")));
+    let request = api.operations[0].body.as_ref().expect("a body");
+    assert_eq!(request.kind, BodyKind::Json);
+    assert_eq!(request.content_type, "application/json");
+    assert!(request.required);
+    assert_eq!(request.description.as_deref(), Some("the pet"));
+    assert_eq!(request.schema["properties"]["name"], json!({ "type": "string" }));
+
+    let api = self::api(&swagger(&body.replace("CONSUMES", "consumes: [application/xml, application/vnd.pet+json]")));
+    let request = api.operations[0].body.as_ref().expect("a body");
+    assert_eq!(request.content_type, "application/vnd.pet+json");
+
+    // The document's `consumes` applies when the operation has none (Stripe: form-encoded).
+    let text = format!("consumes: [application/x-www-form-urlencoded]\n{}", body.replace("CONSUMES", ""));
+    let api = self::api(&swagger(&text));
+    let request = api.operations[0].body.as_ref().expect("a body");
+    assert_eq!(request.kind, BodyKind::Form);
+    assert_eq!(request.content_type, "application/x-www-form-urlencoded");
+}
+
+#[test]
+fn swagger_body_parameters_by_ref_and_from_the_path_item_become_request_bodies() {
+    let text = swagger(
+        r#"
+paths:
+  /pets:
+    parameters:
+      - { name: pet, in: body, schema: { type: object, properties: { a: { type: string } } } }
+    put:
+      operationId: replacePet
+      responses: { '204': { description: none } }
+    post:
+      operationId: addPet
+      parameters:
+        - $ref: '#/parameters/NewPet'
+      responses: { '204': { description: none } }
+parameters:
+  NewPet: { name: pet, in: body, schema: { type: object, properties: { b: { type: string } } } }
+"#,
+    );
+    let document = upgraded(&text);
+    assert!(document["paths"]["/pets"].get("parameters").is_none());
+    let api = self::api(&text);
+    let put = &api.operations[0];
+    assert!(put.body.as_ref().unwrap().schema["properties"].get("a").is_some());
+    let post = &api.operations[1];
+    assert!(post.body.as_ref().unwrap().schema["properties"].get("b").is_some());
+}
+
+#[test]
+fn swagger_form_data_parameters_become_a_form_body() {
+    let text = swagger(
+        r#"
+paths:
+  /pets/{id}:
+    post:
+      operationId: updatePet
+      consumes: [application/x-www-form-urlencoded, application/json]
+      parameters:
+        - { name: id, in: path, required: true, type: integer }
+        - { name: name, in: formData, required: true, type: string, description: new name }
+        - { name: tags, in: formData, type: array, items: { type: string }, collectionFormat: multi }
+      responses: { '200': { description: ok } }
+"#,
+    );
+    let api = self::api(&text);
+    let operation = &api.operations[0];
+    assert_eq!(operation.parameters.len(), 1);
+    let body = operation.body.as_ref().expect("a form body");
+    assert_eq!(body.kind, BodyKind::Form);
+    assert_eq!(body.content_type, "application/x-www-form-urlencoded");
+    assert!(body.required);
+    assert_eq!(
+        body.schema,
+        json!({
+            "type": "object",
+            "properties": {
+                "name": { "type": "string", "description": "new name" },
+                "tags": { "type": "array", "items": { "type": "string" } }
+            },
+            "required": ["name"]
+        })
+    );
+}
+
+#[test]
+fn swagger_file_parameters_or_a_multipart_consumes_make_a_multipart_body() {
+    let document = upgraded(&swagger(
+        r#"
+paths:
+  /upload:
+    post:
+      parameters:
+        - { name: file, in: formData, type: file }
+        - { name: note, in: formData, type: string }
+      responses: { '200': { description: ok } }
+  /note:
+    post:
+      consumes: [multipart/form-data]
+      parameters:
+        - { name: note, in: formData, type: string }
+      responses: { '200': { description: ok } }
+"#,
+    ));
+    assert_eq!(
+        document["paths"]["/upload"]["post"]["requestBody"],
+        json!({ "content": { "multipart/form-data": { "schema": {
+            "type": "object",
+            "properties": {
+                "file": { "type": "string", "format": "binary" },
+                "note": { "type": "string" }
+            }
+        } } } })
+    );
+    let note = &document["paths"]["/note"]["post"]["requestBody"]["content"];
+    assert!(note.get("multipart/form-data").is_some(), "{note}");
+}
+
+#[test]
+fn swagger_response_schemas_become_content_of_the_produced_media_types() {
+    let document = upgraded(&swagger(
+        r#"
+produces: [application/json, application/xml]
+paths:
+  /a:
+    get:
+      responses:
+        '200':
+          description: ok
+          schema: { type: string }
+          examples: { application/json: "hello" }
+          headers: { X-Rate: { type: integer, description: left } }
+        default: { $ref: '#/responses/Error' }
+  /b:
+    get:
+      produces: [text/plain]
+      responses:
+        '200': { description: ok, schema: { type: file } }
+        default: { $ref: '#/responses/Error' }
+responses:
+  Error: { description: failed, schema: { type: object } }
+"#,
+    ));
+    let a = &document["paths"]["/a"]["get"]["responses"];
+    assert_eq!(
+        a["200"],
+        json!({
+            "description": "ok",
+            "headers": { "X-Rate": { "description": "left", "schema": { "type": "integer" } } },
+            "content": {
+                "application/json": { "schema": { "type": "string" }, "example": "hello" },
+                "application/xml": { "schema": { "type": "string" } }
+            }
+        })
+    );
+    assert_eq!(a["default"], json!({ "$ref": "#/components/responses/Error" }));
+    assert_eq!(
+        document["components"]["responses"]["Error"]["content"]["application/xml"],
+        json!({ "schema": { "type": "object" } })
+    );
+    let b = &document["paths"]["/b"]["get"]["responses"];
+    assert_eq!(
+        b["200"]["content"],
+        json!({ "text/plain": { "schema": { "type": "string", "format": "binary" } } })
+    );
+    // The shared response is inlined with the operation's own `produces`.
+    assert_eq!(
+        b["default"]["content"],
+        json!({ "text/plain": { "schema": { "type": "object" } } })
+    );
+    let api = self::api(&swagger(
+        "paths:\n  /a:\n    get:\n      responses:\n        '200': { description: ok, schema: { type: integer } }\n",
+    ));
+    let success = api.operations[0].success.as_ref().unwrap();
+    assert_eq!(success.schema, Some(json!({ "type": "integer" })), "application/json by default");
+}
+
+#[test]
+fn swagger_security_definitions_become_security_schemes() {
+    let text = swagger(
+        r#"
+paths: {}
+security: [{ key: [] }]
+securityDefinitions:
+  basic: { type: basic, description: user and password }
+  key: { type: apiKey, in: query, name: api_key }
+  machine: { type: oauth2, flow: application, tokenUrl: 'https://auth.example/token', scopes: { read: read } }
+  user: { type: oauth2, flow: accessCode, authorizationUrl: 'https://auth.example/a', tokenUrl: 'https://auth.example/t', scopes: {} }
+  browser: { type: oauth2, flow: implicit, authorizationUrl: 'https://auth.example/a', scopes: {} }
+  robot: { type: oauth2, flow: password, tokenUrl: 'https://auth.example/t', scopes: {} }
+"#,
+    );
+    let schemes = &upgraded(&text)["components"]["securitySchemes"];
+    assert_eq!(
+        schemes["basic"],
+        json!({ "type": "http", "scheme": "basic", "description": "user and password" })
+    );
+    assert_eq!(schemes["key"], json!({ "type": "apiKey", "in": "query", "name": "api_key" }));
+    assert_eq!(
+        schemes["machine"],
+        json!({ "type": "oauth2", "flows": { "clientCredentials": {
+            "tokenUrl": "https://auth.example/token", "scopes": { "read": "read" }
+        } } })
+    );
+    assert_eq!(
+        schemes["user"]["flows"]["authorizationCode"],
+        json!({ "authorizationUrl": "https://auth.example/a", "tokenUrl": "https://auth.example/t", "scopes": {} })
+    );
+    assert!(schemes["browser"]["flows"]["implicit"].is_object());
+    assert!(schemes["robot"]["flows"]["password"].is_object());
+    let api = self::api(&text);
+    assert_eq!(api.security, [vec!["key".to_string()]]);
+    assert_eq!(api.security_schemes["basic"], SecurityScheme::Basic);
+    assert_eq!(
+        api.security_schemes["key"],
+        SecurityScheme::ApiKey { location: Location::Query, name: "api_key".into() }
+    );
+    assert_eq!(
+        api.security_schemes["machine"],
+        SecurityScheme::OAuth2ClientCredentials { token_url: "https://auth.example/token".into() }
+    );
+    assert_eq!(api.security_schemes["user"], SecurityScheme::Bearer);
+}
+
+#[test]
+fn swagger_x_nullable_becomes_nullable() {
+    let api = self::api(&swagger(
+        r#"
+paths:
+  /a:
+    get:
+      parameters:
+        - { name: q, in: query, type: string, x-nullable: true }
+      responses:
+        '200':
+          description: ok
+          schema: { $ref: '#/definitions/Thing' }
+definitions:
+  Thing:
+    type: object
+    properties:
+      note: { type: string, x-nullable: true }
+"#,
+    ));
+    let operation = &api.operations[0];
+    assert_eq!(parameter(operation, "q").schema["type"], json!(["string", "null"]));
+    let schema = operation.success.as_ref().unwrap().schema.clone().unwrap();
+    assert_eq!(schema["properties"]["note"], json!({ "type": ["string", "null"] }));
 }
 
 // ---------------------------------------------------------------------------------------------

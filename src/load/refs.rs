@@ -1,0 +1,280 @@
+//! External file `$ref`s: bundled into the root document before it is loaded.
+//!
+//! Each file a `$ref` names (`Pet.yaml`, `../common/Error.json#/Error`) is read once, relative to
+//! the file that holds the `$ref`, and placed under `/x-mcpgen-external/<Name>` of the root
+//! document (`<Name>` from the file's name, made unique); the `$ref` becomes a local one to that
+//! place. `$ref`s stay `$ref`s, so recursion across files is handled like recursion inside one
+//! file, and cycles between files end because each file is read only once.
+//!
+//! Nothing is fetched over the network, and only files inside the folder tree of the document
+//! are read (see [`ALLOWED_LEVELS_UP`]), with a `.yaml`, `.yml` or `.json` name: a document
+//! cannot make mcpgen copy an arbitrary file of the machine into a generated crate.
+
+use std::collections::HashMap;
+use std::path::{Component, Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use super::{LoadError, parse_text, pointer_token};
+
+/// Where bundled files are placed in the root document.
+pub const EXTERNAL_KEY: &str = "x-mcpgen-external";
+
+/// How far above the root document's folder a `$ref` may reach. One level lets a document in
+/// `spec/` use a sibling `common/` folder (the layout of the OAI `petstore-separate` example).
+pub const ALLOWED_LEVELS_UP: usize = 1;
+
+/// Replaces the external `$ref`s of `document` (read from `path`) by local ones, bringing the
+/// files they name into it.
+pub fn bundle(path: &Path, mut document: Value) -> Result<Value, LoadError> {
+    if !has_external_ref(&document) {
+        return Ok(document);
+    }
+    let root_file = path.canonicalize().map_err(|e| LoadError {
+        file: path.to_path_buf(),
+        pointer: None,
+        message: format!("cannot read the file: {e}"),
+    })?;
+    let mut boundary = root_file.parent().unwrap_or(Path::new("/")).to_path_buf();
+    for _ in 0..ALLOWED_LEVELS_UP {
+        if let Some(parent) = boundary.parent() {
+            boundary = parent.to_path_buf();
+        }
+    }
+    let mut bundler = Bundler {
+        root_file: root_file.clone(),
+        boundary,
+        names: HashMap::new(),
+        files: Vec::new(),
+    };
+    bundler.walk(&mut document, path, &root_file, None, &mut String::new())?;
+    let mut index = 0;
+    while index < bundler.files.len() {
+        let (name, display, canonical, mut value) = bundler.files[index].clone();
+        bundler.walk(
+            &mut value,
+            &display,
+            &canonical,
+            Some(&name),
+            &mut String::new(),
+        )?;
+        bundler.files[index].3 = value;
+        index += 1;
+    }
+    if let Some(root) = document.as_object_mut() {
+        let bundled: Map<String, Value> = bundler
+            .files
+            .into_iter()
+            .map(|(name, _, _, value)| (name, value))
+            .collect();
+        root.insert(EXTERNAL_KEY.into(), Value::Object(bundled));
+    }
+    Ok(document)
+}
+
+fn has_external_ref(value: &Value) -> bool {
+    match value {
+        Value::Object(object) => {
+            object
+                .get("$ref")
+                .and_then(Value::as_str)
+                .is_some_and(|r| !r.starts_with('#'))
+                || object.values().any(has_external_ref)
+        }
+        Value::Array(items) => items.iter().any(has_external_ref),
+        _ => false,
+    }
+}
+
+struct Bundler {
+    root_file: PathBuf,
+    boundary: PathBuf,
+    /// Canonical path of each file read → its name under [`EXTERNAL_KEY`].
+    names: HashMap<PathBuf, String>,
+    /// The files read, in order: name, path as the user would see it, canonical path, contents
+    /// (its `$ref`s rewritten once its turn comes).
+    files: Vec<(String, PathBuf, PathBuf, Value)>,
+}
+
+impl Bundler {
+    /// Rewrites the `$ref`s in `value`, part of the file `file` (shown as `display`), which is
+    /// the root document when `name` is `None`. `pointer` is where `value` is in that file.
+    fn walk(
+        &mut self,
+        value: &mut Value,
+        display: &Path,
+        file: &Path,
+        name: Option<&str>,
+        pointer: &mut String,
+    ) -> Result<(), LoadError> {
+        match value {
+            Value::Object(object) => {
+                if let Some(Value::String(reference)) = object.get_mut("$ref") {
+                    *reference = self.rewrite(reference, display, file, name, pointer)?;
+                }
+                for (key, child) in object.iter_mut() {
+                    let length = pointer.len();
+                    pointer.push('/');
+                    pointer.push_str(&pointer_token(key));
+                    self.walk(child, display, file, name, pointer)?;
+                    pointer.truncate(length);
+                }
+            }
+            Value::Array(items) => {
+                for (index, child) in items.iter_mut().enumerate() {
+                    let length = pointer.len();
+                    pointer.push_str(&format!("/{index}"));
+                    self.walk(child, display, file, name, pointer)?;
+                    pointer.truncate(length);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// The local `$ref` that replaces `reference`, found at `pointer` in `file`.
+    fn rewrite(
+        &mut self,
+        reference: &str,
+        display: &Path,
+        file: &Path,
+        name: Option<&str>,
+        pointer: &str,
+    ) -> Result<String, LoadError> {
+        let fail = |message: String| LoadError {
+            file: display.to_path_buf(),
+            pointer: Some(pointer.to_string()),
+            message,
+        };
+        let (target, fragment) = match reference.split_once('#') {
+            Some((target, fragment)) => (target, fragment),
+            None => (reference, ""),
+        };
+        if !fragment.is_empty() && !fragment.starts_with('/') {
+            return Err(fail(format!(
+                "`$ref: {reference}` has a fragment that is not a JSON pointer (it must start with `#/`)"
+            )));
+        }
+        if target.is_empty() {
+            // A local reference: local to the file it is in.
+            return Ok(match name {
+                None => reference.to_string(),
+                Some(name) => local_ref(Some(name), fragment),
+            });
+        }
+        if target.contains("://") || target.starts_with("//") {
+            return Err(fail(format!(
+                "`$ref: {reference}` points to a URL; mcpgen does not fetch anything over the network — download the file next to the document and refer to it by a relative path"
+            )));
+        }
+        let relative = Path::new(target);
+        let joined = match relative.is_absolute() {
+            true => relative.to_path_buf(),
+            false => file.parent().unwrap_or(Path::new("/")).join(relative),
+        };
+        let lexical = normalize(&joined);
+        if !lexical.starts_with(&self.boundary) {
+            return Err(fail(format!(
+                "`$ref: {reference}` climbs out of the folder of the document; mcpgen reads only files under {} (the folder of the root document and its parent)",
+                self.boundary.display()
+            )));
+        }
+        let canonical = joined.canonicalize().map_err(|e| {
+            fail(format!(
+                "`$ref: {reference}` names the file {}, which cannot be read: {e}",
+                lexical.display()
+            ))
+        })?;
+        // A symbolic link could lead elsewhere: the file itself must be inside too.
+        if !canonical.starts_with(&self.boundary) {
+            return Err(fail(format!(
+                "`$ref: {reference}` climbs out of the folder of the document (through a symbolic link); mcpgen reads only files under {}",
+                self.boundary.display()
+            )));
+        }
+        if canonical == self.root_file {
+            return Ok(local_ref(None, fragment));
+        }
+        if let Some(existing) = self.names.get(&canonical) {
+            return Ok(local_ref(Some(existing), fragment));
+        }
+        let extension = canonical
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        if !matches!(extension.as_deref(), Some("yaml" | "yml" | "json")) {
+            return Err(fail(format!(
+                "`$ref: {reference}` names a file that is not .yaml, .yml or .json; mcpgen reads only OpenAPI fragments from such files"
+            )));
+        }
+        let shown = display.parent().unwrap_or(Path::new("")).join(relative);
+        let file_error = |message: String| LoadError {
+            file: shown.clone(),
+            pointer: None,
+            message,
+        };
+        let bytes = std::fs::read(&canonical).map_err(|e| {
+            fail(format!(
+                "`$ref: {reference}` names a file that cannot be read: {e}"
+            ))
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            file_error(format!(
+                "the file is not UTF-8 text (invalid byte at offset {}); save it as UTF-8",
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
+        let contents = parse_text(&text).map_err(file_error)?;
+        if !fragment.is_empty() && contents.pointer(&super::percent_decode(fragment)).is_none() {
+            return Err(fail(format!(
+                "`$ref: {reference}` points to nothing in {}",
+                shown.display()
+            )));
+        }
+        let name = self.unique_name(&canonical);
+        self.names.insert(canonical.clone(), name.clone());
+        self.files.push((name.clone(), shown, canonical, contents));
+        Ok(local_ref(Some(&name), fragment))
+    }
+
+    /// A name for a file's place under [`EXTERNAL_KEY`]: its stem, made unique. The stem is what
+    /// a recursive schema's `$defs` entry is named after.
+    fn unique_name(&self, canonical: &Path) -> String {
+        let stem = canonical
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("file")
+            .to_string();
+        let mut name = stem.clone();
+        let mut n = 2;
+        while self.names.values().any(|taken| *taken == name) {
+            name = format!("{stem}{n}");
+            n += 1;
+        }
+        name
+    }
+}
+
+/// A local `$ref` to `fragment` in the root document (`None`) or in a bundled file.
+fn local_ref(name: Option<&str>, fragment: &str) -> String {
+    match name {
+        None => format!("#{fragment}"),
+        Some(name) => format!("#/{EXTERNAL_KEY}/{}{fragment}", pointer_token(name)),
+    }
+}
+
+/// `a/b/../c` → `a/c`, without touching the disk.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}

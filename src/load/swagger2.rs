@@ -1,0 +1,655 @@
+//! Swagger 2.0 → the OpenAPI 3.0 shape the loader reads: a pure value-to-value conversion, run
+//! before loading.
+//!
+//! What changes: `host` + `basePath` + `schemes` become `servers`; `definitions`, `parameters`,
+//! `responses` and `securityDefinitions` move under `components` (and `$ref`s to them are
+//! rewritten everywhere); `in: body` and `in: formData` parameters become a `requestBody`
+//! (media types from `consumes`); a response's `schema` becomes `content` (media types from
+//! `produces`); the schema keywords of other parameters move into their `schema`;
+//! `x-nullable` becomes `nullable`; `type: file` becomes a binary string.
+//!
+//! Operations get their parameters and responses inlined when the referenced one has to change
+//! shape with the operation (a body parameter, a parameter brought in from another file);
+//! `$ref`s to plain components stay `$ref`s.
+
+use serde_json::{Map, Value, json};
+
+use super::{Fail, percent_decode, pointer_token};
+
+/// The OpenAPI version the converted document declares.
+const CONVERTED_VERSION: &str = "3.0.3";
+
+/// Keywords of a non-body parameter (and of its `items`) that describe its value.
+const VALUE_KEYWORDS: &[&str] = &[
+    "type",
+    "format",
+    "items",
+    "default",
+    "enum",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "multipleOf",
+    "x-nullable",
+    "nullable",
+];
+
+const METHODS: &[&str] = &[
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+/// Converts a Swagger 2.0 document into an OpenAPI 3.0 one.
+pub fn convert(document: &Value) -> Result<Value, Fail> {
+    let Some(root) = document.as_object() else {
+        return Err((
+            String::new(),
+            "not an OpenAPI document: the top level is not a mapping".into(),
+        ));
+    };
+    let converter = Converter {
+        original: document,
+        root,
+        consumes: media_types(root.get("consumes")),
+        produces: media_types(root.get("produces")),
+    };
+    converter.document()
+}
+
+struct Converter<'a> {
+    /// The document as written: `$ref`s are followed here (they are still 2.0 pointers); every
+    /// value copied from it into the result goes through [`rewritten`].
+    original: &'a Value,
+    root: &'a Map<String, Value>,
+    consumes: Option<Vec<String>>,
+    produces: Option<Vec<String>>,
+}
+
+impl Converter<'_> {
+    fn document(&self) -> Result<Value, Fail> {
+        let mut out = Map::new();
+        out.insert("openapi".into(), json!(CONVERTED_VERSION));
+        for (key, value) in self.root {
+            match key.as_str() {
+                "swagger"
+                | "host"
+                | "basePath"
+                | "schemes"
+                | "consumes"
+                | "produces"
+                | "definitions"
+                | "parameters"
+                | "responses"
+                | "securityDefinitions" => {}
+                "paths" => {
+                    out.insert("paths".into(), self.paths(value)?);
+                }
+                _ => {
+                    out.insert(key.clone(), rewritten(value));
+                }
+            }
+        }
+        let servers = self.servers();
+        if !servers.is_empty() {
+            out.insert("servers".into(), Value::Array(servers));
+        }
+        let components = self.components()?;
+        if !components.is_empty() {
+            out.insert("components".into(), Value::Object(components));
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// `schemes` × `host` + `basePath`; https first, since that is what a client should prefer.
+    fn servers(&self) -> Vec<Value> {
+        let base_path = self
+            .root
+            .get("basePath")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .trim_end_matches('/');
+        let Some(host) = self.root.get("host").and_then(Value::as_str) else {
+            return match base_path.is_empty() {
+                true => Vec::new(),
+                false => vec![json!({ "url": base_path })],
+            };
+        };
+        let mut schemes: Vec<&str> = self
+            .root
+            .get("schemes")
+            .and_then(Value::as_array)
+            .map(|list| list.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        schemes.retain(|s| *s == "https" || *s == "http");
+        if schemes.is_empty() {
+            schemes.push("https");
+        }
+        schemes.sort_by_key(|s| *s != "https");
+        schemes.dedup();
+        schemes
+            .into_iter()
+            .map(|scheme| json!({ "url": format!("{scheme}://{host}{base_path}") }))
+            .collect()
+    }
+
+    fn components(&self) -> Result<Map<String, Value>, Fail> {
+        let mut components = Map::new();
+        if let Some(definitions) = self.root.get("definitions").and_then(Value::as_object) {
+            let schemas = definitions
+                .iter()
+                .map(|(name, schema)| (name.clone(), file_to_binary(rewritten(schema))))
+                .collect();
+            components.insert("schemas".into(), Value::Object(schemas));
+        }
+        if let Some(parameters) = self.root.get("parameters").and_then(Value::as_object) {
+            let mut out = Map::new();
+            for (name, parameter) in parameters {
+                // Body and form parameters become part of each operation's `requestBody`.
+                if !is_body_or_form(parameter) {
+                    out.insert(name.clone(), parameter_value(&rewritten(parameter)));
+                }
+            }
+            if !out.is_empty() {
+                components.insert("parameters".into(), Value::Object(out));
+            }
+        }
+        if let Some(responses) = self.root.get("responses").and_then(Value::as_object) {
+            let mut out = Map::new();
+            for (name, response) in responses {
+                let at = format!("/responses/{}", pointer_token(name));
+                out.insert(name.clone(), self.response(response, &at, &self.produces)?);
+            }
+            components.insert("responses".into(), Value::Object(out));
+        }
+        if let Some(schemes) = self
+            .root
+            .get("securityDefinitions")
+            .and_then(Value::as_object)
+        {
+            let schemes = schemes
+                .iter()
+                .map(|(name, scheme)| (name.clone(), security_scheme(scheme)))
+                .collect();
+            components.insert("securitySchemes".into(), Value::Object(schemes));
+        }
+        Ok(components)
+    }
+
+    fn paths(&self, paths: &Value) -> Result<Value, Fail> {
+        let Some(paths) = paths.as_object() else {
+            return Ok(paths.clone());
+        };
+        let mut out = Map::new();
+        for (path, item) in paths {
+            let at = format!("/paths/{}", pointer_token(path));
+            out.insert(path.clone(), self.path_item(item, &at)?);
+        }
+        Ok(Value::Object(out))
+    }
+
+    fn path_item(&self, item: &Value, pointer: &str) -> Result<Value, Fail> {
+        let (item, pointer) = self.follow(item, pointer)?;
+        let Some(item) = item.as_object() else {
+            return Ok(item.clone());
+        };
+        // Path-level parameters: plain ones stay here, body and form ones go to each operation.
+        let mut shared = Vec::new();
+        let mut shared_body = Vec::new();
+        if let Some(list) = item.get("parameters").and_then(Value::as_array) {
+            for (index, parameter) in list.iter().enumerate() {
+                let at = format!("{pointer}/parameters/{index}");
+                match self.parameter(parameter, &at)? {
+                    Converted::Plain(value) => shared.push(value),
+                    Converted::Body(resolved) => shared_body.push(resolved),
+                }
+            }
+        }
+        let mut out = Map::new();
+        for (key, value) in item {
+            if key == "parameters" {
+                if !shared.is_empty() {
+                    out.insert(key.clone(), Value::Array(shared.clone()));
+                }
+            } else if METHODS.contains(&key.as_str()) {
+                let at = format!("{pointer}/{key}");
+                out.insert(key.clone(), self.operation(value, &at, &shared_body)?);
+            } else {
+                out.insert(key.clone(), rewritten(value));
+            }
+        }
+        Ok(Value::Object(out))
+    }
+
+    fn operation(
+        &self,
+        operation: &Value,
+        pointer: &str,
+        shared_body: &[Value],
+    ) -> Result<Value, Fail> {
+        let Some(operation) = operation.as_object() else {
+            return Ok(operation.clone());
+        };
+        let consumes = media_types(operation.get("consumes")).or_else(|| self.consumes.clone());
+        let produces = media_types(operation.get("produces")).or_else(|| self.produces.clone());
+        let mut parameters = Vec::new();
+        let mut body_parameters: Vec<Value> = Vec::new();
+        if let Some(list) = operation.get("parameters").and_then(Value::as_array) {
+            for (index, parameter) in list.iter().enumerate() {
+                let at = format!("{pointer}/parameters/{index}");
+                match self.parameter(parameter, &at)? {
+                    Converted::Plain(value) => parameters.push(value),
+                    Converted::Body(resolved) => body_parameters.push(resolved),
+                }
+            }
+        }
+        // Path-level body and form parameters apply unless the operation has its own.
+        for inherited in shared_body {
+            let same = |p: &Value| {
+                p.get("name") == inherited.get("name") && p.get("in") == inherited.get("in")
+            };
+            if !body_parameters.iter().any(same) {
+                body_parameters.push(inherited.clone());
+            }
+        }
+        let mut out = Map::new();
+        for (key, value) in operation {
+            match key.as_str() {
+                "consumes" | "produces" | "schemes" => {}
+                "parameters" => {
+                    if !parameters.is_empty() {
+                        out.insert(key.clone(), Value::Array(parameters.clone()));
+                    }
+                }
+                "responses" => {
+                    out.insert(
+                        key.clone(),
+                        self.responses(value, &format!("{pointer}/responses"), &produces)?,
+                    );
+                }
+                _ => {
+                    out.insert(key.clone(), rewritten(value));
+                }
+            }
+        }
+        if let Some(body) = request_body(&body_parameters, &consumes) {
+            out.insert("requestBody".into(), body);
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// One parameter of an operation or path item: a plain one, converted (a `$ref` to a plain
+    /// component stays a `$ref`), or a body or form one, resolved (still in 2.0 shape).
+    fn parameter(&self, parameter: &Value, pointer: &str) -> Result<Converted, Fail> {
+        let reference = parameter.get("$ref").and_then(Value::as_str);
+        let (resolved, _) = self.follow(parameter, pointer)?;
+        if is_body_or_form(resolved) {
+            return Ok(Converted::Body(rewritten(resolved)));
+        }
+        if let Some(reference) = reference
+            && let Some(name) = reference.strip_prefix("#/parameters/")
+            && !name.contains('/')
+        {
+            return Ok(Converted::Plain(
+                json!({ "$ref": format!("#/components/parameters/{name}") }),
+            ));
+        }
+        Ok(Converted::Plain(parameter_value(&rewritten(resolved))))
+    }
+
+    fn responses(
+        &self,
+        responses: &Value,
+        pointer: &str,
+        produces: &Option<Vec<String>>,
+    ) -> Result<Value, Fail> {
+        let Some(responses) = responses.as_object() else {
+            return Ok(responses.clone());
+        };
+        let mut out = Map::new();
+        for (code, response) in responses {
+            let at = format!("{pointer}/{}", pointer_token(code));
+            let converted = match response.get("$ref").and_then(Value::as_str) {
+                // A shared response keeps its `$ref` when the operation produces what the document does.
+                Some(reference)
+                    if *produces == self.produces
+                        && reference
+                            .strip_prefix("#/responses/")
+                            .is_some_and(|n| !n.contains('/')) =>
+                {
+                    json!({ "$ref": reference.replacen("#/responses/", "#/components/responses/", 1) })
+                }
+                _ => self.response(response, &at, produces)?,
+            };
+            out.insert(code.clone(), converted);
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// One response (as written, or a `$ref` to one): `schema` (and `examples`) → `content`,
+    /// headers' keywords into their `schema`.
+    fn response(
+        &self,
+        response: &Value,
+        pointer: &str,
+        produces: &Option<Vec<String>>,
+    ) -> Result<Value, Fail> {
+        let response = rewritten(self.follow(response, pointer)?.0);
+        let Some(object) = response.as_object() else {
+            return Ok(response);
+        };
+        let mut out = Map::new();
+        for (key, value) in object {
+            match key.as_str() {
+                "schema" | "examples" => {}
+                "headers" => {
+                    let headers = value
+                        .as_object()
+                        .map(|headers| {
+                            headers
+                                .iter()
+                                .map(|(name, header)| (name.clone(), parameter_value(header)))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    out.insert(key.clone(), Value::Object(headers));
+                }
+                _ => {
+                    out.insert(key.clone(), value.clone());
+                }
+            }
+        }
+        if !out.contains_key("description") {
+            out.insert("description".into(), json!(""));
+        }
+        if let Some(schema) = object.get("schema") {
+            let schema = file_to_binary(schema.clone());
+            let examples = object.get("examples").and_then(Value::as_object);
+            let mut content = Map::new();
+            for media_type in produces
+                .clone()
+                .unwrap_or_else(|| vec!["application/json".into()])
+            {
+                let mut media = Map::new();
+                media.insert("schema".into(), schema.clone());
+                if let Some(example) = examples.and_then(|e| e.get(&media_type)) {
+                    media.insert("example".into(), example.clone());
+                }
+                content.insert(media_type, Value::Object(media));
+            }
+            out.insert("content".into(), Value::Object(content));
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// Follows `$ref`s (2.0 pointers, in the document as written) to a value that is not one.
+    fn follow<'v>(&'v self, value: &'v Value, pointer: &str) -> Result<(&'v Value, String), Fail> {
+        let mut current = value;
+        let mut at = pointer.to_string();
+        for _ in 0..32 {
+            let Some(reference) = current.get("$ref").and_then(Value::as_str) else {
+                return Ok((current, at));
+            };
+            let Some(fragment) = reference.strip_prefix('#') else {
+                return Err((
+                    at,
+                    format!("`$ref: {reference}` points into another file that was not read"),
+                ));
+            };
+            let target = percent_decode(fragment);
+            current = self.original.pointer(&target).ok_or_else(|| {
+                (
+                    at.clone(),
+                    format!("`$ref: {reference}` points to nothing in this document"),
+                )
+            })?;
+            at = target;
+        }
+        Err((
+            pointer.into(),
+            "a chain of `$ref`s loops back on itself".into(),
+        ))
+    }
+}
+
+enum Converted {
+    Plain(Value),
+    Body(Value),
+}
+
+fn is_body_or_form(parameter: &Value) -> bool {
+    matches!(
+        parameter.get("in").and_then(Value::as_str),
+        Some("body" | "formData")
+    )
+}
+
+/// A copy of a value taken from the document as written, with its `$ref`s and `x-nullable`
+/// rewritten.
+fn rewritten(value: &Value) -> Value {
+    let mut value = value.clone();
+    rewrite_refs_and_nullable(&mut value);
+    value
+}
+
+fn media_types(value: Option<&Value>) -> Option<Vec<String>> {
+    let list: Vec<String> = value?
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect();
+    (!list.is_empty()).then_some(list)
+}
+
+/// A non-body parameter (or a header) in 3.0 shape: its value keywords moved into `schema`.
+fn parameter_value(parameter: &Value) -> Value {
+    let Some(object) = parameter.as_object() else {
+        return parameter.clone();
+    };
+    if object.contains_key("$ref") || object.contains_key("schema") {
+        return parameter.clone();
+    }
+    let mut out = Map::new();
+    let mut schema = Map::new();
+    for (key, value) in object {
+        if key == "collectionFormat" {
+            continue;
+        }
+        if VALUE_KEYWORDS.contains(&key.as_str()) {
+            schema.insert(key.clone(), value.clone());
+        } else {
+            out.insert(key.clone(), value.clone());
+        }
+    }
+    if !schema.is_empty() {
+        out.insert("schema".into(), value_schema(schema));
+    }
+    Value::Object(out)
+}
+
+/// The schema of a non-body parameter's value: `collectionFormat` dropped from nested `items`,
+/// `x-nullable` made `nullable`, `type: file` a binary string.
+fn value_schema(mut schema: Map<String, Value>) -> Value {
+    schema.remove("collectionFormat");
+    if let Some(Value::Object(items)) = schema.remove("items") {
+        schema.insert("items".into(), value_schema(items));
+    }
+    if let Some(nullable) = schema.remove("x-nullable") {
+        schema.insert("nullable".into(), nullable);
+    }
+    file_to_binary(Value::Object(schema))
+}
+
+/// `type: file` → `type: string, format: binary` (at the top of a schema).
+fn file_to_binary(schema: Value) -> Value {
+    match schema {
+        Value::Object(mut object) if object.get("type") == Some(&json!("file")) => {
+            object.insert("type".into(), json!("string"));
+            object.insert("format".into(), json!("binary"));
+            Value::Object(object)
+        }
+        other => other,
+    }
+}
+
+/// The `requestBody` made of an operation's body or form parameters (already rewritten).
+fn request_body(parameters: &[Value], consumes: &Option<Vec<String>>) -> Option<Value> {
+    if let Some(body) = parameters
+        .iter()
+        .find(|p| p.get("in").and_then(Value::as_str) == Some("body"))
+    {
+        let schema = file_to_binary(body.get("schema").cloned().unwrap_or_else(|| json!({})));
+        let media_types = consumes
+            .clone()
+            .unwrap_or_else(|| vec!["application/json".into()]);
+        let content: Map<String, Value> = media_types
+            .into_iter()
+            .map(|media_type| (media_type, json!({ "schema": schema })))
+            .collect();
+        let mut out = Map::new();
+        if let Some(description) = body.get("description") {
+            out.insert("description".into(), description.clone());
+        }
+        out.insert("content".into(), Value::Object(content));
+        if body.get("required") == Some(&Value::Bool(true)) {
+            out.insert("required".into(), json!(true));
+        }
+        return Some(Value::Object(out));
+    }
+    let form: Vec<&Value> = parameters
+        .iter()
+        .filter(|p| p.get("in").and_then(Value::as_str) == Some("formData"))
+        .collect();
+    if form.is_empty() {
+        return None;
+    }
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    let mut has_file = false;
+    for parameter in &form {
+        let Some(name) = parameter.get("name").and_then(Value::as_str) else {
+            continue;
+        };
+        has_file |= parameter.get("type") == Some(&json!("file"));
+        let mut schema = match parameter_value(parameter).get("schema") {
+            Some(Value::Object(schema)) => schema.clone(),
+            _ => Map::new(),
+        };
+        for key in ["description", "deprecated"] {
+            if let Some(value) = parameter.get(key) {
+                schema.insert(key.into(), value.clone());
+            }
+        }
+        if parameter.get("required") == Some(&Value::Bool(true)) {
+            required.push(json!(name));
+        }
+        properties.insert(name.to_string(), Value::Object(schema));
+    }
+    let consumes = consumes.clone().unwrap_or_default();
+    let says = |media_type: &str| {
+        consumes.iter().any(|c| {
+            c.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .eq_ignore_ascii_case(media_type)
+        })
+    };
+    let media_type = if has_file
+        || (says("multipart/form-data") && !says("application/x-www-form-urlencoded"))
+    {
+        "multipart/form-data"
+    } else {
+        "application/x-www-form-urlencoded"
+    };
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        schema.insert("required".into(), Value::Array(required.clone()));
+    }
+    let mut out = Map::new();
+    out.insert(
+        "content".into(),
+        json!({ media_type: { "schema": Value::Object(schema) } }),
+    );
+    if !required.is_empty() {
+        out.insert("required".into(), json!(true));
+    }
+    Some(Value::Object(out))
+}
+
+fn security_scheme(scheme: &Value) -> Value {
+    let Some(object) = scheme.as_object() else {
+        return scheme.clone();
+    };
+    let text = |key: &str| object.get(key).and_then(Value::as_str).unwrap_or_default();
+    let mut out = Map::new();
+    match text("type") {
+        "basic" => {
+            out.insert("type".into(), json!("http"));
+            out.insert("scheme".into(), json!("basic"));
+        }
+        "oauth2" => {
+            out.insert("type".into(), json!("oauth2"));
+            let flow_name = match text("flow") {
+                "application" => "clientCredentials",
+                "accessCode" => "authorizationCode",
+                "password" => "password",
+                _ => "implicit",
+            };
+            let mut flow = Map::new();
+            for key in ["authorizationUrl", "tokenUrl"] {
+                if let Some(value) = object.get(key) {
+                    flow.insert(key.into(), value.clone());
+                }
+            }
+            flow.insert(
+                "scopes".into(),
+                object.get("scopes").cloned().unwrap_or_else(|| json!({})),
+            );
+            out.insert("flows".into(), json!({ flow_name: flow }));
+        }
+        _ => return scheme.clone(),
+    }
+    if let Some(description) = object.get("description") {
+        out.insert("description".into(), description.clone());
+    }
+    Value::Object(out)
+}
+
+/// `#/definitions/X` → `#/components/schemas/X` (and the same for `parameters` and `responses`),
+/// `x-nullable` → `nullable`, in every object of `value`.
+fn rewrite_refs_and_nullable(value: &mut Value) {
+    match value {
+        Value::Object(object) => {
+            if let Some(Value::String(reference)) = object.get_mut("$ref") {
+                for (from, to) in [
+                    ("#/definitions/", "#/components/schemas/"),
+                    ("#/parameters/", "#/components/parameters/"),
+                    ("#/responses/", "#/components/responses/"),
+                ] {
+                    if let Some(rest) = reference.strip_prefix(from) {
+                        *reference = format!("{to}{rest}");
+                        break;
+                    }
+                }
+            }
+            if let Some(Value::Bool(nullable)) = object.get("x-nullable").cloned() {
+                object.remove("x-nullable");
+                object.insert("nullable".into(), Value::Bool(nullable));
+            }
+            for child in object.values_mut() {
+                rewrite_refs_and_nullable(child);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(rewrite_refs_and_nullable),
+        _ => {}
+    }
+}

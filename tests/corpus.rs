@@ -1,0 +1,285 @@
+//! Every real document under `../shared/specs/` loads and generates (the generated crates are not
+//! compiled here), or is refused with the message pinned below; and the loader's file fixtures
+//! under `tests/fixtures/load/` (external `$ref`s) do what they should.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn specs() -> PathBuf {
+    root().join("../shared/specs")
+}
+
+/// Documents that must be refused, by path under `specs/`, with the end of their error message.
+const REFUSED: &[(&str, &str)] = &[
+    (
+        "oai-examples/v3.2/3.2-tags-example.json",
+        r#"at /openapi: OpenAPI version "3.2.0" is not supported; mcpgen reads OpenAPI 3.0.x and 3.1.x"#,
+    ),
+    (
+        "oai-examples/v3.2/3.2-tags-example.yaml",
+        r#"at /openapi: OpenAPI version "3.2.0" is not supported; mcpgen reads OpenAPI 3.0.x and 3.1.x"#,
+    ),
+];
+
+/// Every YAML or JSON file under `dir`, sorted.
+fn files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("a readable folder") {
+            let path = entry.expect("a folder entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("yaml" | "yml" | "json")
+            ) {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Whether the file is a whole document (it says `openapi:` or `swagger:` at its top level), not
+/// a fragment that documents point to.
+fn is_document(path: &Path) -> bool {
+    let text = std::fs::read_to_string(path).expect("a readable text file");
+    let value = mcpgen::load::parse_text(&text).expect("the file parses");
+    value.get("openapi").is_some() || value.get("swagger").is_some()
+}
+
+/// A crate name made from the document's path, so that no two runs share one.
+fn name_for(relative: &str) -> String {
+    let mut name: String = relative
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    name.insert_str(0, "corpus-");
+    name
+}
+
+fn generate(path: &Path, relative: &str) -> Result<usize, String> {
+    let options = mcpgen::Options {
+        name: Some(name_for(relative)),
+    };
+    mcpgen::generate(path, None, &options)
+        .map(|(plan, _files)| plan.tools.len())
+        .map_err(|e| format!("{e:#}"))
+}
+
+#[test]
+fn every_corpus_document_generates_or_is_refused_as_pinned() {
+    let dir = specs();
+    let mut problems = Vec::new();
+    let mut seen = 0;
+    for path in files(&dir) {
+        if !is_document(&path) {
+            continue;
+        }
+        seen += 1;
+        let relative = path
+            .strip_prefix(&dir)
+            .expect("under specs")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let result = generate(&path, &relative);
+        match (REFUSED.iter().find(|(r, _)| *r == relative), result) {
+            (None, Ok(tools)) => eprintln!("ok      {relative} ({tools} tools)"),
+            (None, Err(error)) => problems.push(format!("{relative} fails: {error}")),
+            (Some(_), Ok(_)) => problems.push(format!(
+                "{relative} generates now: take it off the list of refused documents"
+            )),
+            (Some((_, expected)), Err(error)) => {
+                if error.ends_with(expected) && error.starts_with(&path.display().to_string()) {
+                    eprintln!("refused {relative}: {error}");
+                } else {
+                    problems.push(format!(
+                        "{relative} is refused with another message:\n  {error}\nexpected the end:\n  {expected}"
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        seen >= 40,
+        "only {seen} documents found under {}",
+        dir.display()
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn swagger_2_documents_with_external_refs_generate() {
+    for format in ["json", "yaml"] {
+        let path = specs().join(format!(
+            "oai-examples/v2.0/{format}/petstore-separate/spec/swagger.{format}"
+        ));
+        let (plan, _) = mcpgen::generate(
+            &path,
+            None,
+            &mcpgen::Options {
+                name: Some(format!("petstore-separate-{format}")),
+            },
+        )
+        .unwrap_or_else(|e| panic!("{} generates: {e:#}", path.display()));
+        assert_eq!(plan.tools.len(), 4, "{format}");
+        let api = mcpgen::load::load(&path).expect("it loads");
+        let find = api
+            .operations
+            .iter()
+            .find(|o| o.id == "findPets")
+            .expect("findPets");
+        let names: Vec<&str> = find.parameters.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["tags", "limit"]);
+        assert_eq!(find.parameters[1].schema["type"], "integer");
+        let success = find
+            .success
+            .as_ref()
+            .and_then(|s| s.schema.as_ref())
+            .expect("a schema");
+        assert_eq!(success["type"], "array");
+        assert!(
+            success["items"]["properties"].get("id").is_some(),
+            "the Pet schema is read from Pet.{format}: {success}"
+        );
+    }
+}
+
+fn fixture(name: &str) -> PathBuf {
+    root().join("tests/fixtures/load").join(name)
+}
+
+fn load_error(path: &Path) -> mcpgen::load::LoadError {
+    match mcpgen::load::load(path) {
+        Ok(_) => panic!("{} loads, but it should not", path.display()),
+        Err(error) => error,
+    }
+}
+
+#[test]
+fn nested_relative_refs_are_read_from_the_folder_of_the_file_that_holds_them() {
+    let api = mcpgen::load::load(&fixture("nested/openapi.yaml")).expect("it loads");
+    let operation = &api.operations[0];
+    assert_eq!(operation.parameters[0].name, "limit");
+    let schema = operation
+        .success
+        .as_ref()
+        .and_then(|s| s.schema.clone())
+        .expect("a schema");
+    // openapi.yaml → schemas/Order.yaml → ../common/Money.yaml → ./Currency.yaml (a local
+    // `$ref` inside Money.yaml) and Order.yaml → itself (recursion through `$defs`).
+    assert_eq!(
+        schema["properties"]["total"]["properties"]["currency"],
+        serde_json::json!({ "type": "string", "enum": ["EUR", "USD"] })
+    );
+    assert_eq!(
+        schema["properties"]["total"]["properties"]["amount"]["type"],
+        "integer"
+    );
+    assert_eq!(
+        schema["properties"]["parent"],
+        serde_json::json!({ "$ref": "#/$defs/Order" })
+    );
+    assert!(
+        schema["$defs"]["Order"]["properties"]["total"].is_object(),
+        "{schema}"
+    );
+    mcpgen::generate(
+        &fixture("nested/openapi.yaml"),
+        None,
+        &mcpgen::Options {
+            name: Some("nested-fixture".into()),
+        },
+    )
+    .expect("it generates");
+}
+
+#[test]
+fn a_ref_that_climbs_out_of_the_folder_tree_is_refused() {
+    let path = fixture("climb/deep/openapi.yaml");
+    let error = load_error(&path);
+    assert_eq!(error.file, path);
+    assert_eq!(
+        error.pointer.as_deref(),
+        Some("/paths/~1a/get/responses/200/content/application~1json/schema")
+    );
+    assert!(
+        error.message.starts_with(
+            "`$ref: ../../../outside.yaml` climbs out of the folder of the document; mcpgen reads only files under "
+        ),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn a_ref_to_a_missing_file_names_the_file() {
+    let path = fixture("missing/openapi.yaml");
+    let error = load_error(&path);
+    assert_eq!(error.file, path);
+    assert_eq!(
+        error.pointer.as_deref(),
+        Some("/paths/~1a/get/parameters/0")
+    );
+    assert!(
+        error
+            .message
+            .starts_with("`$ref: parameters/nope.yaml#/limit` names the file "),
+        "{}",
+        error.message
+    );
+    assert!(
+        error.message.contains("nope.yaml, which cannot be read"),
+        "{}",
+        error.message
+    );
+}
+
+#[test]
+fn a_ref_to_a_url_is_refused() {
+    let path = fixture("url/openapi.yaml");
+    let error = load_error(&path);
+    assert_eq!(error.file, path);
+    assert_eq!(
+        error.pointer.as_deref(),
+        Some("/paths/~1a/get/responses/200/content/application~1json/schema")
+    );
+    assert_eq!(
+        error.message,
+        "`$ref: https://example.com/schemas/Pet.yaml` points to a URL; mcpgen does not fetch anything over the network — download the file next to the document and refer to it by a relative path"
+    );
+}
+
+#[test]
+fn an_unparsable_or_non_utf8_referenced_file_is_an_error_naming_it() {
+    let error = load_error(&fixture("broken/openapi.yaml"));
+    assert!(error.file.ends_with("broken.yaml"), "{error}");
+    assert!(
+        error.message.starts_with("not valid YAML or JSON"),
+        "{error}"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("openapi.yaml"),
+        "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths:\n  /a:\n    $ref: a.yaml\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("a.yaml"), b"get:\n  description: caf\xe9\n").unwrap();
+    let error = load_error(&dir.path().join("openapi.yaml"));
+    assert!(error.file.ends_with("a.yaml"), "{error}");
+    assert_eq!(
+        error.message,
+        "the file is not UTF-8 text (invalid byte at offset 23); save it as UTF-8"
+    );
+}
