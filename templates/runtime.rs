@@ -415,7 +415,20 @@ impl Upstream {
             let trimmed = base_url.path().trim_end_matches('/').to_string();
             base_url.set_path(&trimmed);
         }
+        // Redirects are followed only within the API's own origin: reqwest strips
+        // `Authorization` on a cross-host hop but not API-key headers.
+        let origin = base_url.origin();
+        let redirects = reqwest::redirect::Policy::custom(move |attempt| {
+            if attempt.previous().len() >= 10 {
+                attempt.error("too many redirects")
+            } else if attempt.url().origin() == origin {
+                attempt.follow()
+            } else {
+                attempt.stop()
+            }
+        });
         let http = reqwest::Client::builder()
+            .redirect(redirects)
             .connect_timeout(Duration::from_secs(10))
             .timeout(Duration::from_secs(60))
             .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")))
@@ -436,16 +449,19 @@ impl Upstream {
         segments: &[&str],
     ) -> UpstreamRequest {
         let mut url = self.base_url.clone();
+        // An empty segment, `.` or `..` would address another resource (`/issues/` instead of
+        // `/issues/{id}`, or a parent path): such a path parameter is refused, not sent.
+        let invalid = segments
+            .iter()
+            .find(|segment| matches!(**segment, "" | "." | ".."))
+            .map(|segment| {
+                format!(
+                    "Invalid arguments for {operation}: a path parameter cannot be {segment:?}; give the identifier itself."
+                )
+            });
         if let Ok(mut path) = url.path_segments_mut() {
             path.pop_if_empty();
-            for segment in segments {
-                // `.` and `..` would be resolved as relative paths; send them encoded.
-                match *segment {
-                    "." => path.push("%2E"),
-                    ".." => path.push("%2E%2E"),
-                    other => path.push(other),
-                };
-            }
+            path.extend(segments);
         }
         UpstreamRequest {
             method,
@@ -456,6 +472,7 @@ impl Upstream {
             cookies: Vec::new(),
             body: Body::None,
             problem: None,
+            invalid,
         }
     }
 
@@ -476,6 +493,9 @@ impl Upstream {
 
     async fn exchange(&self, request: UpstreamRequest) -> Result<(Value, Option<String>), ToolError> {
         let operation = request.operation;
+        if let Some(invalid) = request.invalid {
+            return Err(ToolError::InvalidArguments(invalid));
+        }
         if let Some(problem) = request.problem {
             return Err(ToolError::Transport {
                 operation,
@@ -638,6 +658,8 @@ pub struct UpstreamRequest {
     body: Body,
     /// Why the request must not be sent, found while building it.
     problem: Option<String>,
+    /// An argument that cannot be sent as it is (the model must change it).
+    invalid: Option<String>,
 }
 
 /// A value that can be sent as a query, header or cookie parameter.
@@ -723,20 +745,39 @@ impl UpstreamRequest {
         self
     }
 
-    /// Adds a header (a list is sent comma-separated; `None` adds nothing).
+    /// Adds a header (a list is sent comma-separated; `None` adds nothing). A value with a line
+    /// break could smuggle in another header: it is refused.
     pub fn header(mut self, name: &'static str, value: &impl ParamValue) -> Self {
         let texts = value.texts();
         if !texts.is_empty() {
-            self.headers.push((name, texts.join(",")));
+            let text = texts.join(",");
+            if text.contains(['\r', '\n']) {
+                self.invalid = Some(format!(
+                    "Invalid argument `{name}`: a header value cannot contain a line break."
+                ));
+            }
+            self.headers.push((name, text));
         }
         self
     }
 
-    /// Adds a cookie (`None` adds nothing).
+    /// Adds a cookie (`None` adds nothing). A value with `;`, `,`, a quote, a backslash, white
+    /// space or a control character would start another cookie or break the header: it is
+    /// refused.
     pub fn cookie(mut self, name: &'static str, value: &impl ParamValue) -> Self {
         let texts = value.texts();
         if !texts.is_empty() {
-            self.cookies.push((name, texts.join(",")));
+            let text = texts.join(",");
+            if text
+                .chars()
+                .any(|c| matches!(c, ';' | ',' | '"' | '\\') || c.is_whitespace() || c.is_control())
+                || texts.len() > 1
+            {
+                self.invalid = Some(format!(
+                    "Invalid argument `{name}`: a cookie value cannot contain `;`, `,`, quotes, backslashes or spaces."
+                ));
+            }
+            self.cookies.push((name, text));
         }
         self
     }
@@ -776,5 +817,76 @@ pub fn put<T: serde::Serialize>(body: &mut serde_json::Map<String, Value>, name:
         Ok(value) => {
             body.insert(name.to_string(), value);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn upstream() -> Upstream {
+        // Nothing listens there: a request that got sent would fail with a transport error.
+        Upstream::new("http://127.0.0.1:9/api", Vec::new()).expect("a valid base URL")
+    }
+
+    #[tokio::test]
+    async fn path_parameters_that_would_climb_or_vanish_are_refused_before_sending() {
+        for segment in ["", ".", ".."] {
+            let request = upstream().request(reqwest::Method::DELETE, "DELETE /issues/{id}", &["issues", segment]);
+            let error = upstream().send(request).await.expect_err("refused");
+            assert!(
+                matches!(&error, ToolError::InvalidArguments(text) if text.contains("path parameter cannot be")),
+                "{segment:?}: {error:?}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_header_value_with_a_line_break_is_refused_naming_the_argument() {
+        let request = upstream()
+            .request(reqwest::Method::GET, "GET /things", &["things"])
+            .header("X-Trace", &"a\r\nX-Admin: 1".to_string());
+        let error = upstream().send(request).await.expect_err("refused");
+        assert_eq!(
+            error.to_string(),
+            "Invalid argument `X-Trace`: a header value cannot contain a line break."
+        );
+    }
+
+    #[tokio::test]
+    async fn a_cookie_value_that_would_add_a_cookie_is_refused() {
+        let request = upstream()
+            .request(reqwest::Method::GET, "GET /things", &["things"])
+            .cookie("session", &"x; admin=1".to_string());
+        assert!(matches!(
+            upstream().send(request).await,
+            Err(ToolError::InvalidArguments(_))
+        ));
+    }
+
+    #[test]
+    fn a_next_link_to_another_origin_is_not_followed() {
+        let request = upstream()
+            .request(reqwest::Method::GET, "GET /things", &["things"])
+            .follow("https://elsewhere.example/things?page=2");
+        assert!(request.problem.is_some());
+        let request = upstream()
+            .request(reqwest::Method::GET, "GET /things", &["things"])
+            .follow("/api/things?page=2");
+        assert_eq!(request.url.as_str(), "http://127.0.0.1:9/api/things?page=2");
+    }
+
+    #[test]
+    fn an_api_message_ending_in_a_full_stop_is_not_doubled() {
+        let error = ToolError::Status {
+            operation: "GET /things",
+            status: 404,
+            reason: "Not Found",
+            message: "No such thing.".into(),
+        };
+        assert_eq!(
+            error.to_string(),
+            "The API rejected GET /things with HTTP 404 Not Found: No such thing. Check the identifiers in the arguments."
+        );
     }
 }

@@ -86,7 +86,13 @@ fn fixed_values_and_paging_parameters_are_hidden_and_header_params_carry_x_mcp_h
     let find = tool(&tools, "widgets_find_widgets");
     let properties = find["inputSchema"]["properties"].as_object().expect("properties");
     let names: Vec<&String> = properties.keys().collect();
-    assert_eq!(names, ["shade", "limit"], "api-version is fixed; offset/limit are the server's");
+    assert_eq!(
+        names,
+        ["shade", "tags", "sort", "limit"],
+        "api-version is fixed; offset/limit are the server's"
+    );
+    assert_eq!(properties["sort"]["default"], "name", "the API's default is kept");
+    assert_eq!(properties["tags"]["type"], "array");
     assert_eq!(properties["shade"]["x-mcp-header"], "Shade");
     assert_eq!(properties["shade"]["enum"], json!(["crimson", "lime", "navy"]));
     assert_eq!(properties["limit"], json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 10}));

@@ -452,7 +452,21 @@ impl<'a> Checker<'a> {
             }
             _ => {}
         }
+        let results = tool.results.as_ref();
         for (param_name, param) in &tool.params {
+            let generated = match param_name.value.as_str() {
+                "limit" if results.is_some_and(|r| r.limit.is_some()) => Some("`results.limit`"),
+                "response_format" if results.is_some_and(|r| !r.detailed_fields.is_empty()) => {
+                    Some("`results.detailed_fields`")
+                }
+                _ => None,
+            };
+            if let Some(source) = generated {
+                self.error(
+                    param_name.at,
+                    format!("parameter `{}` is the one {source} adds; give yours another name", param_name.value),
+                );
+            }
             self.check_param_refs(param_name, param);
             if let Some(header) = &param.header
                 && (header.value.is_empty()
@@ -567,6 +581,19 @@ impl<'a> Checker<'a> {
         {
             if tool.pagination.is_some() || takes_paging(pagination, operation) {
                 self.check_pagination_for(pagination, operation, at);
+                for (param, default) in paging_params(pagination) {
+                    let paging_name = param.map_or(default, |p| p.value.as_str());
+                    for (param_name, param) in &tool.params {
+                        let from = param.from.as_ref().map_or(param_name.value.as_str(), |f| f.value.as_str());
+                        if from == paging_name {
+                            self.error(
+                                param_name.at,
+                                format!("`{paging_name}` is set by the server while it walks pages; the tool cannot also take it"),
+                            )
+                            .help = Some("remove the parameter: `results.limit` lets the model bound the result".into());
+                        }
+                    }
+                }
             }
             for (param, default) in paging_params(pagination) {
                 covered.insert(param.map_or(default.to_string(), |p| p.value.clone()));

@@ -773,3 +773,25 @@ fn file_that_is_not_utf8_names_its_path() {
         format!("{}: the curation file is not UTF-8 text; save it as UTF-8", path.display())
     );
 }
+
+#[test]
+fn a_parameter_named_like_a_generated_one_is_refused() {
+    let text = base_with(&[("      assignee:\n", "      limit:\n        from: q\n      assignee:\n")]);
+    let error = check(&text).expect_err("refused");
+    assert!(
+        error.rendered.contains("parameter `limit` is the one `results.limit` adds"),
+        "{}",
+        error.rendered
+    );
+}
+
+#[test]
+fn a_parameter_filling_a_paging_parameter_is_refused() {
+    let text = base_with(&[("      assignee:\n", "      page_number:\n        from: page\n      assignee:\n")]);
+    let error = check(&text).expect_err("refused");
+    assert!(
+        error.rendered.contains("`page` is set by the server while it walks pages"),
+        "{}",
+        error.rendered
+    );
+}

@@ -661,12 +661,24 @@ impl<'c> CuratedPlanner<'c> {
         params: &[ToolParam],
         builder: &mut Builder,
     ) -> Result<(CuratedBody, Option<Value>, Annotations), String> {
-        let mut vars = Scope::with_reserved(&["client", "arguments", "args", "input", "vars", "params", "found_item"]);
+        // Step results become locals of the generated function: they must not shadow its own
+        // (the arguments as `arg_<name>`, the `find` conditions, the resolved names...).
+        let mut reserved: Vec<String> = [
+            "client", "arguments", "args", "input", "vars", "params", "body", "collected", "items",
+            "limit", "more", "e", "page", "value",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        reserved.extend(params.iter().map(|p| format!("arg_{}", p.ident.trim_end_matches('_'))));
+        reserved.extend((0..16).map(|i| format!("wanted_{i}")));
+        reserved.extend((0..16).map(|i| format!("names_{i}")));
+        let reserved: Vec<&str> = reserved.iter().map(String::as_str).collect();
+        let mut vars = Scope::with_reserved(&reserved);
         // Step names as written → (local variable, result schema).
         let mut results: IndexMap<String, (String, Option<Value>)> = IndexMap::new();
         let mut steps = Vec::new();
         let mut last: Option<Value> = None;
-        let mut last_var: Option<String> = None;
         let mut annotations = Annotations {
             read_only: Some(true),
             ..Annotations::default()
@@ -691,7 +703,6 @@ impl<'c> CuratedPlanner<'c> {
                 let schema = success_schema(&operation).cloned();
                 results.insert(written, (var.clone(), schema.clone()));
                 last = schema;
-                last_var = Some(var.clone());
                 steps.push(StepPlan::Call {
                     operation: op_index,
                     api_id: operation.id.clone(),
@@ -753,7 +764,6 @@ impl<'c> CuratedPlanner<'c> {
             }
             None => last,
         };
-        let _ = last_var;
         Ok((CuratedBody::Steps(steps), response, annotations))
     }
 

@@ -83,7 +83,7 @@ pub fn enums(plan: &Plan) -> TokenStream {
         });
         quote! {
             #[doc = #doc]
-            #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
             pub enum #name {
                 #( #variants )*
             }
@@ -466,8 +466,12 @@ fn api_value(plan: &Plan, tool_name: &str, param: &ToolParam, optional: bool) ->
     }
 }
 
-fn is_optional(param: &ToolParam) -> bool {
-    !param.required && param.default.is_none() && !matches!(param.kind, ParamKind::ResponseFormat)
+/// Is the parameter's field an `Option`? It is unless the argument is required, has a default
+/// serde can apply, or is the response format.
+fn is_optional(plan: &Plan, param: &ToolParam) -> bool {
+    !param.required
+        && !matches!(param.kind, ParamKind::ResponseFormat)
+        && default_fn(plan, param).is_none()
 }
 
 /// The module of one curated tool.
@@ -528,13 +532,7 @@ pub fn tool_module(
     let vars = tool.params.iter().filter(|p| !matches!(p.kind, ParamKind::Limit { .. } | ParamKind::ResponseFormat)).map(|param| {
         let field = ident(&param.ident);
         let name = &param.name;
-        if is_optional(param) {
-            quote! { (#name, curated::text(&input.#field)) }
-        } else if matches!(param.kind, ParamKind::ResponseFormat) {
-            quote! { (#name, String::new()) }
-        } else {
-            quote! { (#name, input.#field.to_string()) }
-        }
+        quote! { (#name, curated::text(&input.#field)) }
     });
     let errors = tool.errors.iter().map(|(status, message)| {
         let status = Literal::u16_unsuffixed(*status);
@@ -664,7 +662,7 @@ fn call_body(
     let puts = tool.params.iter().filter_map(|param| {
         let target = param.target.as_ref()?;
         let api_name = &target.api_name;
-        let value = api_value(plan, tool_name, param, is_optional(param));
+        let value = api_value(plan, tool_name, param, is_optional(plan, param));
         Some(quote! { curated::put(&mut args, #api_name, #value); })
     });
     let fixed = fixed.iter().map(|(name, value)| {
@@ -784,7 +782,7 @@ fn steps_body(
     // Each parameter's value as the API wants it, computed once.
     let arg_values = tool.params.iter().filter(|p| !matches!(p.kind, ParamKind::Limit { .. } | ParamKind::ResponseFormat)).map(|param| {
         let local = ident(&format!("arg_{}", param.ident.trim_end_matches('_')));
-        let value = api_value(plan, tool_name, param, is_optional(param));
+        let value = api_value(plan, tool_name, param, is_optional(plan, param));
         quote! { let #local: serde_json::Value = #value; }
     });
     let shape_result = |value: TokenStream| {
@@ -893,7 +891,6 @@ fn steps_body(
             quote! {
                 #( let #wanted = #condition_values; )*
                 let Some(#local) = curated::find_item(#list_value, #list_pointer, &[#( (#condition_fields, &#wanted) ),*]) else {
-                    let vars: Vec<(&str, String)> = vars.iter().map(|(k, v)| (*k, v.to_string())).collect();
                     return Err(ToolError::InvalidArguments(curated::fill(#missing, &vars)));
                 };
             }

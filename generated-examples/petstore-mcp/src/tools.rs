@@ -30,7 +30,7 @@ pub static TOOLS: &[ToolEntry<Client>] = &[
 ];
 
 /// `pet_status`: readable names for the API's codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 pub enum PetStatus {
     #[serde(rename = "for_sale")]
     ForSale,
@@ -74,7 +74,7 @@ impl std::fmt::Display for PetStatus {
 }
 
 /// `order_status`: readable names for the API's codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 pub enum OrderStatus {
     #[serde(rename = "awaiting_approval")]
     AwaitingApproval,
@@ -271,7 +271,7 @@ pub mod petstore_search_pets {
     ) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         curated::check_range("limit", input.limit, 1, 50)?;
-        let vars = [("status", input.status.to_string())];
+        let vars = [("status", curated::text(&input.status))];
         let vars = curated::borrow_vars(&vars);
         let mut args = serde_json::Map::new();
         curated::put(&mut args, "status", input.status.code());
@@ -425,7 +425,7 @@ pub mod petstore_get_pet {
         arguments: JsonObject,
     ) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
-        let vars = [("pet", input.pet.to_string())];
+        let vars = [("pet", curated::text(&input.pet))];
         let vars = curated::borrow_vars(&vars);
         let mut args = serde_json::Map::new();
         curated::put(
@@ -575,8 +575,8 @@ pub mod petstore_adopt_pet {
     ) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [
-            ("pet", input.pet.to_string()),
-            ("quantity", input.quantity.to_string()),
+            ("pet", curated::text(&input.pet)),
+            ("quantity", curated::text(&input.quantity)),
         ];
         let vars = curated::borrow_vars(&vars);
         let arg_pet: serde_json::Value = curated::json(&input.pet);
@@ -602,10 +602,6 @@ pub mod petstore_adopt_pet {
         let wanted_0 = arg_pet.clone();
         let Some(offer) = curated::find_item(&for_sale, "", &[("/name", &wanted_0)])
         else {
-            let vars: Vec<(&str, String)> = vars
-                .iter()
-                .map(|(k, v)| (*k, v.to_string()))
-                .collect();
             return Err(
                 ToolError::InvalidArguments(
                     curated::fill(
@@ -777,7 +773,7 @@ pub mod petstore_get_order {
         arguments: JsonObject,
     ) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
-        let vars = [("order", input.order.to_string())];
+        let vars = [("order", curated::text(&input.order))];
         let vars = curated::borrow_vars(&vars);
         let mut args = serde_json::Map::new();
         curated::put(&mut args, "orderId", curated::json(&input.order));

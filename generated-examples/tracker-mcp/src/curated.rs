@@ -717,11 +717,13 @@ fn convert(how: &Convert, value: &Value, lookups: &[&HashMap<String, String>]) -
     }
     match how {
         Convert::Copy => value.clone(),
+        // An unknown code (one the API added later) is shown as its text, so the result still
+        // fits the output schema, which promises a string.
         Convert::Enum(names) => names
             .iter()
             .find(|(code, _)| code.matches(value))
             .map(|(_, name)| Value::from(*name))
-            .unwrap_or_else(|| value.clone()),
+            .unwrap_or_else(|| as_text(value)),
         // An index beyond `lookups` is a generator bug; copying the id keeps the call working.
         Convert::Lookup(index) => {
             let id = match value {
@@ -732,8 +734,17 @@ fn convert(how: &Convert, value: &Value, lookups: &[&HashMap<String, String>]) -
             id.zip(lookups.get(*index))
                 .and_then(|(id, names)| names.get(&id))
                 .map(|name| Value::from(name.as_str()))
-                .unwrap_or_else(|| value.clone())
+                .unwrap_or_else(|| as_text(value))
         }
+    }
+}
+
+/// A scalar as text (an id or code with no readable name); other values as they are.
+fn as_text(value: &Value) -> Value {
+    match value {
+        Value::Number(number) => Value::String(number.to_string()),
+        Value::Bool(flag) => Value::String(flag.to_string()),
+        other => other.clone(),
     }
 }
 
@@ -808,7 +819,9 @@ impl ClientCredentials {
         client_secret: String,
         scopes: Vec<String>,
     ) -> Self {
+        // No redirects: a 307 would send the client secret on to wherever it points.
         let http = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(Duration::from_secs(10))
             .timeout(Duration::from_secs(30))
             .user_agent(concat!(
@@ -918,10 +931,12 @@ impl ClientCredentials {
             .filter_map(|field| body.get(*field).and_then(Value::as_str))
             .filter(|text| !text.is_empty())
             .collect();
-        let mut detail = shorten(&detail.join(": "), MAX_TOKEN_ERROR_TEXT);
+        // Redact before shortening: a cut through the secret would leave its start readable.
+        let mut detail = detail.join(": ");
         if !self.client_secret.is_empty() {
             detail = detail.replace(&self.client_secret, "<redacted>");
         }
+        let detail = shorten(&detail, MAX_TOKEN_ERROR_TEXT);
         let status_text = match status.canonical_reason() {
             Some(reason) => format!("HTTP {} {reason}", status.as_u16()),
             None => format!("HTTP {}", status.as_u16()),
@@ -1020,13 +1035,10 @@ pub fn find_item(value: &Value, pointer: &str, conditions: &[(&str, &Value)]) ->
         .cloned()
 }
 
-/// `template` with each `{name}` replaced by the value of `name` in `vars`.
-pub fn fill(template: &str, vars: &[(&str, String)]) -> String {
-    let mut text = template.to_string();
-    for (name, value) in vars {
-        text = text.replace(&format!("{{{name}}}"), value);
-    }
-    text
+/// `template` with each `{name}` replaced by the value of `name` in `vars`, in one pass (a value
+/// that itself looks like `{name}` is not expanded again).
+pub fn fill(template: &str, vars: &[(&str, &str)]) -> String {
+    fill_placeholders(template, vars)
 }
 
 /// Borrows owned message variables as [`Explain::explain`] takes them.
@@ -1034,9 +1046,13 @@ pub fn borrow_vars<'a>(vars: &'a [(&'a str, String)]) -> Vec<(&'a str, &'a str)>
     vars.iter().map(|(name, value)| (*name, value.as_str())).collect()
 }
 
-/// The text of an optional argument for messages (empty when absent).
-pub fn text<T: fmt::Display>(value: &Option<T>) -> String {
-    value.as_ref().map(ToString::to_string).unwrap_or_default()
+/// The text of an argument for messages: text as is, other values as JSON, nothing when absent.
+pub fn text<T: serde::Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(Value::String(text)) => text,
+        Ok(Value::Null) | Err(_) => String::new(),
+        Ok(other) => other.to_string(),
+    }
 }
 
 /// A resolved id as the API wants it: a number when the parameter is an integer.
@@ -1867,22 +1883,22 @@ mod tests {
         let shaped = shape_item(&ISSUE, &issue(), true, &[&users]);
         assert_eq!(
             serde_json::to_string(&shaped).expect("serializes"),
-            r#"{"key":"WEB-1","state":"closed","assignee":"alice","description":"Fix it","watchers":["bob",9]}"#
+            r#"{"key":"WEB-1","state":"closed","assignee":"alice","description":"Fix it","watchers":["bob","9"]}"#
         );
     }
 
     #[test]
-    fn shape_item_copies_unknown_codes_and_ids_and_omits_missing_fields() {
+    fn shape_item_shows_unknown_codes_and_ids_as_text_and_omits_missing_fields() {
         let users = users();
         let item = json!({"key": "WEB-2", "state": 5, "assignee": {"id": "99"}});
         let shaped = shape_item(&ISSUE, &item, true, &[&users]);
         assert_eq!(
             shaped,
-            json!({"key": "WEB-2", "state": 5, "assignee": "99"})
+            json!({"key": "WEB-2", "state": "5", "assignee": "99"})
         );
-        // A missing lookup table copies the id rather than failing.
+        // A missing lookup table gives the id as text rather than failing.
         let shaped = shape_item(&ISSUE, &issue(), false, &[]);
-        assert_eq!(shaped["assignee"], json!(7));
+        assert_eq!(shaped["assignee"], json!("7"));
         // String codes for integer enums are mapped too.
         let shaped = shape_item(&ISSUE, &json!({"state": "1"}), false, &[]);
         assert_eq!(shaped, json!({"state": "open"}));

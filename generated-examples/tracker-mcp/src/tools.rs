@@ -30,7 +30,7 @@ pub static TOOLS: &[ToolEntry<Client>] = &[
 ];
 
 /// `issue_status`: readable names for the API's codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 pub enum IssueStatus {
     #[serde(rename = "open")]
     Open,
@@ -74,7 +74,7 @@ impl std::fmt::Display for IssueStatus {
 }
 
 /// `priority`: readable names for the API's codes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 pub enum Priority {
     #[serde(rename = "low")]
     Low,
@@ -321,7 +321,7 @@ pub mod tracker_search_issues {
         let input: Input = runtime::parse_arguments(arguments)?;
         curated::check_range("limit", input.limit, 1, 50)?;
         let vars = [
-            ("project", input.project.to_string()),
+            ("project", curated::text(&input.project)),
             ("status", curated::text(&input.status)),
             ("assignee", curated::text(&input.assignee)),
             ("query", curated::text(&input.query)),
@@ -530,10 +530,10 @@ pub mod tracker_create_issue {
     ) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [
-            ("project", input.project.to_string()),
-            ("title", input.title.to_string()),
+            ("project", curated::text(&input.project)),
+            ("title", curated::text(&input.title)),
             ("description", curated::text(&input.description)),
-            ("priority", input.priority.to_string()),
+            ("priority", curated::text(&input.priority)),
         ];
         let vars = curated::borrow_vars(&vars);
         let mut args = serde_json::Map::new();
@@ -668,8 +668,8 @@ pub mod tracker_change_issue_status {
     ) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [
-            ("issue", input.issue.to_string()),
-            ("status", input.status.to_string()),
+            ("issue", curated::text(&input.issue)),
+            ("status", curated::text(&input.status)),
         ];
         let vars = curated::borrow_vars(&vars);
         let arg_issue: serde_json::Value = curated::json(&input.issue);
@@ -724,10 +724,6 @@ pub mod tracker_change_issue_status {
             "/items",
             &[("/to_state", &wanted_0)],
         ) else {
-            let vars: Vec<(&str, String)> = vars
-                .iter()
-                .map(|(k, v)| (*k, v.to_string()))
-                .collect();
             return Err(
                 ToolError::InvalidArguments(
                     curated::fill(
