@@ -724,6 +724,11 @@ impl<'a> Checker<'a> {
             }
         }
         if let Some(from) = tool.results.as_ref().and_then(|r| r.from.as_ref()) {
+            if from.value.contains('.') {
+                self.error(from.at, "`results.from` names a step (`$name`), not a field of its result")
+                    .help = Some("shape the step's result with `results.fields` instead".into());
+                return None;
+            }
             return self.check_reference(from, &params, &results);
         }
         last

@@ -679,20 +679,12 @@ impl<'c> CuratedPlanner<'c> {
         let mut results: IndexMap<String, (String, Option<Value>)> = IndexMap::new();
         let mut steps = Vec::new();
         let mut last: Option<Value> = None;
-        let mut annotations = Annotations {
-            read_only: Some(true),
-            ..Annotations::default()
-        };
+        let mut methods = Vec::new();
         for (index, step) in spec.steps.iter().map(|s| &s.value).enumerate() {
             if let Some(call) = &step.call {
                 let operation = builder.find(&call.value)?.clone();
                 let op_index = self.use_operation(&operation.id, builder)?;
-                if annotations.read_only == Some(true) || operation.method != crate::api::Method::Get {
-                    let method = Annotations::from_method(operation.method);
-                    if method.read_only != Some(true) {
-                        annotations = method;
-                    }
-                }
+                methods.push(operation.method);
                 let written = step.name.as_ref().map_or_else(|| format!("step_{}", index + 1), |n| n.value.clone());
                 let var = vars.unique(naming::rust_snake_ident(&written, "step"));
                 let args = step
@@ -764,7 +756,7 @@ impl<'c> CuratedPlanner<'c> {
             }
             None => last,
         };
-        Ok((CuratedBody::Steps(steps), response, annotations))
+        Ok((CuratedBody::Steps(steps), response, combined_annotations(&methods)))
     }
 
     fn results(&self, spec: &Results, response: Option<&Value>, body: &CuratedBody) -> Result<ResultsPlan, String> {
@@ -905,6 +897,33 @@ fn paging_plan(pagination: &Pagination, operation: &Operation, items: &str) -> P
     }
 }
 
+/// What a workflow's methods say together: read-only when every step reads; destructive when a
+/// step may be (unknown when a step leaves it to the cautious default); idempotent only when every
+/// writing step is.
+fn combined_annotations(methods: &[crate::api::Method]) -> Annotations {
+    let each: Vec<Annotations> = methods.iter().map(|m| Annotations::from_method(*m)).collect();
+    let writes: Vec<&Annotations> = each.iter().filter(|a| a.read_only != Some(true)).collect();
+    if writes.is_empty() {
+        return Annotations {
+            read_only: Some(true),
+            ..Annotations::default()
+        };
+    }
+    let destructive = if writes.iter().any(|a| a.destructive == Some(true)) {
+        Some(true)
+    } else if writes.iter().any(|a| a.destructive.is_none()) {
+        None
+    } else {
+        Some(false)
+    };
+    Annotations {
+        read_only: Some(false),
+        destructive,
+        idempotent: Some(writes.iter().all(|a| a.idempotent == Some(true))),
+        open_world: None,
+    }
+}
+
 fn annotations(written: &AnnotationsSpec) -> Annotations {
     Annotations {
         read_only: written.read_only_hint,
@@ -1004,5 +1023,31 @@ fn accepts_null(schema: &Value) -> bool {
             .get("anyOf")
             .and_then(Value::as_array)
             .is_some_and(|variants| variants.iter().any(accepts_null)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::Method;
+
+    #[test]
+    fn a_workflow_is_read_only_only_when_every_step_reads() {
+        let read = combined_annotations(&[Method::Get, Method::Get]);
+        assert_eq!(read.read_only, Some(true));
+        let write = combined_annotations(&[Method::Get, Method::Post]);
+        assert_eq!(write.read_only, Some(false));
+    }
+
+    #[test]
+    fn a_workflow_is_idempotent_only_when_every_write_is_and_destructive_when_any_is() {
+        let put_then_delete = combined_annotations(&[Method::Put, Method::Delete]);
+        assert_eq!((put_then_delete.destructive, put_then_delete.idempotent), (Some(true), Some(true)));
+        // A POST then a PUT: the PUT is destructive, the POST is not idempotent.
+        let post_then_put = combined_annotations(&[Method::Post, Method::Put]);
+        assert_eq!((post_then_put.destructive, post_then_put.idempotent), (Some(true), Some(false)));
+        // A POST alone leaves destructiveHint to the cautious default.
+        let post = combined_annotations(&[Method::Get, Method::Post]);
+        assert_eq!((post.destructive, post.idempotent), (None, Some(false)));
     }
 }
