@@ -322,22 +322,9 @@ fn server(out: &mut Out, api: &Api, name: &str, env: &str, prefix: &str) {
 // ---------------------------------------------------------------------------------------------
 // Auth
 
-/// The schemes the spec asks for by default, as the generated server picks them when the file
-/// has no `auth`: the first alternative of the document's requirement, else the first
-/// operation's.
-fn required_schemes(api: &Api) -> Vec<&String> {
-    match api.security.iter().find(|alt| !alt.is_empty()) {
-        Some(alternative) => alternative.iter().collect(),
-        None => api
-            .operations
-            .iter()
-            .filter_map(|op| op.security.as_ref())
-            .flat_map(|alternatives| alternatives.first())
-            .flatten()
-            .take(1)
-            .collect(),
-    }
-}
+// The schemes the spec asks for by default, exactly as the generated server picks them when the
+// file has no `auth`.
+use crate::plan::required_schemes;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum AuthKind {

@@ -633,10 +633,10 @@ fn string_enum(schema: &Value) -> Option<Vec<String>> {
     (!values.is_empty()).then_some(values)
 }
 
-/// The credentials the server needs: the first alternative of the document's security
-/// requirement, or the only scheme it declares.
-fn auth(api: &Api, env_prefix: &str) -> Vec<Auth> {
-    let names: Vec<&String> = match api.security.iter().find(|alt| !alt.is_empty()) {
+/// The schemes the spec asks for by default: the first alternative of the document's security
+/// requirement, else the first operation's.
+pub fn required_schemes(api: &Api) -> Vec<&String> {
+    match api.security.iter().find(|alt| !alt.is_empty()) {
         Some(alternative) => alternative.iter().collect(),
         None => api
             .operations
@@ -646,7 +646,12 @@ fn auth(api: &Api, env_prefix: &str) -> Vec<Auth> {
             .flatten()
             .take(1)
             .collect(),
-    };
+    }
+}
+
+/// The credentials the server needs: those of [`required_schemes`].
+fn auth(api: &Api, env_prefix: &str) -> Vec<Auth> {
+    let names = required_schemes(api);
     let mut auth = Vec::new();
     for name in names {
         let Some(scheme) = api.security_schemes.get(name) else {
