@@ -690,7 +690,7 @@ impl<'c> CuratedPlanner<'c> {
                 let args = step
                     .args
                     .iter()
-                    .map(|(name, value)| Ok((name.value.clone(), value_ref(&value.value, spec, params, &results)?)))
+                    .map(|(name, value)| Ok((name.value.clone(), value_ref(&value.value, params, &results)?)))
                     .collect::<Result<Vec<_>, String>>()?;
                 let schema = success_schema(&operation).cloned();
                 results.insert(written, (var.clone(), schema.clone()));
@@ -707,22 +707,22 @@ impl<'c> CuratedPlanner<'c> {
                     .equal
                     .value
                     .iter()
-                    .map(|v| value_ref(&Value::String(v.value.clone()), spec, params, &results))
+                    .map(|v| value_ref(&Value::String(v.value.clone()), params, &results))
                     .collect::<Result<_, _>>()?;
                 let [left, right] = <[ValueRef; 2]>::try_from(values)
                     .map_err(|_| "internal error: `equal` takes two values".to_string())?;
                 let result = stop
                     .result
                     .as_ref()
-                    .map(|r| value_ref(&Value::String(r.value.clone()), spec, params, &results))
+                    .map(|r| value_ref(&Value::String(r.value.clone()), params, &results))
                     .transpose()?;
                 steps.push(StepPlan::StopIf { left, right, result });
             } else if let Some(find) = &step.find {
-                let list = value_ref(&Value::String(find.value.clone()), spec, params, &results)?;
+                let list = value_ref(&Value::String(find.value.clone()), params, &results)?;
                 let conditions = step
                     .where_fields
                     .iter()
-                    .map(|(field, value)| Ok((pointer(&field.value), value_ref(&value.value, spec, params, &results)?)))
+                    .map(|(field, value)| Ok((pointer(&field.value), value_ref(&value.value, params, &results)?)))
                     .collect::<Result<Vec<_>, String>>()?;
                 let written = step.name.as_ref().map_or_else(|| format!("step_{}", index + 1), |n| n.value.clone());
                 let var = vars.unique(naming::rust_snake_ident(&written, "found"));
@@ -846,7 +846,6 @@ fn step_errors(step: &Step) -> Vec<(u16, String)> {
 /// A step value as written (`$param`, `$step.field`, or a literal) as a [`ValueRef`].
 fn value_ref(
     value: &Value,
-    spec: &ToolSpec,
     params: &[ToolParam],
     results: &IndexMap<String, (String, Option<Value>)>,
 ) -> Result<ValueRef, String> {
@@ -864,10 +863,7 @@ fn value_ref(
             var: var.clone(),
             pointer: pointer(path),
         }),
-        None => {
-            let _ = spec;
-            Err(format!("internal error: `${head}` is unknown"))
-        }
+        None => Err(format!("internal error: `${head}` is unknown")),
     }
 }
 

@@ -750,12 +750,11 @@ fn call_body(
 }
 
 /// The expression for a step value.
-fn value_expr(plan: &Plan, tool: &CuratedTool, value: &ValueRef) -> TokenStream {
+fn value_expr(tool: &CuratedTool, value: &ValueRef) -> TokenStream {
     match value {
         ValueRef::Input(index) => {
             let param = &tool.params[*index];
             let local = ident(&format!("arg_{}", param.ident.trim_end_matches('_')));
-            let _ = plan;
             quote! { #local.clone() }
         }
         ValueRef::Step { var, pointer } => {
@@ -810,7 +809,7 @@ fn steps_body(
             let local = ident(var);
             last_var = Some(var.clone());
             let puts = args.iter().map(|(name, value)| {
-                let value = value_expr(plan, tool, value);
+                let value = value_expr(tool, value);
                 quote! { curated::put(&mut args, #name, #value); }
             });
             let step_errors = errors.iter().map(|(status, message)| {
@@ -844,10 +843,10 @@ fn steps_body(
             }
         }
         StepPlan::StopIf { left, right, result } => {
-            let left = value_expr(plan, tool, left);
-            let right = value_expr(plan, tool, right);
+            let left = value_expr(tool, left);
+            let right = value_expr(tool, right);
             let result = match result {
-                Some(value) => value_expr(plan, tool, value),
+                Some(value) => value_expr(tool, value),
                 None => match &last_var {
                     Some(var) => {
                         let var = ident(var);
@@ -877,13 +876,13 @@ fn steps_body(
                     (quote! { &#var }, pointer.clone())
                 }
                 other => {
-                    let value = value_expr(plan, tool, other);
+                    let value = value_expr(tool, other);
                     (quote! { &#value }, String::new())
                 }
             };
             let condition_values: Vec<TokenStream> = conditions
                 .iter()
-                .map(|(_, value)| value_expr(plan, tool, value))
+                .map(|(_, value)| value_expr(tool, value))
                 .collect();
             let condition_fields: Vec<&String> = conditions.iter().map(|(field, _)| field).collect();
             let wanted: Vec<proc_macro2::Ident> = (0..conditions.len()).map(|i| ident(&format!("wanted_{i}"))).collect();
@@ -898,7 +897,7 @@ fn steps_body(
     });
     let statements: Vec<TokenStream> = statements.collect();
     let result = match &tool.results.source {
-        Some(value) => value_expr(plan, tool, value),
+        Some(value) => value_expr(tool, value),
         None => match &last_var {
             Some(var) => {
                 let var = ident(var);
