@@ -38,13 +38,13 @@ use tokio::sync::oneshot;
 /// (a fresh clone, on 2 cores) compiles about a hundred crates.
 const BUILD_TIMEOUT: Duration = Duration::from_secs(15 * 60);
 /// The longest one scenario may take once the server is built.
-const SCENARIO_TIMEOUT: Duration = Duration::from_secs(60);
+const SCENARIO_TIMEOUT: Duration = Duration::from_secs(120);
 /// The longest one MCP request, the handshake included, or one direct API request may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(15);
 /// The longest an HTTP server may take to accept connections.
 const STARTUP_TIMEOUT: Duration = Duration::from_secs(15);
 /// The longest one run of `mcp_probe.py` may take.
-const PROBE_TIMEOUT: Duration = Duration::from_secs(40);
+const PROBE_TIMEOUT: Duration = Duration::from_secs(90);
 /// How often a process or a port is checked while waiting for it.
 const POLL_INTERVAL: Duration = Duration::from_millis(20);
 
