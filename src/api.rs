@@ -129,6 +129,9 @@ pub struct Parameter {
 pub enum BodyKind {
     Json,
     Form,
+    /// `multipart/form-data`: each property one part; file properties are listed in
+    /// [`Body::files`].
+    Multipart,
     /// Any other media type, sent as text.
     Text,
 }
@@ -141,6 +144,30 @@ pub struct Body {
     pub required: bool,
     pub description: Option<String>,
     pub schema: Value,
+    /// The top-level properties of a multipart body that are files (their schema is
+    /// [`file_schema`]).
+    pub files: Vec<String>,
+}
+
+/// The input schema of a file argument: its bytes in base64, or a path the server may read.
+pub fn file_schema(description: Option<&str>) -> Value {
+    let how = "A file: give `content_base64` (its bytes in base64) or `path` (a file in the folder \
+               the server allows uploads from), and optionally `filename` and `content_type`.";
+    let description = match description {
+        Some(text) if !text.trim().is_empty() => format!("{} {how}", text.trim_end()),
+        _ => how.to_string(),
+    };
+    serde_json::json!({
+        "type": "object",
+        "description": description,
+        "properties": {
+            "content_base64": { "type": "string", "contentEncoding": "base64", "description": "The file's bytes, base64-encoded." },
+            "path": { "type": "string", "description": "A file inside the folder the server allows uploads from." },
+            "filename": { "type": "string", "description": "The file name sent to the API (default: the path's last part, or the argument's name)." },
+            "content_type": { "type": "string", "description": "The file's media type (default: application/octet-stream)." }
+        },
+        "additionalProperties": false
+    })
 }
 
 /// A success response.

@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 use crate::api::{
     Api, Body, BodyKind, Location, Method, Operation, Parameter, Response, SecurityScheme,
 };
-pub use schema::SchemaConverter;
+pub use schema::{SchemaContext, SchemaConverter};
 
 /// A document that cannot be turned into an [`Api`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +56,18 @@ pub fn load(path: &Path) -> Result<Api, LoadError> {
             ),
         )
     })?;
-    let document = parse_text(&text).map_err(|message| error(None, message))?;
+    load_text(path, &text)
+}
+
+/// Normalizes the document `text`, read from `path` (which names it in errors, and whose folder
+/// external `$ref`s are read from).
+pub fn load_text(path: &Path, text: &str) -> Result<Api, LoadError> {
+    let error = |pointer: Option<String>, message: String| LoadError {
+        file: path.to_path_buf(),
+        pointer,
+        message,
+    };
+    let document = parse_text(text).map_err(|message| error(None, message))?;
     let document = refs::bundle(path, document)?;
     let document = upgrade(document).map_err(|(pointer, message)| error(Some(pointer), message))?;
     Loader::new(&document)
@@ -157,11 +168,15 @@ type Fail = (String, String);
 
 struct Loader<'a> {
     root: &'a Value,
+    schemas: SchemaContext,
 }
 
 impl<'a> Loader<'a> {
     fn new(root: &'a Value) -> Self {
-        Self { root }
+        Self {
+            root,
+            schemas: SchemaContext::default(),
+        }
     }
 
     fn api(&self) -> Result<Api, Fail> {
@@ -449,6 +464,8 @@ impl<'a> Loader<'a> {
             (BodyKind::Json, found)
         } else if let Some(found) = pick(&|m| m == "application/x-www-form-urlencoded") {
             (BodyKind::Form, found)
+        } else if let Some(found) = pick(&|m| m == "multipart/form-data") {
+            (BodyKind::Multipart, found)
         } else if let Some(found) = content.iter().next() {
             (BodyKind::Text, found)
         } else {
@@ -459,10 +476,15 @@ impl<'a> Loader<'a> {
             Some(schema) => self.schema(schema, &schema_pointer)?,
             None => serde_json::json!({}),
         };
-        let schema = if kind == BodyKind::Text {
+        let mut schema = if kind == BodyKind::Text {
             serde_json::json!({ "type": "string" })
         } else {
             schema
+        };
+        let files = if kind == BodyKind::Multipart {
+            file_parts(&mut schema)
+        } else {
+            Vec::new()
         };
         Ok(Some(Body {
             kind,
@@ -473,6 +495,7 @@ impl<'a> Loader<'a> {
                 .and_then(Value::as_str)
                 .map(str::to_string),
             schema,
+            files,
         }))
     }
 
@@ -516,8 +539,48 @@ impl<'a> Loader<'a> {
 
     /// Converts one schema to self-contained JSON Schema 2020-12.
     fn schema(&self, schema: &Value, pointer: &str) -> Result<Value, Fail> {
-        SchemaConverter::new(self.root).convert_root(schema, pointer)
+        SchemaConverter::new(self.root, &self.schemas).convert_root(schema, pointer)
     }
+}
+
+/// Rewrites the file properties of a multipart body schema (a binary string, or a list of them)
+/// into [`api::file_schema`] and returns their names.
+fn file_parts(schema: &mut Value) -> Vec<String> {
+    let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) else {
+        return Vec::new();
+    };
+    let mut files = Vec::new();
+    for (name, property) in properties.iter_mut() {
+        let description = property.get("description").and_then(Value::as_str).map(str::to_string);
+        if is_binary(property) {
+            *property = crate::api::file_schema(description.as_deref());
+            files.push(name.clone());
+        } else if property.get("type") == Some(&Value::from("array"))
+            && property.get("items").is_some_and(is_binary)
+        {
+            *property = serde_json::json!({
+                "type": "array",
+                "items": crate::api::file_schema(None),
+                "description": description.unwrap_or_else(|| "Files.".into()),
+            });
+            files.push(name.clone());
+        }
+    }
+    files
+}
+
+/// Is `schema` a string of bytes (`format: binary`, or 3.1's `contentMediaType`/`contentEncoding`)?
+fn is_binary(schema: &Value) -> bool {
+    let is_string = match schema.get("type") {
+        Some(Value::String(kind)) => kind == "string",
+        Some(Value::Array(kinds)) => kinds.iter().any(|k| k == "string"),
+        None => true,
+        _ => false,
+    };
+    is_string
+        && (schema.get("format").and_then(Value::as_str) == Some("binary")
+            || schema.get("contentMediaType").is_some()
+            || schema.get("contentEncoding").and_then(Value::as_str) == Some("binary"))
 }
 
 fn is_json(media_type: &str) -> bool {

@@ -1,10 +1,16 @@
 //! OpenAPI schema objects → self-contained JSON Schema 2020-12.
 //!
-//! `$ref`s are inlined, except where a schema refers to itself: that reference becomes
-//! `#/$defs/Name` and the definition is placed under `$defs` of the converted root (the plan stage
-//! hoists it to the root of the tool's schema). OpenAPI 3.0 dialect (`nullable`, `example`,
+//! `$ref`s are inlined, except where a schema refers to itself, or where a large schema is
+//! referenced more than once from one root (inlining every use of such schemas grows
+//! exponentially in documents like Stripe's): that reference becomes `#/$defs/Name` and the
+//! definition is placed under `$defs` of the converted root (the plan stage hoists it to the root
+//! of the tool's schema). A referenced schema keeps one name under `$defs` across the whole
+//! document, so the definitions of several roots can be merged. OpenAPI 3.0 dialect (`nullable`, `example`,
 //! boolean `exclusiveMinimum`) is rewritten; 3.1 keywords (`const`, type arrays, `prefixItems`,
 //! `$defs`) pass through.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
@@ -38,26 +44,166 @@ const SCHEMA_MAPS: &[&str] = &[
 /// OpenAPI-only keywords that mean nothing to a JSON Schema validator or a model.
 const DROPPED: &[&str] = &["discriminator", "xml", "externalDocs", "nullable", "example"];
 
+/// How many `$ref`s deep one schema is inlined; a reference deeper than that becomes a schema that
+/// accepts any value of the referenced schema's type and names it (a tool's schema then stays
+/// small even where an API's objects all refer to each other, as Stripe's do).
+const MAX_REF_DEPTH: usize = 6;
+
+/// How many schema keywords one root converts before every further `$ref` becomes such a schema
+/// too: a tool's schema stays within a few thousand tokens however wide the API's objects are.
+const ROOT_BUDGET: usize = 600;
+
+/// A referenced schema this small (in JSON values, inlined) is always inlined, whatever the budget.
+const SMALL_SCHEMA: u64 = 24;
+
+/// A referenced schema whose fully inlined form has more JSON values than this is placed under
+/// `$defs` when one root refers to it more than once.
+const INLINE_LIMIT: u64 = 200;
+
+/// What the converters of one document share: the names given to schemas under `$defs`, and the
+/// inlined size of each referenced schema.
+#[derive(Debug, Default)]
+pub struct SchemaContext {
+    /// Referenced schema (JSON pointer) → its name under `$defs`, unique in the document.
+    names: RefCell<IndexMap<String, String>>,
+    /// Referenced schema → how many JSON values it has with every `$ref` inlined (a reference back
+    /// into a schema being measured counts as one).
+    sizes: RefCell<HashMap<String, u64>>,
+}
+
+impl SchemaContext {
+    /// The name under `$defs` for the schema at `target`: its last pointer token, numbered when
+    /// another schema of the document took it first.
+    fn name(&self, target: &str) -> String {
+        let mut names = self.names.borrow_mut();
+        if let Some(name) = names.get(target) {
+            return name.clone();
+        }
+        let last = target.rsplit('/').next().unwrap_or("Schema");
+        let last = last.replace("~1", "/").replace("~0", "~");
+        let mut name = last.clone();
+        let mut n = 2;
+        while names.values().any(|taken| *taken == name) {
+            name = format!("{last}{n}");
+            n += 1;
+        }
+        names.insert(target.to_string(), name.clone());
+        name
+    }
+
+    /// The inlined size of the schema at `target` (see `sizes`).
+    fn inlined_size(&self, document: &Value, target: &str, measuring: &mut Vec<String>) -> u64 {
+        if let Some(size) = self.sizes.borrow().get(target) {
+            return *size;
+        }
+        let Some(schema) = document.pointer(target) else {
+            return 1;
+        };
+        measuring.push(target.to_string());
+        let size = self.size_of(document, schema, measuring);
+        measuring.pop();
+        self.sizes.borrow_mut().insert(target.to_string(), size);
+        size
+    }
+
+    fn size_of(&self, document: &Value, value: &Value, measuring: &mut Vec<String>) -> u64 {
+        match value {
+            Value::Object(object) => {
+                if let Some(target) = local_ref(object) {
+                    if measuring.contains(&target) {
+                        return 1;
+                    }
+                    return self.inlined_size(document, &target, measuring);
+                }
+                object.values().fold(1, |sum, value| {
+                    sum.saturating_add(self.size_of(document, value, measuring))
+                })
+            }
+            Value::Array(items) => items.iter().fold(1, |sum, value| {
+                sum.saturating_add(self.size_of(document, value, measuring))
+            }),
+            _ => 1,
+        }
+    }
+}
+
+/// The JSON pointer a local `$ref` (`#/...`) in `object` points to.
+fn local_ref(object: &Map<String, Value>) -> Option<String> {
+    let reference = object.get("$ref")?.as_str()?;
+    reference.strip_prefix('#').map(percent_decode)
+}
+
+/// Counts the local `$ref`s to each schema reachable from `value`, entering each referenced
+/// schema once.
+fn count_refs<'d>(document: &'d Value, value: &'d Value, counts: &mut HashMap<String, u32>) {
+    match value {
+        Value::Object(object) => {
+            if let Some(target) = local_ref(object) {
+                let seen = counts.contains_key(&target);
+                *counts.entry(target.clone()).or_default() += 1;
+                if !seen && let Some(schema) = document.pointer(&target) {
+                    count_refs(document, schema, counts);
+                }
+            }
+            for value in object.values() {
+                count_refs(document, value, counts);
+            }
+        }
+        Value::Array(items) => {
+            for value in items {
+                count_refs(document, value, counts);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Converts the schemas of one document; one converter per root schema.
 pub struct SchemaConverter<'a> {
     document: &'a Value,
+    context: &'a SchemaContext,
     /// Pointers of the referenced schemas being converted, innermost last.
     stack: Vec<String>,
-    /// Recursive references met so far: pointer → name under `$defs`.
+    /// How deep in the root `convert` is (1 = the root itself, which is always inlined).
+    depth: usize,
+    /// Large schemas this root refers to more than once: placed under `$defs`.
+    shared: HashSet<String>,
+    /// Schema keywords converted so far for this root (see [`ROOT_BUDGET`]).
+    converted: usize,
+    /// References placed under `$defs` so far: pointer → name.
     recursive: IndexMap<String, String>,
 }
 
 impl<'a> SchemaConverter<'a> {
-    pub fn new(document: &'a Value) -> Self {
+    pub fn new(document: &'a Value, context: &'a SchemaContext) -> Self {
         Self {
             document,
+            context,
             stack: Vec::new(),
+            depth: 0,
+            shared: HashSet::new(),
+            converted: 0,
             recursive: IndexMap::new(),
         }
     }
 
-    /// Converts `schema` (found at `pointer`) and attaches the definitions of its recursive parts.
+    /// Converts `schema` (found at `pointer`) and attaches the definitions of its recursive and
+    /// shared parts.
     pub fn convert_root(mut self, schema: &Value, pointer: &str) -> Result<Value, Fail> {
+        let mut counts = HashMap::new();
+        count_refs(self.document, schema, &mut counts);
+        let mut measuring = Vec::new();
+        self.shared = counts
+            .into_iter()
+            .filter(|(target, count)| {
+                *count > 1
+                    && self
+                        .context
+                        .inlined_size(self.document, target, &mut measuring)
+                        > INLINE_LIMIT
+            })
+            .map(|(target, _)| target)
+            .collect();
         let mut converted = self.convert(schema, pointer)?;
         let mut defs = Map::new();
         let mut next = 0;
@@ -97,6 +243,13 @@ impl<'a> SchemaConverter<'a> {
     }
 
     fn convert(&mut self, schema: &Value, pointer: &str) -> Result<Value, Fail> {
+        self.depth += 1;
+        let converted = self.convert_inner(schema, pointer);
+        self.depth -= 1;
+        converted
+    }
+
+    fn convert_inner(&mut self, schema: &Value, pointer: &str) -> Result<Value, Fail> {
         let Some(object) = schema.as_object() else {
             // `true`, `false`, or something that is not a schema: kept as is.
             return Ok(schema.clone());
@@ -104,6 +257,7 @@ impl<'a> SchemaConverter<'a> {
         if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
             return self.convert_ref(reference, object, pointer);
         }
+        self.converted += object.len();
         let mut out = Map::new();
         for (key, value) in object {
             let at = format!("{pointer}/{}", pointer_token(key));
@@ -177,8 +331,16 @@ impl<'a> SchemaConverter<'a> {
                 format!("`$ref: {reference}` points to nothing in this document"),
             ));
         };
-        let mut converted = if self.stack.contains(&target) {
+        let nested = self.depth > 1;
+        let over_budget = (self.stack.len() >= MAX_REF_DEPTH
+            || (nested && self.converted > ROOT_BUDGET))
+            && self.context.inlined_size(self.document, &target, &mut Vec::new()) > SMALL_SCHEMA;
+        let mut converted = if self.recursive.contains_key(&target)
+            || (!over_budget && (self.stack.contains(&target) || (nested && self.shared.contains(&target))))
+        {
             json!({ "$ref": def_ref(&self.def_name(&target)) })
+        } else if over_budget {
+            stub(schema, &target)
         } else {
             self.stack.push(target.clone());
             let result = self.convert(schema, &target);
@@ -208,22 +370,40 @@ impl<'a> SchemaConverter<'a> {
         Ok(converted)
     }
 
-    /// The name under `$defs` for the schema at `target`, unique within this root.
+    /// The name under `$defs` for the schema at `target`, recorded for this root.
     fn def_name(&mut self, target: &str) -> String {
         if let Some(name) = self.recursive.get(target) {
             return name.clone();
         }
-        let last = target.rsplit('/').next().unwrap_or("Schema");
-        let last = last.replace("~1", "/").replace("~0", "~");
-        let mut name = last.clone();
-        let mut n = 2;
-        while self.recursive.values().any(|taken| *taken == name) {
-            name = format!("{last}{n}");
-            n += 1;
-        }
+        let name = self.context.name(target);
         self.recursive.insert(target.to_string(), name.clone());
         name
     }
+}
+
+/// What stands for the schema at `target` beyond [`MAX_REF_DEPTH`]: its type and a description
+/// naming it, accepting any value of that type.
+fn stub(schema: &Value, target: &str) -> Value {
+    let name = target.rsplit('/').next().unwrap_or("value");
+    let name = name.replace("~1", "/").replace("~0", "~");
+    let mut stub = Map::new();
+    if let Some(kind) = schema.get("type").filter(|kind| kind.is_string() || kind.is_array()) {
+        stub.insert("type".into(), kind.clone());
+    }
+    let summary = schema
+        .get("description")
+        .and_then(Value::as_str)
+        .and_then(|text| text.lines().next())
+        .filter(|line| !line.trim().is_empty());
+    let description = match summary {
+        Some(line) => format!("A {name}: {}", line.trim()),
+        None => format!("A {name}."),
+    };
+    stub.insert("description".into(), Value::String(description));
+    if schema.get("nullable") == Some(&Value::Bool(true)) {
+        return make_nullable(Value::Object(stub));
+    }
+    Value::Object(stub)
 }
 
 /// A JSON pointer to `name` under the root's `$defs`.

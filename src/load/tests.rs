@@ -61,7 +61,7 @@ fn response_schema(document: &Value) -> Value {
 /// What the converter makes of one schema found at `/x` in a document with no components.
 fn convert(schema: Value) -> Value {
     let document = json!({});
-    SchemaConverter::new(&document)
+    SchemaConverter::new(&document, &SchemaContext::default())
         .convert_root(&schema, "/x")
         .expect("the schema converts")
 }
@@ -727,7 +727,7 @@ fn json_schema_keywords_of_openapi_3_1_pass_through() {
         "$defs": { "Tag": { "type": "string", "minLength": 1 } }
     });
     let document = json!({ "$defs": { "Tag": { "type": "string", "minLength": 1 } } });
-    let converted = SchemaConverter::new(&document)
+    let converted = SchemaConverter::new(&document, &SchemaContext::default())
         .convert_root(&schema, "/x")
         .unwrap();
     assert_eq!(converted["type"], json!(["object", "null"]));
@@ -1906,4 +1906,198 @@ fn plan_makes_one_tool_per_tracker_operation_in_document_order() {
             "transition_issue",
         ]
     );
+}
+
+/// A 3.x document with one `POST /upload` whose request body is `content`.
+fn with_body(openapi: &str, content: Value) -> Value {
+    json!({
+        "openapi": openapi,
+        "info": { "title": "Uploads", "version": "1" },
+        "paths": { "/upload": { "post": {
+            "operationId": "upload",
+            "requestBody": { "required": true, "content": content },
+            "responses": { "204": { "description": "done" } }
+        } } }
+    })
+}
+
+#[test]
+fn a_multipart_body_turns_binary_properties_into_file_arguments() {
+    let document = with_body(
+        "3.0.3",
+        json!({ "multipart/form-data": { "schema": {
+            "type": "object",
+            "required": ["file"],
+            "properties": {
+                "title": { "type": "string" },
+                "file": { "type": "string", "format": "binary", "description": "The document." },
+                "pages": { "type": "array", "items": { "type": "string", "format": "binary" } },
+                "checksum": { "type": "string", "format": "byte" }
+            }
+        } } }),
+    );
+    let api = Loader::new(&document).api().expect("the document loads");
+    let body = api.operations[0].body.as_ref().expect("a body");
+    assert_eq!(body.kind, BodyKind::Multipart);
+    assert_eq!(body.content_type, "multipart/form-data");
+    assert_eq!(body.files, ["file", "pages"], "binary strings are files; base64 `byte` is text");
+    let properties = &body.schema["properties"];
+    assert_eq!(properties["title"], json!({ "type": "string" }));
+    assert_eq!(properties["checksum"], json!({ "type": "string", "format": "byte" }));
+    let file = &properties["file"];
+    assert_eq!(file["type"], "object");
+    assert!(
+        file["description"].as_str().is_some_and(|d| d.starts_with("The document. A file: give `content_base64`")),
+        "{file}"
+    );
+    assert_eq!(file["properties"]["content_base64"]["contentEncoding"], "base64");
+    assert_eq!(file["additionalProperties"], false);
+    assert_eq!(properties["pages"]["type"], "array");
+    assert_eq!(properties["pages"]["items"]["properties"]["path"]["type"], "string");
+}
+
+#[test]
+fn a_3_1_multipart_body_knows_files_by_their_content_media_type() {
+    let document = with_body(
+        "3.1.0",
+        json!({ "multipart/form-data": { "schema": {
+            "type": "object",
+            "properties": {
+                "avatar": { "type": "string", "contentMediaType": "image/png" },
+                "name": { "type": "string" }
+            }
+        } } }),
+    );
+    let api = Loader::new(&document).api().expect("the document loads");
+    let body = api.operations[0].body.as_ref().expect("a body");
+    assert_eq!(body.files, ["avatar"]);
+    let plan = plan::plan(&api, &plan::Options::default(), None).expect("it plans");
+    let tool = plan.tools[0].definition();
+    assert_eq!(tool["inputSchema"]["properties"]["avatar"]["type"], "object", "{tool}");
+    assert_eq!(tool["inputSchema"]["properties"]["name"]["type"], "string", "{tool}");
+}
+
+#[test]
+fn json_wins_over_form_and_form_over_multipart_when_a_body_offers_several() {
+    let string_body = json!({ "schema": { "type": "object", "properties": { "a": { "type": "string" } } } });
+    let document = with_body(
+        "3.0.3",
+        json!({ "multipart/form-data": string_body, "application/x-www-form-urlencoded": string_body }),
+    );
+    let api = Loader::new(&document).api().expect("the document loads");
+    assert_eq!(api.operations[0].body.as_ref().map(|b| b.kind), Some(BodyKind::Form));
+}
+
+/// A document whose `Node0` has `width` properties each referring to `Node1`, and so on down to
+/// `Node{depth}`: inlined in full it has `width^depth` copies of the last one.
+fn wide_graph(width: usize, depth: usize) -> Value {
+    let mut schemas = serde_json::Map::new();
+    for level in 0..depth {
+        let properties: serde_json::Map<String, Value> = (0..width)
+            .map(|i| (format!("p{i}"), json!({ "$ref": format!("#/components/schemas/Node{}", level + 1) })))
+            .collect();
+        schemas.insert(
+            format!("Node{level}"),
+            json!({ "type": "object", "description": format!("Level {level}."), "properties": properties }),
+        );
+    }
+    schemas.insert(
+        format!("Node{depth}"),
+        json!({ "type": "object", "properties": { "leaf": { "type": "string" } } }),
+    );
+    with_response_schema(json!({ "$ref": "#/components/schemas/Node0" }), Value::Object(schemas))
+}
+
+#[test]
+fn schemas_that_refer_to_each_other_many_times_convert_to_a_bounded_size() {
+    // 10^8 leaves if every reference were inlined.
+    let schema = response_schema(&wide_graph(10, 8));
+    let size = schema.to_string().len();
+    assert!(size < 200_000, "the converted schema has {size} bytes");
+    // Shared large schemas are defined once under `$defs`.
+    let text = schema.to_string();
+    assert!(text.contains("#/$defs/Node"), "{text:.600}");
+    // Whatever is referenced is defined.
+    let defs = schema["$defs"].as_object().expect("$defs");
+    for name in text.match_indices("#/$defs/").map(|(at, _)| {
+        text[at + 8..].split('"').next().unwrap_or_default().to_string()
+    }) {
+        assert!(defs.contains_key(&name), "#/$defs/{name} is not defined");
+    }
+}
+
+#[test]
+fn a_small_schema_used_many_times_stays_inline() {
+    let schemas = json!({
+        "Id": { "type": "string", "format": "uuid" },
+        "Pair": { "type": "object", "properties": {
+            "a": { "$ref": "#/components/schemas/Id" },
+            "b": { "$ref": "#/components/schemas/Id" }
+        } }
+    });
+    let schema = response_schema(&with_response_schema(json!({ "$ref": "#/components/schemas/Pair" }), schemas));
+    assert_eq!(
+        schema,
+        json!({ "type": "object", "properties": {
+            "a": { "type": "string", "format": "uuid" },
+            "b": { "type": "string", "format": "uuid" }
+        } })
+    );
+}
+
+#[test]
+fn a_large_schema_used_twice_in_one_root_is_defined_once_under_defs() {
+    let properties: serde_json::Map<String, Value> = (0..80)
+        .map(|i| (format!("field{i}"), json!({ "type": "string", "description": "text" })))
+        .collect();
+    let schemas = json!({
+        "Big": { "type": "object", "properties": properties },
+        "Pair": { "type": "object", "properties": {
+            "first": { "$ref": "#/components/schemas/Big" },
+            "second": { "$ref": "#/components/schemas/Big" }
+        } }
+    });
+    let schema = response_schema(&with_response_schema(json!({ "$ref": "#/components/schemas/Pair" }), schemas));
+    assert_eq!(schema["properties"]["first"], json!({ "$ref": "#/$defs/Big" }));
+    assert_eq!(schema["properties"]["second"], json!({ "$ref": "#/$defs/Big" }));
+    assert_eq!(schema["$defs"]["Big"]["properties"].as_object().map(|p| p.len()), Some(80));
+}
+
+#[test]
+fn a_tree_of_distinct_schemas_is_cut_off_at_the_budget_with_schemas_that_name_what_they_stand_for() {
+    // T has 6 properties, each a distinct schema with 6 properties, five levels down: 6^5 schemas.
+    let mut schemas = serde_json::Map::new();
+    fn add(schemas: &mut serde_json::Map<String, Value>, name: String, level: usize) {
+        let properties: serde_json::Map<String, Value> = if level == 5 {
+            [("leaf".to_string(), json!({ "type": "integer" }))].into_iter().collect()
+        } else {
+            (0..6)
+                .map(|i| {
+                    let child = format!("{name}_{i}");
+                    add(schemas, child.clone(), level + 1);
+                    (format!("p{i}"), json!({ "$ref": format!("#/components/schemas/{child}") }))
+                })
+                .collect()
+        };
+        schemas.insert(
+            name.clone(),
+            json!({ "type": "object", "description": format!("The {name} part.\nMore."), "properties": properties }),
+        );
+    }
+    add(&mut schemas, "T".into(), 0);
+    let schema = response_schema(&with_response_schema(
+        json!({ "$ref": "#/components/schemas/T" }),
+        Value::Object(schemas),
+    ));
+    let text = schema.to_string();
+    assert!(text.len() < 100_000, "the converted schema has {} bytes", text.len());
+    assert_eq!(schema["description"], "The T part.\nMore.", "the root is inlined");
+    // Depth first: the first branch is whole, a later one is cut off.
+    assert!(text.contains(r#""description":"The T_0_0_0_0_0 part.\nMore.""#), "{text:.600}");
+    let stub = text
+        .find(r#"{"type":"object","description":"A T_"#)
+        .map(|at| &text[at..at + text[at..].find('}').unwrap_or(0) + 1]);
+    let stub = stub.expect("a cut-off schema keeps its type and names what it stands for");
+    let name = stub.split("A ").nth(1).and_then(|rest| rest.split(':').next()).unwrap_or_default();
+    assert_eq!(stub, format!(r#"{{"type":"object","description":"A {name}: The {name} part."}}"#));
 }

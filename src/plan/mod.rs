@@ -211,6 +211,8 @@ impl OperationPlan {
 pub struct BodyPlan {
     pub kind: BodyKind,
     pub content_type: String,
+    /// The API names of the multipart body's file properties.
+    pub files: Vec<String>,
 }
 
 /// Where a field of a parameter struct goes in the request.
@@ -579,6 +581,7 @@ fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
         BodyPlan {
             kind: body.kind,
             content_type: body.content_type.clone(),
+            files: body.files.clone(),
         }
     });
     (fields, properties, required, body)

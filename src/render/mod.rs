@@ -219,6 +219,16 @@ fn template_values(plan: &Plan) -> TemplateValues {
             }
         }
     }
+    let uploads_files = plan
+        .operations
+        .iter()
+        .any(|op| op.body.as_ref().is_some_and(|body| !body.files.is_empty()));
+    if uploads_files {
+        env_vars.push(EnvVar {
+            name: format!("{}_UPLOAD_DIR", server.env_prefix),
+            what: "optional: the folder whose files tools may upload by `path` (else only `content_base64`)".into(),
+        });
+    }
     let tools: Vec<ToolRow> = plan
         .tools
         .iter()

@@ -267,7 +267,8 @@ pub fn lib_rs(plan: &Plan) -> TokenStream {
 /// `src/client.rs`: the upstream client, one method and one parameter struct per operation.
 pub fn client_rs(plan: &Plan) -> TokenStream {
     let title = format!(" The client of the {} API: one method per operation the tools call.", plan.server.title);
-    let methods = plan.operations.iter().map(client_method);
+    let upload_env = format!("{}_UPLOAD_DIR", plan.server.env_prefix);
+    let methods = plan.operations.iter().map(|op| client_method(op, &upload_env));
     let params = plan.operations.iter().map(params_struct);
     let uses_body = plan.operations.iter().any(|op| {
         op.body
@@ -330,10 +331,10 @@ pub fn client_rs(plan: &Plan) -> TokenStream {
 }
 
 
-fn client_method(operation: &OperationPlan) -> TokenStream {
-    let plain = client_method_variant(operation, false);
+fn client_method(operation: &OperationPlan, upload_env: &str) -> TokenStream {
+    let plain = client_method_variant(operation, false, upload_env);
     if operation.link_paged {
-        let paged = client_method_variant(operation, true);
+        let paged = client_method_variant(operation, true, upload_env);
         quote! { #plain #paged }
     } else {
         plain
@@ -342,7 +343,7 @@ fn client_method(operation: &OperationPlan) -> TokenStream {
 
 /// The method that calls `operation`; with `page`, the variant that follows a next-page link
 /// and returns the response's `Link` header too.
-fn client_method_variant(operation: &OperationPlan, page: bool) -> TokenStream {
+fn client_method_variant(operation: &OperationPlan, page: bool, upload_env: &str) -> TokenStream {
     let fn_name = if page {
         ident(&format!("{}_page", operation.fn_name))
     } else {
@@ -415,6 +416,10 @@ fn client_method_variant(operation: &OperationPlan, page: bool) -> TokenStream {
             };
             send_body = match body.kind {
                 BodyKind::Form => quote! { .form(body) },
+                BodyKind::Multipart => {
+                    let files = &body.files;
+                    quote! { .multipart(body, &[#(#files),*], #upload_env) }
+                }
                 _ => quote! { .json(Value::Object(body)) },
             };
         } else if let Some(field) = whole_body {
@@ -424,6 +429,9 @@ fn client_method_variant(operation: &OperationPlan, page: bool) -> TokenStream {
                 BodyKind::Text => quote! { .text(#content_type, body.to_string()) },
                 BodyKind::Form => quote! {
                     .form(serde_json::to_value(body).ok().and_then(|v| v.as_object().cloned()).unwrap_or_default())
+                },
+                BodyKind::Multipart => quote! {
+                    .multipart(serde_json::to_value(body).ok().and_then(|v| v.as_object().cloned()).unwrap_or_default(), &[], #upload_env)
                 },
                 BodyKind::Json => quote! { .json(serde_json::to_value(body).unwrap_or(Value::Null)) },
             };

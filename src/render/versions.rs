@@ -5,10 +5,11 @@
 pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("anyhow", r#""1.0.100""#),
     ("axum", r#"{ version = "0.8.9", default-features = false, features = ["http1", "tokio"] }"#),
+    ("base64", r#""0.22.1""#),
     ("clap", r#"{ version = "4.6", features = ["derive", "env"] }"#),
     (
         "reqwest",
-        r#"{ version = "0.13.5", default-features = false, features = ["form", "json", "query", "rustls"] }"#,
+        r#"{ version = "0.13.5", default-features = false, features = ["form", "json", "multipart", "query", "rustls"] }"#,
     ),
     (
         "rmcp",

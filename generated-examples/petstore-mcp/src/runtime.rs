@@ -545,6 +545,27 @@ impl Upstream {
             Body::Text { content_type, text } => builder
                 .header(reqwest::header::CONTENT_TYPE, content_type)
                 .body(text),
+            Body::Multipart(parts) => {
+                let mut form = reqwest::multipart::Form::new();
+                for (name, part) in parts {
+                    form = match part {
+                        Part::Text(text) => form.text(name, text),
+                        Part::File {
+                            bytes,
+                            filename,
+                            content_type,
+                        } => {
+                            let file = reqwest::multipart::Part::bytes(bytes).file_name(filename);
+                            // The media type was checked when the argument was read.
+                            match file.mime_str(&content_type) {
+                                Ok(file) => form.part(name, file),
+                                Err(_) => form,
+                            }
+                        }
+                    };
+                }
+                builder.multipart(form)
+            }
         };
         let response = builder.send().await.map_err(|error| ToolError::Transport {
             operation,
@@ -647,7 +668,21 @@ enum Body {
         content_type: &'static str,
         text: String,
     },
+    Multipart(Vec<(String, Part)>),
 }
+
+/// One part of a multipart body: text, or a file's bytes.
+enum Part {
+    Text(String),
+    File {
+        bytes: Vec<u8>,
+        filename: String,
+        content_type: String,
+    },
+}
+
+/// The most bytes of a file the server reads from its upload folder.
+const MAX_UPLOAD_BYTES: u64 = 32 * 1024 * 1024;
 
 /// A request being built for one upstream operation.
 pub struct UpstreamRequest {
@@ -810,6 +845,115 @@ impl UpstreamRequest {
         self.body = Body::Text { content_type, text };
         self
     }
+
+    /// Sends the fields of `body` as `multipart/form-data`: the fields named in `files` are files
+    /// (see [`read_file_argument`]; a list is several files), the others text. Paths are read
+    /// only inside the folder named by the environment variable `upload_env`.
+    pub fn multipart(
+        mut self,
+        body: serde_json::Map<String, Value>,
+        files: &[&str],
+        upload_env: &str,
+    ) -> Self {
+        let mut parts = Vec::new();
+        for (name, value) in body {
+            if files.contains(&name.as_str()) {
+                let values = match value {
+                    Value::Array(values) => values,
+                    value => vec![value],
+                };
+                for value in values {
+                    match read_file_argument(&name, &value, upload_env) {
+                        Ok(part) => parts.push((name.clone(), part)),
+                        Err(problem) => {
+                            self.invalid.get_or_insert(format!(
+                                "Invalid arguments for {}: {problem}",
+                                self.operation
+                            ));
+                        }
+                    }
+                }
+            } else {
+                for text in value.texts() {
+                    parts.push((name.clone(), Part::Text(text)));
+                }
+            }
+        }
+        self.body = Body::Multipart(parts);
+        self
+    }
+}
+
+/// The file an argument gives: `{"content_base64": …}` or `{"path": …}` (inside the folder the
+/// environment variable `upload_env` names), with an optional `filename` and `content_type`.
+fn read_file_argument(name: &str, value: &Value, upload_env: &str) -> Result<Part, String> {
+    let text = |key: &str| value.get(key).and_then(Value::as_str);
+    let (bytes, default_name) = match (text("content_base64"), text("path")) {
+        (Some(encoded), None) => {
+            use base64::Engine as _;
+            let compact: String = encoded.split_whitespace().collect();
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(compact)
+                .map_err(|error| {
+                    format!("`{name}.content_base64` is not valid base64 ({error}); give the file's bytes base64-encoded")
+                })?;
+            (bytes, name.to_string())
+        }
+        (None, Some(path)) => read_upload(name, path, upload_env)?,
+        (Some(_), Some(_)) => {
+            return Err(format!(
+                "`{name}` gives both `content_base64` and `path`; give one of them"
+            ));
+        }
+        (None, None) => {
+            return Err(format!(
+                "`{name}` is a file: give `{{\"content_base64\": \"…\"}}` (its bytes in base64) or `{{\"path\": \"…\"}}`"
+            ));
+        }
+    };
+    let content_type = text("content_type").unwrap_or("application/octet-stream");
+    if reqwest::multipart::Part::text("").mime_str(content_type).is_err() {
+        return Err(format!(
+            "`{name}.content_type` {content_type:?} is not a media type; give one such as \"image/png\""
+        ));
+    }
+    Ok(Part::File {
+        bytes,
+        filename: text("filename").map_or(default_name, str::to_string),
+        content_type: content_type.to_string(),
+    })
+}
+
+/// Reads `path` for the file argument `name`, if it is inside the folder `upload_env` names.
+fn read_upload(name: &str, path: &str, upload_env: &str) -> Result<(Vec<u8>, String), String> {
+    let Some(folder) = env_var(upload_env) else {
+        return Err(format!(
+            "`{name}.path`: this server reads no files (its operator can allow a folder with {upload_env}); give `content_base64` instead"
+        ));
+    };
+    let folder = std::path::Path::new(&folder)
+        .canonicalize()
+        .map_err(|_| format!("`{name}.path`: the server's upload folder ({upload_env}) does not exist; give `content_base64` instead"))?;
+    let file = folder
+        .join(path)
+        .canonicalize()
+        .map_err(|_| format!("`{name}.path`: there is no file {path:?} in the upload folder"))?;
+    if !file.starts_with(&folder) || !file.is_file() {
+        return Err(format!(
+            "`{name}.path`: {path:?} is not a file inside the upload folder; give a path relative to it"
+        ));
+    }
+    let size = file.metadata().map(|m| m.len()).unwrap_or(u64::MAX);
+    if size > MAX_UPLOAD_BYTES {
+        return Err(format!(
+            "`{name}.path`: {path:?} has {size} bytes, more than the {MAX_UPLOAD_BYTES} the server sends"
+        ));
+    }
+    let bytes = std::fs::read(&file).map_err(|error| format!("`{name}.path`: cannot read {path:?}: {error}"))?;
+    let filename = file
+        .file_name()
+        .map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned());
+    Ok((bytes, filename))
 }
 
 /// Adds `value` to a JSON body under `name` unless it is `None`.
