@@ -5,7 +5,9 @@
 pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("anyhow", r#""1.0.100""#),
     ("axum", r#"{ version = "0.8.9", default-features = false, features = ["http1", "tokio"] }"#),
-    ("clap", r#"{ version = "4.6", features = ["derive", "env"] }"#),
+    ("clap", r#"{ version = "4.6", features = ["derive", "env", "string"] }"#),
+    ("httpdate", r#""1.0.3""#),
+    ("jsonschema", r#"{ version = "0.61.2", default-features = false }"#),
     (
         "reqwest",
         r#"{ version = "0.13.5", default-features = false, features = ["form", "json", "query", "rustls"] }"#,
@@ -17,7 +19,7 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("serde", r#"{ version = "1.0.228", features = ["derive"] }"#),
     ("serde_json", r#"{ version = "1.0.145", features = ["preserve_order"] }"#),
     ("serde_path_to_error", r#""0.1.20""#),
-    ("tokio", r#"{ version = "1.48", features = ["macros", "net", "rt-multi-thread", "signal", "sync"] }"#),
+    ("tokio", r#"{ version = "1.48", features = ["macros", "net", "rt-multi-thread", "signal", "sync", "time"] }"#),
     ("tokio-util", r#""0.7.17""#),
     ("tracing", r#""0.1.41""#),
     ("tracing-subscriber", r#"{ version = "0.3.20", default-features = false, features = ["fmt", "std"] }"#),

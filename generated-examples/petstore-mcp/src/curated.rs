@@ -1118,6 +1118,7 @@ mod tests {
             status,
             reason: "Not Found",
             message: "no such project".to_string(),
+            retry_after: None,
         }
     }
 
@@ -2037,6 +2038,21 @@ mod tests {
             token_endpoint(200, json!({"access_token": "", "expires_in": 60})).await;
         let source = credentials(&url, &[]);
         assert_eq!(source.token().await.expect("a token"), "token-1");
+        assert_eq!(source.token().await.expect("a token"), "token-2");
+        assert_eq!(posts.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn a_short_lived_token_is_used_then_replaced_before_it_expires() {
+        // Valid for 61 s: usable for the 1 s before the 60 s refresh margin begins.
+        let (url, posts, _) =
+            token_endpoint(200, json!({"access_token": "", "expires_in": 61})).await;
+        let source = credentials(&url, &[]);
+        assert_eq!(source.token().await.expect("a token"), "token-1");
+        assert_eq!(source.token().await.expect("a token"), "token-1");
+        assert_eq!(posts.load(Ordering::SeqCst), 1, "the fresh token was reused");
+        tokio::time::sleep(Duration::from_millis(1_100)).await;
+        // token-1 is valid for another 59 s, yet it is replaced now.
         assert_eq!(source.token().await.expect("a token"), "token-2");
         assert_eq!(posts.load(Ordering::SeqCst), 2);
     }
