@@ -13,9 +13,9 @@
 //!
 //! Everything listens on 127.0.0.1; every wait is bounded; servers die with their clients.
 
-mod support;
 #[path = "support/chaos.rs"]
 mod chaos;
+mod support;
 
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
@@ -65,7 +65,10 @@ fn run<Fut: Future<Output = ()>>(scenario: impl FnOnce() -> Fut) {
         .build()
         .expect("a tokio runtime starts");
     runtime.block_on(async {
-        if tokio::time::timeout(SCENARIO_TIMEOUT, scenario()).await.is_err() {
+        if tokio::time::timeout(SCENARIO_TIMEOUT, scenario())
+            .await
+            .is_err()
+        {
             panic!("the scenario did not finish within {SCENARIO_TIMEOUT:?}");
         }
     });
@@ -103,7 +106,8 @@ impl Server {
             .expect("the chaos server starts");
         let service = tokio::time::timeout(
             CALL_TIMEOUT,
-            ClientConfig::default().serve_with_lifecycle(transport, ClientLifecycleMode::Initialize),
+            ClientConfig::default()
+                .serve_with_lifecycle(transport, ClientLifecycleMode::Initialize),
         )
         .await
         .expect("the handshake finishes in time")
@@ -233,7 +237,10 @@ fn arguments_that_break_the_schema_are_refused_naming_argument_value_and_what_is
             "nothing reaches the API from arguments that break the schema"
         );
         let result = server
-            .call("search_things", json!({"priority": 3, "q": "ok", "code": "ABC-12", "colour": "red"}))
+            .call(
+                "search_things",
+                json!({"priority": 3, "q": "ok", "code": "ABC-12", "colour": "red"}),
+            )
             .await;
         assert_eq!(support::structured(&result)["items"][0]["id"], "t1");
         server.close().await;
@@ -246,9 +253,14 @@ fn path_query_and_header_values_cannot_change_the_shape_of_the_request() {
         let api = Chaos::start().await;
         let server = Server::start(&api.base_url(), &[], &[]).await;
 
-        server.call("get_thing", json!({"thing_id": "../../admin"})).await;
+        server
+            .call("get_thing", json!({"thing_id": "../../admin"}))
+            .await;
         let seen = api.take_requests();
-        assert_eq!(seen[0].target, "/things/..%2F..%2Fadmin", "one path segment");
+        assert_eq!(
+            seen[0].target, "/things/..%2F..%2Fadmin",
+            "one path segment"
+        );
 
         server
             .call("search_things", json!({"priority": 3, "q": "a&admin=1"}))
@@ -296,12 +308,22 @@ fn each_failure_of_the_api_is_a_tool_error_and_the_next_call_works() {
             ),
             (
                 "a body that says it is JSON but is not",
-                vec![Reply::Raw { status: 200, content_type: "application/json", body: html.clone(), chunked: false }],
+                vec![Reply::Raw {
+                    status: 200,
+                    content_type: "application/json",
+                    body: html.clone(),
+                    chunked: false,
+                }],
                 "The API's answer to GET /things/{thing_id} says it is JSON but is not (<html><body>Bad gateway</body></html>).",
             ),
             (
                 "a body that is not JSON at all",
-                vec![Reply::Raw { status: 200, content_type: "text/html", body: html.clone(), chunked: false }],
+                vec![Reply::Raw {
+                    status: 200,
+                    content_type: "text/html",
+                    body: html.clone(),
+                    chunked: false,
+                }],
                 "The API's answer does not have the shape the API documents (the answer: text, not JSON: \"<html><body>Bad gateway</body></html>\")",
             ),
             (
@@ -311,12 +333,22 @@ fn each_failure_of_the_api_is_a_tool_error_and_the_next_call_works() {
             ),
             (
                 "a body over the cap that says its length",
-                vec![Reply::Raw { status: 200, content_type: "application/json", body: vec![b' '; 5000], chunked: false }],
+                vec![Reply::Raw {
+                    status: 200,
+                    content_type: "application/json",
+                    body: vec![b' '; 5000],
+                    chunked: false,
+                }],
                 "The API's answer to GET /things/{thing_id} is larger than the 2000 bytes this server reads, so it was not read. Ask for less",
             ),
             (
                 "a body over the cap sent in chunks",
-                vec![Reply::Raw { status: 200, content_type: "application/json", body: vec![b' '; 50_000], chunked: true }],
+                vec![Reply::Raw {
+                    status: 200,
+                    content_type: "application/json",
+                    body: vec![b' '; 50_000],
+                    chunked: true,
+                }],
                 "The API's answer to GET /things/{thing_id} is larger than the 2000 bytes this server reads",
             ),
             (
@@ -326,7 +358,10 @@ fn each_failure_of_the_api_is_a_tool_error_and_the_next_call_works() {
             ),
             (
                 "a body that trickles in",
-                vec![Reply::Trickle { every: Duration::from_millis(200), bytes: 20 }],
+                vec![Reply::Trickle {
+                    every: Duration::from_millis(200),
+                    bytes: 20,
+                }],
                 "Could not complete GET /things/{thing_id}: the API did not finish its answer within 1 second. Try again later.",
             ),
         ];
@@ -357,12 +392,17 @@ fn a_refused_connection_is_a_tool_error_and_the_server_keeps_serving() {
         for _ in 0..2 {
             let text = server.error("get_thing", json!({"thing_id": "t1"})).await;
             assert!(
-                text.starts_with("Could not complete GET /things/{thing_id}: the API at http://127.0.0.1:")
-                    && text.contains("is not reachable (the connection failed after 3 tries)"),
+                text.starts_with(
+                    "Could not complete GET /things/{thing_id}: the API at http://127.0.0.1:"
+                ) && text.contains("is not reachable (the connection failed after 3 tries)"),
                 "{text}"
             );
         }
-        let tools = server.service.list_tools(None).await.expect("tools/list works");
+        let tools = server
+            .service
+            .list_tools(None)
+            .await
+            .expect("tools/list works");
         assert_eq!(tools.tools.len(), 3);
         server.close().await;
     });
@@ -400,7 +440,11 @@ fn idempotent_requests_are_tried_again_after_5xx_and_429_honouring_retry_after()
             "{text}"
         );
         assert!(started.elapsed() < Duration::from_secs(5));
-        assert_eq!(api.take_requests().len(), 1, "no retry when Retry-After is too long");
+        assert_eq!(
+            api.take_requests().len(),
+            1,
+            "no retry when Retry-After is too long"
+        );
         server.close().await;
     });
 }

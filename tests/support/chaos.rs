@@ -180,7 +180,14 @@ async fn serve(mut stream: TcpStream, state: &State) -> std::io::Result<()> {
                 .iter()
                 .map(|(name, value)| format!("{name}: {value}\r\n"))
                 .collect();
-            write_whole(&mut stream, status, "application/json", &extra, body.as_bytes()).await
+            write_whole(
+                &mut stream,
+                status,
+                "application/json",
+                &extra,
+                body.as_bytes(),
+            )
+            .await
         }
         Reply::Raw {
             status,
@@ -226,7 +233,14 @@ async fn serve(mut stream: TcpStream, state: &State) -> std::io::Result<()> {
             let body = serde_json::json!({
                 "message": format!("The token in `Authorization: {authorization}` is not valid.")
             });
-            write_whole(&mut stream, 401, "application/json", "", body.to_string().as_bytes()).await
+            write_whole(
+                &mut stream,
+                401,
+                "application/json",
+                "",
+                body.to_string().as_bytes(),
+            )
+            .await
         }
     }
 }
