@@ -320,7 +320,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 Some(problem) => Err(ToolError::Answer(format!(
                     "The API's answer does not have the shape the API documents ({problem}), so the server cannot return it. Calling again will likely fail the same way; tell the user the API may have changed."
                 ))),
-                _ => Ok(output),
+                None => Ok(output),
             });
         let result = match outcome {
             Ok(output) => {
@@ -335,8 +335,14 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 result
             }
             Err(error) => {
-                // A failing API is the operator's business; a model's mistake is not.
-                if matches!(error, ToolError::InvalidArguments(_)) {
+                // A failing API or refused credentials are the operator's business; a model's
+                // wrong argument or identifier is not.
+                let models_mistake = match &error {
+                    ToolError::InvalidArguments(_) => true,
+                    ToolError::Status { status, .. } => matches!(status, 400 | 404 | 409 | 422),
+                    ToolError::Transport { .. } | ToolError::Answer(_) => false,
+                };
+                if models_mistake {
                     tracing::debug!(tool = %request.name, %error, "tool call failed");
                 } else {
                     tracing::warn!(tool = %request.name, %error, "tool call failed");
