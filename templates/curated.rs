@@ -392,6 +392,7 @@ pub fn field_text(value: &Value, pointer: &str) -> Result<String, ToolError> {
 // ---------------------------------------------------------------------------------------------
 
 /// How an API splits a list into pages.
+#[derive(Clone, Copy)]
 pub enum PagingStyle {
     /// `page` (1-based) and page size parameters.
     Page,
@@ -413,6 +414,19 @@ pub struct Paging {
     pub max_page_size: i64,
     /// A bound on the pages walked for one call.
     pub max_pages: usize,
+}
+
+impl Paging {
+    /// This paging walking at most `max_pages` pages (the server's `--api-max-pages`), and never
+    /// more than its own bound.
+    pub fn within(&self, max_pages: usize) -> Paging {
+        Paging {
+            style: self.style,
+            items: self.items,
+            max_page_size: self.max_page_size,
+            max_pages: self.max_pages.min(max_pages),
+        }
+    }
 }
 
 /// What to ask for next. Every field is filled whatever the style; the caller uses the ones its
@@ -1704,6 +1718,24 @@ mod tests {
         assert_eq!(calls, 2);
         assert_eq!(collected.items.len(), 100);
         assert!(collected.more);
+    }
+
+    #[tokio::test]
+    async fn the_servers_page_bound_stops_a_walk_the_curated_bound_would_continue() {
+        let curated = paging(PagingStyle::Page, "/items");
+        assert_eq!(curated.within(100).max_pages, 50, "the curated bound stays the lower");
+        let bounded = curated.within(2);
+        let mut calls = 0;
+        // An API whose pages never end.
+        let collected = collect_pages(&bounded, None, |request: PageRequest| {
+            calls += 1;
+            let items: Vec<Value> = (0..request.size).map(|i| json!({"id": i})).collect();
+            std::future::ready(Ok(FetchedPage::from(json!({"items": items}))))
+        })
+        .await
+        .expect("the walk succeeds");
+        assert_eq!(calls, 2);
+        assert!(collected.more, "the bound is reported as more items");
     }
 
     #[tokio::test]

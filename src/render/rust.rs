@@ -307,6 +307,16 @@ pub fn client_rs(plan: &Plan) -> TokenStream {
         quote! {}
     };
     let resolvers = super::curated::resolvers(plan);
+    let max_pages = if super::uses_curated(plan) {
+        quote! {
+            /// The most pages of a list one call may walk (`--api-max-pages`).
+            pub fn max_pages(&self) -> usize {
+                self.upstream.max_pages()
+            }
+        }
+    } else {
+        quote! {}
+    };
     quote! {
         #![doc = #title]
 
@@ -330,6 +340,8 @@ pub fn client_rs(plan: &Plan) -> TokenStream {
             ) -> anyhow::Result<Self> {
                 Ok(Self { upstream: Upstream::new(base_url, credentials, options)?, #resolvers_init })
             }
+
+            #max_pages
 
             #( #methods )*
         }

@@ -25,6 +25,11 @@ impl Client {
         })
     }
 
+    /// The most pages of a list one call may walk (`--api-max-pages`).
+    pub fn max_pages(&self) -> usize {
+        self.upstream.max_pages()
+    }
+
     /// Finds Pets by status. — `GET /pet/findByStatus` (`findPetsByStatus`).
     pub async fn find_pets_by_status(
         &self,

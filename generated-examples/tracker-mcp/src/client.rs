@@ -25,6 +25,11 @@ impl Client {
         })
     }
 
+    /// The most pages of a list one call may walk (`--api-max-pages`).
+    pub fn max_pages(&self) -> usize {
+        self.upstream.max_pages()
+    }
+
     /// List projects — `GET /v2/projects` (`listProjects`).
     pub async fn list_projects(
         &self,
@@ -201,7 +206,7 @@ impl Client {
             max_pages: 20,
         };
         let collected = curated::collect_pages(
-                &PROJECT_PAGING,
+                &PROJECT_PAGING.within(self.max_pages()),
                 None,
                 |page| async move {
                     let mut args = serde_json::Map::new();
@@ -254,7 +259,7 @@ impl Client {
             max_pages: 20,
         };
         let collected = curated::collect_pages(
-                &USER_PAGING,
+                &USER_PAGING.within(self.max_pages()),
                 None,
                 |page| async move {
                     let mut args = serde_json::Map::new();

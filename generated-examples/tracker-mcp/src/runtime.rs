@@ -55,6 +55,10 @@ pub struct UpstreamOptions {
     /// that asks (`Retry-After`) for a longer wait gets no further try.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
     pub api_max_retry_wait: Duration,
+    /// The most pages of a list one call walks; a tool's own bound (from the curation file)
+    /// applies as well.
+    #[arg(long, value_name = "COUNT", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    pub api_max_pages: u32,
 }
 
 impl Default for UpstreamOptions {
@@ -65,18 +69,20 @@ impl Default for UpstreamOptions {
             api_max_response_bytes: 8 * 1024 * 1024,
             api_retries: 2,
             api_max_retry_wait: Duration::from_secs(10),
+            api_max_pages: 100,
         }
     }
 }
 
 impl UpstreamOptions {
     /// The ids of the options, which are also their field names.
-    const IDS: [&'static str; 5] = [
+    const IDS: [&'static str; 6] = [
         "api_connect_timeout",
         "api_timeout",
         "api_max_response_bytes",
         "api_retries",
         "api_max_retry_wait",
+        "api_max_pages",
     ];
 
     /// `command` with each of these options also read from the environment variable
@@ -862,6 +868,11 @@ impl Upstream {
         })
     }
 
+    /// The most pages of a list one call may walk (`--api-max-pages`).
+    pub fn max_pages(&self) -> usize {
+        usize::try_from(self.options.api_max_pages).unwrap_or(usize::MAX)
+    }
+
     /// Starts a request to the operation `operation` (`"GET /pets/{id}"`, for messages) at the
     /// path made of `segments`, each percent-encoded as one path segment.
     pub fn request(
@@ -1481,6 +1492,7 @@ mod tests {
                 "RUNTIME_TEST_API_MAX_RESPONSE_BYTES",
                 "RUNTIME_TEST_API_RETRIES",
                 "RUNTIME_TEST_API_MAX_RETRY_WAIT",
+                "RUNTIME_TEST_API_MAX_PAGES",
             ]
         );
         let matches = command
