@@ -175,7 +175,10 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
             }
 
             fn client(&self) -> Arc<Client> {
-                Arc::new(Client::new(&self.url, Vec::new()).expect("a client for the stand-in"))
+                Arc::new(
+                    Client::new(&self.url, Vec::new(), #lib::runtime::UpstreamOptions::default())
+                        .expect("a client for the stand-in"),
+                )
             }
 
             fn requests(&self) -> Vec<String> {

@@ -290,7 +290,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                     let fetch = page_fetch(operation, paging, quote! { self });
                     quote! {
                         #paging_def
-                        let collected = curated::collect_pages(&#paging_name, None, |page| async move {
+                        let collected = curated::collect_pages(&#paging_name.within(self.max_pages()), None, |page| async move {
                             let mut args = serde_json::Map::new();
                             #puts
                             #fetch
@@ -688,7 +688,7 @@ fn call_body(
             let name = &list.name;
             module_items = paging_def;
             quote! {
-                let collected = curated::collect_pages(&PAGING, #limit, |page| {
+                let collected = curated::collect_pages(&PAGING.within(client.max_pages()), #limit, |page| {
                     let mut args = args.clone();
                     #page_puts
                     let client = Arc::clone(&client);

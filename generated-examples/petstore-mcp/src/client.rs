@@ -13,15 +13,21 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client for the API at `base_url`.
+    /// A client for the API at `base_url`, talking to it as `options` say.
     pub fn new(
         base_url: &str,
         credentials: Vec<runtime::Credential>,
+        options: runtime::UpstreamOptions,
     ) -> anyhow::Result<Self> {
         Ok(Self {
-            upstream: Upstream::new(base_url, credentials)?,
+            upstream: Upstream::new(base_url, credentials, options)?,
             resolvers: Resolvers::new(),
         })
+    }
+
+    /// The most pages of a list one call may walk (`--api-max-pages`).
+    pub fn max_pages(&self) -> usize {
+        self.upstream.max_pages()
     }
 
     /// Finds Pets by status. — `GET /pet/findByStatus` (`findPetsByStatus`).

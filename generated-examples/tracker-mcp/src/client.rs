@@ -13,15 +13,21 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client for the API at `base_url`.
+    /// A client for the API at `base_url`, talking to it as `options` say.
     pub fn new(
         base_url: &str,
         credentials: Vec<runtime::Credential>,
+        options: runtime::UpstreamOptions,
     ) -> anyhow::Result<Self> {
         Ok(Self {
-            upstream: Upstream::new(base_url, credentials)?,
+            upstream: Upstream::new(base_url, credentials, options)?,
             resolvers: Resolvers::new(),
         })
+    }
+
+    /// The most pages of a list one call may walk (`--api-max-pages`).
+    pub fn max_pages(&self) -> usize {
+        self.upstream.max_pages()
     }
 
     /// List projects — `GET /v2/projects` (`listProjects`).
@@ -200,7 +206,7 @@ impl Client {
             max_pages: 20,
         };
         let collected = curated::collect_pages(
-                &PROJECT_PAGING,
+                &PROJECT_PAGING.within(self.max_pages()),
                 None,
                 |page| async move {
                     let mut args = serde_json::Map::new();
@@ -253,7 +259,7 @@ impl Client {
             max_pages: 20,
         };
         let collected = curated::collect_pages(
-                &USER_PAGING,
+                &USER_PAGING.within(self.max_pages()),
                 None,
                 |page| async move {
                     let mut args = serde_json::Map::new();

@@ -394,6 +394,7 @@ pub fn field_text(value: &Value, pointer: &str) -> Result<String, ToolError> {
 // ---------------------------------------------------------------------------------------------
 
 /// How an API splits a list into pages.
+#[derive(Clone, Copy)]
 pub enum PagingStyle {
     /// `page` (1-based) and page size parameters.
     Page,
@@ -415,6 +416,19 @@ pub struct Paging {
     pub max_page_size: i64,
     /// A bound on the pages walked for one call.
     pub max_pages: usize,
+}
+
+impl Paging {
+    /// This paging walking at most `max_pages` pages (the server's `--api-max-pages`), and never
+    /// more than its own bound.
+    pub fn within(&self, max_pages: usize) -> Paging {
+        Paging {
+            style: self.style,
+            items: self.items,
+            max_page_size: self.max_page_size,
+            max_pages: self.max_pages.min(max_pages),
+        }
+    }
 }
 
 /// What to ask for next. Every field is filled whatever the style; the caller uses the ones its
@@ -1118,6 +1132,7 @@ mod tests {
             status,
             reason: "Not Found",
             message: "no such project".to_string(),
+            retry_after: None,
         }
     }
 
@@ -1708,6 +1723,24 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn the_servers_page_bound_stops_a_walk_the_curated_bound_would_continue() {
+        let curated = paging(PagingStyle::Page, "/items");
+        assert_eq!(curated.within(100).max_pages, 50, "the curated bound stays the lower");
+        let bounded = curated.within(2);
+        let mut calls = 0;
+        // An API whose pages never end.
+        let collected = collect_pages(&bounded, None, |request: PageRequest| {
+            calls += 1;
+            let items: Vec<Value> = (0..request.size).map(|i| json!({"id": i})).collect();
+            std::future::ready(Ok(FetchedPage::from(json!({"items": items}))))
+        })
+        .await
+        .expect("the walk succeeds");
+        assert_eq!(calls, 2);
+        assert!(collected.more, "the bound is reported as more items");
+    }
+
+    #[tokio::test]
     async fn a_cursor_that_does_not_move_ends_the_walk() {
         let paging = paging(PagingStyle::Cursor { next: "/next" }, "/items");
         let mut calls = 0;
@@ -2037,6 +2070,21 @@ mod tests {
             token_endpoint(200, json!({"access_token": "", "expires_in": 60})).await;
         let source = credentials(&url, &[]);
         assert_eq!(source.token().await.expect("a token"), "token-1");
+        assert_eq!(source.token().await.expect("a token"), "token-2");
+        assert_eq!(posts.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn a_short_lived_token_is_used_then_replaced_before_it_expires() {
+        // Valid for 61 s: usable for the 1 s before the 60 s refresh margin begins.
+        let (url, posts, _) =
+            token_endpoint(200, json!({"access_token": "", "expires_in": 61})).await;
+        let source = credentials(&url, &[]);
+        assert_eq!(source.token().await.expect("a token"), "token-1");
+        assert_eq!(source.token().await.expect("a token"), "token-1");
+        assert_eq!(posts.load(Ordering::SeqCst), 1, "the fresh token was reused");
+        tokio::time::sleep(Duration::from_millis(1_100)).await;
+        // token-1 is valid for another 59 s, yet it is replaced now.
         assert_eq!(source.token().await.expect("a token"), "token-2");
         assert_eq!(posts.load(Ordering::SeqCst), 2);
     }

@@ -4,7 +4,7 @@
 
 use std::net::SocketAddr;
 use tracker_mcp::{client, runtime, tools};
-use clap::{Parser, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 use runtime::Credential;
 
 #[derive(Debug, Parser)]
@@ -20,6 +20,8 @@ struct Args {
     /// Base URL of the API.
     #[arg(long, env = "TRACKER_BASE_URL", default_value = "https://api.tracker.example")]
     base_url: String,
+    #[command(flatten)]
+    upstream: runtime::UpstreamOptions,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -40,13 +42,13 @@ const IDENTITY: runtime::ServerIdentity = runtime::ServerIdentity {
     tools_list_public: true,
 };
 
-/// The credentials for the API, from the server's own environment (TRACKER_TOKEN).
-fn credentials() -> Vec<runtime::Credential> {
+/// The credentials for the API, from the server's own environment (TRACKER_TOKEN), each also from a file named by the variable with `_FILE` added.
+fn credentials() -> anyhow::Result<Vec<runtime::Credential>> {
     let mut credentials = Vec::new();
-    if let Some(token) = runtime::env_var("TRACKER_TOKEN") {
+    if let Some(token) = runtime::secret_var("TRACKER_TOKEN")? {
         credentials.push(Credential::Bearer(token));
     }
-    credentials
+    Ok(credentials)
 }
 
 #[tokio::main]
@@ -55,8 +57,10 @@ async fn main() -> anyhow::Result<()> {
         .with_writer(std::io::stderr)
         .with_max_level(tracing::Level::WARN)
         .init();
-    let args = Args::parse();
-    let client = client::Client::new(&args.base_url, credentials())?;
+    let command = runtime::UpstreamOptions::read_env(Args::command(), "TRACKER");
+    let args = Args::from_arg_matches(&command.get_matches())
+        .unwrap_or_else(|error| error.exit());
+    let client = client::Client::new(&args.base_url, credentials()?, args.upstream)?;
     let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;
     match args.transport {
         Transport::Stdio => runtime::serve_stdio(server).await,

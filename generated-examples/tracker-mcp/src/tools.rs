@@ -370,7 +370,7 @@ pub mod tracker_search_issues {
         );
         curated::put(&mut args, "q", curated::json(&input.query));
         let collected = curated::collect_pages(
-                &PAGING,
+                &PAGING.within(client.max_pages()),
                 Some(usize::try_from(input.limit).unwrap_or(1)),
                 |page| {
                     let mut args = args.clone();

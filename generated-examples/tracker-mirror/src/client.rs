@@ -11,13 +11,14 @@ pub struct Client {
 }
 
 impl Client {
-    /// A client for the API at `base_url`.
+    /// A client for the API at `base_url`, talking to it as `options` say.
     pub fn new(
         base_url: &str,
         credentials: Vec<runtime::Credential>,
+        options: runtime::UpstreamOptions,
     ) -> anyhow::Result<Self> {
         Ok(Self {
-            upstream: Upstream::new(base_url, credentials)?,
+            upstream: Upstream::new(base_url, credentials, options)?,
         })
     }
 

@@ -12,8 +12,8 @@ use std::fmt;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, SystemTime};
 
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
@@ -25,10 +25,85 @@ use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-/// The most bytes of an upstream response body the server reads.
-const MAX_RESPONSE_BYTES: usize = 8 * 1024 * 1024;
 /// The most characters of an upstream error body quoted back to the model.
 const MAX_ERROR_TEXT: usize = 2_000;
+/// The most problems with one call's arguments listed back to the model.
+const MAX_ARGUMENT_PROBLEMS: usize = 5;
+/// The first pause before a request is tried again; each further try waits twice as long.
+const RETRY_FIRST_DELAY: Duration = Duration::from_millis(250);
+/// What replaces a credential in any text the server passes on.
+const REDACTED: &str = "<redacted>";
+
+/// How the server talks to the API: timeouts, the largest answer it reads, and retries. Each
+/// option can also be set with an environment variable (see [`UpstreamOptions::read_env`]).
+#[derive(Debug, Clone, PartialEq, clap::Args)]
+pub struct UpstreamOptions {
+    /// Seconds to wait for a connection to the API.
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_seconds)]
+    pub api_connect_timeout: Duration,
+    /// Seconds one request to the API may take in all, its answer included.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
+    pub api_timeout: Duration,
+    /// The largest answer from the API the server reads, in bytes; a larger one is refused.
+    #[arg(long, value_name = "BYTES", default_value_t = 8 * 1024 * 1024)]
+    pub api_max_response_bytes: usize,
+    /// How often a GET, HEAD, PUT, DELETE or OPTIONS request is tried again after a failed
+    /// connection, HTTP 429 or HTTP 5xx. Other requests are never repeated.
+    #[arg(long, value_name = "COUNT", default_value_t = 2)]
+    pub api_retries: u32,
+    /// The longest the server waits in all between the tries of one request, in seconds; an API
+    /// that asks (`Retry-After`) for a longer wait gets no further try.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub api_max_retry_wait: Duration,
+    /// The most pages of a list one call walks; a tool's own bound (from the curation file)
+    /// applies as well.
+    #[arg(long, value_name = "COUNT", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    pub api_max_pages: u32,
+}
+
+impl Default for UpstreamOptions {
+    fn default() -> Self {
+        Self {
+            api_connect_timeout: Duration::from_secs(5),
+            api_timeout: Duration::from_secs(30),
+            api_max_response_bytes: 8 * 1024 * 1024,
+            api_retries: 2,
+            api_max_retry_wait: Duration::from_secs(10),
+            api_max_pages: 100,
+        }
+    }
+}
+
+impl UpstreamOptions {
+    /// The ids of the options, which are also their field names.
+    const IDS: [&'static str; 6] = [
+        "api_connect_timeout",
+        "api_timeout",
+        "api_max_response_bytes",
+        "api_retries",
+        "api_max_retry_wait",
+        "api_max_pages",
+    ];
+
+    /// `command` with each of these options also read from the environment variable
+    /// `{prefix}_{OPTION}`: `TRACKER_API_TIMEOUT` for `--api-timeout` with prefix `TRACKER`.
+    pub fn read_env(command: clap::Command, prefix: &str) -> clap::Command {
+        Self::IDS.into_iter().fold(command, |command, id| {
+            let variable = format!("{prefix}_{}", id.to_ascii_uppercase());
+            command.mut_arg(id, |arg| arg.env(variable))
+        })
+    }
+}
+
+/// A positive number of seconds, such as `5` or `0.5`.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|seconds| seconds.is_finite() && *seconds > 0.0 && *seconds <= 86_400.0)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("{text:?} is not a number of seconds from 0.001 to 86400"))
+}
 
 /// The future a tool's handler returns.
 pub type ToolFuture = Pin<Box<dyn Future<Output = Result<ToolOutput, ToolError>> + Send>>;
@@ -69,11 +144,76 @@ pub struct ServerIdentity {
     pub tools_list_public: bool,
 }
 
-/// A tool ready to serve: its parsed definition and its handler.
+/// A tool ready to serve: its parsed definition, its handler, and the checks of its input and
+/// output against the schemas it publishes, each compiled on the tool's first call.
 struct LoadedTool<C> {
     definition: Tool,
     structured: bool,
     call: fn(Arc<C>, JsonObject) -> ToolFuture,
+    input: OnceLock<Option<jsonschema::Validator>>,
+    output: OnceLock<Option<jsonschema::Validator>>,
+}
+
+impl<C> LoadedTool<C> {
+    /// Every way `arguments` break the tool's `inputSchema`, worded for the model; `None` when
+    /// they fit.
+    fn check_arguments(&self, arguments: &JsonObject) -> Option<String> {
+        let schema = || Value::Object(self.definition.input_schema.as_ref().clone());
+        let validator = self
+            .input
+            .get_or_init(|| compile_schema(&self.definition.name, "input", &schema()))
+            .as_ref()?;
+        let arguments = Value::Object(arguments.clone());
+        let mut errors = validator
+            .iter_errors(&arguments)
+            .take(MAX_ARGUMENT_PROBLEMS)
+            .peekable();
+        errors.peek()?;
+        let schema = schema();
+        let problems: Vec<String> = errors
+            .map(|error| describe_argument_error(&error, &schema))
+            .collect();
+        Some(problems.join("\n"))
+    }
+
+    /// Why a successful result does not fit the tool's `outputSchema`, if it does not.
+    fn check_output(&self, value: &Value) -> Option<String> {
+        let schema = self.definition.output_schema.as_deref()?;
+        let validator = self
+            .output
+            .get_or_init(|| {
+                compile_schema(&self.definition.name, "output", &Value::Object(schema.clone()))
+            })
+            .as_ref()?;
+        let error = validator.iter_errors(value).next()?;
+        let place = match error.instance_path().as_str() {
+            "" => "the answer".to_string(),
+            pointer => format!("at {pointer}"),
+        };
+        let found = match error.instance().as_ref() {
+            Value::String(text) if error.instance_path().as_str().is_empty() => {
+                format!("text, not JSON: {:?}", shorten(text, 200))
+            }
+            _ => shorten(&error.to_string(), 300),
+        };
+        Some(format!("{place}: {found}"))
+    }
+}
+
+/// A validator for one of a tool's schemas. A schema the validator cannot compile (a pattern in
+/// a syntax it does not know, say) is logged and skipped: the typed parsing of the arguments
+/// still checks them.
+fn compile_schema(tool: &str, which: &str, schema: &Value) -> Option<jsonschema::Validator> {
+    match jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+    {
+        Ok(validator) => Some(validator),
+        Err(error) => {
+            tracing::warn!(tool, "the {which} schema cannot be checked: {error}");
+            None
+        }
+    }
 }
 
 /// The MCP server: a fixed list of tools over one upstream client `C`.
@@ -114,6 +254,8 @@ impl<C: Send + Sync + 'static> McpServer<C> {
                 structured: definition.output_schema.is_some(),
                 definition,
                 call: entry.call,
+                input: OnceLock::new(),
+                output: OnceLock::new(),
             });
         }
         Ok(Self {
@@ -174,7 +316,19 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             ));
         };
         let arguments = request.arguments.unwrap_or_default();
-        let result = match (tool.call)(Arc::clone(&self.client), arguments).await {
+        // Nothing is sent to the API for arguments that break the tool's published schema.
+        if let Some(problems) = tool.check_arguments(&arguments) {
+            return Ok(CallToolResult::error(vec![ContentBlock::text(problems)]).into());
+        }
+        let outcome = (tool.call)(Arc::clone(&self.client), arguments)
+            .await
+            .and_then(|output| match tool.check_output(&output.value) {
+                Some(problem) => Err(ToolError::Answer(format!(
+                    "The API's answer does not have the shape the API documents ({problem}), so the server cannot return it. Calling again will likely fail the same way; tell the user the API may have changed."
+                ))),
+                None => Ok(output),
+            });
+        let result = match outcome {
             Ok(output) => {
                 let mut result = if tool.structured {
                     CallToolResult::structured(output.value)
@@ -187,7 +341,18 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 result
             }
             Err(error) => {
-                tracing::debug!(tool = %request.name, %error, "tool call failed");
+                // A failing API or refused credentials are the operator's business; a model's
+                // wrong argument or identifier is not.
+                let models_mistake = match &error {
+                    ToolError::InvalidArguments(_) => true,
+                    ToolError::Status { status, .. } => matches!(status, 400 | 404 | 409 | 422),
+                    ToolError::Transport { .. } | ToolError::Answer(_) => false,
+                };
+                if models_mistake {
+                    tracing::debug!(tool = %request.name, %error, "tool call failed");
+                } else {
+                    tracing::warn!(tool = %request.name, %error, "tool call failed");
+                }
                 CallToolResult::error(vec![ContentBlock::text(error.to_string())])
             }
         };
@@ -201,6 +366,227 @@ fn plain_text(value: Value) -> String {
         Value::Null => "Done.".to_string(),
         Value::String(text) => text,
         other => other.to_string(),
+    }
+}
+
+/// One way a call's arguments break the tool's input schema, as a sentence that names the
+/// argument, the value given, what is valid and an example where the schema gives or implies
+/// one: "Invalid argument `priority`: 7 is above the maximum 5; give an integer from 1 to 5,
+/// e.g. 3."
+fn describe_argument_error(error: &jsonschema::ValidationError<'_>, schema: &Value) -> String {
+    use jsonschema::error::ValidationErrorKind as Kind;
+    let path = error.instance_path().as_str();
+    // The schema object that holds the keyword that failed.
+    let keyword = error.schema_path().as_str();
+    let holder = keyword.rsplit_once('/').map_or("", |(holder, _)| holder);
+    let rule = schema.pointer(holder).unwrap_or(&Value::Null);
+    let value = error.instance().as_ref();
+    let given = show(value);
+    let valid = || valid_with_example(rule);
+    let (argument, problem) = match error.kind() {
+        Kind::Required { property } => {
+            let name = property.as_str().unwrap_or_default();
+            let member = format!("/properties/{}", escape_pointer(name));
+            let wanted = rule.pointer(&member).unwrap_or(&Value::Null);
+            let argument = format!("{path}/{}", escape_pointer(name));
+            return format!(
+                "Missing argument `{}`: it is required; give {}.",
+                argument_name(&argument),
+                valid_with_example(wanted)
+            );
+        }
+        Kind::AdditionalProperties { unexpected } => {
+            let names: Vec<String> = unexpected
+                .iter()
+                .map(|name| format!("`{}`", argument_name(&format!("{path}/{}", escape_pointer(name)))))
+                .collect();
+            let known: Vec<String> = rule
+                .get("properties")
+                .and_then(Value::as_object)
+                .map(|properties| properties.keys().map(|key| format!("`{key}`")).collect())
+                .unwrap_or_default();
+            let takes = if known.is_empty() {
+                "no arguments here".to_string()
+            } else {
+                format!("only {}", known.join(", "))
+            };
+            let noun = if names.len() == 1 { "argument" } else { "arguments" };
+            return format!("Unknown {noun} {}: the tool takes {takes}.", names.join(", "));
+        }
+        Kind::Enum { options } => (path, format!("{given} is not allowed; use one of {}", list(options))),
+        Kind::Constant { expected_value } => (path, format!("{given} is not allowed; use {}", show(expected_value))),
+        Kind::Type { .. } => (path, format!("{given} is {}; give {}", kind_of(value), valid())),
+        Kind::Minimum { limit } => (path, format!("{given} is below the minimum {limit}; give {}", valid())),
+        Kind::Maximum { limit } => (path, format!("{given} is above the maximum {limit}; give {}", valid())),
+        Kind::ExclusiveMinimum { limit } => (path, format!("{given} is not above {limit}; give {}", valid())),
+        Kind::ExclusiveMaximum { limit } => (path, format!("{given} is not below {limit}; give {}", valid())),
+        Kind::MinLength { limit } => (path, format!("{given} is shorter than {limit} characters; give {}", valid())),
+        Kind::MaxLength { limit } => {
+            let length = value.as_str().map_or(0, |text| text.chars().count());
+            (path, format!("the text given has {length} characters, more than the maximum {limit}; give {}", valid()))
+        }
+        Kind::Pattern { pattern } => (path, format!("{given} does not match the pattern `{pattern}`; give {}", valid())),
+        Kind::Format { format } => (path, format!("{given} is not a valid {format}; give {}", valid())),
+        Kind::MinItems { limit } => (path, format!("{given} has fewer than {limit} items; give {}", valid())),
+        Kind::MaxItems { limit } => (path, format!("the list given has more than {limit} items; give {}", valid())),
+        Kind::UniqueItems => (path, format!("{given} has repeated items; give each item once")),
+        _ => (path, shorten(&error.to_string(), 300)),
+    };
+    if argument.is_empty() {
+        format!("Invalid arguments: {problem}.")
+    } else {
+        format!("Invalid argument `{}`: {problem}.", argument_name(argument))
+    }
+}
+
+/// An argument's name from its JSON pointer in the arguments: `/priority` → `priority`,
+/// `/labels/0` → `labels[0]`, `/body/name` → `body.name`.
+fn argument_name(pointer: &str) -> String {
+    let mut name = String::new();
+    for segment in pointer.split('/').skip(1) {
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        if !name.is_empty() && !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit()) {
+            name.push_str(&format!("[{segment}]"));
+        } else {
+            if !name.is_empty() {
+                name.push('.');
+            }
+            name.push_str(&segment);
+        }
+    }
+    name
+}
+
+fn escape_pointer(name: &str) -> String {
+    name.replace('~', "~0").replace('/', "~1")
+}
+
+/// A value as the model wrote it, shortened.
+fn show(value: &Value) -> String {
+    shorten(&value.to_string(), 100)
+}
+
+/// Values listed for the model: `1, 2, 3` or `"open", "closed"`.
+fn list(values: &Value) -> String {
+    match values {
+        Value::Array(values) => values.iter().map(show).collect::<Vec<_>>().join(", "),
+        other => show(other),
+    }
+}
+
+/// What kind of JSON value `value` is: `a string`, `an integer`, ….
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(number) if number.is_f64() => "a number",
+        Value::Number(_) => "an integer",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// What a schema accepts, with an example when it gives or implies one.
+fn valid_with_example(rule: &Value) -> String {
+    let valid = valid_values(rule);
+    match example(rule) {
+        Some(example) if !valid.starts_with("one of") => format!("{valid}, e.g. {}", show(&example)),
+        _ => valid,
+    }
+}
+
+/// What a schema accepts, in words: `an integer from 1 to 5`, `a string of at most 200
+/// characters`, `one of "open", "closed"`.
+fn valid_values(rule: &Value) -> String {
+    if let Some(options) = rule.get("enum") {
+        return format!("one of {}", list(options));
+    }
+    if let Some(expected) = rule.get("const") {
+        return format!("exactly {}", show(expected));
+    }
+    let types: Vec<&str> = match rule.get("type") {
+        Some(Value::String(name)) => vec![name.as_str()],
+        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let number = |key: &str| rule.get(key).filter(|value| value.is_number());
+    let mut text = match types.iter().copied().find(|name| *name != "null") {
+        Some(kind @ ("integer" | "number")) => {
+            let mut text = if kind == "integer" { "an integer".to_string() } else { "a number".to_string() };
+            match (number("minimum"), number("maximum")) {
+                (Some(min), Some(max)) => text.push_str(&format!(" from {min} to {max}")),
+                (Some(min), None) => text.push_str(&format!(" of at least {min}")),
+                (None, Some(max)) => text.push_str(&format!(" of at most {max}")),
+                (None, None) => {}
+            }
+            if let Some(limit) = number("exclusiveMinimum") {
+                text.push_str(&format!(" above {limit}"));
+            }
+            if let Some(limit) = number("exclusiveMaximum") {
+                text.push_str(&format!(" below {limit}"));
+            }
+            text
+        }
+        Some("string") => {
+            let mut text = match rule.get("format").and_then(Value::as_str) {
+                Some(format) => format!("a string in {format} format"),
+                None => "a string".to_string(),
+            };
+            match (number("minLength"), number("maxLength")) {
+                (Some(min), Some(max)) => text.push_str(&format!(" of {min} to {max} characters")),
+                (Some(min), None) => text.push_str(&format!(" of at least {min} characters")),
+                (None, Some(max)) => text.push_str(&format!(" of at most {max} characters")),
+                (None, None) => {}
+            }
+            if let Some(pattern) = rule.get("pattern").and_then(Value::as_str) {
+                text.push_str(&format!(" matching `{pattern}`"));
+            }
+            text
+        }
+        Some("boolean") => "true or false".to_string(),
+        Some("array") => {
+            let mut text = "a list".to_string();
+            match (number("minItems"), number("maxItems")) {
+                (Some(min), Some(max)) => text.push_str(&format!(" of {min} to {max} items")),
+                (Some(min), None) => text.push_str(&format!(" of at least {min} items")),
+                (None, Some(max)) => text.push_str(&format!(" of at most {max} items")),
+                (None, None) => {}
+            }
+            text
+        }
+        Some("object") => "an object".to_string(),
+        _ => "a value the tool's schema allows".to_string(),
+    };
+    if types.contains(&"null") {
+        text.push_str(" or null");
+    }
+    text
+}
+
+/// An example of a valid value: the schema's own (`examples`, `default`, the first `enum`
+/// value), or for a bounded number one inside the bounds.
+fn example(rule: &Value) -> Option<Value> {
+    let given = rule
+        .pointer("/examples/0")
+        .or_else(|| rule.get("default"))
+        .or_else(|| rule.pointer("/enum/0"));
+    if let Some(given) = given {
+        return Some(given.clone());
+    }
+    let integer = rule.get("type").and_then(Value::as_str) == Some("integer");
+    let min = rule.get("minimum").and_then(Value::as_f64);
+    let max = rule.get("maximum").and_then(Value::as_f64);
+    let middle = match (min, max) {
+        (Some(min), Some(max)) => min + (max - min) / 2.0,
+        (Some(bound), None) | (None, Some(bound)) => bound,
+        (None, None) => return None,
+    };
+    if integer {
+        // Bounds of an integer are whole, and the middle is rounded down between them.
+        Some(Value::from(middle.floor() as i64))
+    } else {
+        serde_json::Number::from_f64(middle).map(Value::Number)
     }
 }
 
@@ -276,12 +662,17 @@ pub enum ToolError {
         status: u16,
         reason: &'static str,
         message: String,
+        /// How long the API asked callers to wait (`Retry-After`), in seconds.
+        retry_after: Option<u64>,
     },
     /// The upstream API could not be reached or its answer could not be read.
     Transport {
         operation: &'static str,
         message: String,
     },
+    /// The API answered, but not with something the tool can return; the text says what
+    /// happened and what to do.
+    Answer(String),
 }
 
 impl fmt::Display for ToolError {
@@ -293,6 +684,7 @@ impl fmt::Display for ToolError {
                 status,
                 reason,
                 message,
+                retry_after,
             } => {
                 write!(f, "The API rejected {operation} with HTTP {status} {reason}")?;
                 if !message.is_empty() {
@@ -306,7 +698,13 @@ impl fmt::Display for ToolError {
                         ". The server's credentials for the API are missing or not allowed to do this; the user must fix the server's configuration."
                     ),
                     404 => write!(f, ". Check the identifiers in the arguments."),
-                    429 => write!(f, ". The API is rate limited; wait before calling again."),
+                    429 => match retry_after {
+                        Some(seconds) => write!(
+                            f,
+                            ". The API is rate limited; wait {seconds} seconds before calling again."
+                        ),
+                        None => write!(f, ". The API is rate limited; wait before calling again."),
+                    },
                     500..=599 => write!(f, ". The API failed; try again later."),
                     _ => Ok(()),
                 }
@@ -314,6 +712,7 @@ impl fmt::Display for ToolError {
             ToolError::Transport { operation, message } => {
                 write!(f, "Could not complete {operation}: {message}. Try again later.")
             }
+            ToolError::Answer(message) => write!(f, "{message}"),
         }
     }
 }
@@ -397,16 +796,42 @@ pub fn env_var(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|value| !value.is_empty())
 }
 
+/// Reads a credential from the server's environment: the variable `name`, or else the file
+/// named by `{name}_FILE` (for secrets mounted as files), without its trailing line break. An
+/// empty value counts as unset; a file that cannot be read is an error naming the file, never
+/// its content.
+pub fn secret_var(name: &str) -> anyhow::Result<Option<String>> {
+    if let Some(value) = env_var(name) {
+        return Ok(Some(value));
+    }
+    let file_variable = format!("{name}_FILE");
+    let Some(path) = env_var(&file_variable) else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(&path).map_err(|error| {
+        anyhow::anyhow!("cannot read the file {path} named by {file_variable}: {error}")
+    })?;
+    let value = text.strip_suffix('\n').unwrap_or(&text);
+    let value = value.strip_suffix('\r').unwrap_or(value);
+    Ok(Some(value.to_string()).filter(|value| !value.is_empty()))
+}
+
 /// The HTTP client for the upstream API.
 pub struct Upstream {
     http: reqwest::Client,
     base_url: reqwest::Url,
     credentials: Vec<Credential>,
+    options: UpstreamOptions,
 }
 
 impl Upstream {
-    /// A client for the API at `base_url` that sends `credentials` with every request.
-    pub fn new(base_url: &str, credentials: Vec<Credential>) -> anyhow::Result<Self> {
+    /// A client for the API at `base_url` that sends `credentials` with every request, with the
+    /// timeouts, answer size limit and retries of `options`.
+    pub fn new(
+        base_url: &str,
+        credentials: Vec<Credential>,
+        options: UpstreamOptions,
+    ) -> anyhow::Result<Self> {
         let mut base_url = reqwest::Url::parse(base_url)
             .map_err(|error| anyhow::anyhow!("invalid base URL {base_url:?}: {error}"))?;
         if base_url.cannot_be_a_base() {
@@ -431,15 +856,21 @@ impl Upstream {
         });
         let http = reqwest::Client::builder()
             .redirect(redirects)
-            .connect_timeout(Duration::from_secs(10))
-            .timeout(Duration::from_secs(60))
+            .connect_timeout(options.api_connect_timeout)
+            .timeout(options.api_timeout)
             .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")))
             .build()?;
         Ok(Self {
             http,
             base_url,
             credentials,
+            options,
         })
+    }
+
+    /// The most pages of a list one call may walk (`--api-max-pages`).
+    pub fn max_pages(&self) -> usize {
+        usize::try_from(self.options.api_max_pages).unwrap_or(usize::MAX)
     }
 
     /// Starts a request to the operation `operation` (`"GET /pets/{id}"`, for messages) at the
@@ -504,25 +935,41 @@ impl Upstream {
                 message: problem,
             });
         }
+        // Repeating a request is safe only where the method promises that the API ends in the
+        // same state however often it arrives.
+        let idempotent = matches!(
+            request.method,
+            reqwest::Method::GET
+                | reqwest::Method::HEAD
+                | reqwest::Method::PUT
+                | reqwest::Method::DELETE
+                | reqwest::Method::OPTIONS
+        );
         let mut builder = self.http.request(request.method, request.url);
         let mut query = request.query;
         let mut cookies = request.cookies;
+        // Every credential value sent, to be blotted out of anything the API says back.
+        let mut secrets: Vec<String> = Vec::new();
         for credential in &self.credentials {
             match credential {
                 Credential::Bearer(token) => builder = builder.bearer_auth(token),
                 Credential::Fetched(source) => builder = builder.bearer_auth(source.token().await?),
                 Credential::Basic { username, password } => {
+                    secrets.extend(password.iter().cloned());
                     builder = builder.basic_auth(username, password.as_ref())
                 }
                 Credential::ApiKey {
                     location,
                     name,
                     value,
-                } => match location {
-                    KeyLocation::Header => builder = builder.header(*name, value),
-                    KeyLocation::Query => query.push((name.to_string(), value.clone())),
-                    KeyLocation::Cookie => cookies.push((*name, value.clone())),
-                },
+                } => {
+                    secrets.push(value.clone());
+                    match location {
+                        KeyLocation::Header => builder = builder.header(*name, value),
+                        KeyLocation::Query => query.push((name.to_string(), value.clone())),
+                        KeyLocation::Cookie => cookies.push((*name, value.clone())),
+                    }
+                }
             }
         }
         if !query.is_empty() {
@@ -567,59 +1014,204 @@ impl Upstream {
                 builder.multipart(form)
             }
         };
-        let response = builder.send().await.map_err(|error| ToolError::Transport {
+        let prepared = builder.build().map_err(|_| ToolError::Transport {
             operation,
-            message: describe_transport_error(&error),
+            message: "the request to the API could not be built".to_string(),
         })?;
-        let status = response.status();
-        let link = response
+        // The Authorization header as sent: a bearer token, or user and password in base64.
+        if let Some((_, credential)) = prepared
             .headers()
-            .get(reqwest::header::LINK)
+            .get(reqwest::header::AUTHORIZATION)
             .and_then(|value| value.to_str().ok())
-            .map(str::to_string);
-        let bytes = read_limited(response)
-            .await
-            .map_err(|message| ToolError::Transport { operation, message })?;
-        let body = parse_body(&bytes);
-        if status.is_success() {
-            Ok((body, link))
+            .and_then(|value| value.split_once(' '))
+        {
+            secrets.push(credential.to_string());
+        }
+        let scrub = |text: String| redact(text, &secrets);
+
+        let mut waited = Duration::ZERO;
+        let mut tries: u32 = 0;
+        let mut next = Some(prepared);
+        loop {
+            tries += 1;
+            let Some(attempt) = next.take() else {
+                return Err(ToolError::Transport {
+                    operation,
+                    message: "the request to the API could not be repeated".to_string(),
+                });
+            };
+            // A copy is kept for a retry; a multipart body is a stream that cannot be copied, so
+            // such a request is sent once.
+            if idempotent && tries <= self.options.api_retries {
+                next = attempt.try_clone();
+            }
+            let retries_left = next.is_some();
+            let response = match self.http.execute(attempt).await {
+                Ok(response) => response,
+                Err(error) => {
+                    let delay = backoff(tries);
+                    if error.is_connect() && retries_left && waited + delay <= self.options.api_max_retry_wait {
+                        waited += delay;
+                        tokio::time::sleep(delay).await;
+                        continue;
+                    }
+                    return Err(ToolError::Transport {
+                        operation,
+                        message: self.describe_transport_error(&error, tries),
+                    });
+                }
+            };
+            let status = response.status();
+            let retry_after = retry_after(response.headers());
+            if retries_left && (status == reqwest::StatusCode::TOO_MANY_REQUESTS || status.is_server_error()) {
+                let delay = retry_after.unwrap_or_else(|| backoff(tries));
+                if waited + delay <= self.options.api_max_retry_wait {
+                    waited += delay;
+                    drop(response);
+                    tokio::time::sleep(delay).await;
+                    continue;
+                }
+            }
+            let link = response
+                .headers()
+                .get(reqwest::header::LINK)
+                .and_then(|value| value.to_str().ok())
+                .map(str::to_string);
+            let claims_json = response
+                .headers()
+                .get(reqwest::header::CONTENT_TYPE)
+                .and_then(|value| value.to_str().ok())
+                .is_some_and(|value| {
+                    let media = value.split(';').next().unwrap_or("").trim();
+                    media.eq_ignore_ascii_case("application/json") || media.ends_with("+json")
+                });
+            let bytes = self.read_limited(response, operation).await.map_err(|error| match error {
+                ToolError::Transport { operation, message } => ToolError::Transport {
+                    operation,
+                    message: scrub(message),
+                },
+                other => other,
+            })?;
+            let body = parse_body(&bytes);
+            if !status.is_success() {
+                return Err(ToolError::Status {
+                    operation,
+                    status: status.as_u16(),
+                    reason: status.canonical_reason().unwrap_or(""),
+                    message: scrub(error_message(&body)),
+                    retry_after: retry_after.map(|delay| delay.as_secs_f64().ceil() as u64),
+                });
+            }
+            if claims_json && matches!(body, Value::String(_)) {
+                return Err(ToolError::Answer(format!(
+                    "The API's answer to {operation} says it is JSON but is not ({}). The API may be failing; try again later, and if it persists tell the user.",
+                    scrub(shorten(&String::from_utf8_lossy(&bytes), 200))
+                )));
+            }
+            return Ok((body, link));
+        }
+    }
+
+    fn describe_transport_error(&self, error: &reqwest::Error, tries: u32) -> String {
+        let after = if tries > 1 {
+            format!(" after {tries} tries")
         } else {
-            Err(ToolError::Status {
-                operation,
-                status: status.as_u16(),
-                reason: status.canonical_reason().unwrap_or(""),
-                message: error_message(&body),
-            })
+            String::new()
+        };
+        if error.is_timeout() {
+            format!(
+                "the API did not answer within {}{after}",
+                seconds(self.options.api_timeout)
+            )
+        } else if error.is_connect() {
+            format!(
+                "the API at {} is not reachable (the connection failed{after}); if this persists, the user must check that the API is up and the server's base URL",
+                self.base_url.origin().ascii_serialization()
+            )
+        } else {
+            "the request to the API failed".to_string()
+        }
+    }
+
+    /// The body of `response`, refused when it is larger than the server reads. A body that
+    /// says its size is refused before any of it is read.
+    async fn read_limited(
+        &self,
+        mut response: reqwest::Response,
+        operation: &'static str,
+    ) -> Result<Vec<u8>, ToolError> {
+        let limit = self.options.api_max_response_bytes;
+        let too_large = || {
+            ToolError::Answer(format!(
+                "The API's answer to {operation} is larger than the {} bytes this server reads, so it was not read. Ask for less: a smaller page, a narrower filter or fewer fields.",
+                limit
+            ))
+        };
+        if response.content_length().is_some_and(|length| length > limit as u64) {
+            return Err(too_large());
+        }
+        let mut bytes = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => {
+                    if bytes.len() + chunk.len() > limit {
+                        return Err(too_large());
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                Ok(None) => return Ok(bytes),
+                Err(error) => {
+                    return Err(ToolError::Transport {
+                        operation,
+                        message: if error.is_timeout() {
+                            format!(
+                                "the API did not finish its answer within {}",
+                                seconds(self.options.api_timeout)
+                            )
+                        } else {
+                            "the API's answer was cut off".to_string()
+                        },
+                    });
+                }
+            }
         }
     }
 }
 
-fn describe_transport_error(error: &reqwest::Error) -> String {
-    if error.is_timeout() {
-        "the API did not answer in time".to_string()
-    } else if error.is_connect() {
-        "the API is not reachable (connection failed)".to_string()
+/// A duration for people: `1 second`, `2.5 seconds`.
+fn seconds(duration: Duration) -> String {
+    let seconds = duration.as_secs_f64();
+    if seconds == 1.0 {
+        "1 second".to_string()
     } else {
-        "the request to the API failed".to_string()
+        format!("{seconds} seconds")
     }
 }
 
-async fn read_limited(mut response: reqwest::Response) -> Result<Vec<u8>, String> {
-    let mut bytes = Vec::new();
-    while let Some(chunk) = response
-        .chunk()
-        .await
-        .map_err(|_| "the API's answer was cut off".to_string())?
-    {
-        if bytes.len() + chunk.len() > MAX_RESPONSE_BYTES {
-            return Err(format!(
-                "the API's answer is larger than {} MiB; narrow the request",
-                MAX_RESPONSE_BYTES / (1024 * 1024)
-            ));
-        }
-        bytes.extend_from_slice(&chunk);
+/// The pause before try number `tries + 1`: 250 ms, then 500 ms, 1 s, ….
+fn backoff(tries: u32) -> Duration {
+    RETRY_FIRST_DELAY.saturating_mul(1 << tries.saturating_sub(1).min(10))
+}
+
+/// How long a `Retry-After` header asks callers to wait: a number of seconds or an HTTP date.
+fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
+    let text = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?.trim();
+    if let Ok(seconds) = text.parse::<u64>() {
+        return Some(Duration::from_secs(seconds));
     }
-    Ok(bytes)
+    let when = httpdate::parse_http_date(text).ok()?;
+    Some(when.duration_since(SystemTime::now()).unwrap_or(Duration::ZERO))
+}
+
+/// `text` with every credential in `secrets` replaced by `<redacted>`.
+fn redact(mut text: String, secrets: &[String]) -> String {
+    for secret in secrets {
+        // A value this short would blot out ordinary words; no real credential is.
+        if secret.len() >= 4 && text.contains(secret.as_str()) {
+            text = text.replace(secret.as_str(), REDACTED);
+        }
+    }
+    text
 }
 
 fn parse_body(bytes: &[u8]) -> Value {
@@ -969,10 +1561,11 @@ pub fn put<T: serde::Serialize>(body: &mut serde_json::Map<String, Value>, name:
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn upstream() -> Upstream {
         // Nothing listens there: a request that got sent would fail with a transport error.
-        Upstream::new("http://127.0.0.1:9/api", Vec::new()).expect("a valid base URL")
+        Upstream::new("http://127.0.0.1:9/api", Vec::new(), UpstreamOptions::default()).expect("a valid base URL")
     }
 
     #[tokio::test]
@@ -1022,6 +1615,94 @@ mod tests {
         assert_eq!(request.url.as_str(), "http://127.0.0.1:9/api/things?page=2");
     }
 
+    #[derive(Debug, clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        upstream: UpstreamOptions,
+    }
+
+    #[test]
+    fn the_upstream_defaults_are_those_of_an_empty_command_line() {
+        use clap::Parser;
+        assert_eq!(Cli::parse_from(["server"]).upstream, UpstreamOptions::default());
+    }
+
+    #[test]
+    fn every_upstream_option_is_also_read_from_the_environment() {
+        use clap::{CommandFactory, FromArgMatches};
+        let command = UpstreamOptions::read_env(Cli::command(), "RUNTIME_TEST");
+        let variables: Vec<String> = command
+            .get_arguments()
+            .filter_map(|arg| arg.get_env().map(|env| env.to_string_lossy().into_owned()))
+            .collect();
+        assert_eq!(
+            variables,
+            [
+                "RUNTIME_TEST_API_CONNECT_TIMEOUT",
+                "RUNTIME_TEST_API_TIMEOUT",
+                "RUNTIME_TEST_API_MAX_RESPONSE_BYTES",
+                "RUNTIME_TEST_API_RETRIES",
+                "RUNTIME_TEST_API_MAX_RETRY_WAIT",
+                "RUNTIME_TEST_API_MAX_PAGES",
+            ]
+        );
+        let matches = command
+            .try_get_matches_from(["server", "--api-timeout", "0.5"])
+            .expect("parses");
+        let options = Cli::from_arg_matches(&matches).expect("valid").upstream;
+        assert_eq!(options.api_timeout, Duration::from_millis(500));
+        assert!(parse_seconds("0").is_err() && parse_seconds("soon").is_err());
+    }
+
+    #[test]
+    fn retries_back_off_and_read_retry_after_in_seconds_or_as_a_date() {
+        assert_eq!(backoff(1), Duration::from_millis(250));
+        assert_eq!(backoff(2), Duration::from_millis(500));
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert(reqwest::header::RETRY_AFTER, "7".parse().expect("a header value"));
+        assert_eq!(retry_after(&headers), Some(Duration::from_secs(7)));
+        let later = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(30));
+        headers.insert(reqwest::header::RETRY_AFTER, later.parse().expect("a header value"));
+        let wait = retry_after(&headers).expect("a date is read");
+        assert!(wait > Duration::from_secs(27) && wait <= Duration::from_secs(30), "{wait:?}");
+        headers.insert(reqwest::header::RETRY_AFTER, "soon".parse().expect("a header value"));
+        assert_eq!(retry_after(&headers), None);
+    }
+
+    #[test]
+    fn credentials_are_blotted_out_of_text_from_the_api() {
+        let secrets = vec!["s3cr3t-token".to_string(), "abc".to_string()];
+        assert_eq!(
+            redact("bad token s3cr3t-token for abc".to_string(), &secrets),
+            "bad token <redacted> for abc"
+        );
+    }
+
+    #[test]
+    fn what_a_schema_accepts_is_put_in_words_with_an_example() {
+        let cases = [
+            (json!({"type": "integer", "minimum": 1, "maximum": 5}), "an integer from 1 to 5, e.g. 3"),
+            (json!({"type": "integer", "minimum": 1, "examples": [10]}), "an integer of at least 1, e.g. 10"),
+            (json!({"type": "number", "exclusiveMinimum": 0}), "a number above 0"),
+            (json!({"type": "string", "maxLength": 20}), "a string of at most 20 characters"),
+            (json!({"type": "string", "format": "uuid", "default": "x"}), "a string in uuid format, e.g. \"x\""),
+            (json!({"type": ["string", "null"], "pattern": "^a"}), "a string matching `^a` or null"),
+            (json!({"type": "string", "enum": ["a", "b"]}), "one of \"a\", \"b\""),
+            (json!({"type": "array", "maxItems": 3}), "a list of at most 3 items"),
+            (json!({"type": "boolean"}), "true or false"),
+        ];
+        for (schema, expected) in cases {
+            assert_eq!(valid_with_example(&schema), expected, "{schema}");
+        }
+    }
+
+    #[test]
+    fn argument_names_are_read_from_json_pointers() {
+        assert_eq!(argument_name("/priority"), "priority");
+        assert_eq!(argument_name("/labels/0"), "labels[0]");
+        assert_eq!(argument_name("/body/a~1b"), "body.a/b");
+    }
+
     #[test]
     fn an_api_message_ending_in_a_full_stop_is_not_doubled() {
         let error = ToolError::Status {
@@ -1029,6 +1710,7 @@ mod tests {
             status: 404,
             reason: "Not Found",
             message: "No such thing.".into(),
+            retry_after: None,
         };
         assert_eq!(
             error.to_string(),

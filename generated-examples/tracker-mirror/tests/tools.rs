@@ -40,7 +40,14 @@ impl StandIn {
     }
 
     fn client(&self) -> Arc<Client> {
-        Arc::new(Client::new(&self.url, Vec::new()).expect("a client for the stand-in"))
+        Arc::new(
+            Client::new(
+                    &self.url,
+                    Vec::new(),
+                    tracker_mirror_mcp::runtime::UpstreamOptions::default(),
+                )
+                .expect("a client for the stand-in"),
+        )
     }
 
     fn requests(&self) -> Vec<String> {
