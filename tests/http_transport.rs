@@ -578,6 +578,34 @@ fn sigterm_lets_a_call_in_flight_finish_then_exits_0() {
 }
 
 #[test]
+fn a_call_running_past_shutdown_grace_does_not_hold_the_server() {
+    support::run_with(SERVER, || async {
+        let api = RecordedApi::start().await;
+        let mut server = HttpServer::start(&api.base_url, &["--shutdown-grace", "1"], &[]).await;
+        *api.delay.lock().unwrap() = Some(Duration::from_secs(30));
+        let arrived = api.arrived.notified();
+        let url = server.url();
+        let call = tokio::spawn(async move { post(&url, &[], &search_web()).await });
+        tokio::time::timeout(PATIENCE, arrived)
+            .await
+            .expect("the call reaches the API");
+        let signalled = Instant::now();
+        sigterm(server.child.id());
+        let status = server
+            .exit_status()
+            .await
+            .unwrap_or_else(|| panic!("the server did not exit after SIGTERM:\n{}", server.stderr()));
+        assert!(status.success(), "the server exits 0, got {status}:\n{}", server.stderr());
+        let waited = signalled.elapsed();
+        assert!(
+            waited >= Duration::from_secs(1) && waited < Duration::from_secs(8),
+            "the server waits --shutdown-grace (1 s) for the call, then stops: took {waited:?}"
+        );
+        call.abort();
+    });
+}
+
+#[test]
 fn sigterm_with_only_idle_clients_exits_0_at_once() {
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;

@@ -257,15 +257,14 @@ const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 /// nothing else.
 fn parse_allowed_host(value: &str) -> Result<String, String> {
     let value = value.trim();
-    let authority: axum::http::uri::Authority = value.parse().map_err(|_| {
-        format!("`{value}` is not a host name or `host:port` (such as mcp.example.com:8443)")
-    })?;
-    if value.is_empty() || authority.as_str().contains('@') {
-        return Err(format!(
+    match value.parse::<axum::http::uri::Authority>() {
+        Ok(authority) if !authority.as_str().contains('@') => {
+            Ok(authority.as_str().to_ascii_lowercase())
+        }
+        _ => Err(format!(
             "`{value}` is not a host name or `host:port` (such as mcp.example.com:8443)"
-        ));
+        )),
     }
-    Ok(authority.as_str().to_ascii_lowercase())
 }
 
 /// The browser origins accepted for the given hosts, over `http` and `https`: any port for a host
