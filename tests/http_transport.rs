@@ -431,6 +431,9 @@ fn auth_token_env_requires_the_bearer_token_and_never_logs_it() {
         let (status, body) = post(&url, &[("Authorization", &right)], &search_web()).await;
         assert_eq!(status, 200, "the right token is let through: {body}");
         assert_ne!(result_of(&body)["isError"], true, "{body}");
+        let lowercase_scheme = format!("bearer {CLIENT_TOKEN}");
+        let (status, body) = post(&url, &[("Authorization", &lowercase_scheme)], &search_web()).await;
+        assert_eq!(status, 200, "the scheme is case-insensitive: {body}");
 
         // rmcp's client with the token: the whole session works.
         let config = StreamableHttpClientTransportConfig::with_uri(url.clone()).auth_header(CLIENT_TOKEN);

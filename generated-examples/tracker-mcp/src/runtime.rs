@@ -383,10 +383,13 @@ async fn require_bearer(
     use axum::response::IntoResponse;
     use subtle::ConstantTimeEq;
 
+    // The scheme is case-insensitive (RFC 9110 §11.1); the token is compared exactly.
     let presented = request
         .headers()
         .get(header::AUTHORIZATION)
-        .and_then(|value| value.as_bytes().strip_prefix(b"Bearer "));
+        .and_then(|value| value.as_bytes().split_at_checked(7))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(b"Bearer "))
+        .map(|(_, token)| token);
     let authorized =
         presented.is_some_and(|presented| bool::from(presented.ct_eq(token.as_bytes())));
     if authorized {
