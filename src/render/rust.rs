@@ -190,8 +190,6 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
     quote! {
         //! The command line of the server: configuration, then the chosen transport.
 
-        use std::net::SocketAddr;
-
         #lib_imports
 
         use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
@@ -204,9 +202,8 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
             /// (Streamable HTTP at `/mcp`).
             #[arg(long, value_enum, default_value_t = Transport::Stdio)]
             transport: Transport,
-            /// The address to listen on with `--transport http`.
-            #[arg(long, default_value = "127.0.0.1:8000")]
-            listen: SocketAddr,
+            #[command(flatten)]
+            http: runtime::HttpOptions,
             #base_url_arg
             #[command(flatten)]
             upstream: runtime::UpstreamOptions,
@@ -243,7 +240,7 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
             let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;
             match args.transport {
                 Transport::Stdio => runtime::serve_stdio(server).await,
-                Transport::Http => runtime::serve_http(server, args.listen).await,
+                Transport::Http => runtime::serve_http(server, args.http).await,
             }
         }
     }

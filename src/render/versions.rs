@@ -20,8 +20,9 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("serde", r#"{ version = "1.0.228", features = ["derive"] }"#),
     ("serde_json", r#"{ version = "1.0.145", features = ["preserve_order"] }"#),
     ("serde_path_to_error", r#""0.1.20""#),
+    ("subtle", r#""2.6""#),
     ("tokio", r#"{ version = "1.48", features = ["macros", "net", "rt-multi-thread", "signal", "sync", "time"] }"#),
-    ("tokio-util", r#""0.7.17""#),
+    ("tokio-util", r#"{ version = "0.7.17", features = ["rt"] }"#),
     ("tracing", r#""0.1.41""#),
     ("tracing-subscriber", r#"{ version = "0.3.20", default-features = false, features = ["fmt", "std"] }"#),
 ];

@@ -2,7 +2,6 @@
 
 //! The command line of the server: configuration, then the chosen transport.
 
-use std::net::SocketAddr;
 use tracker_mcp::{client, runtime, tools};
 use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
 use runtime::Credential;
@@ -14,9 +13,8 @@ struct Args {
     /// (Streamable HTTP at `/mcp`).
     #[arg(long, value_enum, default_value_t = Transport::Stdio)]
     transport: Transport,
-    /// The address to listen on with `--transport http`.
-    #[arg(long, default_value = "127.0.0.1:8000")]
-    listen: SocketAddr,
+    #[command(flatten)]
+    http: runtime::HttpOptions,
     /// Base URL of the API.
     #[arg(long, env = "TRACKER_BASE_URL", default_value = "https://api.tracker.example")]
     base_url: String,
@@ -64,6 +62,6 @@ async fn main() -> anyhow::Result<()> {
     let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;
     match args.transport {
         Transport::Stdio => runtime::serve_stdio(server).await,
-        Transport::Http => runtime::serve_http(server, args.listen).await,
+        Transport::Http => runtime::serve_http(server, args.http).await,
     }
 }

@@ -222,6 +222,8 @@ pub struct McpServer<C> {
     identity: Arc<ServerIdentity>,
     tools: Arc<Vec<LoadedTool<C>>>,
     by_name: Arc<HashMap<String, usize>>,
+    /// The tool calls in flight, which a graceful shutdown waits for.
+    calls: tokio_util::task::TaskTracker,
 }
 
 impl<C> Clone for McpServer<C> {
@@ -231,6 +233,7 @@ impl<C> Clone for McpServer<C> {
             identity: Arc::clone(&self.identity),
             tools: Arc::clone(&self.tools),
             by_name: Arc::clone(&self.by_name),
+            calls: self.calls.clone(),
         }
     }
 }
@@ -263,6 +266,7 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             identity: Arc::new(identity),
             tools: Arc::new(tools),
             by_name: Arc::new(by_name),
+            calls: tokio_util::task::TaskTracker::new(),
         })
     }
 
@@ -320,7 +324,11 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         if let Some(problems) = tool.check_arguments(&arguments) {
             return Ok(CallToolResult::error(vec![ContentBlock::text(problems)]).into());
         }
-        let outcome = (tool.call)(Arc::clone(&self.client), arguments)
+        // Tracked, so that a shutdown waits for the call to finish.
+        let call = (tool.call)(Arc::clone(&self.client), arguments);
+        let outcome = self
+            .calls
+            .track_future(call)
             .await
             .and_then(|output| match tool.check_output(&output.value) {
                 Some(problem) => Err(ToolError::Answer(format!(
@@ -597,37 +605,192 @@ pub async fn serve_stdio<C: Send + Sync + 'static>(server: McpServer<C>) -> anyh
     Ok(())
 }
 
-/// Serves MCP over Streamable HTTP at `/mcp` on `listen` until interrupted (Ctrl-C or SIGTERM);
-/// calls in flight are allowed to finish.
+/// The options of `--transport http`: where to listen, who may connect, and how much a request
+/// may carry.
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "HTTP transport (--transport http)")]
+pub struct HttpOptions {
+    /// The address to listen on. The default accepts connections from this machine only; to
+    /// serve other machines, listen on another address and name the host clients use in
+    /// `--allowed-hosts`.
+    #[arg(long, default_value = "127.0.0.1:8000", value_name = "ADDRESS:PORT")]
+    pub listen: SocketAddr,
+    /// Require every MCP client to send `Authorization: Bearer <token>`, with the token read at
+    /// start from the environment variable VAR (the server refuses to start when VAR is unset or
+    /// empty). Requests without the token are answered 401. The token is only checked, never
+    /// logged and never sent to the API.
+    #[arg(long, value_name = "VAR")]
+    pub auth_token_env: Option<String>,
+    /// The largest request body accepted, in bytes; a larger one is answered 413.
+    #[arg(long, default_value_t = DEFAULT_MAX_REQUEST_BYTES, value_name = "BYTES")]
+    pub max_request_bytes: usize,
+    /// Host names (`host` or `host:port`, comma-separated) that clients may use to reach this
+    /// server, besides localhost, 127.0.0.1 and ::1: for example the public name of a reverse
+    /// proxy in front of it. Requests with any other `Host` header, or from a browser page whose
+    /// `Origin` is not one of these hosts, are answered 403 (protection against DNS rebinding).
+    #[arg(long, value_delimiter = ',', value_name = "HOSTS", value_parser = parse_allowed_host)]
+    pub allowed_hosts: Vec<String>,
+    /// How long, in seconds, calls in flight may take to finish after SIGTERM or Ctrl-C before
+    /// the server stops anyway.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
+    pub shutdown_grace: u64,
+}
+
+/// The default of `--max-request-bytes`: 4 MiB, far more than any tool call's arguments.
+pub const DEFAULT_MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
+
+/// The hosts every server accepts: the loopback names.
+const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
+
+/// Checks one value of `--allowed-hosts`: a host name or address, with an optional port, and
+/// nothing else.
+fn parse_allowed_host(value: &str) -> Result<String, String> {
+    let value = value.trim();
+    match value.parse::<axum::http::uri::Authority>() {
+        Ok(authority) if !authority.as_str().contains('@') => {
+            Ok(authority.as_str().to_ascii_lowercase())
+        }
+        _ => Err(format!(
+            "`{value}` is not a host name or `host:port` (such as mcp.example.com:8443)"
+        )),
+    }
+}
+
+/// The browser origins accepted for the given hosts, over `http` and `https`: any port for a host
+/// named without one.
+fn allowed_origins(hosts: &[String]) -> Vec<String> {
+    hosts
+        .iter()
+        .flat_map(|host| {
+            let (name, port) = if let Ok(address) = host.parse::<std::net::Ipv6Addr>() {
+                (format!("[{address}]"), None)
+            } else if let Ok(authority) = host.parse::<axum::http::uri::Authority>() {
+                (authority.host().to_string(), authority.port_u16())
+            } else {
+                (host.clone(), None)
+            };
+            let port = port.map_or_else(|| "*".to_string(), |port| port.to_string());
+            ["http", "https"].map(|scheme| format!("{scheme}://{name}:{port}"))
+        })
+        .collect()
+}
+
+/// Serves MCP over Streamable HTTP at `/mcp` until interrupted (Ctrl-C or SIGTERM). On a signal
+/// the server stops accepting connections, lets the tool calls in flight finish (for at most
+/// `--shutdown-grace`), answers them, and returns.
 pub async fn serve_http<C: Send + Sync + 'static>(
     server: McpServer<C>,
-    listen: SocketAddr,
+    options: HttpOptions,
 ) -> anyhow::Result<()> {
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
-    let shutdown = tokio_util::sync::CancellationToken::new();
+    let required_token = match &options.auth_token_env {
+        Some(variable) => match env_var(variable) {
+            Some(token) => Some(Arc::new(token)),
+            None => anyhow::bail!(
+                "--auth-token-env names the environment variable {variable}, which is unset or \
+                 empty: set it to the token MCP clients must send"
+            ),
+        },
+        None => None,
+    };
+    let hosts: Vec<String> = LOOPBACK_HOSTS
+        .iter()
+        .map(|host| host.to_string())
+        .chain(options.allowed_hosts.iter().cloned())
+        .collect();
+    let sessions = tokio_util::sync::CancellationToken::new();
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(true)
-        .with_allowed_origins(["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"])
-        .with_cancellation_token(shutdown.child_token());
+        .with_allowed_hosts(hosts.clone())
+        .with_allowed_origins(allowed_origins(&hosts))
+        .enforce_origin_validation()
+        .with_max_request_body_bytes(options.max_request_bytes)
+        .with_cancellation_token(sessions.clone());
+    let calls = server.calls.clone();
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let router = axum::Router::new().nest_service("/mcp", service);
-    let listener = tokio::net::TcpListener::bind(listen).await.map_err(|error| {
-        anyhow::anyhow!("cannot listen on {listen}: {error}")
-    })?;
+    let mut router = axum::Router::new().nest_service("/mcp", service);
+    if let Some(token) = required_token {
+        router = router.layer(axum::middleware::from_fn(move |request, next| {
+            require_bearer(Arc::clone(&token), request, next)
+        }));
+    }
+    let listen = options.listen;
+    let listener = tokio::net::TcpListener::bind(listen)
+        .await
+        .map_err(|error| anyhow::anyhow!("cannot listen on {listen}: {error}"))?;
     tracing::info!("serving MCP on http://{}/mcp", listener.local_addr()?);
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
-            shutdown_signal().await;
-            shutdown.cancel();
-        })
-        .await?;
-    Ok(())
+
+    let stop_accepting = tokio_util::sync::CancellationToken::new();
+    let mut serving = tokio::spawn(
+        axum::serve(listener, router)
+            .with_graceful_shutdown(stop_accepting.clone().cancelled_owned())
+            .into_future(),
+    );
+    tokio::select! {
+        finished = &mut serving => return Ok(finished??),
+        () = shutdown_signal() => {}
+    }
+    tracing::info!("shutting down: letting calls in flight finish");
+    stop_accepting.cancel();
+    calls.close();
+    let grace = Duration::from_secs(options.shutdown_grace);
+    if tokio::time::timeout(grace, calls.wait()).await.is_err() {
+        tracing::warn!("calls still in flight after {grace:?}; stopping anyway");
+    }
+    // The answers of the finished calls are on their way; connections that stay open after that
+    // are idle session streams, which ending the sessions closes.
+    if let Ok(finished) = tokio::time::timeout(RESPONSE_FLUSH, &mut serving).await {
+        return Ok(finished??);
+    }
+    sessions.cancel();
+    match tokio::time::timeout(RESPONSE_FLUSH, &mut serving).await {
+        Ok(finished) => Ok(finished??),
+        Err(_) => {
+            serving.abort();
+            Ok(())
+        }
+    }
+}
+
+/// How long answered connections get to close on shutdown before they are closed for them.
+const RESPONSE_FLUSH: Duration = Duration::from_secs(1);
+
+/// Lets a request through only with `Authorization: Bearer <token>`; answers 401 otherwise. The
+/// comparison takes the same time whichever byte differs.
+async fn require_bearer(
+    token: Arc<String>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{StatusCode, header};
+    use axum::response::IntoResponse;
+    use subtle::ConstantTimeEq;
+
+    // The scheme is case-insensitive (RFC 9110 §11.1); the token is compared exactly.
+    let presented = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|value| value.as_bytes().split_at_checked(7))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case(b"Bearer "))
+        .map(|(_, token)| token);
+    let authorized =
+        presented.is_some_and(|presented| bool::from(presented.ct_eq(token.as_bytes())));
+    if authorized {
+        next.run(request).await
+    } else {
+        (
+            StatusCode::UNAUTHORIZED,
+            [(header::WWW_AUTHENTICATE, "Bearer")],
+            "Unauthorized: send this server's token as `Authorization: Bearer <token>`.\n",
+        )
+            .into_response()
+    }
 }
 
 async fn shutdown_signal() {
