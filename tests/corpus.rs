@@ -1,8 +1,10 @@
-//! Every real document under `../shared/specs/` loads and generates (the generated crates are not
-//! compiled here), or is refused with the message pinned below; and the loader's file fixtures
-//! under `tests/fixtures/load/` (external `$ref`s) do what they should.
+//! Every real document under `../shared/specs/` loads and generates a crate that compiles without
+//! warnings (all of them checked as one cargo workspace in the shared target directory), or is
+//! refused with the message pinned below; and the loader's file fixtures under
+//! `tests/fixtures/load/` (external `$ref`s) do what they should.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -14,6 +16,14 @@ fn specs() -> PathBuf {
 
 /// Documents that must be refused, by path under `specs/`, with the end of their error message.
 const REFUSED: &[(&str, &str)] = &[
+    (
+        "oai-examples/v3.1/webhook-example.json",
+        "at /paths: the document describes no operations (webhooks are requests the API sends, not calls a server can make), so an MCP server made from it would have no tools; add operations under `paths`",
+    ),
+    (
+        "oai-examples/v3.1/webhook-example.yaml",
+        "at /paths: the document describes no operations (webhooks are requests the API sends, not calls a server can make), so an MCP server made from it would have no tools; add operations under `paths`",
+    ),
     (
         "oai-examples/v3.2/3.2-tags-example.json",
         r#"at /openapi: OpenAPI version "3.2.0" is not supported; mcpgen reads OpenAPI 3.0.x and 3.1.x"#,
@@ -69,18 +79,59 @@ fn name_for(relative: &str) -> String {
     name
 }
 
-fn generate(path: &Path, relative: &str) -> Result<usize, String> {
+/// Generates the document into `out/<crate name>`; returns the crate's folder name and its
+/// number of tools.
+fn generate(path: &Path, relative: &str, out: &Path) -> Result<(String, usize), String> {
+    let name = name_for(relative);
     let options = mcpgen::Options {
-        name: Some(name_for(relative)),
+        name: Some(name.clone()),
     };
-    mcpgen::generate(path, None, &options)
-        .map(|(plan, _files)| plan.tools.len())
-        .map_err(|e| format!("{e:#}"))
+    let (plan, files) = mcpgen::generate(path, None, &options).map_err(|e| format!("{e:#}"))?;
+    let folder = plan.server.crate_name.clone();
+    mcpgen::write::write(&out.join(&folder), &files).map_err(|e| format!("{e:#}"))?;
+    Ok((folder, plan.tools.len()))
+}
+
+/// Runs `cargo check --workspace --all-targets` over the crates in `out` (a workspace of them
+/// written there) in the target directory every generated crate shares; returns what cargo
+/// printed when it fails or warns.
+fn check_workspace(out: &Path, members: &[String]) -> Result<(), String> {
+    let members: Vec<String> = members.iter().map(|m| format!("{m:?}")).collect();
+    std::fs::write(
+        out.join("Cargo.toml"),
+        format!(
+            "# Written by tests/corpus.rs: every corpus crate, checked together.\n[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
+            members.join(", ")
+        ),
+    )
+    .map_err(|e| e.to_string())?;
+    let output = Command::new(env!("CARGO"))
+        .args(["check", "--workspace", "--all-targets", "--message-format=short", "--manifest-path"])
+        .arg(out.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", root().join("target/generated"))
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("warning:") && !line.starts_with("warning: unused manifest key"))
+        .collect();
+    if !output.status.success() {
+        return Err(format!("cargo check failed:\n{stderr}"));
+    }
+    if !warnings.is_empty() {
+        return Err(format!("generated code has warnings:\n{}", warnings.join("\n")));
+    }
+    Ok(())
 }
 
 #[test]
-fn every_corpus_document_generates_or_is_refused_as_pinned() {
+fn every_corpus_document_generates_a_crate_that_compiles_or_is_refused_as_pinned() {
     let dir = specs();
+    let out = root().join("target/corpus");
+    let _ = std::fs::remove_dir_all(&out);
+    std::fs::create_dir_all(&out).expect("target/corpus is created");
+    let mut crates = Vec::new();
     let mut problems = Vec::new();
     let mut seen = 0;
     for path in files(&dir) {
@@ -93,9 +144,12 @@ fn every_corpus_document_generates_or_is_refused_as_pinned() {
             .expect("under specs")
             .to_string_lossy()
             .replace('\\', "/");
-        let result = generate(&path, &relative);
+        let result = generate(&path, &relative, &out);
         match (REFUSED.iter().find(|(r, _)| *r == relative), result) {
-            (None, Ok(tools)) => eprintln!("ok      {relative} ({tools} tools)"),
+            (None, Ok((folder, tools))) => {
+                eprintln!("ok      {relative} ({tools} tools)");
+                crates.push(folder);
+            }
             (None, Err(error)) => problems.push(format!("{relative} fails: {error}")),
             (Some(_), Ok(_)) => problems.push(format!(
                 "{relative} generates now: take it off the list of refused documents"
@@ -117,6 +171,9 @@ fn every_corpus_document_generates_or_is_refused_as_pinned() {
         dir.display()
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+    if let Err(problem) = check_workspace(&out, &crates) {
+        panic!("the {} generated corpus crates in {}: {problem}", crates.len(), out.display());
+    }
 }
 
 #[test]

@@ -70,9 +70,16 @@ pub fn load_text(path: &Path, text: &str) -> Result<Api, LoadError> {
     let document = parse_text(text).map_err(|message| error(None, message))?;
     let document = refs::bundle(path, document)?;
     let document = upgrade(document).map_err(|(pointer, message)| error(Some(pointer), message))?;
-    Loader::new(&document)
+    let api = Loader::new(&document)
         .api()
-        .map_err(|(pointer, message)| error(Some(pointer), message))
+        .map_err(|(pointer, message)| error(Some(pointer), message))?;
+    if api.operations.is_empty() {
+        return Err(error(
+            Some("/paths".into()),
+            "the document describes no operations (webhooks are requests the API sends, not calls a server can make), so an MCP server made from it would have no tools; add operations under `paths`".into(),
+        ));
+    }
+    Ok(api)
 }
 
 /// Parses YAML or JSON text (JSON is YAML) into a JSON value; mapping keys that are numbers or

@@ -507,10 +507,16 @@ fn path_segments(operation: &OperationPlan) -> Vec<TokenStream> {
                     }) {
                         Some(field) => {
                             let value = ident(&field.ident);
-                            if field.ty == FieldType::String {
-                                quote! { params.#value.as_str() }
-                            } else {
-                                quote! { params.#value.to_string().as_str() }
+                            match field.ty {
+                                FieldType::String => quote! { params.#value.as_str() },
+                                FieldType::Integer { .. }
+                                | FieldType::Number
+                                | FieldType::Boolean
+                                | FieldType::StringEnum { .. } => {
+                                    quote! { params.#value.to_string().as_str() }
+                                }
+                                // A list (or object) in the path: style `simple`, items joined by commas.
+                                _ => quote! { runtime::path_text(&params.#value).as_str() },
                             }
                         }
                         // A template name the operation does not declare: sent literally.

@@ -1711,6 +1711,12 @@ fn read_upload(name: &str, path: &str, upload_env: &str) -> Result<(Vec<u8>, Str
     Ok((bytes, filename))
 }
 
+/// The text of a path parameter that is a list (OpenAPI's default style `simple`): its items
+/// joined by commas.
+pub fn path_text<T: ParamValue>(value: &T) -> String {
+    value.texts().join(",")
+}
+
 /// Adds `value` to a JSON body under `name` unless it is `None`.
 pub fn put<T: serde::Serialize>(body: &mut serde_json::Map<String, Value>, name: &str, value: &T) {
     match serde_json::to_value(value) {
