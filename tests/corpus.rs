@@ -72,6 +72,7 @@ fn name_for(relative: &str) -> String {
 fn generate(path: &Path, relative: &str) -> Result<usize, String> {
     let options = mcpgen::Options {
         name: Some(name_for(relative)),
+        ..Default::default()
     };
     mcpgen::generate(path, None, &options)
         .map(|(plan, _files)| plan.tools.len())
@@ -130,6 +131,7 @@ fn swagger_2_documents_with_external_refs_generate() {
             None,
             &mcpgen::Options {
                 name: Some(format!("petstore-separate-{format}")),
+                ..Default::default()
             },
         )
         .unwrap_or_else(|e| panic!("{} generates: {e:#}", path.display()));
@@ -200,6 +202,7 @@ fn nested_relative_refs_are_read_from_the_folder_of_the_file_that_holds_them() {
         None,
         &mcpgen::Options {
             name: Some("nested-fixture".into()),
+            ..Default::default()
         },
     )
     .expect("it generates");

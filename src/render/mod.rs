@@ -4,6 +4,7 @@
 
 mod crate_tests;
 mod curated;
+mod discovery;
 mod rust;
 pub mod versions;
 
@@ -85,13 +86,36 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
             contents: format!("{HEADER}\n\n{}", include_str!("../../templates/curated.rs")),
         });
     }
-    for (path, tokens) in [
+    let mut rust_files = vec![
         ("src/lib.rs", rust::lib_rs(plan)),
         ("src/main.rs", rust::main_rs(plan)),
         ("src/client.rs", rust::client_rs(plan)),
         ("src/tools.rs", rust::tools_rs(plan)),
         ("tests/tools.rs", crate_tests::tests_rs(plan)),
-    ] {
+    ];
+    if let Some(found) = &plan.discovery {
+        rust_files.push(("src/operations.rs", discovery::operations_rs(plan, found)));
+        for (path, contents) in [
+            ("src/discovery.rs", include_str!("../../templates/discovery.rs")),
+            ("src/search.rs", include_str!("../../templates/search.rs")),
+        ] {
+            files.push(File {
+                path: path.into(),
+                contents: format!("{HEADER}\n\n{contents}"),
+            });
+        }
+        // The data files' first line is the header too: their readers skip lines that start
+        // with `//`.
+        files.push(File {
+            path: discovery::INDEX_PATH.into(),
+            contents: format!("{HEADER}\n{}", found.index),
+        });
+        files.push(File {
+            path: discovery::CATALOG_PATH.into(),
+            contents: format!("{HEADER}\n{}", found.catalog),
+        });
+    }
+    for (path, tokens) in rust_files {
         let formatted = emit::format_rust(path, tokens)?;
         files.push(File {
             path: path.into(),

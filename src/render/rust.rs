@@ -254,12 +254,27 @@ pub fn lib_rs(plan: &Plan) -> TokenStream {
     } else {
         quote! {}
     };
+    let discovery = if plan.discovery.is_some() {
+        quote! {
+            pub mod discovery;
+            pub mod operations;
+        }
+    } else {
+        quote! {}
+    };
+    let search = if plan.discovery.is_some() {
+        quote! { pub mod search; }
+    } else {
+        quote! {}
+    };
     quote! {
         #![doc = #doc]
 
         pub mod client;
         #curated
+        #discovery
         pub mod runtime;
+        #search
         pub mod tools;
     }
 }
@@ -675,6 +690,18 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
     } else {
         quote! {}
     };
+    // Tools that are all discovery tools parse no arguments of the client's types themselves.
+    let imports = if plan.tools.iter().all(|t| matches!(t.action, Action::Discovery(_))) {
+        quote! {
+            use crate::client::Client;
+            use crate::runtime::{ToolEntry, ToolError, ToolOutput};
+        }
+    } else {
+        quote! {
+            use crate::client::{self, Client};
+            use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
+        }
+    };
     let enums = super::curated::enums(plan);
     let mut entries = Vec::new();
     let mut bodies = Vec::new();
@@ -696,40 +723,13 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
                 bodies.push(super::curated::tool_module(plan, &module, &tool.name, definition, &doc, curated));
                 continue;
             }
+            Action::Discovery(kind) => {
+                bodies.push(super::discovery::tool_module(&module, &tool.name, definition, *kind));
+                continue;
+            }
         };
         let operation = &plan.operations[*operation];
-        let params_type = ident(&operation.params_type);
-        let fn_name = ident(&operation.fn_name);
-        let checks = operation.fields.iter().filter_map(|field| {
-            let FieldType::Integer { allowed: Some(allowed) } = &field.ty else {
-                return None;
-            };
-            let property = &field.property;
-            let value = ident(&field.ident);
-            let value = if field.required {
-                quote! { Some(params.#value) }
-            } else {
-                quote! { params.#value }
-            };
-            let allowed = allowed.iter().map(|v| Literal::i64_unsuffixed(*v));
-            Some(quote! { runtime::check_one_of(#property, #value, &[#(#allowed),*])?; })
-        });
-        let (parse, args) = if operation.fields.is_empty() {
-            (
-                quote! { let client::#params_type {} = runtime::parse_arguments(arguments)?; },
-                quote! {},
-            )
-        } else {
-            (
-                quote! { let params: client::#params_type = runtime::parse_arguments(arguments)?; },
-                quote! { &params },
-            )
-        };
-        let call = if *wrap {
-            quote! { Ok(serde_json::json!({ "result": client.#fn_name(#args).await? }).into()) }
-        } else {
-            quote! { Ok(client.#fn_name(#args).await?.into()) }
-        };
+        let handler = operation_handler(operation, *wrap);
         let doc = format!(
             " `{}`: calls `{}` (`{}`).",
             tool.name,
@@ -744,11 +744,7 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
                 /// The definition `tools/list` returns.
                 pub const DEFINITION: &str = #definition;
 
-                pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
-                    #parse
-                    #( #checks )*
-                    #call
-                }
+                #handler
             }
         });
     }
@@ -759,8 +755,7 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
 
         use rmcp::model::JsonObject;
 
-        use crate::client::{self, Client};
-        use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
+        #imports
         #curated_imports
 
         /// Every tool, in the order `tools/list` returns them.
@@ -771,6 +766,51 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
         #enums
 
         #( #bodies )*
+    }
+}
+
+/// `call`: parses the arguments into the operation's parameter struct, checks them, calls the
+/// operation and returns its result (under `result` with `wrap`). One-to-one tools and the
+/// discovery tools' operations share this handler, so both check arguments the same way.
+pub(super) fn operation_handler(operation: &OperationPlan, wrap: bool) -> TokenStream {
+    let params_type = ident(&operation.params_type);
+    let fn_name = ident(&operation.fn_name);
+    let checks = operation.fields.iter().filter_map(|field| {
+        let FieldType::Integer { allowed: Some(allowed) } = &field.ty else {
+            return None;
+        };
+        let property = &field.property;
+        let value = ident(&field.ident);
+        let value = if field.required {
+            quote! { Some(params.#value) }
+        } else {
+            quote! { params.#value }
+        };
+        let allowed = allowed.iter().map(|v| Literal::i64_unsuffixed(*v));
+        Some(quote! { runtime::check_one_of(#property, #value, &[#(#allowed),*])?; })
+    });
+    let (parse, args) = if operation.fields.is_empty() {
+        (
+            quote! { let client::#params_type {} = runtime::parse_arguments(arguments)?; },
+            quote! {},
+        )
+    } else {
+        (
+            quote! { let params: client::#params_type = runtime::parse_arguments(arguments)?; },
+            quote! { &params },
+        )
+    };
+    let call = if wrap {
+        quote! { Ok(serde_json::json!({ "result": client.#fn_name(#args).await? }).into()) }
+    } else {
+        quote! { Ok(client.#fn_name(#args).await?.into()) }
+    };
+    quote! {
+        pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
+            #parse
+            #( #checks )*
+            #call
+        }
     }
 }
 
