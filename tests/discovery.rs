@@ -390,7 +390,8 @@ impl Drop for Guard {
     }
 }
 
-/// Prism serving the GitHub document on a free loopback port, logging to a file.
+/// Prism serving the GitHub document on a free loopback port, logging to a file: a validating
+/// mock, which checks every request against the document.
 struct Prism {
     _process: Guard,
     port: u16,
@@ -412,7 +413,10 @@ impl Prism {
         let child = Command::new(&prism)
             .arg("mock")
             .arg(github_spec())
-            .args(["-h", "127.0.0.1", "-p", &port.to_string(), "--errors"])
+            // Without `--errors`: GitHub's own response examples break its schemas in places
+            // (Prism would answer 500 for them), while a request that breaks the document is still
+            // answered 422 and logged as a request violation, which the test checks for.
+            .args(["-h", "127.0.0.1", "-p", &port.to_string()])
             .stdin(Stdio::null())
             .stdout(out)
             .stderr(err)
@@ -458,11 +462,12 @@ impl Prism {
             .collect()
     }
 
-    fn violations(&self) -> Vec<String> {
+    /// What Prism found wrong with the requests it received.
+    fn request_violations(&self) -> Vec<String> {
         std::fs::read_to_string(&self.log)
             .unwrap_or_default()
             .lines()
-            .filter(|line| line.contains("[VALIDATOR]") && (line.contains(" error ") || line.contains("Violation")))
+            .filter(|line| line.contains("[VALIDATOR]") && line.contains("Violation: request"))
             .map(str::to_string)
             .collect()
     }
@@ -515,8 +520,8 @@ async fn github_zero_config_lists_three_tools_in_under_3000_tokens_and_finds_des
     assert_eq!(called["read_only"], true);
     assert!(called["result"].is_array(), "{called}");
     let seen = prism.requests();
-    assert_eq!(seen, ["GET /repos/octocat/hello-world/pulls"]);
-    assert!(prism.violations().is_empty(), "{:?}", prism.violations());
+    assert_eq!(seen, ["get /repos/octocat/hello-world/pulls"]);
+    assert!(prism.request_violations().is_empty(), "{:?}", prism.request_violations());
 
     // A bad argument: refused with a message naming it, and nothing reaches Prism.
     let refused = session
