@@ -600,3 +600,32 @@ fn github_search_finds_the_expected_operation_in_the_top_5_for_at_least_90_perce
     }
     assert!(top5 * 10 >= n * 9, "top-5 hit rate {:.0}% is below 90%", percent(top5));
 }
+
+#[test]
+fn a_discovery_section_that_reaches_nothing_says_why() {
+    let spec = repo().join("specs/tracker/openapi.yaml");
+    let text = std::fs::read_to_string(tracker_fixture())
+        .expect("the fixture")
+        .replace("  mirror: none\n", "");
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let curation = dir.path().join("mcpgen.yaml");
+    std::fs::write(&curation, text).expect("written");
+    let error = mcpgen::generate(&spec, Some(&curation), &options("tracker-discovery"))
+        .expect_err("refused")
+        .to_string();
+    assert!(error.contains("the `discovery` section reaches no operation"), "{error}");
+    assert!(error.contains("mirror: none"), "{error}");
+}
+
+#[test]
+fn no_discovery_contradicting_a_discovery_section_is_an_error() {
+    let spec = repo().join("specs/tracker/openapi.yaml");
+    let options = mcpgen::Options {
+        no_discovery: true,
+        ..options("tracker-discovery")
+    };
+    let error = mcpgen::generate(&spec, Some(&tracker_fixture()), &options)
+        .expect_err("refused")
+        .to_string();
+    assert!(error.contains("--no-discovery contradicts"), "{error}");
+}

@@ -132,7 +132,8 @@ pub fn plan(
         .collect();
     if chosen.is_empty() {
         return Err(
-            "the `discovery` section reaches no operation: every operation has a tool, is hidden, or is left out by its filters"
+            "the `discovery` section reaches no operation: every operation has a tool, is hidden, or is left out by its filters; \
+             operations get one-to-one tools unless `operations: { mirror: none }` (or an `exclude`) says otherwise"
                 .to_string(),
         );
     }
@@ -388,7 +389,7 @@ fn describe_definition(name: &str, search: &str, call: &str) -> Tool {
         title: Some("Describe an operation".into()),
         description: Some(format!(
             "Describe one operation found with `{search}`: its input schema (the `arguments` `{call}` takes), \
-             what it returns, and whether it changes anything."
+             what it returns, and whether it changes anything. Use it before calling an operation, so that the arguments fit."
         )),
         input_schema: json!({
             "type": "object",

@@ -180,6 +180,15 @@ struct TemplateValues {
     env_vars: Vec<EnvVar>,
     tools: Vec<ToolRow>,
     dependencies: Vec<Dependency>,
+    discovery: Option<DiscoveryRow>,
+}
+
+#[derive(Serialize)]
+struct DiscoveryRow {
+    count: usize,
+    search: String,
+    describe: String,
+    call: String,
 }
 
 #[derive(Serialize)]
@@ -290,5 +299,11 @@ fn template_values(plan: &Plan) -> TemplateValues {
         env_vars,
         tools,
         dependencies,
+        discovery: plan.discovery.as_ref().map(|d| DiscoveryRow {
+            count: d.operations.len(),
+            search: d.search_tool.clone(),
+            describe: d.describe_tool.clone(),
+            call: d.call_tool.clone(),
+        }),
     }
 }

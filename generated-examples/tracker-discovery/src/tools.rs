@@ -349,7 +349,7 @@ pub mod tracker_describe_operation {
     pub const DEFINITION: &str = r#"{
   "name": "tracker_describe_operation",
   "title": "Describe an operation",
-  "description": "Describe one operation found with `tracker_search_operations`: its input schema (the `arguments` `tracker_call_operation` takes), what it returns, and whether it changes anything.",
+  "description": "Describe one operation found with `tracker_search_operations`: its input schema (the `arguments` `tracker_call_operation` takes), what it returns, and whether it changes anything. Use it before calling an operation, so that the arguments fit.",
   "inputSchema": {
     "type": "object",
     "properties": {
