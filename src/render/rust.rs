@@ -29,10 +29,12 @@ pub(super) fn docs(text: Option<&str>) -> TokenStream {
 /// lines outside fences lose their indentation (an indented block is a doctest too).
 fn doc_lines(text: &str) -> Vec<String> {
     let mut in_fence = false;
+    let mut list_indent: Option<usize> = None;
     text.lines()
         .map(|line| {
             let trimmed = line.trim();
             if let Some(info) = trimmed.strip_prefix("```") {
+                list_indent = None;
                 if in_fence {
                     in_fence = false;
                     return trimmed.to_string();
@@ -46,12 +48,30 @@ fn doc_lines(text: &str) -> Vec<String> {
                 };
             }
             if in_fence {
-                line.trim_end().to_string()
-            } else {
-                trimmed.to_string()
+                return line.trim_end().to_string();
             }
+            // A line right after a list item continues it: indented to the item's text, so that
+            // rustdoc (and clippy's `doc_lazy_continuation`) read it as part of the item.
+            if trimmed.is_empty() {
+                list_indent = None;
+            } else if let Some(width) = list_marker_width(trimmed) {
+                list_indent = Some(width);
+            } else if let Some(width) = list_indent {
+                return format!("{}{trimmed}", " ".repeat(width));
+            }
+            trimmed.to_string()
         })
         .collect()
+}
+
+/// The width of the list marker `line` starts with (`- `, `* `, `+ `, `1. `, `2) `), if any.
+fn list_marker_width(line: &str) -> Option<usize> {
+    if ["- ", "* ", "+ "].iter().any(|marker| line.starts_with(marker)) {
+        return Some(2);
+    }
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &line[digits..];
+    (digits > 0 && digits < 10 && (rest.starts_with(". ") || rest.starts_with(") "))).then_some(digits + 2)
 }
 
 /// A raw string literal holding `text` (`r#"..."#` with as many `#` as it needs), so that a
@@ -832,6 +852,12 @@ mod tests {
             lines,
             ["Intro", "```text", "let x = 1;", "```", "indented();", "```json", "{}", "```", "```text", "x", "```"]
         );
+    }
+
+    #[test]
+    fn a_line_after_a_list_item_is_indented_to_continue_it() {
+        let lines = doc_lines("Roles:\n- read\nNote: no admin.\n\nAfter.\n10. ten\nmore");
+        assert_eq!(lines, ["Roles:", "- read", "  Note: no admin.", "", "After.", "10. ten", "    more"]);
     }
 
     #[test]
