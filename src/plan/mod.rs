@@ -269,8 +269,10 @@ pub enum FieldType {
     Json,
 }
 
-/// Builds the plan for `api`: without curation one tool per operation; with it, the curated
-/// tools, then one-to-one tools for the operations the file includes.
+/// Builds the plan for `api`: without curation one tool per operation (or, for a spec over the
+/// discovery threshold, the three discovery tools only); with it, the curated tools, then
+/// one-to-one tools for the operations the file includes, then discovery tools for the rest
+/// when the file has a `discovery` section.
 pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result<Plan, String> {
     let mode = discovery::mode(api, options, curation)?;
     let empty = Curation::default();
