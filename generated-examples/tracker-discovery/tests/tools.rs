@@ -105,10 +105,11 @@ async fn tracker_search_operations_finds_an_operation_by_its_name() {
 #[tokio::test]
 async fn tracker_describe_operation_describes_every_operation() {
     let api = StandIn::start().await;
+    let client = api.client();
     for operation in tracker_discovery_mcp::operations::OPERATIONS {
         let asked = serde_json::json!({ "operation" : operation.name });
         let described = tools::tracker_describe_operation::call(
-                api.client(),
+                Arc::clone(&client),
                 arguments(&asked.to_string()),
             )
             .await
