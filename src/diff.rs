@@ -181,6 +181,7 @@ fn calls(plan: &Plan, tool: &Tool) -> Vec<String> {
                 })
                 .collect(),
         },
+        Action::Discovery(_) => Vec::new(),
     }
 }
 
@@ -188,7 +189,7 @@ fn calls(plan: &Plan, tool: &Tool) -> Vec<String> {
 fn one_operation_label(plan: &Plan, tool: &Tool) -> Option<String> {
     match tool.action {
         Action::Call { operation, .. } => plan.operations.get(operation).map(|o| o.label()),
-        Action::Curated(_) => None,
+        Action::Curated(_) | Action::Discovery(_) => None,
     }
 }
 
@@ -560,6 +561,7 @@ mod tests {
             operations,
             enums: Vec::new(),
             resolvers: Vec::new(),
+            discovery: None,
         }
     }
 

@@ -48,6 +48,7 @@ pub fn starter_named(api: &Api, spec: &str, file: &str) -> String {
     server(&mut out, api, &name, &env, &prefix);
     let auth_env = auth(&mut out, api, &env);
     operations(&mut out, api, &prefix);
+    discovery(&mut out, api);
     enums(&mut out, &enum_example, tool.as_ref());
     resolvers_section(&mut out, &resolvers);
     pagination(&mut out, &paging);
@@ -539,6 +540,21 @@ fn path_glob_example(api: &Api) -> Option<String> {
 
 /// The heading of the untagged operations in the listing.
 pub const UNTAGGED: &str = "(no tag)";
+
+/// A commented `discovery` section: how the operations without a tool stay reachable.
+fn discovery(out: &mut Out, api: &Api) {
+    out.prose(
+        "# ",
+        &format!(
+            "Discovery tools search, describe and call the operations that have no tool of their \
+             own, so that curated tools and the rest of the API's {} operations fit in one server. \
+             Uncomment with `mirror: none` above; `read_only: true` keeps writes out.",
+            api.operations.len()
+        ),
+    );
+    out.line("# discovery: { read_only: false, exclude: [{ method: DELETE }] }");
+    out.blank();
+}
 
 fn operations(out: &mut Out, api: &Api, prefix: &str) {
     out.line("operations:");

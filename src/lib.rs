@@ -18,6 +18,8 @@ pub mod load;
 pub mod naming;
 pub mod plan;
 pub mod render;
+#[path = "../templates/search.rs"]
+pub mod search;
 pub mod write;
 
 use std::path::Path;

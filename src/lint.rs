@@ -281,6 +281,8 @@ fn tool_infos<'a>(plan: &'a Plan, curation: Option<&'a Curation>) -> Vec<ToolInf
                         }
                     },
                 ),
+                // Discovery tools call whichever operation the model names.
+                Action::Discovery(_) => (None, Vec::new()),
             };
             ToolInfo {
                 tool,
@@ -397,7 +399,7 @@ fn parameters(plan: &Plan, info: &ToolInfo, out: &mut Vec<Diagnostic>) {
             .filter(|p| matches!(p.kind, ParamKind::Limit { .. } | ParamKind::ResponseFormat))
             .map(|p| p.name.as_str())
             .collect(),
-        Action::Call { .. } => Vec::new(),
+        Action::Call { .. } | Action::Discovery(_) => Vec::new(),
     };
     let mut undescribed = Vec::new();
     for (name, schema) in properties {

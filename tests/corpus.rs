@@ -85,6 +85,7 @@ fn generate(path: &Path, relative: &str, out: &Path) -> Result<(String, usize), 
     let name = name_for(relative);
     let options = mcpgen::Options {
         name: Some(name.clone()),
+        ..Default::default()
     };
     let (plan, files) = mcpgen::generate(path, None, &options).map_err(|e| format!("{e:#}"))?;
     let folder = plan.server.crate_name.clone();
@@ -187,6 +188,7 @@ fn swagger_2_documents_with_external_refs_generate() {
             None,
             &mcpgen::Options {
                 name: Some(format!("petstore-separate-{format}")),
+                ..Default::default()
             },
         )
         .unwrap_or_else(|e| panic!("{} generates: {e:#}", path.display()));
@@ -257,6 +259,7 @@ fn nested_relative_refs_are_read_from_the_folder_of_the_file_that_holds_them() {
         None,
         &mcpgen::Options {
             name: Some("nested-fixture".into()),
+            ..Default::default()
         },
     )
     .expect("it generates");

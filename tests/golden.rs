@@ -19,6 +19,11 @@ fn examples() -> Vec<(&'static str, PathBuf, Option<PathBuf>)> {
             Some(root().join("specs/tracker/mcpgen.yaml")),
         ),
         (
+            "tracker-discovery",
+            root().join("specs/tracker/openapi.yaml"),
+            Some(root().join("tests/fixtures/discovery/tracker.yaml")),
+        ),
+        (
             "petstore-mcp",
             root().join("../shared/specs/swagger-petstore-v3/openapi.yaml"),
             Some(root().join("specs/petstore/mcpgen.yaml")),
@@ -30,6 +35,7 @@ fn examples() -> Vec<(&'static str, PathBuf, Option<PathBuf>)> {
 fn options(curation: &Option<PathBuf>) -> mcpgen::Options {
     mcpgen::Options {
         name: curation.is_none().then(|| "tracker-mirror".to_string()),
+        ..Default::default()
     }
 }
 

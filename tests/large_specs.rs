@@ -1,7 +1,8 @@
 //! The large real API descriptions that `scripts/large-specs` installs from registries at pinned
 //! versions (GitHub REST from `@octokit/openapi`, and GitHub, Stripe and Kubernetes from the
 //! `openapi-spec-validator` sdist) load and generate a crate each, with one tool per operation and
-//! tool schemas of a bounded size. Run through `scripts/test`, which sets
+//! tool schemas of a bounded size (discovery mode, which zero-config gives them, is
+//! tested in `tests/discovery.rs`). Run through `scripts/test`, which sets
 //! `MCPGEN_TEST_LARGE_SPECS`.
 
 use std::path::PathBuf;
@@ -21,6 +22,10 @@ fn generates(file: &str, operations: usize, max_schema_bytes: usize) {
     let path = large_specs().join(file);
     let options = mcpgen::Options {
         name: Some(format!("large-{}", file.split('.').next().unwrap_or(file))),
+        // One tool per operation: every operation's schemas are checked (zero-config would give
+        // discovery tools for a spec this size).
+        no_discovery: true,
+        ..Default::default()
     };
     let (plan, files) = mcpgen::generate(&path, None, &options)
         .unwrap_or_else(|e| panic!("{} does not generate: {e:#}", path.display()));

@@ -32,7 +32,13 @@ const BREAKING: u8 = 2;
 pub fn run(args: DiffArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let old_api = crate::load::load(&args.old)?;
     let new_api = crate::load::load(&args.new)?;
-    let options = plan::Options::default();
+    // Without a curation file every operation is compared as a tool of its own, also for a spec
+    // large enough for discovery mode: a changed operation breaks its discovered calls as much
+    // as its tool's.
+    let options = plan::Options {
+        no_discovery: args.curation.is_none(),
+        ..plan::Options::default()
+    };
     let plan_with = |api: &crate::api::Api, curation: Option<&curate::Curation>| {
         plan::plan(api, &options, curation).map_err(anyhow::Error::msg)
     };

@@ -80,12 +80,22 @@ pub struct Inputs {
     /// `<NAME>_` [default: the curation file's server.name, else the document's info.title].
     #[arg(long)]
     pub name: Option<String>,
+    /// Without a curation file, a spec with more operations than this gets three discovery
+    /// tools (search, describe, call) instead of one tool per operation [default: 40].
+    #[arg(long, value_name = "N")]
+    pub discovery_threshold: Option<usize>,
+    /// One tool per operation however large the spec is: no discovery tools without a curation
+    /// file.
+    #[arg(long, conflicts_with = "discovery_threshold")]
+    pub no_discovery: bool,
 }
 
 impl Inputs {
     pub fn options(&self) -> crate::Options {
         crate::Options {
             name: self.name.clone(),
+            discovery_threshold: self.discovery_threshold,
+            no_discovery: self.no_discovery,
         }
     }
 
@@ -99,10 +109,30 @@ impl Inputs {
     /// Generates the crate in memory, with progress on stderr for a large spec.
     pub fn generate(&self, out: &mut Output) -> anyhow::Result<(crate::plan::Plan, Vec<crate::File>)> {
         let slow = self.is_large();
-        crate::generate_with_progress(&self.spec, self.curation.as_deref(), &self.options(), &mut |stage| {
+        let generated = crate::generate_with_progress(&self.spec, self.curation.as_deref(), &self.options(), &mut |stage| {
             out.progress(slow, stage)
-        })
+        })?;
+        if let Some(note) = discovery_note(&generated.0) {
+            out.status(&note);
+        }
+        Ok(generated)
     }
+}
+
+/// One line on what discovery mode did, when it was chosen for the spec's size.
+pub fn discovery_note(plan: &crate::plan::Plan) -> Option<String> {
+    use crate::plan::discovery::Mode;
+    let discovery = plan.discovery.as_ref()?;
+    let Mode::Automatic { threshold } = discovery.mode else {
+        return None;
+    };
+    Some(format!(
+        "note: the spec has {} operations (more than {threshold}), so the server has 3 discovery tools ({}, {}, {}) instead of one tool per operation; --no-discovery gives one tool per operation, a curation file (mcpgen init) chooses tools",
+        discovery.operations.len(),
+        discovery.search_tool,
+        discovery.describe_tool,
+        discovery.call_tool,
+    ))
 }
 
 #[derive(Debug, Subcommand)]

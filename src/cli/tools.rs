@@ -22,6 +22,9 @@ pub struct ToolsArgs {
 pub fn run(args: ToolsArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     out.progress(args.inputs.is_large(), &format!("loading {}", args.inputs.spec.display()));
     let plan = plan(&args.inputs)?;
+    if let Some(note) = super::discovery_note(&plan) {
+        out.status(&note);
+    }
     let tokens = crate::lint::tool_tokens(&plan);
     match args.format {
         Format::Json => {

@@ -229,6 +229,7 @@ impl<'a> Checker<'a> {
             .include
             .iter()
             .chain(&curation.operations.exclude)
+            .chain(curation.discovery.iter().flat_map(|d| d.include.iter().chain(&d.exclude)))
             .collect();
         for filter in filters {
             self.check_filter(filter);

@@ -170,6 +170,10 @@ pub struct Curation {
     /// Which operations also get a one-to-one tool, and which are hidden entirely.
     #[serde(default)]
     pub operations: OperationsSection,
+    /// Discovery tools (search the operations, describe one, call one) for the operations that
+    /// have no tool of their own, so a large API costs a few tools instead of hundreds.
+    #[serde(default)]
+    pub discovery: Option<DiscoverySection>,
     /// Readable names for the API's codes: `issue_status: { open: 1, in_progress: 2, done: 3 }`.
     #[serde(default)]
     pub enums: IndexMap<Spanned<String>, IndexMap<Spanned<String>, Spanned<Value>>>,
@@ -300,6 +304,24 @@ pub struct OperationsSection {
     /// call them.
     #[serde(default)]
     pub hide: Vec<Spanned<String>>,
+}
+
+/// Which operations the discovery tools reach. An operation is discoverable when it is not
+/// hidden, has no one-to-one tool, no curated tool calls it, it matches `include` (when given)
+/// and no `exclude` filter, and (with `read_only: true`) it changes nothing.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DiscoverySection {
+    /// Only the operations matching one of these filters are discoverable.
+    #[serde(default)]
+    pub include: Vec<Filter>,
+    /// Operations matching one of these filters are not discoverable.
+    #[serde(default)]
+    pub exclude: Vec<Filter>,
+    /// Only operations that change nothing (GET, HEAD) are discoverable: writes need a tool of
+    /// their own (default false).
+    #[serde(default)]
+    pub read_only: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]

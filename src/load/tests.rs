@@ -1846,6 +1846,7 @@ fn plan_names_the_server_from_the_title_or_from_the_name_option() {
 
     let options = plan::Options {
         name: Some("Billing API".into()),
+        ..Default::default()
     };
     let named = plan_with(&api, &options).unwrap().server;
     assert_eq!(
@@ -1865,6 +1866,7 @@ fn plan_names_the_server_from_the_title_or_from_the_name_option() {
 
     let options = plan::Options {
         name: Some("--".into()),
+        ..Default::default()
     };
     let error = plan_with(&api, &options).unwrap_err();
     assert_eq!(

@@ -228,7 +228,7 @@ pub fn mirrored(curation: &Curation, operation: &Operation, used: &BTreeSet<Stri
     included && !section.exclude.iter().any(|f| filter_matches(f, operation))
 }
 
-fn filter_matches(filter: &Filter, operation: &Operation) -> bool {
+pub(crate) fn filter_matches(filter: &Filter, operation: &Operation) -> bool {
     filter.operation.as_ref().is_none_or(|id| id.value == operation.id)
         && filter.tag.as_ref().is_none_or(|tag| operation.tags.contains(&tag.value))
         && filter

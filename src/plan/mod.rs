@@ -8,6 +8,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 pub mod curated;
+pub mod discovery;
 
 use crate::api::{Api, BodyKind, Location, Method, Operation, SecurityScheme};
 use crate::curate::model::{CacheScope, Curation};
@@ -18,6 +19,11 @@ use crate::naming::{self, Scope};
 pub struct Options {
     /// The server name (`--name`); `info.title` when absent.
     pub name: Option<String>,
+    /// Without a curation file, a spec with more operations than this gets discovery tools
+    /// instead of one tool per operation (default [`discovery::DEFAULT_DISCOVERY_THRESHOLD`]).
+    pub discovery_threshold: Option<usize>,
+    /// Never generate discovery tools on account of the spec's size: one tool per operation.
+    pub no_discovery: bool,
 }
 
 /// The whole generated server.
@@ -31,6 +37,8 @@ pub struct Plan {
     pub enums: Vec<curated::EnumPlan>,
     /// Readable values → ids.
     pub resolvers: Vec<curated::ResolverPlan>,
+    /// The discovery tools' operations, index and catalog, when the server has them.
+    pub discovery: Option<discovery::DiscoveryPlan>,
 }
 
 /// The server's identity and configuration.
@@ -175,6 +183,8 @@ pub enum Action {
     Call { operation: usize, wrap: bool },
     /// A curated tool: its own parameters, resolved and mapped, then one call or a workflow.
     Curated(Box<curated::CuratedTool>),
+    /// One of the discovery tools (search, describe, call the discoverable operations).
+    Discovery(discovery::DiscoveryTool),
 }
 
 /// One upstream operation, as the generated client calls it.
@@ -261,9 +271,12 @@ pub enum FieldType {
     Json,
 }
 
-/// Builds the plan for `api`: without curation one tool per operation; with it, the curated
-/// tools, then one-to-one tools for the operations the file includes.
+/// Builds the plan for `api`: without curation one tool per operation (or, for a spec over the
+/// discovery threshold, the three discovery tools only); with it, the curated tools, then
+/// one-to-one tools for the operations the file includes, then discovery tools for the rest
+/// when the file has a `discovery` section.
 pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result<Plan, String> {
+    let mode = discovery::mode(api, options, curation)?;
     let empty = Curation::default();
     let curation = curation.unwrap_or(&empty);
     let name = match (&options.name, &curation.server.name) {
@@ -306,20 +319,46 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
     let mut tools = Vec::new();
     let curated = curated::CuratedPlanner::new(curation, prefix).plan(&mut builder, &mut tool_names)?;
     tools.extend(curated.tools);
+    let mut candidates = Vec::new();
     for operation in &api.operations {
-        if !curated::mirrored(curation, operation, &curated.used) {
+        let hidden = curation.operations.hide.iter().any(|h| h.value == operation.id);
+        if hidden || curated.used.contains(&operation.id) {
+            continue;
+        }
+        if matches!(mode, discovery::Mode::Automatic { .. })
+            || !curated::mirrored(curation, operation, &curated.used)
+        {
+            candidates.push(operation);
             continue;
         }
         let index = builder.operation(operation);
         let tool_name = tool_names.tool_name(&format!("{prefix}{}", operation.id));
         tools.push(mirror_tool(&builder.operations[index], operation, tool_name, index));
     }
+    let discovery = match mode {
+        discovery::Mode::Off => None,
+        mode => {
+            let section = curation.discovery.clone().unwrap_or_default();
+            let tool_prefix = discovery::tool_prefix(prefix, &server.name);
+            let (plan, discovery_tools) = discovery::plan(
+                &mut builder,
+                mode,
+                &section,
+                &candidates,
+                &tool_prefix,
+                &mut tool_names,
+            )?;
+            tools.extend(discovery_tools);
+            Some(plan)
+        }
+    };
     Ok(Plan {
         server,
         tools,
         operations: builder.operations,
         enums: curated.enums,
         resolvers: curated.resolvers,
+        discovery,
     })
 }
 

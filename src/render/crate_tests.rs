@@ -8,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::rust::{ident, raw_string, tool_modules};
 use crate::api::Location;
+use crate::plan::discovery::{DiscoveryPlan, DiscoveryTool};
 use crate::plan::{Action, FieldTarget, FieldType, OperationPlan, Plan};
 
 /// `tests/tools.json`: every tool definition, as `tools/list` returns them, under `tools` (JSON
@@ -118,6 +119,11 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
                     }
                 });
             }
+            Action::Discovery(kind) => {
+                if let Some(discovery) = &plan.discovery {
+                    tests.push(discovery_test(plan, discovery, *kind, &module, &lib));
+                }
+            }
             Action::Curated(_) => {
                 let name = format_ident!("{}_refuses_a_wrong_argument_before_calling_the_api", module);
                 let doc = format!(" `{}` checks its arguments before any request.", tool.name);
@@ -203,5 +209,97 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
         }
 
         #( #tests )*
+    }
+}
+
+/// The test of one discovery tool: search finds the first operation by its name, describe
+/// describes every operation, call sends the first operation's request (and refuses a wrong
+/// argument before sending anything).
+fn discovery_test(
+    plan: &Plan,
+    discovery: &DiscoveryPlan,
+    kind: DiscoveryTool,
+    module: &str,
+    lib: &proc_macro2::Ident,
+) -> TokenStream {
+    let module_ident = ident(module);
+    let first = &discovery.operations[0];
+    let operation = &plan.operations[first.operation];
+    let name = &first.name;
+    match kind {
+        DiscoveryTool::Search => {
+            let test = format_ident!("{}_finds_an_operation_by_its_name", module);
+            let query = raw_string(&json!({ "query": name }).to_string());
+            quote! {
+                /// The search index reads, and an operation's own name finds it.
+                #[tokio::test]
+                async fn #test() {
+                    let api = StandIn::start().await;
+                    let found = tools::#module_ident::call(api.client(), arguments(#query))
+                        .await
+                        .expect("the search works");
+                    let names: Vec<&Value> = found.value["results"]
+                        .as_array()
+                        .expect("a list of results")
+                        .iter()
+                        .map(|result| &result["operation"])
+                        .collect();
+                    assert!(names.contains(&&Value::from(#name)), "{names:?}");
+                }
+            }
+        }
+        DiscoveryTool::Describe => {
+            let test = format_ident!("{}_describes_every_operation", module);
+            quote! {
+                /// Every operation the call tool reaches has a description with its input schema.
+                #[tokio::test]
+                async fn #test() {
+                    let api = StandIn::start().await;
+                    // One client for all: making one per call would dominate the test's time.
+                    let client = api.client();
+                    for operation in #lib::operations::OPERATIONS {
+                        let asked = serde_json::json!({ "operation": operation.name });
+                        let described = tools::#module_ident::call(Arc::clone(&client), arguments(&asked.to_string()))
+                            .await
+                            .expect("every operation is described");
+                        assert_eq!(described.value["operation"], operation.name);
+                        assert_eq!(described.value["input_schema"]["type"], "object", "{}", operation.name);
+                    }
+                }
+            }
+        }
+        DiscoveryTool::Call => {
+            let (operation_arguments, line) = request_for(operation);
+            let good = raw_string(&json!({ "operation": name, "arguments": operation_arguments }).to_string());
+            let bad = raw_string(
+                &json!({ "operation": name, "arguments": { "not_a_parameter": 1 } }).to_string(),
+            );
+            let test = format_ident!("{}_sends_the_request_of_the_operation_named", module);
+            let refuses = format_ident!("{}_refuses_a_wrong_argument_before_calling_the_api", module);
+            let check = match line {
+                Some(line) => quote! { assert_eq!(api.requests(), [#line]); },
+                None => quote! { assert_eq!(api.requests().len(), 1, "{:?}", api.requests()); },
+            };
+            let doc = format!(" `{name}` through the call tool sends `{}`.", operation.label());
+            quote! {
+                #[doc = #doc]
+                #[tokio::test]
+                async fn #test() {
+                    let api = StandIn::start().await;
+                    let result = tools::#module_ident::call(api.client(), arguments(#good)).await;
+                    assert!(result.is_ok(), "{result:?}");
+                    #check
+                }
+
+                /// An argument the operation does not take is refused, and nothing is sent.
+                #[tokio::test]
+                async fn #refuses() {
+                    let api = StandIn::start().await;
+                    let result = tools::#module_ident::call(api.client(), arguments(#bad)).await;
+                    assert!(matches!(result, Err(#lib::runtime::ToolError::InvalidArguments(_))), "{result:?}");
+                    assert!(api.requests().is_empty(), "{:?}", api.requests());
+                }
+            }
+        }
     }
 }

@@ -4,6 +4,7 @@
 
 mod crate_tests;
 mod curated;
+mod discovery;
 mod rust;
 pub mod versions;
 
@@ -85,13 +86,36 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
             contents: format!("{HEADER}\n\n{}", include_str!("../../templates/curated.rs")),
         });
     }
-    for (path, tokens) in [
+    let mut rust_files = vec![
         ("src/lib.rs", rust::lib_rs(plan)),
         ("src/main.rs", rust::main_rs(plan)),
         ("src/client.rs", rust::client_rs(plan)),
         ("src/tools.rs", rust::tools_rs(plan)),
         ("tests/tools.rs", crate_tests::tests_rs(plan)),
-    ] {
+    ];
+    if let Some(found) = &plan.discovery {
+        rust_files.push(("src/operations.rs", discovery::operations_rs(plan, found)));
+        for (path, contents) in [
+            ("src/discovery.rs", include_str!("../../templates/discovery.rs")),
+            ("src/search.rs", include_str!("../../templates/search.rs")),
+        ] {
+            files.push(File {
+                path: path.into(),
+                contents: format!("{HEADER}\n\n{contents}"),
+            });
+        }
+        // The data files' first line is the header too: their readers skip lines that start
+        // with `//`.
+        files.push(File {
+            path: discovery::INDEX_PATH.into(),
+            contents: format!("{HEADER}\n{}", found.index),
+        });
+        files.push(File {
+            path: discovery::CATALOG_PATH.into(),
+            contents: format!("{HEADER}\n{}", found.catalog),
+        });
+    }
+    for (path, tokens) in rust_files {
         let formatted = emit::format_rust(path, tokens)?;
         files.push(File {
             path: path.into(),
@@ -156,6 +180,15 @@ struct TemplateValues {
     env_vars: Vec<EnvVar>,
     tools: Vec<ToolRow>,
     dependencies: Vec<Dependency>,
+    discovery: Option<DiscoveryRow>,
+}
+
+#[derive(Serialize)]
+struct DiscoveryRow {
+    count: usize,
+    search: String,
+    describe: String,
+    call: String,
 }
 
 #[derive(Serialize)]
@@ -276,5 +309,11 @@ fn template_values(plan: &Plan) -> TemplateValues {
         env_vars,
         tools,
         dependencies,
+        discovery: plan.discovery.as_ref().map(|d| DiscoveryRow {
+            count: d.operations.len(),
+            search: d.search_tool.clone(),
+            describe: d.describe_tool.clone(),
+            call: d.call_tool.clone(),
+        }),
     }
 }

@@ -29,10 +29,12 @@ pub(super) fn docs(text: Option<&str>) -> TokenStream {
 /// lines outside fences lose their indentation (an indented block is a doctest too).
 fn doc_lines(text: &str) -> Vec<String> {
     let mut in_fence = false;
+    let mut list_indent: Option<usize> = None;
     text.lines()
         .map(|line| {
             let trimmed = line.trim();
             if let Some(info) = trimmed.strip_prefix("```") {
+                list_indent = None;
                 if in_fence {
                     in_fence = false;
                     return trimmed.to_string();
@@ -46,12 +48,30 @@ fn doc_lines(text: &str) -> Vec<String> {
                 };
             }
             if in_fence {
-                line.trim_end().to_string()
-            } else {
-                trimmed.to_string()
+                return line.trim_end().to_string();
             }
+            // A line right after a list item continues it: indented to the item's text, so that
+            // rustdoc (and clippy's `doc_lazy_continuation`) read it as part of the item.
+            if trimmed.is_empty() {
+                list_indent = None;
+            } else if let Some(width) = list_marker_width(trimmed) {
+                list_indent = Some(width);
+            } else if let Some(width) = list_indent {
+                return format!("{}{trimmed}", " ".repeat(width));
+            }
+            trimmed.to_string()
         })
         .collect()
+}
+
+/// The width of the list marker `line` starts with (`- `, `* `, `+ `, `1. `, `2) `), if any.
+fn list_marker_width(line: &str) -> Option<usize> {
+    if ["- ", "* ", "+ "].iter().any(|marker| line.starts_with(marker)) {
+        return Some(2);
+    }
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    let rest = &line[digits..];
+    (digits > 0 && digits < 10 && (rest.starts_with(". ") || rest.starts_with(") "))).then_some(digits + 2)
 }
 
 /// A raw string literal holding `text` (`r#"..."#` with as many `#` as it needs), so that a
@@ -258,12 +278,27 @@ pub fn lib_rs(plan: &Plan) -> TokenStream {
     } else {
         quote! {}
     };
+    let discovery = if plan.discovery.is_some() {
+        quote! {
+            pub mod discovery;
+            pub mod operations;
+        }
+    } else {
+        quote! {}
+    };
+    let search = if plan.discovery.is_some() {
+        quote! { pub mod search; }
+    } else {
+        quote! {}
+    };
     quote! {
         #![doc = #doc]
 
         pub mod client;
         #curated
+        #discovery
         pub mod runtime;
+        #search
         pub mod tools;
     }
 }
@@ -709,6 +744,18 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
     } else {
         quote! {}
     };
+    // Tools that are all discovery tools parse no arguments of the client's types themselves.
+    let imports = if plan.tools.iter().all(|t| matches!(t.action, Action::Discovery(_))) {
+        quote! {
+            use crate::client::Client;
+            use crate::runtime::{ToolEntry, ToolError, ToolOutput};
+        }
+    } else {
+        quote! {
+            use crate::client::{self, Client};
+            use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
+        }
+    };
     let enums = super::curated::enums(plan);
     let mut entries = Vec::new();
     let mut bodies = Vec::new();
@@ -730,40 +777,13 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
                 bodies.push(super::curated::tool_module(plan, &module, &tool.name, definition, &doc, curated));
                 continue;
             }
+            Action::Discovery(kind) => {
+                bodies.push(super::discovery::tool_module(&module, &tool.name, definition, *kind));
+                continue;
+            }
         };
         let operation = &plan.operations[*operation];
-        let params_type = ident(&operation.params_type);
-        let fn_name = ident(&operation.fn_name);
-        let checks = operation.fields.iter().filter_map(|field| {
-            let FieldType::Integer { allowed: Some(allowed) } = &field.ty else {
-                return None;
-            };
-            let property = &field.property;
-            let value = ident(&field.ident);
-            let value = if field.required {
-                quote! { Some(params.#value) }
-            } else {
-                quote! { params.#value }
-            };
-            let allowed = allowed.iter().map(|v| Literal::i64_unsuffixed(*v));
-            Some(quote! { runtime::check_one_of(#property, #value, &[#(#allowed),*])?; })
-        });
-        let (parse, args) = if operation.fields.is_empty() {
-            (
-                quote! { let client::#params_type {} = runtime::parse_arguments(arguments)?; },
-                quote! {},
-            )
-        } else {
-            (
-                quote! { let params: client::#params_type = runtime::parse_arguments(arguments)?; },
-                quote! { &params },
-            )
-        };
-        let call = if *wrap {
-            quote! { Ok(serde_json::json!({ "result": client.#fn_name(#args).await? }).into()) }
-        } else {
-            quote! { Ok(client.#fn_name(#args).await?.into()) }
-        };
+        let handler = operation_handler(operation, *wrap);
         let doc = format!(
             " `{}`: calls `{}` (`{}`).",
             tool.name,
@@ -778,11 +798,7 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
                 /// The definition `tools/list` returns.
                 pub const DEFINITION: &str = #definition;
 
-                pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
-                    #parse
-                    #( #checks )*
-                    #call
-                }
+                #handler
             }
         });
     }
@@ -793,8 +809,7 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
 
         use rmcp::model::JsonObject;
 
-        use crate::client::{self, Client};
-        use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
+        #imports
         #curated_imports
 
         /// Every tool, in the order `tools/list` returns them.
@@ -805,6 +820,51 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
         #enums
 
         #( #bodies )*
+    }
+}
+
+/// `call`: parses the arguments into the operation's parameter struct, checks them, calls the
+/// operation and returns its result (under `result` with `wrap`). One-to-one tools and the
+/// discovery tools' operations share this handler, so both check arguments the same way.
+pub(super) fn operation_handler(operation: &OperationPlan, wrap: bool) -> TokenStream {
+    let params_type = ident(&operation.params_type);
+    let fn_name = ident(&operation.fn_name);
+    let checks = operation.fields.iter().filter_map(|field| {
+        let FieldType::Integer { allowed: Some(allowed) } = &field.ty else {
+            return None;
+        };
+        let property = &field.property;
+        let value = ident(&field.ident);
+        let value = if field.required {
+            quote! { Some(params.#value) }
+        } else {
+            quote! { params.#value }
+        };
+        let allowed = allowed.iter().map(|v| Literal::i64_unsuffixed(*v));
+        Some(quote! { runtime::check_one_of(#property, #value, &[#(#allowed),*])?; })
+    });
+    let (parse, args) = if operation.fields.is_empty() {
+        (
+            quote! { let client::#params_type {} = runtime::parse_arguments(arguments)?; },
+            quote! {},
+        )
+    } else {
+        (
+            quote! { let params: client::#params_type = runtime::parse_arguments(arguments)?; },
+            quote! { &params },
+        )
+    };
+    let call = if wrap {
+        quote! { Ok(serde_json::json!({ "result": client.#fn_name(#args).await? }).into()) }
+    } else {
+        quote! { Ok(client.#fn_name(#args).await?.into()) }
+    };
+    quote! {
+        pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
+            #parse
+            #( #checks )*
+            #call
+        }
     }
 }
 
@@ -826,6 +886,12 @@ mod tests {
             lines,
             ["Intro", "```text", "let x = 1;", "```", "indented();", "```json", "{}", "```", "```text", "x", "```"]
         );
+    }
+
+    #[test]
+    fn a_line_after_a_list_item_is_indented_to_continue_it() {
+        let lines = doc_lines("Roles:\n- read\nNote: no admin.\n\nAfter.\n10. ten\nmore");
+        assert_eq!(lines, ["Roles:", "- read", "  Note: no admin.", "", "After.", "10. ten", "    more"]);
     }
 
     #[test]

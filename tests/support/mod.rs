@@ -221,6 +221,7 @@ fn build_tracker_mcp() -> Result<PathBuf, String> {
     let crate_dir = repo().join("target/e2e/tracker-mirror");
     let options = mcpgen::Options {
         name: Some(MIRROR_NAME.to_string()),
+        ..Default::default()
     };
     let (_, files) = mcpgen::generate(&spec, None, &options)
         .map_err(|e| format!("mcpgen cannot generate {}: {e:#}", spec.display()))?;

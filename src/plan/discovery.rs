@@ -1,0 +1,488 @@
+//! Discovery mode: three tools — search the operations, describe one, call one — that reach the
+//! operations without a tool of their own, so a large API costs a few thousand tokens of tool
+//! definitions instead of hundreds of thousands.
+//!
+//! Which operations are discoverable comes from the curation file's `discovery` section, or,
+//! without a curation file, from the size of the spec ([`Options::discovery_threshold`]). The
+//! search index and the operations' descriptions are data of the plan; `render` writes them
+//! into the crate.
+
+use serde_json::{Map, Value, json};
+
+use super::{Action, Annotations, Builder, Options, Tool};
+use crate::api::{Api, Operation};
+use crate::curate::model::{Curation, DiscoverySection};
+use crate::naming::{self, Scope};
+use crate::search::{self, Document, Entry, Field};
+
+/// Without a curation file, a spec with more operations than this gets discovery mode.
+pub const DEFAULT_DISCOVERY_THRESHOLD: usize = 40;
+
+/// The most results a search returns, and how many it returns unless asked.
+pub const MAX_RESULTS: u64 = 50;
+pub const DEFAULT_RESULTS: u64 = 10;
+
+/// The most tags listed as the search tool's `tag` values (more would cost too many tokens).
+const MAX_LISTED_TAGS: usize = 60;
+
+/// Whether discovery mode applies, and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// One tool per operation (or what the curation file says): no discovery tools.
+    Off,
+    /// The curation file's `discovery` section asks for it.
+    Curated,
+    /// No curation file and more operations than the threshold: discovery tools only.
+    Automatic { threshold: usize },
+}
+
+/// Decides the mode for `api` and the curation file (`None` when there is none).
+pub fn mode(api: &Api, options: &Options, curation: Option<&Curation>) -> Result<Mode, String> {
+    match curation {
+        Some(curation) if curation.discovery.is_some() => {
+            if options.no_discovery {
+                return Err(
+                    "--no-discovery contradicts the curation file's `discovery` section: remove one of them"
+                        .to_string(),
+                );
+            }
+            Ok(Mode::Curated)
+        }
+        Some(_) => Ok(Mode::Off),
+        None => {
+            let threshold = options
+                .discovery_threshold
+                .unwrap_or(DEFAULT_DISCOVERY_THRESHOLD);
+            if !options.no_discovery && api.operations.len() > threshold {
+                Ok(Mode::Automatic { threshold })
+            } else {
+                Ok(Mode::Off)
+            }
+        }
+    }
+}
+
+/// The discovery tools and what they reach.
+#[derive(Debug, Clone)]
+pub struct DiscoveryPlan {
+    pub mode: Mode,
+    /// The discoverable operations, in the spec's order.
+    pub operations: Vec<Discoverable>,
+    pub search_tool: String,
+    pub describe_tool: String,
+    pub call_tool: String,
+    /// The search index (`search::build`).
+    pub index: String,
+    /// One JSON object per line, per operation in order: what `describe` returns.
+    pub catalog: String,
+}
+
+/// One operation the discovery tools reach.
+#[derive(Debug, Clone)]
+pub struct Discoverable {
+    /// The index of its plan in `Plan::operations`.
+    pub operation: usize,
+    /// The name the discovery tools use: the operationId.
+    pub name: String,
+    pub read_only: bool,
+}
+
+/// Which tool a discovery tool is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DiscoveryTool {
+    Search,
+    Describe,
+    Call,
+}
+
+/// Is `operation` discoverable under `section`? (Hidden, curated and mirrored operations are
+/// ruled out by the caller.)
+fn admitted(section: &DiscoverySection, operation: &Operation) -> bool {
+    let included = section.include.is_empty()
+        || section
+            .include
+            .iter()
+            .any(|f| super::curated::filter_matches(f, operation));
+    included
+        && !section
+            .exclude
+            .iter()
+            .any(|f| super::curated::filter_matches(f, operation))
+        && (!section.read_only || is_read_only(operation))
+}
+
+fn is_read_only(operation: &Operation) -> bool {
+    super::Annotations::from_method(operation.method).read_only == Some(true)
+}
+
+/// Plans discovery for `candidates` (operations with no tool of their own, not hidden): the
+/// operations' client code, the index, the catalog and the three tools.
+pub fn plan(
+    builder: &mut Builder<'_>,
+    mode: Mode,
+    section: &DiscoverySection,
+    candidates: &[&Operation],
+    tool_prefix: &str,
+    tool_names: &mut Scope,
+) -> Result<(DiscoveryPlan, Vec<Tool>), String> {
+    let chosen: Vec<&Operation> = candidates
+        .iter()
+        .copied()
+        .filter(|op| admitted(section, op))
+        .collect();
+    if chosen.is_empty() {
+        return Err(
+            "the `discovery` section reaches no operation: every operation has a tool, is hidden, or is left out by its filters; \
+             operations get one-to-one tools unless `operations: { mirror: none }` (or an `exclude`) says otherwise"
+                .to_string(),
+        );
+    }
+    let mut operations = Vec::new();
+    let mut documents = Vec::new();
+    let mut catalog = String::new();
+    for operation in &chosen {
+        let index = builder.operation(operation);
+        let plan = &builder.operations[index];
+        let read_only = is_read_only(operation);
+        operations.push(Discoverable {
+            operation: index,
+            name: operation.id.clone(),
+            read_only,
+        });
+        documents.push(document(operation, read_only));
+        let line = json!({
+            "operation": operation.id,
+            "request": plan.label(),
+            "summary": operation.summary.as_deref().map(one_line).unwrap_or_default(),
+            "description": operation.description.as_deref().map(str::trim).unwrap_or_default(),
+            "tags": operation.tags,
+            "read_only": read_only,
+            "annotations": Annotations::from_method(operation.method).to_json().unwrap_or(json!({})),
+            "input_schema": plan.input_schema,
+            "returns": returns(operation),
+        });
+        catalog.push_str(&serde_json::to_string(&line).expect("a JSON value always serializes"));
+        catalog.push('\n');
+    }
+    let index = search::build(&documents);
+    let search_tool = tool_names.tool_name(&format!("{tool_prefix}search_operations"));
+    let describe_tool = tool_names.tool_name(&format!("{tool_prefix}describe_operation"));
+    let call_tool = tool_names.tool_name(&format!("{tool_prefix}call_operation"));
+    let all_read_only = operations.iter().all(|o| o.read_only);
+    let mut tags: Vec<&String> = chosen.iter().flat_map(|op| &op.tags).collect();
+    tags.sort();
+    tags.dedup();
+    let tools = vec![
+        search_definition(&search_tool, &describe_tool, &call_tool, operations.len(), &tags),
+        describe_definition(&describe_tool, &search_tool, &call_tool),
+        call_definition(&call_tool, &search_tool, &describe_tool, all_read_only, &chosen),
+    ];
+    Ok((
+        DiscoveryPlan {
+            mode,
+            operations,
+            search_tool,
+            describe_tool,
+            call_tool,
+            index,
+            catalog,
+        },
+        tools,
+    ))
+}
+
+/// The discovery tools' name prefix: the curation file's prefix, else the server's name.
+pub fn tool_prefix(prefix: &str, server_name: &str) -> String {
+    if prefix.is_empty() {
+        format!("{}_", naming::snake(server_name).unwrap_or_else(|| "api".into()))
+    } else {
+        prefix.to_string()
+    }
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What the index knows of `operation`.
+fn document(operation: &Operation, read_only: bool) -> Document {
+    let path_words: Vec<&str> = operation
+        .path
+        .split('/')
+        .filter(|segment| !segment.is_empty() && !segment.starts_with('{'))
+        .collect();
+    let mut parameters: Vec<String> = operation.parameters.iter().map(|p| p.name.clone()).collect();
+    if let Some(body) = &operation.body
+        && let Some(properties) = body.schema.get("properties").and_then(Value::as_object)
+    {
+        parameters.extend(properties.keys().cloned());
+    }
+    // The first paragraph says what the operation is for; the rest is detail that would drown
+    // the words that matter.
+    let description = operation
+        .description
+        .as_deref()
+        .map(|d| d.trim().split("\n\n").next().unwrap_or_default().to_string())
+        .unwrap_or_default();
+    Document {
+        entry: Entry {
+            name: operation.id.clone(),
+            request: format!("{} {}", operation.method.as_upper(), operation.path),
+            read_only,
+            summary: operation.summary.as_deref().map(one_line).unwrap_or_default(),
+            tags: operation.tags.clone(),
+        },
+        fields: vec![
+            (Field::Name, operation.id.clone()),
+            (Field::Summary, operation.summary.clone().unwrap_or_default()),
+            (Field::Tags, operation.tags.join(" ")),
+            (Field::Path, path_words.join(" ")),
+            (Field::Description, description),
+            (Field::Parameters, parameters.join(" ")),
+        ],
+    }
+}
+
+/// What `operation` returns, briefly: the response's description and the shape of its body
+/// two levels deep.
+fn returns(operation: &Operation) -> Value {
+    let Some(success) = &operation.success else {
+        return json!({ "description": "Nothing is documented." });
+    };
+    let mut out = Map::new();
+    out.insert("status".into(), json!(success.status));
+    if let Some(description) = &success.description {
+        out.insert("description".into(), json!(one_line(description)));
+    }
+    if let Some(schema) = &success.schema {
+        out.insert("schema".into(), brief_schema(schema, 2));
+    }
+    Value::Object(out)
+}
+
+/// `schema` cut down to its types and property names, `depth` levels deep.
+fn brief_schema(schema: &Value, depth: usize) -> Value {
+    let Some(object) = schema.as_object() else {
+        return json!({});
+    };
+    let mut out = Map::new();
+    for key in ["type", "format", "enum"] {
+        if let Some(value) = object.get(key) {
+            out.insert(key.into(), value.clone());
+        }
+    }
+    if object.contains_key("$ref") {
+        out.insert("description".into(), json!("the same shape, nested"));
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(items)) = object.get(key)
+            && depth > 0
+        {
+            out.insert(key.into(), Value::Array(items.iter().map(|s| brief_schema(s, depth - 1)).collect()));
+        }
+    }
+    if let Some(items) = object.get("items") {
+        out.insert("items".into(), brief_schema(items, depth));
+    }
+    if let Some(Value::Object(properties)) = object.get("properties") {
+        let properties: Map<String, Value> = properties
+            .iter()
+            .map(|(name, property)| {
+                let brief = if depth > 1 {
+                    brief_schema(property, depth - 1)
+                } else {
+                    let mut only_type = Map::new();
+                    if let Some(ty) = property.get("type") {
+                        only_type.insert("type".into(), ty.clone());
+                    }
+                    Value::Object(only_type)
+                };
+                (name.clone(), brief)
+            })
+            .collect();
+        out.insert("properties".into(), Value::Object(properties));
+    }
+    Value::Object(out)
+}
+
+fn search_definition(name: &str, describe: &str, call: &str, count: usize, tags: &[&String]) -> Tool {
+    let mut properties = Map::new();
+    properties.insert(
+        "query".into(),
+        json!({
+            "type": "string",
+            "description": "What you want to do, in a few words (\"list the open issues of a project\").",
+        }),
+    );
+    let mut tag = json!({
+        "type": "string",
+        "description": "Only operations with this tag.",
+    });
+    if !tags.is_empty() && tags.len() <= MAX_LISTED_TAGS {
+        tag["enum"] = json!(tags);
+    }
+    properties.insert("tag".into(), tag);
+    properties.insert(
+        "read_only".into(),
+        json!({
+            "type": "boolean",
+            "description": "Only operations that change nothing.",
+            "default": false,
+        }),
+    );
+    properties.insert(
+        "limit".into(),
+        json!({
+            "type": "integer",
+            "description": "The most results to return.",
+            "minimum": 1,
+            "maximum": MAX_RESULTS,
+            "default": DEFAULT_RESULTS,
+        }),
+    );
+    Tool {
+        name: name.to_string(),
+        title: Some("Search the API's operations".into()),
+        description: Some(format!(
+            "Find the operation for a task among {count} operations of this API that have no tool of their own. \
+             Returns the best matches first: each operation's name, HTTP request, summary and whether it only reads. \
+             Then call `{describe}` with the name to learn its arguments, and `{call}` to run it."
+        )),
+        input_schema: json!({
+            "type": "object",
+            "properties": properties,
+            "required": ["query"],
+            "additionalProperties": false,
+        }),
+        output_schema: Some(json!({
+            "type": "object",
+            "properties": {
+                "results": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "operation": { "type": "string" },
+                            "request": { "type": "string" },
+                            "summary": { "type": "string" },
+                            "read_only": { "type": "boolean" },
+                        },
+                        "required": ["operation", "request", "summary", "read_only"],
+                    },
+                },
+            },
+            "required": ["results"],
+        })),
+        annotations: Annotations {
+            read_only: Some(true),
+            destructive: None,
+            idempotent: None,
+            open_world: Some(false),
+        },
+        action: Action::Discovery(DiscoveryTool::Search),
+    }
+}
+
+fn describe_definition(name: &str, search: &str, call: &str) -> Tool {
+    Tool {
+        name: name.to_string(),
+        title: Some("Describe an operation".into()),
+        description: Some(format!(
+            "Describe one operation found with `{search}`: its input schema (the `arguments` `{call}` takes), \
+             what it returns, and whether it changes anything. Use it before calling an operation, so that the arguments fit."
+        )),
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "operation": {
+                    "type": "string",
+                    "description": format!("The operation's name, as `{search}` returned it."),
+                },
+            },
+            "required": ["operation"],
+            "additionalProperties": false,
+        }),
+        output_schema: Some(json!({
+            "type": "object",
+            "properties": {
+                "operation": { "type": "string" },
+                "request": { "type": "string" },
+                "summary": { "type": "string" },
+                "description": { "type": "string" },
+                "tags": { "type": "array", "items": { "type": "string" } },
+                "read_only": { "type": "boolean" },
+                "annotations": { "type": "object" },
+                "input_schema": { "type": "object" },
+                "returns": { "type": "object" },
+            },
+            "required": ["operation", "request", "read_only", "input_schema", "returns"],
+        })),
+        annotations: Annotations {
+            read_only: Some(true),
+            destructive: None,
+            idempotent: None,
+            open_world: Some(false),
+        },
+        action: Action::Discovery(DiscoveryTool::Describe),
+    }
+}
+
+fn call_definition(name: &str, search: &str, describe: &str, all_read_only: bool, chosen: &[&Operation]) -> Tool {
+    let annotations = if all_read_only {
+        Annotations {
+            read_only: Some(true),
+            ..Annotations::default()
+        }
+    } else {
+        let destructive = chosen
+            .iter()
+            .any(|op| Annotations::from_method(op.method).destructive == Some(true));
+        Annotations {
+            read_only: Some(false),
+            destructive: Some(destructive),
+            idempotent: Some(false),
+            open_world: None,
+        }
+    };
+    let effect = if all_read_only {
+        "Every operation it reaches only reads."
+    } else {
+        "Some operations change data: the result's `read_only` says whether this one did."
+    };
+    Tool {
+        name: name.to_string(),
+        title: Some("Call an operation".into()),
+        description: Some(format!(
+            "Call one operation found with `{search}`, with arguments that match the input schema `{describe}` shows. \
+             The arguments are checked before anything is sent. {effect}"
+        )),
+        input_schema: json!({
+            "type": "object",
+            "properties": {
+                "operation": {
+                    "type": "string",
+                    "description": format!("The operation's name, as `{search}` returned it."),
+                },
+                "arguments": {
+                    "type": "object",
+                    "description": format!("The operation's arguments, as its input schema from `{describe}` says."),
+                    "default": {},
+                },
+            },
+            "required": ["operation"],
+            "additionalProperties": false,
+        }),
+        output_schema: Some(json!({
+            "type": "object",
+            "properties": {
+                "operation": { "type": "string" },
+                "request": { "type": "string" },
+                "read_only": { "type": "boolean" },
+                "result": {},
+            },
+            "required": ["operation", "request", "read_only", "result"],
+        })),
+        annotations,
+        action: Action::Discovery(DiscoveryTool::Call),
+    }
+}

@@ -1,0 +1,242 @@
+//! The discovery tools: search the operations that have no tool of their own, describe one,
+//! call one. A call goes through the operation's own handler in `operations.rs` — the same
+//! argument parsing, checks, client, credentials, limits and error translation as every other
+//! tool — so its arguments are checked before any request is sent.
+//!
+//! This file is the same in every crate mcpgen generates with discovery tools; the operations,
+//! their index and their descriptions are in `operations.rs` and `data/`.
+
+use std::sync::{Arc, OnceLock};
+
+use rmcp::model::JsonObject;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::client::Client;
+use crate::operations::{CATALOG, INDEX, OPERATIONS, TOOL_NAMES};
+use crate::runtime::{self, ToolError, ToolFuture, ToolOutput};
+use crate::search::{Filter, Index};
+
+/// The most results one search returns, and how many unless asked.
+const MAX_RESULTS: usize = 50;
+const DEFAULT_RESULTS: usize = 10;
+/// How many names an unknown-operation message suggests.
+const SUGGESTIONS: usize = 5;
+
+/// One discoverable operation: its name, whether it only reads, and its handler.
+pub struct Operation {
+    pub name: &'static str,
+    pub read_only: bool,
+    pub call: fn(Arc<Client>, JsonObject) -> ToolFuture,
+}
+
+/// The names of the three discovery tools.
+pub struct ToolNames {
+    pub search: &'static str,
+    pub describe: &'static str,
+    pub call: &'static str,
+}
+
+/// The index and the descriptions, read once; they were written by mcpgen for exactly the
+/// operations of [`OPERATIONS`], in the same order.
+struct Catalog {
+    index: Index,
+    descriptions: Vec<&'static str>,
+}
+
+fn catalog() -> Result<&'static Catalog, ToolError> {
+    static CATALOG_CELL: OnceLock<Result<Catalog, String>> = OnceLock::new();
+    CATALOG_CELL
+        .get_or_init(|| {
+            let index = Index::parse(INDEX)?;
+            let descriptions: Vec<&'static str> =
+                CATALOG.lines().filter(|line| !line.starts_with("//")).collect();
+            let names_match = index.entries.len() == OPERATIONS.len()
+                && descriptions.len() == OPERATIONS.len()
+                && index.entries.iter().zip(OPERATIONS).all(|(e, o)| e.name == o.name);
+            if !names_match {
+                return Err("the search index does not list the server's operations".to_string());
+            }
+            Ok(Catalog {
+                index,
+                descriptions,
+            })
+        })
+        .as_ref()
+        .map_err(|message| ToolError::Transport {
+            operation: "the operation catalog",
+            message: format!("{message}; regenerate the server with mcpgen"),
+        })
+}
+
+/// The position of the operation called `name`, or an error that suggests close names.
+fn find(catalog: &Catalog, name: &str) -> Result<usize, ToolError> {
+    if let Some(position) = catalog.index.find(name) {
+        return Ok(position);
+    }
+    let mut suggestions: Vec<&str> = catalog
+        .index
+        .entries
+        .iter()
+        .filter(|entry| same_words(&entry.name, name))
+        .map(|entry| entry.name.as_str())
+        .collect();
+    for hit in catalog.index.search(name, &Filter::default(), SUGGESTIONS) {
+        let candidate = catalog.index.entries[hit.entry].name.as_str();
+        if !suggestions.contains(&candidate) {
+            suggestions.push(candidate);
+        }
+    }
+    suggestions.truncate(SUGGESTIONS);
+    let hint = if suggestions.is_empty() {
+        String::new()
+    } else {
+        let quoted: Vec<String> = suggestions.iter().map(|s| format!("`{s}`")).collect();
+        format!(" Did you mean {}?", quoted.join(", "))
+    };
+    Err(ToolError::InvalidArguments(format!(
+        "Invalid argument `operation`: there is no operation `{name}`.{hint} `{}` finds operations by what they do.",
+        TOOL_NAMES.search
+    )))
+}
+
+/// Do `a` and `b` differ only in case and separators (`pulls_list` and `pulls/list`)?
+fn same_words(a: &str, b: &str) -> bool {
+    let letters = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    letters(a) == letters(b)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SearchArguments {
+    query: String,
+    #[serde(default)]
+    tag: Option<String>,
+    #[serde(default)]
+    read_only: bool,
+    #[serde(default)]
+    limit: Option<i64>,
+}
+
+/// The search tool: the best matches for the query, best first.
+pub fn search(arguments: JsonObject) -> Result<ToolOutput, ToolError> {
+    let arguments: SearchArguments = runtime::parse_arguments(arguments)?;
+    let limit = match arguments.limit {
+        None => DEFAULT_RESULTS,
+        Some(limit) if (1..=MAX_RESULTS as i64).contains(&limit) => limit as usize,
+        Some(limit) => {
+            return Err(ToolError::InvalidArguments(format!(
+                "Invalid argument `limit`: {limit} is out of range; use 1 to {MAX_RESULTS}."
+            )));
+        }
+    };
+    let catalog = catalog()?;
+    let filter = Filter {
+        tag: arguments.tag.as_deref(),
+        read_only: arguments.read_only,
+    };
+    if let Some(tag) = filter.tag
+        && !catalog
+            .index
+            .entries
+            .iter()
+            .any(|e| e.tags.iter().any(|t| t.eq_ignore_ascii_case(tag)))
+    {
+        return Err(ToolError::InvalidArguments(format!(
+            "Invalid argument `tag`: no operation has the tag `{tag}`; leave it out to search them all."
+        )));
+    }
+    let hits = catalog.index.search(&arguments.query, &filter, limit);
+    let results: Vec<Value> = hits
+        .iter()
+        .map(|hit| {
+            let entry = &catalog.index.entries[hit.entry];
+            json!({
+                "operation": entry.name,
+                "request": entry.request,
+                "summary": entry.summary,
+                "read_only": entry.read_only,
+            })
+        })
+        .collect();
+    let mut output = ToolOutput::from(json!({ "results": results }));
+    if hits.is_empty() {
+        output.notes.push(
+            "No operation matches. Try other words (what the operation does, or the thing it works on), or drop the filters."
+                .to_string(),
+        );
+    } else {
+        output.notes.push(format!(
+            "Next: `{}` with an operation's name shows its arguments; `{}` runs it.",
+            TOOL_NAMES.describe, TOOL_NAMES.call
+        ));
+    }
+    Ok(output)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DescribeArguments {
+    operation: String,
+}
+
+/// The describe tool: one operation's input schema, what it returns and its annotations.
+pub fn describe(arguments: JsonObject) -> Result<ToolOutput, ToolError> {
+    let arguments: DescribeArguments = runtime::parse_arguments(arguments)?;
+    let catalog = catalog()?;
+    let position = find(catalog, &arguments.operation)?;
+    let description: Value =
+        serde_json::from_str(catalog.descriptions[position]).map_err(|error| ToolError::Transport {
+            operation: "the operation catalog",
+            message: format!("the description of `{}` is damaged ({error}); regenerate the server with mcpgen", arguments.operation),
+        })?;
+    Ok(description.into())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CallArguments {
+    operation: String,
+    #[serde(default)]
+    arguments: Option<JsonObject>,
+}
+
+/// The call tool: runs the operation's own handler and says whether the operation only read.
+pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
+    let arguments: CallArguments = runtime::parse_arguments(arguments)?;
+    let catalog = catalog()?;
+    let position = find(catalog, &arguments.operation)?;
+    let operation = &OPERATIONS[position];
+    let entry = &catalog.index.entries[position];
+    let output = (operation.call)(client, arguments.arguments.unwrap_or_default())
+        .await
+        .map_err(|error| match error {
+            ToolError::InvalidArguments(message) => ToolError::InvalidArguments(format!(
+                "{message} Nothing was sent. `{}` shows the arguments `{}` takes.",
+                TOOL_NAMES.describe, operation.name
+            )),
+            other => other,
+        })?;
+    let mut notes = Vec::new();
+    if !operation.read_only {
+        notes.push(format!(
+            "`{}` ({}) is not read-only: it may have changed data.",
+            operation.name, entry.request
+        ));
+    }
+    notes.extend(output.notes);
+    Ok(ToolOutput {
+        value: json!({
+            "operation": operation.name,
+            "request": entry.request,
+            "read_only": operation.read_only,
+            "result": output.value,
+        }),
+        notes,
+    })
+}

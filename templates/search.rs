@@ -1,0 +1,550 @@
+//! Ranked full-text search over the API's operations, for the discovery tools.
+//!
+//! mcpgen builds the index when it generates the crate ([`build`]): every operation's name,
+//! summary, tags, path words, description and parameter names are cut into terms ([`terms`]),
+//! weighted per field and normalised for the field's length (BM25F), and written as a compact
+//! inverted index. The server reads that text once ([`Index::parse`]) and ranks operations for a
+//! query with the same [`terms`] ([`Index::search`]).
+//!
+//! This file is the same in every crate mcpgen generates, and mcpgen itself compiles it, so the
+//! index it writes and the ranking the server does cannot drift apart.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+/// The first line of an index, naming its format.
+pub const FORMAT: &str = "mcpgen-search-index 1";
+
+/// BM25's term-frequency saturation.
+const K1: f64 = 4.0;
+/// BM25's length normalisation.
+const B: f64 = 0.6;
+
+/// How much more an operation whose name the request covers entirely scores.
+const NAME_COVERAGE_WEIGHT: f64 = 0.5;
+
+/// Words too common in requests to tell operations apart.
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "also", "an", "and", "any", "are", "as", "at", "be", "by", "can", "could", "did",
+    "do", "does", "for", "from", "has", "have", "how", "i", "in", "into", "is", "it", "its", "just",
+    "me", "my", "of", "on", "or", "our", "please", "some", "that", "the", "their", "them", "there",
+    "these", "they", "this", "those", "to", "under", "us", "want", "was", "we", "were", "what",
+    "when", "where", "which", "who", "will", "with", "would", "you", "your",
+];
+
+/// The fields of an operation that the index knows, with their weights.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Field {
+    Name,
+    Summary,
+    Tags,
+    Path,
+    Description,
+    Parameters,
+}
+
+impl Field {
+    pub const ALL: [Field; 6] = [
+        Field::Name,
+        Field::Summary,
+        Field::Tags,
+        Field::Path,
+        Field::Description,
+        Field::Parameters,
+    ];
+
+    /// How much a term found in this field counts.
+    pub fn weight(self) -> f64 {
+        match self {
+            Field::Name => 3.0,
+            Field::Summary => 3.0,
+            Field::Tags => 1.5,
+            Field::Path => 1.5,
+            Field::Description => 0.6,
+            Field::Parameters => 0.4,
+        }
+    }
+}
+
+/// Words a request uses for what API descriptions say otherwise — REST verbs, common
+/// abbreviations, and the user speaking of themselves — with the terms they stand for and how
+/// much those count. The word itself then counts only [`LITERAL_WEIGHT`]: "show the details"
+/// is about getting, not about operations that mention details.
+const SYNONYMS: &[(&str, &[&str], f64)] = &[
+    ("new", &["create"], 1.0),
+    ("open", &["create"], 1.0),
+    ("add", &["create"], 1.0),
+    ("make", &["create"], 1.0),
+    ("publish", &["create"], 1.0),
+    ("start", &["create"], 1.0),
+    ("put", &["add", "set"], 1.0),
+    ("show", &["get"], 1.0),
+    ("read", &["get"], 1.0),
+    ("fetch", &["get"], 1.0),
+    ("view", &["get"], 1.0),
+    ("see", &["get"], 1.0),
+    ("look", &["get"], 1.0),
+    ("details", &["get"], 1.0),
+    ("detail", &["get"], 1.0),
+    ("info", &["get"], 1.0),
+    ("retrieve", &["get"], 1.0),
+    ("recent", &["list"], 1.0),
+    ("all", &["list"], 1.0),
+    ("browse", &["list"], 1.0),
+    ("edit", &["update"], 1.0),
+    ("change", &["update"], 1.0),
+    ("modify", &["update"], 1.0),
+    ("rename", &["update"], 1.0),
+    ("close", &["update"], 1.0),
+    ("remove", &["delete"], 1.0),
+    ("erase", &["delete"], 1.0),
+    ("destroy", &["delete"], 1.0),
+    ("find", &["search", "list"], 1.0),
+    ("lookup", &["get", "search"], 1.0),
+    ("repo", &["repository"], 1.0),
+    ("repos", &["repository"], 1.0),
+    ("repository", &["repo"], 1.0),
+    ("repositories", &["repo"], 1.0),
+    ("org", &["organization"], 1.0),
+    ("orgs", &["organization"], 1.0),
+    ("organization", &["org"], 1.0),
+    ("organizations", &["org"], 1.0),
+    ("pr", &["pull", "request"], 1.0),
+    ("prs", &["pull", "request"], 1.0),
+    ("logged", &["authenticated"], 1.0),
+    ("signed", &["authenticated"], 1.0),
+    ("me", &["authenticated", "current"], 0.3),
+    ("my", &["authenticated", "current"], 0.3),
+    ("i", &["authenticated", "current"], 0.3),
+    ("mine", &["authenticated", "current"], 0.3),
+    ("myself", &["authenticated", "current"], 0.3),
+];
+
+/// How much a word with synonyms counts as itself.
+const LITERAL_WEIGHT: f64 = 0.5;
+
+/// How much a plural noun in a request (`branches of the repo`) counts as asking for a list.
+const PLURAL_LIST_WEIGHT: f64 = 0.3;
+
+/// The lowercase words of `text`, split at case changes, `_`, `-`, `/` and any other
+/// non-alphanumeric character.
+fn words(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (index, &c) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            continue;
+        }
+        if let Some(&previous) = index.checked_sub(1).and_then(|i| chars.get(i)) {
+            let next_is_lower = chars.get(index + 1).is_some_and(|n| n.is_lowercase());
+            // `pullRequest` → pull Request; `HTTPServer` → HTTP Server.
+            let camel = c.is_uppercase()
+                && (previous.is_lowercase()
+                    || previous.is_ascii_digit()
+                    || (previous.is_uppercase() && next_is_lower));
+            if camel && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+        }
+        word.push(c);
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words.into_iter().map(|w| w.to_lowercase()).collect()
+}
+
+/// The search terms of `text`: its [`words`] without common ones, each reduced to its stem.
+pub fn terms(text: &str) -> Vec<String> {
+    words(text)
+        .into_iter()
+        .filter(|w| !STOP_WORDS.contains(&w.as_str()) && w.chars().count() > 1)
+        .map(|w| stem(&w))
+        .collect()
+}
+
+/// The terms of a query with their weights: its own [`terms`], those its words stand for, and
+/// `list` when it names things in the plural.
+pub fn query_terms(query: &str) -> Vec<(String, f64)> {
+    let mut out: Vec<(String, f64)> = Vec::new();
+    let mut add = |term: String, weight: f64| match out.iter_mut().find(|(t, _)| *t == term) {
+        Some(existing) => existing.1 = existing.1.max(weight),
+        None => out.push((term, weight)),
+    };
+    for word in words(query) {
+        let mut own = 1.0;
+        if let Some((_, stands_for, weight)) = SYNONYMS.iter().find(|(w, _, _)| *w == word) {
+            for term in *stands_for {
+                add(stem(term), *weight);
+            }
+            own = LITERAL_WEIGHT;
+        }
+        if STOP_WORDS.contains(&word.as_str()) || word.chars().count() < 2 {
+            continue;
+        }
+        let singular = singular(&word);
+        if singular != word && word.len() > 3 && word.is_ascii() {
+            add(stem("list"), PLURAL_LIST_WEIGHT);
+        }
+        add(stem(&word), own);
+    }
+    out
+}
+
+/// A light stem, the same for a word's forms: plurals made singular (`repositories` →
+/// `repository`, `branches` → `branch`), `-ed` and `-ing` dropped (`starred` → `star`), and a
+/// final `e` dropped (`merge` and `merged` → `merg`).
+fn stem(word: &str) -> String {
+    if word.chars().count() <= 3 || !word.is_ascii() {
+        return word.to_string();
+    }
+    let mut stem = singular(word);
+    for ending in ["ing", "ed"] {
+        if stem.len() >= ending.len() + 3 && stem.ends_with(ending) {
+            stem.truncate(stem.len() - ending.len());
+            let bytes = stem.as_bytes();
+            let n = bytes.len();
+            // `starr` → `star`, `logg` → `log`; `ss` stays (`pass`).
+            if n >= 2 && bytes[n - 1] == bytes[n - 2] && !b"aeiousl".contains(&bytes[n - 1]) {
+                stem.pop();
+            }
+            break;
+        }
+    }
+    // `assignee` → `assign`.
+    if stem.len() >= 7 && stem.ends_with("ee") {
+        stem.truncate(stem.len() - 2);
+    }
+    if stem.len() > 4 && stem.ends_with('e') {
+        stem.pop();
+    }
+    stem
+}
+
+/// A simple singular: `repositories` → `repository`, `branches` → `branch`, `pulls` → `pull`.
+fn singular(word: &str) -> String {
+    if let Some(stem) = word.strip_suffix("ies") {
+        return format!("{stem}y");
+    }
+    if word.ends_with("aches") {
+        // `caches` → `cache`, not `cach`.
+        return word[..word.len() - 1].to_string();
+    }
+    for ending in ["sses", "shes", "ches", "xes", "zes"] {
+        if word.ends_with(ending) {
+            return word[..word.len() - 2].to_string();
+        }
+    }
+    if word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") && !word.ends_with("is") {
+        return word[..word.len() - 1].to_string();
+    }
+    word.to_string()
+}
+
+/// One operation as the index shows it in results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The name the discovery tools know it by (its operationId).
+    pub name: String,
+    /// `GET /repos/{owner}/{repo}/pulls`
+    pub request: String,
+    pub read_only: bool,
+    /// One line.
+    pub summary: String,
+    pub tags: Vec<String>,
+}
+
+/// One operation and the text of its fields, as mcpgen hands it to [`build`].
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub entry: Entry,
+    pub fields: Vec<(Field, String)>,
+}
+
+/// Writes the index of `documents`: the operations in order, then each term with the
+/// operations it occurs in and its weight there (sorted, so the same documents always give the
+/// same text).
+pub fn build(documents: &[Document]) -> String {
+    let mut field_lengths: BTreeMap<Field, (f64, usize)> = BTreeMap::new();
+    let mut per_document: Vec<BTreeMap<Field, Vec<String>>> = Vec::with_capacity(documents.len());
+    for document in documents {
+        let mut fields: BTreeMap<Field, Vec<String>> = BTreeMap::new();
+        for (field, text) in &document.fields {
+            fields.entry(*field).or_default().extend(terms(text));
+        }
+        for field in Field::ALL {
+            let length = fields.get(&field).map_or(0, Vec::len);
+            let total = field_lengths.entry(field).or_insert((0.0, 0));
+            total.0 += length as f64;
+            total.1 += 1;
+        }
+        per_document.push(fields);
+    }
+    let average = |field: Field| {
+        field_lengths
+            .get(&field)
+            .map_or(1.0, |(sum, count)| (sum / (*count).max(1) as f64).max(1.0))
+    };
+    let mut postings: BTreeMap<String, Vec<(usize, f64)>> = BTreeMap::new();
+    for (index, fields) in per_document.iter().enumerate() {
+        let mut weights: BTreeMap<&str, f64> = BTreeMap::new();
+        for (field, words) in fields {
+            let norm = 1.0 - B + B * words.len() as f64 / average(*field);
+            let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+            for word in words {
+                *counts.entry(word).or_default() += 1;
+            }
+            for (word, count) in counts {
+                *weights.entry(word).or_default() += field.weight() * count as f64 / norm;
+            }
+        }
+        for (word, weight) in weights {
+            postings.entry(word.to_string()).or_default().push((index, weight));
+        }
+    }
+    let mut out = String::new();
+    out.push_str(FORMAT);
+    out.push('\n');
+    for document in documents {
+        let entry = &document.entry;
+        let _ = write!(
+            out,
+            "op\t{}\t{}\t{}\t{}",
+            one_line(&entry.name),
+            one_line(&entry.request),
+            if entry.read_only { "r" } else { "w" },
+            one_line(&entry.summary)
+        );
+        for tag in &entry.tags {
+            let _ = write!(out, "\t{}", one_line(tag));
+        }
+        out.push('\n');
+    }
+    for (word, list) in postings {
+        out.push_str("t\t");
+        out.push_str(&word);
+        for (index, weight) in list {
+            let _ = write!(out, "\t{index}:{weight:.2}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `text` with every run of white space (tabs and line breaks too) made one space.
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The index, read.
+#[derive(Debug, Clone)]
+pub struct Index {
+    pub entries: Vec<Entry>,
+    postings: HashMap<String, Vec<(u32, f32)>>,
+}
+
+/// One search result: the entry's position and its score.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Hit {
+    pub entry: usize,
+    pub score: f64,
+}
+
+/// What a search may be narrowed to.
+#[derive(Debug, Clone, Default)]
+pub struct Filter<'a> {
+    /// Only operations with this tag (compared ignoring case).
+    pub tag: Option<&'a str>,
+    /// Only operations that change nothing.
+    pub read_only: bool,
+}
+
+impl Index {
+    /// Reads an index [`build`] wrote; lines starting with `//` (the file's header) are skipped.
+    pub fn parse(text: &str) -> Result<Index, String> {
+        let mut lines = text.lines().filter(|line| !line.starts_with("//"));
+        if lines.next() != Some(FORMAT) {
+            return Err(format!("the search index does not start with `{FORMAT}`"));
+        }
+        let mut entries = Vec::new();
+        let mut postings = HashMap::new();
+        for (number, line) in lines.enumerate() {
+            let bad = || format!("the search index is damaged at line {}", number + 2);
+            let mut parts = line.split('\t');
+            match parts.next() {
+                Some("op") => {
+                    let name = parts.next().ok_or_else(bad)?.to_string();
+                    let request = parts.next().ok_or_else(bad)?.to_string();
+                    let read_only = parts.next().ok_or_else(bad)? == "r";
+                    let summary = parts.next().ok_or_else(bad)?.to_string();
+                    let tags = parts.map(str::to_string).collect();
+                    entries.push(Entry {
+                        name,
+                        request,
+                        read_only,
+                        summary,
+                        tags,
+                    });
+                }
+                Some("t") => {
+                    let word = parts.next().ok_or_else(bad)?.to_string();
+                    let mut list = Vec::new();
+                    for posting in parts {
+                        let (index, weight) = posting.split_once(':').ok_or_else(bad)?;
+                        let index: u32 = index.parse().map_err(|_| bad())?;
+                        if index as usize >= entries.len() {
+                            return Err(bad());
+                        }
+                        list.push((index, weight.parse().map_err(|_| bad())?));
+                    }
+                    postings.insert(word, list);
+                }
+                _ => return Err(bad()),
+            }
+        }
+        Ok(Index { entries, postings })
+    }
+
+    /// The position of the operation called `name`.
+    pub fn find(&self, name: &str) -> Option<usize> {
+        self.entries.iter().position(|entry| entry.name == name)
+    }
+
+    /// The operations that match `query` and `filter`, best first, at most `limit`. Ties keep
+    /// the index's order, so results are stable.
+    pub fn search(&self, query: &str, filter: &Filter<'_>, limit: usize) -> Vec<Hit> {
+        let total = self.entries.len() as f64;
+        // Per operation: the score so far, and how much of the query it matched.
+        let mut scores: HashMap<u32, (f64, f64)> = HashMap::new();
+        let query_terms = query_terms(query);
+        let query_weight: f64 = query_terms.iter().map(|(_, w)| w).sum();
+        for (term, query_weight) in &query_terms {
+            let Some(list) = self.postings.get(term) else {
+                continue;
+            };
+            let found = list.len() as f64;
+            let idf = (1.0 + (total - found + 0.5) / (found + 0.5)).ln();
+            for &(index, weight) in list {
+                let weight = f64::from(weight);
+                let entry = scores.entry(index).or_default();
+                entry.0 += query_weight * idf * weight * (K1 + 1.0) / (weight + K1);
+                entry.1 += query_weight;
+            }
+        }
+        // An operation that matches more of the request ranks above one that matches a rare
+        // word of it many times; one whose name the request covers (`repos/get` for "get a
+        // repository") above one whose name says more than was asked.
+        let wanted: Vec<&str> = query_terms.iter().map(|(t, _)| t.as_str()).collect();
+        let mut hits: Vec<Hit> = scores
+            .into_iter()
+            .filter(|(index, _)| self.admits(*index as usize, filter))
+            .map(|(index, (score, matched))| {
+                let name = terms(&self.entries[index as usize].name);
+                let named = name.iter().filter(|t| wanted.contains(&t.as_str())).count();
+                let name_coverage = named as f64 / name.len().max(1) as f64;
+                let coverage = matched / query_weight.max(f64::MIN_POSITIVE);
+                Hit {
+                    entry: index as usize,
+                    score: score * (0.5 + 0.5 * coverage) * (1.0 + NAME_COVERAGE_WEIGHT * name_coverage),
+                }
+            })
+            .collect();
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.entry.cmp(&b.entry)));
+        hits.truncate(limit);
+        hits
+    }
+
+    fn admits(&self, index: usize, filter: &Filter<'_>) -> bool {
+        let entry = &self.entries[index];
+        (!filter.read_only || entry.read_only)
+            && filter
+                .tag
+                .is_none_or(|tag| entry.tags.iter().any(|t| t.eq_ignore_ascii_case(tag)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn terms_split_cases_and_separators_and_drop_common_words() {
+        assert_eq!(
+            terms("pulls/list-review-comments getRepositoryHTTPHooks the_owner"),
+            ["pull", "list", "review", "comment", "get", "repository", "http", "hook", "owner"]
+        );
+        assert_eq!(terms("/repos/{owner}/{repo}/branches"), ["repo", "owner", "repo", "branch"]);
+    }
+
+    #[test]
+    fn forms_of_a_word_share_a_term() {
+        for (a, b) in [
+            ("repositories", "repository"),
+            ("branches", "branch"),
+            ("caches", "cache"),
+            ("merged", "merge"),
+            ("starred", "star"),
+            ("listing", "list"),
+            ("issues", "issue"),
+        ] {
+            assert_eq!(terms(a), terms(b), "{a} and {b}");
+        }
+        assert_ne!(terms("status"), terms("statu"), "`status` is not a plural");
+    }
+
+    #[test]
+    fn a_query_adds_what_its_words_stand_for_at_a_lower_weight() {
+        let weighted = query_terms("open a PR in my repo");
+        let has = |word: &str, weight: f64| weighted.contains(&(terms(word).remove(0), weight));
+        assert!(has("open", LITERAL_WEIGHT) && has("create", 1.0), "{weighted:?}");
+        assert!(has("pull", 1.0) && has("request", 1.0), "{weighted:?}");
+        assert!(has("repo", LITERAL_WEIGHT) && has("repository", 1.0), "{weighted:?}");
+        assert!(has("authenticated", 0.3), "{weighted:?}");
+        assert!(!has("list", PLURAL_LIST_WEIGHT), "{weighted:?}");
+        let plural = query_terms("branches of the repo");
+        assert!(plural.contains(&(terms("list").remove(0), PLURAL_LIST_WEIGHT)), "{plural:?}");
+        assert!(!weighted.iter().any(|(t, _)| t == "my"), "{weighted:?}");
+    }
+
+    fn document(name: &str, summary: &str, read_only: bool, tag: &str) -> Document {
+        Document {
+            entry: Entry {
+                name: name.into(),
+                request: format!("GET /{name}"),
+                read_only,
+                summary: summary.into(),
+                tags: vec![tag.into()],
+            },
+            fields: vec![(Field::Name, name.into()), (Field::Summary, summary.into())],
+        }
+    }
+
+    #[test]
+    fn the_index_ranks_the_best_match_first_and_filters() {
+        let text = build(&[
+            document("listIssues", "List issues\tof a project", true, "issues"),
+            document("createIssue", "Create an issue", false, "issues"),
+            document("listProjects", "List projects", true, "projects"),
+        ]);
+        let index = Index::parse(&text).expect("the index reads back");
+        assert_eq!(index.entries[0].summary, "List issues of a project");
+        let hits = index.search("create a new issue", &Filter::default(), 10);
+        assert_eq!(hits[0].entry, 1);
+        let read_only = Filter { tag: None, read_only: true };
+        assert!(index.search("create issue", &read_only, 10).iter().all(|h| h.entry != 1));
+        let projects = Filter { tag: Some("Projects"), read_only: false };
+        let hits = index.search("list", &projects, 10);
+        assert_eq!(hits.iter().map(|h| h.entry).collect::<Vec<_>>(), [2]);
+        assert_eq!(index.search("list", &Filter::default(), 1).len(), 1);
+    }
+
+    #[test]
+    fn a_damaged_index_is_an_error_not_a_panic() {
+        assert!(Index::parse("nonsense").is_err());
+        assert!(Index::parse(&format!("{FORMAT}\nt\tword\t7:1.0")).is_err());
+    }
+}
