@@ -1,0 +1,631 @@
+"""mcpgen and the peers side by side: the figures of issue 7, measured in one run, one table.
+
+Run through `bench/run`, which installs the peers and builds what this needs; `bench/run --help`
+lists the options. Standard library only (the peers' own environments run the peers).
+"""
+
+import argparse
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import http.client
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from mcp_driver import ServerError, StdioSession  # noqa: E402
+
+REPO = Path(__file__).resolve().parent.parent
+BENCH = REPO / "target/bench"
+WORK = BENCH / "work"
+LOGS = BENCH / "logs"
+
+PEERS = ["mcpgen", "openapi-mcp-generator", "fastmcp", "rmcp-openapi"]
+GENERATORS = ["mcpgen", "openapi-mcp-generator"]  # the others generate nothing: run-time proxies
+
+# One call per small input: the tool (found by operationId, whatever the generator's naming),
+# its arguments, and the same request sent directly to the upstream.
+CALLS = {
+    "petstore": ("getPetById", {"petId": 1}, "/pet/1"),
+    "tracker": ("getIssueByKey", {"issue_key": "WEB-1"}, "/v2/issues/by-key/WEB-1"),
+}
+# The bearer token each server sends (prism only checks that petstore's is there).
+TOKENS = {"petstore": "bench-token", "tracker": "alice-token"}
+
+
+def log(message):
+    print(f"[bench {time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Statistics and the table
+
+
+class Figure:
+    """Repeated measurements of one figure for one peer; `failed` says why there are none."""
+
+    def __init__(self, samples=(), unit="", failed=None, note=None):
+        self.samples = list(samples)
+        self.unit = unit
+        self.failed = failed
+        self.note = note
+
+    @property
+    def median(self):
+        return statistics.median(self.samples) if self.samples else None
+
+    def cell(self):
+        if not self.samples:
+            return f"failed: {self.failed}" if self.failed else "—"
+        text = f"{fmt(self.median, self.unit)}"
+        if len(self.samples) > 1:
+            text += f" [{fmt(min(self.samples), self.unit, bare=True)}–{fmt(max(self.samples), self.unit, bare=True)}]"
+        if self.note:
+            text += f" ({self.note})"
+        return text
+
+
+def fmt(value, unit, bare=False):
+    if unit == "s":
+        if value < 0.01:
+            text, suffix = f"{value * 1000:.2f}", "ms"
+        elif value < 1:
+            text, suffix = f"{value * 1000:.0f}", "ms"
+        else:
+            text, suffix = f"{value:.2f}", "s"
+    elif unit == "ms+":
+        text, suffix = f"{value * 1000:+.2f}", "ms"
+    elif unit == "MiB":
+        text, suffix = f"{value:.1f}", "MiB"
+    elif unit == "tokens":
+        text, suffix = f"{value:,.0f}", "tokens"
+    elif unit == "calls/s":
+        text, suffix = f"{value:,.0f}", "calls/s"
+    else:
+        text, suffix = f"{value}", unit
+    return text if bare else f"{text} {suffix}".strip()
+
+
+class Table:
+    def __init__(self, peers):
+        self.peers = peers
+        self.rows = []
+
+    def add(self, figure, input_name, results, target, lower_is_better=True):
+        self.rows.append((figure, input_name, results, target, lower_is_better))
+
+    def ratio(self, results, lower_is_better):
+        ours = results.get("mcpgen")
+        if not ours or ours.median is None:
+            return "—"
+        others = [f.median for p, f in results.items() if p != "mcpgen" and f and f.median is not None]
+        if not others:
+            return "—"
+        best = min(others) if lower_is_better else max(others)
+        if ours.unit == "ms+":
+            return f"{(ours.median - best) * 1000:+.2f} ms"
+        if ours.median == 0 or best == 0:
+            return "—"
+        factor = best / ours.median if lower_is_better else ours.median / best
+        return f"{factor:.1f}× {'better' if factor >= 1 else 'worse'}"
+
+    def render(self):
+        header = ["figure", "input"] + self.peers + ["mcpgen vs best peer", "target"]
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        for figure, input_name, results, target, lower in self.rows:
+            cells = [figure, input_name]
+            cells += [results[p].cell() if p in results else "n/a" for p in self.peers]
+            cells += [self.ratio(results, lower), target]
+            lines.append("| " + " | ".join(cells) + " |")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Processes
+
+
+def timed(argv, cwd=None, env=None, timeout=300, log_name="timed"):
+    """Runs argv under `/usr/bin/time -v`; returns (wall seconds, peak RSS in MiB, CPU seconds:
+    user + system) or raises. CPU time is what a loaded machine disturbs least: the wall time of a
+    CPU-bound process grows with the run queue, its CPU time hardly."""
+    LOGS.mkdir(parents=True, exist_ok=True)
+    log_file = LOGS / f"{log_name}.log"
+    with open(log_file, "ab") as out:
+        out.write(f"\n$ {shlex.join(map(str, argv))}\n".encode())
+        out.flush()
+        proc = subprocess.run(
+            ["/usr/bin/time", "-v", *map(str, argv)],
+            cwd=cwd,
+            env=env,
+            stdout=out,
+            stderr=subprocess.PIPE,
+            timeout=timeout,
+        )
+        err = proc.stderr.decode(errors="replace")
+        out.write(err.encode())
+    if proc.returncode != 0:
+        raise RuntimeError(f"exit {proc.returncode}, see {log_file.relative_to(REPO)}")
+    wall = re.search(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)", err).group(1)
+    seconds = 0.0
+    for part in wall.split(":"):
+        seconds = seconds * 60 + float(part)
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", err).group(1)) / 1024
+    cpu = sum(float(re.search(rf"{kind} time \(seconds\): ([\d.]+)", err).group(1)) for kind in ("User", "System"))
+    return seconds, rss, cpu
+
+
+def run(argv, cwd=None, env=None, timeout=600, log_name="setup"):
+    LOGS.mkdir(parents=True, exist_ok=True)
+    with open(LOGS / f"{log_name}.log", "ab") as out:
+        out.write(f"\n$ {shlex.join(map(str, argv))}\n".encode())
+        out.flush()
+        proc = subprocess.run(list(map(str, argv)), cwd=cwd, env=env, stdout=out, stderr=out, timeout=timeout)
+    if proc.returncode != 0:
+        raise RuntimeError(f"`{shlex.join(map(str, argv))}` failed (exit {proc.returncode}), see target/bench/logs/{log_name}.log")
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Service:
+    """A background process (an upstream or an HTTP server) stopped when the run ends."""
+
+    def __init__(self, argv, env=None, name="service"):
+        LOGS.mkdir(parents=True, exist_ok=True)
+        self.log = open(LOGS / f"{name}.log", "ab")
+        self.proc = subprocess.Popen(
+            list(map(str, argv)), stdout=self.log, stderr=self.log, env=env, start_new_session=True
+        )
+
+    def wait_http(self, url, timeout=60, ok=lambda status: status < 500):
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{url}: the process exited ({self.proc.returncode})")
+            try:
+                with urllib.request.urlopen(url, timeout=2) as response:
+                    if ok(response.status):
+                        return
+            except urllib.error.HTTPError as e:
+                if ok(e.code):
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"{url} did not answer within {timeout} s")
+
+    def stop(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(timeout=5)
+        self.log.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# The harness
+
+
+class Bench:
+    def __init__(self, args):
+        self.args = args
+        self.peers = args.peers
+        self.table = Table(self.peers)
+        self.services = []
+        self.upstreams = {}
+        self.tools = {}  # (peer, input) -> tools/list tools, for the token count
+        self.mcpgen = REPO / "target/release/mcpgen"
+        self.profile_dir = "release" if args.profile == "release" else "debug"
+        self.generated_target = REPO / ("target/bench/generated" if args.profile == "release" else "target/generated")
+
+    # -- inputs ------------------------------------------------------------------------------
+
+    def spec(self, name):
+        large = Path(os.environ["MCPGEN_BENCH_LARGE_SPECS"])
+        return {
+            "petstore": Path(os.environ["MCPGEN_BENCH_PETSTORE"]),
+            "tracker": REPO / "specs/tracker/openapi.yaml",
+            "github": large / "github-rest.json",
+            "stripe": large / "stripe.yaml",
+            "kubernetes": large / "kubernetes.yaml",
+        }[name]
+
+    def start_upstream(self, name):
+        if name in self.upstreams:
+            return self.upstreams[name]
+        port = free_port()
+        base = f"http://127.0.0.1:{port}"
+        if name == "petstore":
+            service = Service(
+                [os.environ["MCPGEN_BENCH_PRISM"], "mock", "-h", "127.0.0.1", "-p", port, "--errors", "false", self.spec(name)],
+                name="upstream-petstore",
+            )
+            self.services.append(service)
+            service.wait_http(f"{base}/pet/1", timeout=90)
+        elif name == "tracker":
+            service = Service([os.environ["MCPGEN_BENCH_TRACKER_API"], "--listen", f"127.0.0.1:{port}"], name="upstream-tracker")
+            self.services.append(service)
+            service.wait_http(f"{base}/v2/projects")
+        else:
+            raise RuntimeError(f"no upstream for {name}")
+        self.upstreams[name] = base
+        return base
+
+    def stop(self):
+        for service in reversed(self.services):
+            service.stop()
+
+    # -- generation ----------------------------------------------------------------------------
+
+    def mcpgen_flags(self, name):
+        if name in ("github", "stripe", "kubernetes"):
+            return shlex.split(self.args.mcpgen_flags)
+        return ["--name", f"{name}-bench"]
+
+    def generate_argv(self, peer, name, out):
+        spec = self.spec(name)
+        if peer == "mcpgen":
+            return [self.mcpgen, "-q", "build", spec, "-o", out, *self.mcpgen_flags(name)]
+        if peer == "openapi-mcp-generator":
+            base = ["-b", "http://127.0.0.1:9"] if name in ("petstore", "tracker") else []
+            return [BENCH / "npm/node_modules/.bin/openapi-mcp-generator", "-i", spec, "-o", out, "--force", *base]
+        raise ValueError(peer)
+
+    def generation(self, name):
+        results = {}
+        for peer in self.peers:
+            if peer not in GENERATORS:
+                continue  # a run-time proxy: nothing to generate
+            out = WORK / "generate" / peer / name  # apart from the servers built from WORK/peer
+            samples, rss, cpu = [], [], []
+            try:
+                for _ in range(self.args.repeat):
+                    shutil.rmtree(out, ignore_errors=True)
+                    seconds, peak, used = timed(
+                        self.generate_argv(peer, name, out), timeout=self.args.timeout, log_name=f"generate-{peer}-{name}"
+                    )
+                    samples.append(seconds)
+                    rss.append(peak)
+                    cpu.append(used)
+                results[peer] = (Figure(samples, "s"), Figure(cpu, "s"), Figure(rss, "MiB"))
+            except (RuntimeError, subprocess.TimeoutExpired) as e:
+                reason = f"timed out after {e.timeout:.0f} s" if isinstance(e, subprocess.TimeoutExpired) else str(e)
+                results[peer] = (Figure(failed=reason), Figure(failed="—"), Figure(failed="—"))
+            log(f"generate {name} with {peer}: " + ", ".join(f.cell() for f in results[peer]))
+        target_t, target_m = ("≤ 0.4 s", "≤ 150 MiB") if name == "github" else ("", "")
+        self.table.add("generate, whole process, wall", name, {p: r[0] for p, r in results.items()}, target_t)
+        self.table.add("generate, CPU (user+sys)", name, {p: r[1] for p, r in results.items()}, "")
+        self.table.add("generate, peak RSS", name, {p: r[2] for p, r in results.items()}, target_m)
+
+    # -- building the servers ------------------------------------------------------------------
+
+    def build_mcpgen_server(self, name):
+        crate = WORK / "mcpgen" / name
+        if not (crate / "Cargo.toml").exists():
+            run(self.generate_argv("mcpgen", name, crate), log_name=f"generate-mcpgen-{name}")
+        env = dict(os.environ, CARGO_TARGET_DIR=str(self.generated_target))
+        argv = ["cargo", "build", "-q", "--manifest-path", crate / "Cargo.toml"]
+        if self.args.profile == "release":
+            argv.append("--release")
+        run(argv, env=env, timeout=1800, log_name=f"build-mcpgen-{name}")
+        package = re.search(r'^name = "([^"]+)"', (crate / "Cargo.toml").read_text(), re.M).group(1)
+        return self.generated_target / self.profile_dir / package
+
+    def build_omg_server(self, name):
+        project = WORK / "openapi-mcp-generator" / name
+        if not (project / "package.json").exists():
+            run(self.generate_argv("openapi-mcp-generator", name, project), log_name=f"generate-omg-{name}")
+        if not (project / "build/index.js").exists():
+            run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=project, timeout=600, log_name=f"build-omg-{name}")
+            run(["npx", "tsc"], cwd=project, timeout=900, log_name=f"build-omg-{name}")
+        return project / "build/index.js"
+
+    def server_argv(self, peer, name, base):
+        """The command line and environment of peer's stdio server for input `name`."""
+        env = dict(os.environ)
+        token = TOKENS.get(name)
+        if peer == "mcpgen":
+            binary = self.build_mcpgen_server(name)
+            prefix = f"{name.upper()}_BENCH" if name in ("petstore", "tracker") else None
+            if token and prefix:
+                env[f"{prefix}_TOKEN"] = token
+            return [binary, "--base-url", base], env
+        if peer == "openapi-mcp-generator":
+            script = self.build_omg_server(name)
+            env["API_BASE_URL"] = base
+            if name == "tracker":
+                env["BEARER_TOKEN_BEARERAUTH"] = token
+            elif name == "petstore":
+                env["OAUTH_TOKEN_PETSTORE_AUTH"] = token
+                env["API_KEY_API_KEY"] = token
+            return ["node", script], env
+        if peer == "fastmcp":
+            argv = [BENCH / "venv/bin/python", REPO / "bench/fastmcp_server.py", self.spec(name), base]
+            return argv + ([token] if token else []), env
+        if peer == "rmcp-openapi":
+            # rmcp-openapi-server 0.32.1 serves Streamable HTTP only (--port, --bind-address); this
+            # stdio driver cannot time it yet.
+            raise RuntimeError("serves Streamable HTTP only, not measured over stdio")
+        raise ValueError(peer)
+
+    # -- serving: start, memory, latency ---------------------------------------------------------
+
+    def serving(self, name):
+        base = self.start_upstream(name) if name in CALLS else "http://127.0.0.1:9"
+        starts, peaks, added = {}, {}, {}
+        for peer in self.peers:
+            try:
+                argv, env = self.server_argv(peer, name, base)
+            except (RuntimeError, subprocess.TimeoutExpired, OSError) as e:
+                starts[peer] = peaks[peer] = added[peer] = Figure(failed=f"build: {e}")
+                log(f"{peer} {name}: {e}")
+                continue
+            start_samples, rss_samples, added_samples = [], [], []
+            try:
+                for attempt in range(self.args.repeat):
+                    session = StdioSession(argv, env, LOGS / f"serve-{peer}-{name}.log", self.args.timeout)
+                    try:
+                        seconds, tools = session.start()
+                        start_samples.append(seconds)
+                        self.tools[(peer, name)] = tools
+                        if name in CALLS:
+                            added_samples.append(self.latency(session, tools, name, base))
+                        rss_samples.append(session.peak_rss_kib() / 1024)
+                    finally:
+                        session.close()
+                starts[peer] = Figure(start_samples, "s", note=f"{len(tools)} tools")
+                peaks[peer] = Figure(rss_samples, "MiB")
+                added[peer] = Figure(added_samples, "ms+") if added_samples else Figure()
+            except (ServerError, RuntimeError, OSError, KeyError) as e:
+                starts[peer] = peaks[peer] = added[peer] = Figure(failed=str(e)[:80])
+            log(f"serve {name} with {peer}: start {starts[peer].cell()}, rss {peaks[peer].cell()}, added {added[peer].cell()}")
+        small = name in ("petstore", "tracker")
+        self.table.add("server start → first tools/list", name, starts, "≤ 5 ms" if small else "≤ 50 ms" if name == "github" else "")
+        self.table.add("server peak RSS (after the calls)", name, peaks, "≤ 10 MiB" if small else "≤ 40 MiB" if name == "github" else "")
+        if name in CALLS:
+            self.table.add("tools/call added latency (median)", name, added, "≤ +0.2 ms")
+
+    def latency(self, session, tools, name, base):
+        """Median of one tools/call minus median of the same request sent directly over a
+        keep-alive connection, interleaved so both see the same machine load."""
+        operation, arguments, path = CALLS[name]
+        tool = find_tool(tools, operation)
+        host, port = base.removeprefix("http://").split(":")
+        direct = http.client.HTTPConnection(host, int(port), timeout=self.args.timeout)
+        headers = {"Authorization": f"Bearer {TOKENS[name]}", "Accept": "application/json"}
+
+        def direct_call():
+            started = time.perf_counter()
+            direct.request("GET", path, headers=headers)
+            response = direct.getresponse()
+            response.read()
+            if response.status != 200:
+                raise RuntimeError(f"direct GET {path}: {response.status}")
+            return time.perf_counter() - started
+
+        def mcp_call():
+            seconds, result = session.call(tool["name"], arguments)
+            if result.get("isError"):
+                raise RuntimeError(f"{tool['name']}: isError: {json.dumps(result)[:200]}")
+            return seconds
+
+        for _ in range(self.args.warmup):
+            direct_call()
+            mcp_call()
+        mcp, plain = [], []
+        for _ in range(self.args.calls):
+            plain.append(direct_call())
+            mcp.append(mcp_call())
+        direct.close()
+        return statistics.median(mcp) - statistics.median(plain)
+
+    # -- tokens --------------------------------------------------------------------------------
+
+    def tokens(self, name):
+        results = {}
+        for peer in self.peers:
+            tools = self.tools.get((peer, name))
+            if tools is None:
+                results[peer] = Figure(failed="no tools/list")
+                continue
+            path = WORK / f"tools-{peer}-{name}.json"
+            path.write_text(json.dumps(tools, ensure_ascii=False, separators=(",", ":")))
+            count = subprocess.run(
+                ["node", REPO / "bench/tokens.mjs", path], capture_output=True, text=True, timeout=60, check=True,
+                env=dict(os.environ, NODE_PATH=str(BENCH / "npm/node_modules")),
+            ).stdout.strip()
+            with_output = sum(1 for t in tools if "outputSchema" in t)
+            results[peer] = Figure([int(count)], "tokens", note=f"{with_output}/{len(tools)} with outputSchema")
+        self.table.add("tools/list size, cl100k", name, results, "≤ 2,500 with output schemas" if name == "petstore" else "")
+
+    # -- compile cost ----------------------------------------------------------------------------
+
+    def compile_github(self):
+        """The generated GitHub crate, debug, dependencies already built (target/generated)."""
+        results = {}
+        crate = WORK / "mcpgen/github"
+        run(self.generate_argv("mcpgen", "github", crate), log_name="generate-mcpgen-github")
+        env = dict(os.environ, CARGO_TARGET_DIR=str(REPO / "target/generated"))
+        try:
+            seconds, _, _ = timed(
+                ["cargo", "build", "--manifest-path", crate / "Cargo.toml"], env=env, timeout=1800, log_name="compile-mcpgen-github"
+            )
+            text = (LOGS / "compile-mcpgen-github.log").read_text(errors="replace")
+            warnings = len(re.findall(r"^warning: ", text.split("$ ")[-1], re.M))
+            results["mcpgen"] = Figure([seconds], "s", note=f"{warnings} warnings")
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            results["mcpgen"] = Figure(failed=str(e))
+        if "openapi-mcp-generator" in self.peers:
+            project = WORK / "openapi-mcp-generator/github"
+            try:
+                run(self.generate_argv("openapi-mcp-generator", "github", project), log_name="generate-omg-github")
+                run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=project, timeout=600, log_name="build-omg-github")
+                proc = subprocess.run(["npx", "tsc", "--noEmit"], cwd=project, capture_output=True, text=True, timeout=1800)
+                errors = len(re.findall(r"error TS\d+", proc.stdout))
+                results["openapi-mcp-generator"] = Figure(failed=f"tsc: {errors} errors") if errors else Figure([0], "", note="tsc clean")
+            except (RuntimeError, subprocess.TimeoutExpired) as e:
+                results["openapi-mcp-generator"] = Figure(failed=str(e))
+        self.table.add("generated GitHub crate, debug build, deps built", "github", results, "≤ 3 min; warnings 0")
+
+    def rebuild_tracker(self):
+        """Curated tracker crate: regenerate after a spec change (one description edited), then
+        an incremental debug build."""
+        crate = WORK / "mcpgen/tracker-curated"
+        spec_text = (REPO / "specs/tracker/openapi.yaml").read_text()
+        spec = WORK / "tracker-edited.yaml"
+        env = dict(os.environ, CARGO_TARGET_DIR=str(REPO / "target/generated"))
+        build = ["cargo", "build", "--manifest-path", crate / "Cargo.toml"]
+        samples, cpu = [], []
+        for i in range(self.args.repeat + 1):
+            edited = spec_text.replace("summary: Get an issue by its key", f"summary: Get an issue by its key ({i})", 1)
+            spec.write_text(edited)
+            run([self.mcpgen, "-q", "build", spec, "-c", REPO / "specs/tracker/mcpgen.yaml", "-o", crate], log_name="rebuild-tracker")
+            if i == 0:
+                run(build, env=env, timeout=1800, log_name="rebuild-tracker")  # the first build is not incremental
+                continue
+            seconds, _, used = timed(build, env=env, timeout=600, log_name="rebuild-tracker")
+            samples.append(seconds)
+            cpu.append(used)
+        self.table.add("curated tracker, incremental debug rebuild after regeneration", "tracker", {"mcpgen": Figure(samples, "s")}, "≤ 5 s")
+        self.table.add("the same rebuild, CPU (user+sys)", "tracker", {"mcpgen": Figure(cpu, "s")}, "")
+
+    # -- throughput --------------------------------------------------------------------------------
+
+    def throughput(self):
+        """mcpgen's tracker server over Streamable HTTP, stateless 2026-07-28 requests, `wrk` with
+        50 connections for a bounded time."""
+        if not shutil.which("wrk"):
+            self.table.add("tools/call throughput, HTTP, 50 clients", "tracker", {"mcpgen": Figure(failed="wrk not installed")}, "≥ 5,000 calls/s, p99 ≤ 20 ms")
+            return
+        base = self.start_upstream("tracker")
+        argv, env = self.server_argv("mcpgen", "tracker", base)
+        port = free_port()
+        server = Service([*argv, "--transport", "http", "--listen", f"127.0.0.1:{port}"], env=env, name="serve-http-mcpgen-tracker")
+        self.services.append(server)
+        url = f"http://127.0.0.1:{port}/mcp"
+        server.wait_http(url, ok=lambda status: True)
+        tool = "get_issue_by_key"
+        meta = {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "mcpgen-bench", "version": "1"},
+            "io.modelcontextprotocol/clientCapabilities": {},
+        }
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                           "params": {"name": tool, "arguments": {"issue_key": "WEB-1"}, "_meta": meta}})
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+            "MCP-Protocol-Version": "2026-07-28",
+            "Mcp-Method": "tools/call",
+            "Mcp-Name": tool,
+        }
+        request = urllib.request.Request(url, data=body.encode(), headers=headers, method="POST")
+        with urllib.request.urlopen(request, timeout=10) as response:
+            answer = response.read().decode()
+        if '"isError":true' in answer.replace(" ", "") or "WEB-1" not in answer:
+            raise RuntimeError(f"the HTTP tools/call does not succeed: {answer[:300]}")
+        script = WORK / "wrk-call.lua"
+        script.write_text(
+            "wrk.method = 'POST'\n"
+            f"wrk.body = {json.dumps(body)}\n"
+            + "".join(f"wrk.headers[{json.dumps(k)}] = {json.dumps(v)}\n" for k, v in headers.items())
+        )
+        rates, p99s = [], []
+        for _ in range(self.args.repeat):
+            proc = subprocess.run(
+                ["wrk", "-t2", "-c50", f"-d{self.args.load_seconds}s", "--latency", "-s", script, url],
+                capture_output=True, text=True, timeout=self.args.load_seconds + 60,
+            )
+            (LOGS / "wrk.log").open("a").write(proc.stdout + proc.stderr)
+            if "Non-2xx" in proc.stdout:
+                raise RuntimeError(f"non-2xx answers under load: see {LOGS / 'wrk.log'}")
+            rates.append(float(re.search(r"Requests/sec:\s+([\d.]+)", proc.stdout).group(1)))
+            value, unit = re.search(r"99%\s+([\d.]+)(us|ms|s)", proc.stdout).groups()
+            p99s.append(float(value) * {"us": 1e-6, "ms": 1e-3, "s": 1}[unit])
+        self.table.add("tools/call throughput, HTTP, 50 clients", "tracker", {"mcpgen": Figure(rates, "calls/s")}, "≥ 5,000 calls/s", lower_is_better=False)
+        self.table.add("tools/call p99 under that load", "tracker", {"mcpgen": Figure(p99s, "s")}, "≤ 20 ms")
+
+
+def find_tool(tools, operation_id):
+    """The tool of an operation, whatever the generator's naming (getPetById, get_pet_by_id)."""
+    key = operation_id.lower()
+    for tool in tools:
+        if tool["name"].replace("_", "").replace("-", "").lower() == key:
+            return tool
+    raise KeyError(f"no tool for {operation_id} among {[t['name'] for t in tools][:10]}")
+
+
+def main():
+    parser = argparse.ArgumentParser(prog="bench/run", description=__doc__)
+    parser.add_argument("--peers", default="mcpgen,openapi-mcp-generator,fastmcp", help="comma-separated, from: " + ", ".join(PEERS))
+    parser.add_argument("--inputs", default="petstore,tracker,github,stripe,kubernetes", help="comma-separated: petstore, tracker, github, stripe, kubernetes")
+    parser.add_argument("--figures", default="generate,serve,tokens,rebuild,throughput",
+                        help="comma-separated: generate, serve (start, RSS, call latency), tokens, rebuild, throughput, compile (slow: builds the generated GitHub crate)")
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each measurement (default 5)")
+    parser.add_argument("--calls", type=int, default=200, help="timed tools/call per server run (default 200)")
+    parser.add_argument("--warmup", type=int, default=20)
+    parser.add_argument("--load-seconds", type=int, default=10, help="duration of one throughput run")
+    parser.add_argument("--timeout", type=float, default=120, help="seconds any one run may take")
+    parser.add_argument("--profile", choices=["release", "debug"], default="release", help="how generated Rust servers are built")
+    parser.add_argument("--serve-large", action="store_true", help="also serve GitHub with every peer (mcpgen's crate is built: minutes)")
+    parser.add_argument("--mcpgen-flags", default="", help="extra flags for `mcpgen build` on the large specs, e.g. --mcpgen-flags='--discovery'")
+    parser.add_argument("--out", default=str(BENCH / "results.md"), help="where the table is also written")
+    parser.add_argument("--with-rmcp-openapi", action="store_true", help="also rmcp-openapi-server 0.32.1 (bench/run cargo-installs it: slow)")
+    args = parser.parse_args()
+    args.peers = [p for p in args.peers.split(",") if p]
+    if args.with_rmcp_openapi and "rmcp-openapi" not in args.peers:
+        args.peers.append("rmcp-openapi")
+    unknown = set(args.peers) - set(PEERS)
+    if unknown:
+        parser.error(f"unknown peers: {', '.join(sorted(unknown))}")
+    inputs = [i for i in args.inputs.split(",") if i]
+    figures = set(args.figures.split(","))
+
+    bench = Bench(args)
+    WORK.mkdir(parents=True, exist_ok=True)
+    started = time.time()
+    try:
+        if "generate" in figures:
+            for name in inputs:
+                bench.generation(name)
+        if "compile" in figures and "github" in inputs and "mcpgen" in args.peers:
+            bench.compile_github()
+        if "rebuild" in figures and "tracker" in inputs and "mcpgen" in args.peers:
+            bench.rebuild_tracker()
+        if "serve" in figures or "tokens" in figures:
+            for name in inputs:
+                if name in CALLS or (name == "github" and args.serve_large):
+                    bench.serving(name)
+        if "tokens" in figures:
+            for name in inputs:
+                if name in CALLS:
+                    bench.tokens(name)
+        if "throughput" in figures and "tracker" in inputs and "mcpgen" in args.peers:
+            bench.throughput()
+    finally:
+        bench.stop()
+    table = bench.table.render()
+    header = (
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
+        f"repeat {args.repeat}, generated Rust servers built {args.profile}, {time.time() - started:.0f} s\n\n"
+    )
+    Path(args.out).write_text(header + table + "\n")
+    print(header + table)
+
+
+if __name__ == "__main__":
+    main()
