@@ -46,7 +46,7 @@ pub fn generate_with_progress(
     progress: &mut dyn FnMut(&str),
 ) -> anyhow::Result<(plan::Plan, Vec<File>)> {
     progress(&format!("loading {}", spec.display()));
-    let api = load::load(spec)?;
+    let api = load::load_with(spec, options.refs_root.as_deref())?;
     if let Some(path) = curation {
         progress(&format!("checking {}", path.display()));
     }

@@ -538,3 +538,82 @@ fn descriptions_never_become_doctests_of_the_generated_crate() {
     let (ok, stderr, stdout) = cargo_on(&out, "test", &["--doc"]);
     assert!(ok, "a description ran as a doctest:\n{stdout}\n{stderr}");
 }
+
+#[test]
+fn external_refs_stay_in_the_documents_folder_unless_refs_root_allows_a_wider_one() {
+    let work = tempfile::tempdir().expect("a temporary folder");
+    std::fs::create_dir_all(work.path().join("spec")).expect("spec/");
+    std::fs::create_dir_all(work.path().join("common")).expect("common/");
+    std::fs::write(
+        work.path().join("spec/openapi.yaml"),
+        "openapi: 3.0.3\ninfo: { title: Split, version: '1' }\npaths:\n  /things:\n    get:\n      operationId: listThings\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: { $ref: '../common/Thing.yaml' }\n",
+    )
+    .expect("the document");
+    std::fs::write(work.path().join("common/Thing.yaml"), "type: object\nproperties: { name: { type: string } }\n")
+        .expect("the shared schema");
+
+    let refused = mcpgen(work.path(), &["build", "spec/openapi.yaml", "-o", "out"]);
+    assert_eq!(refused.code, Some(1), "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("`$ref: ../common/Thing.yaml` climbs out of the folder of the document")
+            && refused.stderr.contains("name it with --refs-root DIR"),
+        "{}",
+        refused.stderr
+    );
+    assert!(!work.path().join("out").exists(), "nothing is written");
+
+    let allowed = mcpgen(work.path(), &["build", "spec/openapi.yaml", "-o", "out", "--refs-root", "."]);
+    assert_eq!(allowed.code, Some(0), "{}", allowed.stderr);
+    let tools = std::fs::read_to_string(work.path().join("out/tests/tools.json")).expect("tools.json");
+    assert!(tools.contains("\"name\""), "the schema from common/ is inlined: {tools:.400}");
+}
+
+#[test]
+fn hostile_texts_round_trip_byte_for_byte_through_tools_list() {
+    use rmcp::ServiceExt;
+    use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+
+    let spec = fixture("cursed-names.yaml");
+    let (plan, _) = generate(&spec);
+    let (_dir, krate) = build_cursed();
+    let (ok, stderr, _) = cargo_on(&krate, "build", &["--quiet"]);
+    assert!(ok, "the generated crate does not build:\n{stderr}");
+    let binary = root().join("target/generated/debug").join(&plan.server.crate_name);
+    let document = mcpgen::load::parse_text(&std::fs::read_to_string(&spec).expect("the fixture"))
+        .expect("the fixture parses");
+
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let tools = runtime.block_on(async {
+        let command = tokio::process::Command::new(&binary).configure(|c| {
+            c.kill_on_drop(true);
+        });
+        let client = ().serve(TokioChildProcess::new(command).expect("the server starts")).await.expect("initialized");
+        let tools = client.list_all_tools().await.expect("tools/list");
+        let _ = client.cancel().await;
+        tools
+    });
+    let tool = |name: &str| {
+        let tool = tools.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no tool {name}"));
+        serde_json::to_value(tool).expect("a tool serializes")
+    };
+    // Parameter descriptions: exactly the document's text.
+    let parameters = &document["paths"]["/type"]["get"]["parameters"];
+    let listed = tool("type");
+    for (index, name) in [(2, "self"), (3, "foo-bar")] {
+        assert_eq!(
+            listed["inputSchema"]["properties"][name]["description"],
+            parameters[index]["description"],
+            "the description of `{name}`"
+        );
+    }
+    // Tool descriptions: the document's description, whole, code fences and all.
+    let description = document["paths"]["/type"]["get"]["description"].as_str().expect("a description");
+    let listed_description = listed["description"].as_str().expect("a tool description");
+    assert!(listed_description.contains(description.trim_end()), "{listed_description:?}");
+    let braces = document["paths"]["/self"]["post"]["description"].as_str().expect("a description");
+    assert!(tool("self")["description"].as_str().is_some_and(|d| d.contains(braces)), "{}", tool("self"));
+    // Property names and enum values: the API's spelling.
+    let body = &tool("self")["inputSchema"]["properties"];
+    assert!(body.get("3d").is_some() && body.get("+1").is_some(), "{body}");
+    assert_eq!(body["kind"]["enum"], serde_json::json!(["a-b", "a_b", "3", "", "Self", "self", "type"]));
+}

@@ -79,12 +79,21 @@ fn name_for(relative: &str) -> String {
     name
 }
 
+/// The folder a corpus document's external `$ref`s may read from: the OAI `petstore-separate`
+/// example keeps its shared schemas in a folder beside the document's (`spec/` and `common/`), so
+/// it needs the parent folder allowed (`--refs-root`); every other document its own folder.
+fn refs_root(path: &Path) -> Option<PathBuf> {
+    let is_split = path.components().any(|c| c.as_os_str() == "petstore-separate");
+    is_split.then(|| path.parent().and_then(Path::parent).map(Path::to_path_buf)).flatten()
+}
+
 /// Generates the document into `out/<crate name>`; returns the crate's folder name and its
 /// number of tools.
 fn generate(path: &Path, relative: &str, out: &Path) -> Result<(String, usize), String> {
     let name = name_for(relative);
     let options = mcpgen::Options {
         name: Some(name.clone()),
+        refs_root: refs_root(path),
         ..Default::default()
     };
     let (plan, files) = mcpgen::generate(path, None, &options).map_err(|e| format!("{e:#}"))?;
@@ -188,12 +197,19 @@ fn swagger_2_documents_with_external_refs_generate() {
             None,
             &mcpgen::Options {
                 name: Some(format!("petstore-separate-{format}")),
+                refs_root: refs_root(&path),
                 ..Default::default()
             },
         )
         .unwrap_or_else(|e| panic!("{} generates: {e:#}", path.display()));
         assert_eq!(plan.tools.len(), 4, "{format}");
-        let api = mcpgen::load::load(&path).expect("it loads");
+        let api = mcpgen::load::load_with(&path, refs_root(&path).as_deref()).expect("it loads");
+        // Without --refs-root, the sibling folder is out of bounds.
+        let error = load_error(&path);
+        assert!(
+            error.message.contains("climbs out of the folder of the document") && error.message.ends_with("name it with --refs-root DIR"),
+            "{error}"
+        );
         let find = api
             .operations
             .iter()

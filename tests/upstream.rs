@@ -43,6 +43,7 @@ fn binary() -> &'static Path {
         let crate_dir = support::repo().join("target/e2e/chaos");
         let options = mcpgen::Options {
             name: Some("chaos".to_string()),
+            ..Default::default()
         };
         let (_, files) = mcpgen::generate(&spec, None, &options)
             .map_err(|e| format!("mcpgen cannot generate {}: {e:#}", spec.display()))?;

@@ -88,6 +88,10 @@ pub struct Inputs {
     /// file.
     #[arg(long, conflicts_with = "discovery_threshold")]
     pub no_discovery: bool,
+    /// A folder external `$ref`s may read files from, for documents split across sibling folders
+    /// [default: the document's own folder; files outside it are refused].
+    #[arg(long, value_name = "DIR")]
+    pub refs_root: Option<PathBuf>,
 }
 
 impl Inputs {
@@ -96,6 +100,7 @@ impl Inputs {
             name: self.name.clone(),
             discovery_threshold: self.discovery_threshold,
             no_discovery: self.no_discovery,
+            refs_root: self.refs_root.clone(),
         }
     }
 

@@ -39,7 +39,7 @@ pub fn run(args: ToolsArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
 
 /// The plan for `inputs`: the spec, checked curation (its mistakes are the command's error).
 fn plan(inputs: &Inputs) -> anyhow::Result<Plan> {
-    let api = crate::load::load(&inputs.spec)?;
+    let api = crate::load::load_with(&inputs.spec, inputs.refs_root.as_deref())?;
     let checked = inputs
         .curation
         .as_deref()

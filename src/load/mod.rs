@@ -39,8 +39,13 @@ impl std::fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// Reads and normalizes the document at `path`.
+/// Reads and normalizes the document at `path`; external `$ref`s are read from its folder.
 pub fn load(path: &Path) -> Result<Api, LoadError> {
+    load_with(path, None)
+}
+
+/// [`load`], with external `$ref`s read from anywhere under `refs_root` when given.
+pub fn load_with(path: &Path, refs_root: Option<&Path>) -> Result<Api, LoadError> {
     let error = |pointer: Option<String>, message: String| LoadError {
         file: path.to_path_buf(),
         pointer,
@@ -56,19 +61,24 @@ pub fn load(path: &Path) -> Result<Api, LoadError> {
             ),
         )
     })?;
-    load_text(path, &text)
+    load_text_with(path, &text, refs_root)
 }
 
 /// Normalizes the document `text`, read from `path` (which names it in errors, and whose folder
 /// external `$ref`s are read from).
 pub fn load_text(path: &Path, text: &str) -> Result<Api, LoadError> {
+    load_text_with(path, text, None)
+}
+
+/// [`load_text`], with external `$ref`s read from anywhere under `refs_root` when given.
+pub fn load_text_with(path: &Path, text: &str, refs_root: Option<&Path>) -> Result<Api, LoadError> {
     let error = |pointer: Option<String>, message: String| LoadError {
         file: path.to_path_buf(),
         pointer,
         message,
     };
     let document = parse_text(text).map_err(|message| error(None, message))?;
-    let document = refs::bundle(path, document)?;
+    let document = refs::bundle(path, document, refs_root)?;
     let document = upgrade(document).map_err(|(pointer, message)| error(Some(pointer), message))?;
     let api = Loader::new(&document)
         .api()

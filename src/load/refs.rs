@@ -6,9 +6,9 @@
 //! place. `$ref`s stay `$ref`s, so recursion across files is handled like recursion inside one
 //! file, and cycles between files end because each file is read only once.
 //!
-//! Nothing is fetched over the network, and only files inside the folder tree of the document
-//! are read (see [`ALLOWED_LEVELS_UP`]), with a `.yaml`, `.yml` or `.json` name: a document
-//! cannot make mcpgen copy an arbitrary file of the machine into a generated crate.
+//! Nothing is fetched over the network, and only files inside the folder of the document (or the
+//! folder the user allows with `--refs-root`) are read, with a `.yaml`, `.yml` or `.json` name: a
+//! document cannot make mcpgen copy an arbitrary file of the machine into a generated crate.
 
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
@@ -20,13 +20,10 @@ use super::{LoadError, parse_text, pointer_token};
 /// Where bundled files are placed in the root document.
 pub const EXTERNAL_KEY: &str = "x-mcpgen-external";
 
-/// How far above the root document's folder a `$ref` may reach. One level lets a document in
-/// `spec/` use a sibling `common/` folder (the layout of the OAI `petstore-separate` example).
-pub const ALLOWED_LEVELS_UP: usize = 1;
-
 /// Replaces the external `$ref`s of `document` (read from `path`) by local ones, bringing the
-/// files they name into it.
-pub fn bundle(path: &Path, mut document: Value) -> Result<Value, LoadError> {
+/// files they name into it. Files are read only under `refs_root` (default: the document's own
+/// folder).
+pub fn bundle(path: &Path, mut document: Value, refs_root: Option<&Path>) -> Result<Value, LoadError> {
     if !has_external_ref(&document) {
         return Ok(document);
     }
@@ -35,12 +32,14 @@ pub fn bundle(path: &Path, mut document: Value) -> Result<Value, LoadError> {
         pointer: None,
         message: format!("cannot read the file: {e}"),
     })?;
-    let mut boundary = root_file.parent().unwrap_or(Path::new("/")).to_path_buf();
-    for _ in 0..ALLOWED_LEVELS_UP {
-        if let Some(parent) = boundary.parent() {
-            boundary = parent.to_path_buf();
-        }
-    }
+    let boundary = match refs_root {
+        Some(root) => root.canonicalize().map_err(|e| LoadError {
+            file: root.to_path_buf(),
+            pointer: None,
+            message: format!("--refs-root: cannot read the folder: {e}"),
+        })?,
+        None => root_file.parent().unwrap_or(Path::new("/")).to_path_buf(),
+    };
     let mut bundler = Bundler {
         root_file: root_file.clone(),
         boundary,
@@ -176,7 +175,7 @@ impl Bundler {
         let lexical = normalize(&joined);
         if !lexical.starts_with(&self.boundary) {
             return Err(fail(format!(
-                "`$ref: {reference}` climbs out of the folder of the document; mcpgen reads only files under {} (the folder of the root document and its parent)",
+                "`$ref: {reference}` climbs out of the folder of the document; mcpgen reads only files under {} — to allow a wider folder, name it with --refs-root DIR",
                 self.boundary.display()
             )));
         }

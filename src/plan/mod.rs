@@ -24,6 +24,9 @@ pub struct Options {
     pub discovery_threshold: Option<usize>,
     /// Never generate discovery tools on account of the spec's size: one tool per operation.
     pub no_discovery: bool,
+    /// The folder external `$ref`s may read files from (`--refs-root`); the document's own folder
+    /// when absent.
+    pub refs_root: Option<std::path::PathBuf>,
 }
 
 /// The whole generated server.
