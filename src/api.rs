@@ -91,6 +91,9 @@ pub struct Operation {
     pub success: Option<Response>,
     /// The operation's own security requirement, when it overrides the document's.
     pub security: Option<Vec<Vec<String>>>,
+    /// The server the operation is called on when it (or its path) names its own, variables
+    /// replaced by their defaults; relative URLs are relative to the API's base URL.
+    pub server: Option<String>,
 }
 
 /// Where a parameter goes.
@@ -122,6 +125,67 @@ pub struct Parameter {
     pub description: Option<String>,
     pub deprecated: bool,
     pub schema: Value,
+    /// How the value is written, when not the location's default (`form` exploded for query and
+    /// cookie, `simple` for path and header).
+    pub style: Option<ParamStyle>,
+}
+
+/// OpenAPI's `style` and `explode` of a parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParamStyle {
+    pub style: Style,
+    pub explode: bool,
+}
+
+/// OpenAPI's parameter styles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Form,
+    Simple,
+    Label,
+    Matrix,
+    SpaceDelimited,
+    PipeDelimited,
+    DeepObject,
+}
+
+impl Style {
+    /// The style named `name` in a document.
+    pub fn from_name(name: &str) -> Option<Style> {
+        Some(match name {
+            "form" => Style::Form,
+            "simple" => Style::Simple,
+            "label" => Style::Label,
+            "matrix" => Style::Matrix,
+            "spaceDelimited" => Style::SpaceDelimited,
+            "pipeDelimited" => Style::PipeDelimited,
+            "deepObject" => Style::DeepObject,
+            _ => return None,
+        })
+    }
+
+    /// The name of the generated runtime's variant.
+    pub fn variant(self) -> &'static str {
+        match self {
+            Style::Form => "Form",
+            Style::Simple => "Simple",
+            Style::Label => "Label",
+            Style::Matrix => "Matrix",
+            Style::SpaceDelimited => "SpaceDelimited",
+            Style::PipeDelimited => "PipeDelimited",
+            Style::DeepObject => "DeepObject",
+        }
+    }
+}
+
+impl ParamStyle {
+    /// The style a parameter in `location` has when the document says nothing.
+    pub fn default_for(location: Location) -> ParamStyle {
+        match location {
+            Location::Query | Location::Cookie => ParamStyle { style: Style::Form, explode: true },
+            Location::Path | Location::Header => ParamStyle { style: Style::Simple, explode: false },
+        }
+    }
 }
 
 /// How a request body is encoded.

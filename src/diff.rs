@@ -535,6 +535,7 @@ mod tests {
             body: None,
             input_schema: json!({}),
             link_paged: false,
+            server: None,
         }
     }
 

@@ -1034,6 +1034,32 @@ impl Upstream {
         usize::try_from(self.options.api_max_pages).unwrap_or(usize::MAX)
     }
 
+    /// [`Upstream::request`] for an operation served at `server` (its own server in the API
+    /// description): an absolute URL, or one relative to the base URL. A server that is no valid
+    /// URL makes the request fail with a message, unsent.
+    pub fn request_on(
+        &self,
+        server: &str,
+        method: reqwest::Method,
+        operation: &'static str,
+        segments: &[&str],
+    ) -> UpstreamRequest {
+        let mut request = self.request(method, operation, segments);
+        match self.base_url.join(server) {
+            Ok(mut url) => {
+                if let Ok(mut path) = url.path_segments_mut() {
+                    path.pop_if_empty();
+                    path.extend(segments);
+                }
+                request.url = url;
+            }
+            Err(error) => {
+                request.problem = Some(format!("the API's server {server:?} for this operation is not a valid URL ({error})"));
+            }
+        }
+        request
+    }
+
     /// Starts a request to the operation `operation` (`"GET /pets/{id}"`, for messages) at the
     /// path made of `segments`, each percent-encoded as one path segment.
     pub fn request(
@@ -1456,6 +1482,48 @@ pub struct UpstreamRequest {
 pub trait ParamValue {
     /// The value's text form; a list gives one text per element.
     fn texts(&self) -> Vec<String>;
+
+    /// An object's properties as (name, text) pairs; `None` for anything else.
+    fn pairs(&self) -> Option<Vec<(String, String)>> {
+        None
+    }
+}
+
+/// How a parameter's value is written (OpenAPI's `style`), where the document says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Form,
+    Simple,
+    Label,
+    Matrix,
+    SpaceDelimited,
+    PipeDelimited,
+    DeepObject,
+}
+
+/// The items of a styled value: an object's names and values (`name=value` when `explode`), or
+/// the texts of a scalar or list.
+fn styled_items(value: &impl ParamValue, explode: bool) -> Vec<String> {
+    match value.pairs() {
+        Some(pairs) if explode => pairs.into_iter().map(|(k, v)| format!("{k}={v}")).collect(),
+        Some(pairs) => pairs.into_iter().flat_map(|(k, v)| [k, v]).collect(),
+        None => value.texts(),
+    }
+}
+
+/// A path parameter written in `style` (`simple`: `a,b`; `label`: `.a,b` or `.a.b`; `matrix`:
+/// `;id=a,b` or `;id=a;id=b`).
+pub fn path_styled(name: &str, value: &impl ParamValue, style: Style, explode: bool) -> String {
+    let is_object = value.pairs().is_some();
+    let items = styled_items(value, explode);
+    match style {
+        Style::Label if explode => format!(".{}", items.join(".")),
+        Style::Label => format!(".{}", items.join(",")),
+        Style::Matrix if explode && is_object => format!(";{}", items.join(";")),
+        Style::Matrix if explode => items.iter().map(|item| format!(";{name}={item}")).collect(),
+        Style::Matrix => format!(";{name}={}", items.join(",")),
+        _ => items.join(","),
+    }
 }
 
 impl ParamValue for String {
@@ -1487,8 +1555,19 @@ impl ParamValue for Value {
         match self {
             Value::String(text) => vec![text.clone()],
             Value::Array(items) => items.iter().flat_map(ParamValue::texts).collect(),
+            Value::Null => Vec::new(),
             other => vec![other.to_string()],
         }
+    }
+
+    fn pairs(&self) -> Option<Vec<(String, String)>> {
+        let object = self.as_object()?;
+        Some(
+            object
+                .iter()
+                .flat_map(|(name, value)| value.texts().into_iter().map(move |text| (name.clone(), text)))
+                .collect(),
+        )
     }
 }
 
@@ -1501,6 +1580,10 @@ impl<T: ParamValue> ParamValue for Vec<T> {
 impl<T: ParamValue> ParamValue for Option<T> {
     fn texts(&self) -> Vec<String> {
         self.as_ref().map(ParamValue::texts).unwrap_or_default()
+    }
+
+    fn pairs(&self) -> Option<Vec<(String, String)>> {
+        self.as_ref().and_then(ParamValue::pairs)
     }
 }
 
@@ -1533,6 +1616,69 @@ impl UpstreamRequest {
             self.query.push((name.to_string(), text));
         }
         self
+    }
+
+    /// Adds a query parameter written in `style`: `form` (`x=a,b`, or `x=a&x=b` when `explode`;
+    /// an exploded object is one parameter per property), `spaceDelimited` (`x=a b`),
+    /// `pipeDelimited` (`x=a|b`) or `deepObject` (`x[p]=v`).
+    pub fn query_styled(mut self, name: &'static str, value: &impl ParamValue, style: Style, explode: bool) -> Self {
+        if let Some(pairs) = value.pairs() {
+            match (style, explode) {
+                (Style::DeepObject, _) => {
+                    self.query.extend(pairs.into_iter().map(|(k, v)| (format!("{name}[{k}]"), v)));
+                }
+                (Style::Form, true) => self.query.extend(pairs),
+                _ => {
+                    let items = styled_items(value, false);
+                    self.query.push((name.to_string(), items.join(",")));
+                }
+            }
+            return self;
+        }
+        let texts = value.texts();
+        if texts.is_empty() {
+            return self;
+        }
+        let separator = match style {
+            Style::SpaceDelimited => " ",
+            Style::PipeDelimited => "|",
+            _ => ",",
+        };
+        if explode {
+            self.query.extend(texts.into_iter().map(|text| (name.to_string(), text)));
+        } else {
+            self.query.push((name.to_string(), texts.join(separator)));
+        }
+        self
+    }
+
+    /// Adds a header written in style `simple` (`a,b`; an object `k,v` or, exploded, `k=v`).
+    pub fn header_styled(self, name: &'static str, value: &impl ParamValue, _style: Style, explode: bool) -> Self {
+        let items = styled_items(value, explode);
+        self.header(name, &items)
+    }
+
+    /// Adds a cookie written in style `form`: a list or object is one cookie `a,b` (`k,v`), or,
+    /// exploded, one cookie per item.
+    pub fn cookie_styled(mut self, name: &'static str, value: &impl ParamValue, _style: Style, explode: bool) -> Self {
+        let items = styled_items(value, false);
+        if explode || items.len() <= 1 {
+            for item in items {
+                self = self.cookie(name, &item);
+            }
+            return self;
+        }
+        // The items are checked one by one; the commas between them are the style's own.
+        let checked = items.iter().fold(self, |request, item| {
+            let mut probe = request;
+            let before = probe.cookies.len();
+            probe = probe.cookie(name, item);
+            probe.cookies.truncate(before);
+            probe
+        });
+        let mut request = checked;
+        request.cookies.push((name, items.join(",")));
+        request
     }
 
     /// Adds a header (a list is sent comma-separated; `None` adds nothing). A value with a line
@@ -1768,6 +1914,83 @@ mod tests {
             upstream().send(request).await,
             Err(ToolError::InvalidArguments(_))
         ));
+    }
+
+    #[test]
+    fn an_operation_with_its_own_server_is_called_there() {
+        let request = upstream().request_on(
+            "https://uploads.example/v1",
+            reqwest::Method::POST,
+            "POST /files/{name}",
+            &["files", "a b"],
+        );
+        assert_eq!(request.url.as_str(), "https://uploads.example/v1/files/a%20b");
+        let request = upstream().request_on("/other", reqwest::Method::GET, "GET /files", &["files"]);
+        assert_eq!(request.url.as_str(), "http://127.0.0.1:9/other/files", "relative to the base URL");
+    }
+
+    #[test]
+    fn path_parameters_are_written_in_their_style() {
+        let list = json!(["3", 4, 5]);
+        let object = json!({ "role": "admin", "first": "Alex" });
+        let cases = [
+            (Style::Simple, false, &list, "3,4,5"),
+            (Style::Simple, false, &object, "role,admin,first,Alex"),
+            (Style::Simple, true, &object, "role=admin,first=Alex"),
+            (Style::Label, false, &list, ".3,4,5"),
+            (Style::Label, true, &list, ".3.4.5"),
+            (Style::Matrix, false, &list, ";id=3,4,5"),
+            (Style::Matrix, true, &list, ";id=3;id=4;id=5"),
+            (Style::Matrix, true, &object, ";role=admin;first=Alex"),
+        ];
+        for (style, explode, value, expected) in cases {
+            assert_eq!(path_styled("id", value, style, explode), expected, "{style:?} explode={explode} {value}");
+        }
+    }
+
+    #[test]
+    fn query_parameters_are_written_in_their_style() {
+        let query = |style, explode, value: Value| {
+            let request = upstream()
+                .request(reqwest::Method::GET, "GET /things", &["things"])
+                .query_styled("id", &value, style, explode);
+            request.query
+        };
+        let pair = |name: &str, value: &str| (name.to_string(), value.to_string());
+        assert_eq!(query(Style::Form, false, json!(["a", "b"])), [pair("id", "a,b")]);
+        assert_eq!(query(Style::Form, true, json!(["a", "b"])), [pair("id", "a"), pair("id", "b")]);
+        assert_eq!(query(Style::SpaceDelimited, false, json!(["a", "b"])), [pair("id", "a b")]);
+        assert_eq!(query(Style::PipeDelimited, false, json!(["a", "b"])), [pair("id", "a|b")]);
+        assert_eq!(
+            query(Style::DeepObject, true, json!({ "role": "admin", "first": "Alex" })),
+            [pair("id[role]", "admin"), pair("id[first]", "Alex")]
+        );
+        assert_eq!(
+            query(Style::Form, true, json!({ "role": "admin" })),
+            [pair("role", "admin")],
+            "an exploded form object is one parameter per property"
+        );
+        assert_eq!(query(Style::Form, false, json!({ "role": "admin" })), [pair("id", "role,admin")]);
+        assert!(query(Style::Form, false, Value::Null).is_empty(), "an absent value adds nothing");
+    }
+
+    #[test]
+    fn header_and_cookie_parameters_are_written_in_their_style() {
+        let request = upstream()
+            .request(reqwest::Method::GET, "GET /things", &["things"])
+            .header_styled("X-Ids", &json!({ "a": 1, "b": 2 }), Style::Simple, true)
+            .cookie_styled("ids", &json!([1, 2]), Style::Form, false)
+            .cookie_styled("tag", &json!(["x", "y"]), Style::Form, true);
+        assert_eq!(request.headers, [("X-Ids", "a=1,b=2".to_string())]);
+        assert_eq!(
+            request.cookies,
+            [("ids", "1,2".to_string()), ("tag", "x".to_string()), ("tag", "y".to_string())]
+        );
+        assert!(request.invalid.is_none());
+        let request = upstream()
+            .request(reqwest::Method::GET, "GET /things", &["things"])
+            .cookie_styled("ids", &json!(["1", "2; admin=1"]), Style::Form, false);
+        assert!(request.invalid.is_some(), "an item that would add a cookie is refused");
     }
 
     #[test]

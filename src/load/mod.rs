@@ -14,7 +14,8 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::api::{
-    Api, Body, BodyKind, Location, Method, Operation, Parameter, Response, SecurityScheme,
+    Api, Body, BodyKind, Location, Method, Operation, ParamStyle, Parameter, Response, SecurityScheme,
+    Style,
 };
 pub use schema::{SchemaContext, SchemaConverter};
 
@@ -337,7 +338,12 @@ impl<'a> Loader<'a> {
                     continue;
                 };
                 let pointer = format!("{item_pointer}/{}", method.key());
-                operations.push(self.operation(path, method, operation, &pointer, &shared)?);
+                let mut found = self.operation(path, method, operation, &pointer, &shared)?;
+                found.server = servers(operation.get("servers"))
+                    .into_iter()
+                    .chain(servers(item.get("servers")))
+                    .next();
+                operations.push(found);
             }
         }
         Ok(operations)
@@ -403,6 +409,7 @@ impl<'a> Loader<'a> {
             body,
             success,
             security,
+            server: None,
         })
     }
 
@@ -462,6 +469,7 @@ impl<'a> Loader<'a> {
                     .map(str::to_string),
                 deprecated: parameter.get("deprecated") == Some(&Value::Bool(true)),
                 schema,
+                style: param_style(parameter, location, &at)?,
             });
         }
         Ok(parameters)
@@ -558,6 +566,27 @@ impl<'a> Loader<'a> {
     fn schema(&self, schema: &Value, pointer: &str) -> Result<Value, Fail> {
         SchemaConverter::new(self.root, &self.schemas).convert_root(schema, pointer)
     }
+}
+
+/// The parameter's `style` and `explode`, when they differ from its location's default.
+fn param_style(parameter: &Value, location: Location, pointer: &str) -> Result<Option<ParamStyle>, Fail> {
+    let default = ParamStyle::default_for(location);
+    let style = match parameter.get("style").and_then(Value::as_str) {
+        None => default.style,
+        Some(name) => Style::from_name(name).ok_or_else(|| {
+            (
+                format!("{pointer}/style"),
+                format!("unknown parameter style {name:?}; OpenAPI's styles are form, simple, label, matrix, spaceDelimited, pipeDelimited and deepObject"),
+            )
+        })?,
+    };
+    let explode = match parameter.get("explode").and_then(Value::as_bool) {
+        Some(explode) => explode,
+        // `explode` defaults to true for `form` only.
+        None => style == Style::Form,
+    };
+    let found = ParamStyle { style, explode };
+    Ok((found != default).then_some(found))
 }
 
 /// Rewrites the file properties of a multipart body schema (a binary string, or a list of them)

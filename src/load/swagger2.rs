@@ -459,6 +459,18 @@ fn parameter_value(parameter: &Value) -> Value {
     let mut schema = Map::new();
     for (key, value) in object {
         if key == "collectionFormat" {
+            // csv (the default) is 3.0's default style once `explode` is said; `multi` is the
+            // exploded form; tsv has no 3.0 style and stays csv.
+            let is_query = object.get("in").and_then(Value::as_str) == Some("query");
+            let (style, explode) = match value.as_str() {
+                Some("multi") => ("form", true),
+                Some("ssv") if is_query => ("spaceDelimited", false),
+                Some("pipes") if is_query => ("pipeDelimited", false),
+                _ if is_query => ("form", false),
+                _ => ("simple", false),
+            };
+            out.insert("style".into(), Value::from(style));
+            out.insert("explode".into(), Value::Bool(explode));
             continue;
         }
         if VALUE_KEYWORDS.contains(&key.as_str()) {
@@ -466,6 +478,14 @@ fn parameter_value(parameter: &Value) -> Value {
         } else {
             out.insert(key.clone(), value.clone());
         }
+    }
+    // Swagger 2.0's default `collectionFormat` is csv: a list in the query is `a,b`, not `x=a&x=b`.
+    if object.get("in").and_then(Value::as_str) == Some("query")
+        && object.get("type").and_then(Value::as_str) == Some("array")
+        && !out.contains_key("style")
+    {
+        out.insert("style".into(), Value::from("form"));
+        out.insert("explode".into(), Value::Bool(false));
     }
     if !schema.is_empty() {
         out.insert("schema".into(), value_schema(schema));

@@ -1286,9 +1286,10 @@ parameters:
     assert_eq!(operation["parameters"][0], json!({ "$ref": "#/components/parameters/limit" }));
     assert_eq!(
         operation["parameters"][1],
-        json!({ "name": "tags", "in": "query", "description": "the tags", "schema": {
+        json!({ "name": "tags", "in": "query", "description": "the tags", "style": "form", "explode": false, "schema": {
             "type": "array", "items": { "type": "string", "enum": ["a", "b"] }
-        } })
+        } }),
+        "collectionFormat csv is style form, not exploded"
     );
     let api = self::api(&text);
     let operation = &api.operations[0];
@@ -2102,4 +2103,105 @@ fn a_tree_of_distinct_schemas_is_cut_off_at_the_budget_with_schemas_that_name_wh
     let stub = stub.expect("a cut-off schema keeps its type and names what it stands for");
     let name = stub.split("A ").nth(1).and_then(|rest| rest.split(':').next()).unwrap_or_default();
     assert_eq!(stub, format!(r#"{{"type":"object","description":"A {name}: The {name} part."}}"#));
+}
+
+#[test]
+fn parameter_styles_other_than_the_default_are_kept_with_explode() {
+    let api = api(r#"
+openapi: 3.0.3
+info: { title: Styles, version: '1' }
+paths:
+  /things/{ids}:
+    get:
+      operationId: getThings
+      parameters:
+        - { name: ids, in: path, required: true, style: matrix, explode: true, schema: { type: array, items: { type: integer } } }
+        - { name: tags, in: query, schema: { type: array, items: { type: string } } }
+        - { name: csv, in: query, explode: false, schema: { type: array, items: { type: string } } }
+        - { name: pipes, in: query, style: pipeDelimited, schema: { type: array, items: { type: string } } }
+        - { name: filter, in: query, style: deepObject, explode: true, schema: { type: object } }
+        - { name: X-Ids, in: header, schema: { type: array, items: { type: string } } }
+        - { name: prefs, in: cookie, explode: false, schema: { type: array, items: { type: string } } }
+      responses: { '200': { description: ok } }
+"#);
+    let operation = &api.operations[0];
+    let style = |name: &str| parameter(operation, name).style;
+    let styled = |style, explode| Some(ParamStyle { style, explode });
+    assert_eq!(style("ids"), styled(Style::Matrix, true));
+    assert_eq!(style("tags"), None, "form, exploded: the query's default");
+    assert_eq!(style("csv"), styled(Style::Form, false));
+    assert_eq!(style("pipes"), styled(Style::PipeDelimited, false), "explode defaults to false but for form");
+    assert_eq!(style("filter"), styled(Style::DeepObject, true));
+    assert_eq!(style("X-Ids"), None, "simple: the header's default");
+    assert_eq!(style("prefs"), styled(Style::Form, false));
+}
+
+#[test]
+fn an_unknown_parameter_style_is_an_error_at_its_pointer() {
+    let (pointer, message) = load_error(r#"
+openapi: 3.0.3
+info: { title: Styles, version: '1' }
+paths:
+  /things:
+    get:
+      parameters:
+        - { name: q, in: query, style: commaSeparated, schema: { type: string } }
+      responses: { '200': { description: ok } }
+"#);
+    assert_eq!(pointer, "/paths/~1things/get/parameters/0/style");
+    assert!(message.starts_with("unknown parameter style \"commaSeparated\""), "{message}");
+}
+
+#[test]
+fn swagger_collection_formats_become_styles_and_csv_is_the_default() {
+    let api = api(r#"
+swagger: '2.0'
+info: { title: Formats, version: '1' }
+paths:
+  /things:
+    get:
+      operationId: getThings
+      parameters:
+        - { name: plain, in: query, type: array, items: { type: string } }
+        - { name: multi, in: query, type: array, collectionFormat: multi, items: { type: string } }
+        - { name: pipes, in: query, type: array, collectionFormat: pipes, items: { type: string } }
+        - { name: ssv, in: query, type: array, collectionFormat: ssv, items: { type: string } }
+      responses: { '200': { description: ok } }
+"#);
+    let operation = &api.operations[0];
+    let style = |name: &str| parameter(operation, name).style;
+    assert_eq!(style("plain"), Some(ParamStyle { style: Style::Form, explode: false }));
+    assert_eq!(style("multi"), None);
+    assert_eq!(style("pipes"), Some(ParamStyle { style: Style::PipeDelimited, explode: false }));
+    assert_eq!(style("ssv"), Some(ParamStyle { style: Style::SpaceDelimited, explode: false }));
+}
+
+#[test]
+fn operation_and_path_servers_are_kept_with_their_variables_defaulted() {
+    let api = api(r#"
+openapi: 3.0.3
+info: { title: Servers, version: '1' }
+servers: [{ url: https://api.example }]
+paths:
+  /files:
+    servers:
+      - url: https://{region}.uploads.example/v1
+        variables: { region: { default: eu, enum: [eu, us] } }
+    post:
+      operationId: upload
+      responses: { '204': { description: ok } }
+    get:
+      operationId: listFiles
+      servers: [{ url: /v2 }]
+      responses: { '200': { description: ok } }
+  /things:
+    get:
+      operationId: listThings
+      responses: { '200': { description: ok } }
+"#);
+    let server = |id: &str| api.operations.iter().find(|o| o.id == id).and_then(|o| o.server.clone());
+    assert_eq!(server("upload").as_deref(), Some("https://eu.uploads.example/v1"), "the path's server");
+    assert_eq!(server("listFiles").as_deref(), Some("/v2"), "the operation's own server wins");
+    assert_eq!(server("listThings"), None, "the document's server is the base URL");
+    assert_eq!(api.servers, ["https://api.example"]);
 }

@@ -210,6 +210,8 @@ pub struct OperationPlan {
     /// Whether a tool walks its pages through `Link` headers (the client then also gets a
     /// `<name>_page` method).
     pub link_paged: bool,
+    /// The operation's own server (absolute, or relative to the base URL), when it has one.
+    pub server: Option<String>,
 }
 
 impl OperationPlan {
@@ -252,6 +254,8 @@ pub struct Field {
     pub ty: FieldType,
     /// What the property means, from the document.
     pub description: Option<String>,
+    /// How a parameter's value is written, when not its location's default.
+    pub style: Option<crate::api::ParamStyle>,
 }
 
 /// The Rust type of a field.
@@ -409,6 +413,7 @@ impl<'a> Builder<'a> {
             body,
             input_schema: hoist_defs(Value::Object(input)),
             link_paged: false,
+            server: operation.server.clone(),
         });
         self.by_id.insert(operation.id.clone(), index);
         index
@@ -565,6 +570,7 @@ fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
             required: is_required,
             ty,
             description,
+            style: None,
         });
     };
     for parameter in &operation.parameters {
@@ -578,6 +584,9 @@ fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
             &mut properties,
             &mut required,
         );
+        if let Some(field) = fields.last_mut() {
+            field.style = parameter.style;
+        }
     }
     let body = operation.body.as_ref().map(|body| {
         let flatten = body.kind != BodyKind::Text

@@ -5,8 +5,8 @@
 use std::str::FromStr;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
-use quote::quote;
-use crate::api::{BodyKind, Location};
+use quote::{format_ident, quote};
+use crate::api::{BodyKind, Location, ParamStyle};
 use crate::naming::{self, Scope};
 use crate::plan::{Action, Auth, Field, FieldTarget, FieldType, OperationPlan, Plan};
 
@@ -435,15 +435,26 @@ fn client_method_variant(operation: &OperationPlan, page: bool, upload_env: &str
     };
     let method = ident(operation.method.as_upper());
     let segments = path_segments(operation);
+    // An operation with a server of its own is called there, not at the base URL.
+    let start = match &operation.server {
+        Some(server) => quote! { .request_on(#server, reqwest::Method::#method, #label, &[#(#segments),*]) },
+        None => quote! { .request(reqwest::Method::#method, #label, &[#(#segments),*]) },
+    };
     let mut steps = Vec::new();
     for field in &operation.fields {
         let name = &field.api_name;
         let value = ident(&field.ident);
         let value = quote! { &params.#value };
-        match field.target {
-            FieldTarget::Param(Location::Query) => steps.push(quote! { .query(#name, #value) }),
-            FieldTarget::Param(Location::Header) => steps.push(quote! { .header(#name, #value) }),
-            FieldTarget::Param(Location::Cookie) => steps.push(quote! { .cookie(#name, #value) }),
+        match (&field.target, field.style) {
+            (FieldTarget::Param(Location::Query), None) => steps.push(quote! { .query(#name, #value) }),
+            (FieldTarget::Param(Location::Header), None) => steps.push(quote! { .header(#name, #value) }),
+            (FieldTarget::Param(Location::Cookie), None) => steps.push(quote! { .cookie(#name, #value) }),
+            (FieldTarget::Param(location @ (Location::Query | Location::Header | Location::Cookie)), Some(style)) => {
+                let method = format_ident!("{}_styled", location.as_str());
+                let variant = format_ident!("{}", style.style.variant());
+                let explode = style.explode;
+                steps.push(quote! { .#method(#name, #value, runtime::Style::#variant, #explode) });
+            }
             _ => {}
         }
     }
@@ -498,7 +509,7 @@ fn client_method_variant(operation: &OperationPlan, page: bool, upload_env: &str
                 pub async fn #fn_name(&self, params: &#params_type #page_arg) -> #returns {
                     let request = self
                         .upstream
-                        .request(reqwest::Method::#method, #label, &[#(#segments),*])
+                        #start
                         #( #steps )*;
                     #statement
                     #send
@@ -517,7 +528,7 @@ fn client_method_variant(operation: &OperationPlan, page: bool, upload_env: &str
             #prelude
             let request = self
                 .upstream
-                .request(reqwest::Method::#method, #label, &[#(#segments),*])
+                #start
                 #( #steps )*
                 #send_body;
             #send
@@ -540,6 +551,13 @@ fn path_segments(operation: &OperationPlan) -> Vec<TokenStream> {
                     Part::Param(name) => match operation.fields.iter().find(|f| {
                         f.target == FieldTarget::Param(Location::Path) && f.api_name == *name
                     }) {
+                        Some(field) if field.style.is_some() => {
+                            let value = ident(&field.ident);
+                            let style = field.style.unwrap_or(ParamStyle::default_for(Location::Path));
+                            let variant = format_ident!("{}", style.style.variant());
+                            let explode = style.explode;
+                            quote! { runtime::path_styled(#name, &params.#value, runtime::Style::#variant, #explode).as_str() }
+                        }
                         Some(field) => {
                             let value = ident(&field.ident);
                             match field.ty {
