@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::extract::{Multipart, State};
 use axum::http::StatusCode;
@@ -18,8 +18,13 @@ fn root() -> PathBuf {
 }
 
 /// Generates `tests/fixtures/uploads.yaml` into `target/e2e/uploads-mcp` and builds it (clippy
-/// clean) in the shared target directory; returns the binary.
+/// clean) in the shared target directory, once per test process; returns the binary.
 fn uploads_server() -> PathBuf {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(generate_and_build).clone()
+}
+
+fn generate_and_build() -> PathBuf {
     let dir = root().join("target/e2e/uploads-mcp");
     let (plan, files) = mcpgen::generate(
         &root().join("tests/fixtures/uploads.yaml"),
