@@ -4,6 +4,9 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     mcpgen::cli::run(mcpgen::cli::Cli::parse())
 }
