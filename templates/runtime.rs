@@ -1662,23 +1662,21 @@ impl UpstreamRequest {
     /// exploded, one cookie per item.
     pub fn cookie_styled(mut self, name: &'static str, value: &impl ParamValue, _style: Style, explode: bool) -> Self {
         let items = styled_items(value, false);
-        if explode || items.len() <= 1 {
+        if explode {
             for item in items {
                 self = self.cookie(name, &item);
             }
             return self;
         }
-        // The items are checked one by one; the commas between them are the style's own.
-        let checked = items.iter().fold(self, |request, item| {
-            let mut probe = request;
-            let before = probe.cookies.len();
-            probe = probe.cookie(name, item);
-            probe.cookies.truncate(before);
-            probe
-        });
-        let mut request = checked;
-        request.cookies.push((name, items.join(",")));
-        request
+        if items.is_empty() {
+            return self;
+        }
+        // Each item is checked on its own; the commas between them are the style's own.
+        if items.iter().any(|item| !is_cookie_safe(item)) {
+            self.invalid = Some(cookie_problem(name));
+        }
+        self.cookies.push((name, items.join(",")));
+        self
     }
 
     /// Adds a header (a list is sent comma-separated; `None` adds nothing). A value with a line
@@ -1704,14 +1702,8 @@ impl UpstreamRequest {
         let texts = value.texts();
         if !texts.is_empty() {
             let text = texts.join(",");
-            if text
-                .chars()
-                .any(|c| matches!(c, ';' | ',' | '"' | '\\') || c.is_whitespace() || c.is_control())
-                || texts.len() > 1
-            {
-                self.invalid = Some(format!(
-                    "Invalid argument `{name}`: a cookie value cannot contain `;`, `,`, quotes, backslashes or spaces."
-                ));
+            if texts.len() > 1 || !is_cookie_safe(&text) {
+                self.invalid = Some(cookie_problem(name));
             }
             self.cookies.push((name, text));
         }
@@ -1853,6 +1845,18 @@ fn read_upload(name: &str, path: &str, upload_env: &str) -> Result<(Vec<u8>, Str
         .file_name()
         .map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned());
     Ok((bytes, filename))
+}
+
+/// Can `text` be a cookie's value without starting another cookie or breaking the header?
+fn is_cookie_safe(text: &str) -> bool {
+    !text
+        .chars()
+        .any(|c| matches!(c, ';' | ',' | '"' | '\\') || c.is_whitespace() || c.is_control())
+}
+
+/// The message for a cookie argument `name` whose value [`is_cookie_safe`] refuses.
+fn cookie_problem(name: &str) -> String {
+    format!("Invalid argument `{name}`: a cookie value cannot contain `;`, `,`, quotes, backslashes or spaces.")
 }
 
 /// The text of a path parameter that is a list (OpenAPI's default style `simple`): its items
