@@ -79,8 +79,7 @@ impl SchemaContext {
         if let Some(name) = names.get(target) {
             return name.clone();
         }
-        let last = target.rsplit('/').next().unwrap_or("Schema");
-        let last = last.replace("~1", "/").replace("~0", "~");
+        let last = last_token(target);
         let mut name = last.clone();
         let mut n = 2;
         while names.values().any(|taken| *taken == name) {
@@ -384,8 +383,7 @@ impl<'a> SchemaConverter<'a> {
 /// What stands for the schema at `target` beyond [`MAX_REF_DEPTH`]: its type and a description
 /// naming it, accepting any value of that type.
 fn stub(schema: &Value, target: &str) -> Value {
-    let name = target.rsplit('/').next().unwrap_or("value");
-    let name = name.replace("~1", "/").replace("~0", "~");
+    let name = last_token(target);
     let mut stub = Map::new();
     if let Some(kind) = schema.get("type").filter(|kind| kind.is_string() || kind.is_array()) {
         stub.insert("type".into(), kind.clone());
@@ -404,6 +402,12 @@ fn stub(schema: &Value, target: &str) -> Value {
         return make_nullable(Value::Object(stub));
     }
     Value::Object(stub)
+}
+
+/// The last token of the JSON pointer `target`, unescaped: the referenced schema's own name.
+fn last_token(target: &str) -> String {
+    let last = target.rsplit('/').next().unwrap_or_default();
+    last.replace("~1", "/").replace("~0", "~")
 }
 
 /// A JSON pointer to `name` under the root's `$defs`.

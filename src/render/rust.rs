@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
-use crate::api::{BodyKind, Location, ParamStyle};
+use crate::api::{BodyKind, Location};
 use crate::naming::{self, Scope};
 use crate::plan::{Action, Auth, Field, FieldTarget, FieldType, OperationPlan, Plan};
 
@@ -551,9 +551,8 @@ fn path_segments(operation: &OperationPlan) -> Vec<TokenStream> {
                     Part::Param(name) => match operation.fields.iter().find(|f| {
                         f.target == FieldTarget::Param(Location::Path) && f.api_name == *name
                     }) {
-                        Some(field) if field.style.is_some() => {
-                            let value = ident(&field.ident);
-                            let style = field.style.unwrap_or(ParamStyle::default_for(Location::Path));
+                        Some(Field { ident: value, style: Some(style), .. }) => {
+                            let value = ident(value);
                             let variant = format_ident!("{}", style.style.variant());
                             let explode = style.explode;
                             quote! { runtime::path_styled(#name, &params.#value, runtime::Style::#variant, #explode).as_str() }
