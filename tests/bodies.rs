@@ -3,7 +3,6 @@
 //! inside the folder the server's operator allows (`<NAME>_UPLOAD_DIR`), and never outside it.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::extract::{Multipart, State};
@@ -13,38 +12,15 @@ use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use serde_json::{Value, json};
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+mod support;
 
-/// Generates `tests/fixtures/uploads.yaml` into `target/e2e/uploads-mcp` and builds it (clippy
-/// clean) in the shared target directory, once per test process; returns the binary.
+/// The server generated from `tests/fixtures/uploads.yaml` (clippy clean), built once per test
+/// process.
 fn uploads_server() -> PathBuf {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
-    BINARY.get_or_init(generate_and_build).clone()
-}
-
-fn generate_and_build() -> PathBuf {
-    let dir = root().join("target/e2e/uploads-mcp");
-    let (plan, files) = mcpgen::generate(
-        &root().join("tests/fixtures/uploads.yaml"),
-        None,
-        &mcpgen::Options::default(),
-    )
-    .expect("the fixture generates");
-    mcpgen::write::write(&dir, &files).expect("the crate is written");
-    for command in [&["clippy", "--quiet", "--all-targets"][..], &["build", "--quiet"][..]] {
-        let output = Command::new(env!("CARGO"))
-            .args(command)
-            .arg("--manifest-path")
-            .arg(dir.join("Cargo.toml"))
-            .args(if command[0] == "clippy" { &["--", "-D", "warnings"][..] } else { &[][..] })
-            .env("CARGO_TARGET_DIR", root().join("target/generated"))
-            .output()
-            .expect("cargo runs");
-        assert!(output.status.success(), "cargo {command:?}:\n{}", String::from_utf8_lossy(&output.stderr));
-    }
-    root().join("target/generated/debug").join(&plan.server.crate_name)
+    BINARY
+        .get_or_init(|| support::generate_and_build("uploads-mcp", &support::repo().join("tests/fixtures/uploads.yaml"), None))
+        .clone()
 }
 
 /// Every part of every multipart request the upstream received.

@@ -9,37 +9,10 @@ use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
+mod support;
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Generates `spec` with `curation` into `target/e2e/<name>` and builds it (clippy, warnings
-/// denied) in the shared target directory; returns the binary.
-fn generate_and_build(name: &str, spec: &Path, curation: &Path) -> PathBuf {
-    let dir = root().join("target/e2e").join(name);
-    let (plan, files) = mcpgen::generate(spec, Some(curation), &mcpgen::Options::default())
-        .expect("the fixture generates");
-    mcpgen::write::write(&dir, &files).expect("the crate is written");
-    let output = Command::new(env!("CARGO"))
-        .args(["clippy", "--quiet", "--all-targets", "--manifest-path"])
-        .arg(dir.join("Cargo.toml"))
-        .args(["--", "-D", "warnings"])
-        .env("CARGO_TARGET_DIR", root().join("target/generated"))
-        .output()
-        .expect("cargo runs");
-    assert!(
-        output.status.success(),
-        "{name} does not pass clippy:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let output = Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "--manifest-path"])
-        .arg(dir.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", root().join("target/generated"))
-        .output()
-        .expect("cargo runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    root().join("target/generated/debug").join(&plan.server.crate_name)
 }
 
 fn tool<'a>(tools: &'a [Value], name: &str) -> &'a Value {
@@ -114,7 +87,7 @@ fn defaults_required_overrides_removed_descriptions_and_mapped_spec_defaults() {
 #[test]
 fn every_curation_feature_generates_a_clippy_clean_crate() {
     let fixtures = root().join("tests/fixtures/features");
-    let binary = generate_and_build("features", &fixtures.join("openapi.yaml"), &fixtures.join("mcpgen.yaml"));
+    let binary = support::generate_and_build("features", &fixtures.join("openapi.yaml"), Some(&fixtures.join("mcpgen.yaml")));
     let main = std::fs::read_to_string(root().join("target/e2e/features/src/main.rs")).expect("main.rs");
     for env in ["WIDGETS_KEY", "WIDGETS_USER", "WIDGETS_PASSWORD", "WIDGETS_CLIENT_ID", "WIDGETS_CLIENT_SECRET"] {
         assert!(main.contains(env), "{env} is read from the environment");
@@ -125,7 +98,7 @@ fn every_curation_feature_generates_a_clippy_clean_crate() {
 #[test]
 fn every_paging_style_generates_a_clippy_clean_crate() {
     let fixtures = root().join("tests/fixtures/paging");
-    generate_and_build("paging", &fixtures.join("openapi.yaml"), &fixtures.join("mcpgen.yaml"));
+    support::generate_and_build("paging", &fixtures.join("openapi.yaml"), Some(&fixtures.join("mcpgen.yaml")));
 }
 
 /// One `tools/call` over stdio in the 2026-07-28 (stateless) protocol.
@@ -165,10 +138,10 @@ fn call_over_stdio(binary: &Path, base_url: &str, tool: &str, arguments: Value) 
 
 #[test]
 fn a_generated_server_walks_pages_through_link_headers_and_resolves_keys_by_lookup() {
-    let binary = generate_and_build(
+    let binary = support::generate_and_build(
         "tracker-link",
         &root().join("specs/tracker/openapi.yaml"),
-        &root().join("tests/fixtures/tracker-link.yaml"),
+        Some(&root().join("tests/fixtures/tracker-link.yaml")),
     );
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let base_url = runtime.block_on(async {

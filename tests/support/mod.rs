@@ -247,6 +247,30 @@ pub fn curated_tracker_mcp() -> &'static Path {
     }
 }
 
+/// Generates `spec` (with `curation`, when given) into `target/e2e/<name>`, checks it with clippy
+/// (warnings denied) and builds it in the target directory every generated crate shares; returns
+/// the binary.
+pub fn generate_and_build(name: &str, spec: &Path, curation: Option<&Path>) -> PathBuf {
+    let dir = repo().join("target/e2e").join(name);
+    let (plan, files) = mcpgen::generate(spec, curation, &mcpgen::Options::default())
+        .unwrap_or_else(|e| panic!("{} generates: {e:#}", spec.display()));
+    mcpgen::write::write(&dir, &files).expect("the crate is written");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let output = Command::new(cargo)
+        .args(["clippy", "--quiet", "--all-targets", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .args(["--", "-D", "warnings"])
+        .env("CARGO_TARGET_DIR", repo().join("target/generated"))
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "{name} does not pass clippy:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    build_crate(&dir, &plan.server.crate_name).unwrap_or_else(|message| panic!("{message}"))
+}
+
 /// Builds the crate in `crate_dir` in debug with `cargo build --manifest-path
 /// CRATE_DIR/Cargo.toml` into the target directory that every generated crate shares,
 /// `target/generated`, and returns the path of its binary `binary_name`; on failure, what cargo
