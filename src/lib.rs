@@ -54,6 +54,8 @@ pub fn generate_with_progress(
     progress(&format!("planning tools for {} operations", api.operations.len()));
     let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.curation))
         .map_err(anyhow::Error::msg)?;
+    // The plan holds all that rendering needs; for a large API the model is tens of megabytes.
+    drop((checked, api));
     progress(&format!("rendering {} tools", plan.tools.len()));
     let files = render::render(&plan).map_err(anyhow::Error::msg)?;
     Ok((plan, files))

@@ -7,6 +7,7 @@
 mod refs;
 mod schema;
 mod swagger2;
+mod unused;
 
 use std::path::{Path, PathBuf};
 
@@ -40,6 +41,15 @@ impl std::fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
+/// Makes the [`LoadError`]s of the file at `path`.
+fn errors_in(path: &Path) -> impl Fn(Option<String>, String) -> LoadError + '_ {
+    move |pointer, message| LoadError {
+        file: path.to_path_buf(),
+        pointer,
+        message,
+    }
+}
+
 /// Reads and normalizes the document at `path`; external `$ref`s are read from its folder.
 pub fn load(path: &Path) -> Result<Api, LoadError> {
     load_with(path, None)
@@ -47,11 +57,7 @@ pub fn load(path: &Path) -> Result<Api, LoadError> {
 
 /// [`load`], with external `$ref`s read from anywhere under `refs_root` when given.
 pub fn load_with(path: &Path, refs_root: Option<&Path>) -> Result<Api, LoadError> {
-    let error = |pointer: Option<String>, message: String| LoadError {
-        file: path.to_path_buf(),
-        pointer,
-        message,
-    };
+    let error = errors_in(path);
     let bytes = std::fs::read(path).map_err(|e| error(None, format!("cannot read the file: {e}")))?;
     let text = String::from_utf8(bytes).map_err(|e| {
         error(
@@ -62,7 +68,10 @@ pub fn load_with(path: &Path, refs_root: Option<&Path>) -> Result<Api, LoadError
             ),
         )
     })?;
-    load_text_with(path, &text, refs_root)
+    let document = parse_document(&text).map_err(|message| error(None, message))?;
+    // A large description's text is megabytes; only its parsed values are needed from here on.
+    drop(text);
+    load_document(path, document, refs_root)
 }
 
 /// Normalizes the document `text`, read from `path` (which names it in errors, and whose folder
@@ -73,12 +82,14 @@ pub fn load_text(path: &Path, text: &str) -> Result<Api, LoadError> {
 
 /// [`load_text`], with external `$ref`s read from anywhere under `refs_root` when given.
 pub fn load_text_with(path: &Path, text: &str, refs_root: Option<&Path>) -> Result<Api, LoadError> {
-    let error = |pointer: Option<String>, message: String| LoadError {
-        file: path.to_path_buf(),
-        pointer,
-        message,
-    };
-    let document = parse_text(text).map_err(|message| error(None, message))?;
+    let error = errors_in(path);
+    let document = parse_document(text).map_err(|message| error(None, message))?;
+    load_document(path, document, refs_root)
+}
+
+/// Normalizes the parsed document read from `path`.
+fn load_document(path: &Path, document: Value, refs_root: Option<&Path>) -> Result<Api, LoadError> {
+    let error = errors_in(path);
     let document = refs::bundle(path, document, refs_root)?;
     let document = upgrade(document).map_err(|(pointer, message)| error(Some(pointer), message))?;
     let api = Loader::new(&document)
@@ -96,19 +107,40 @@ pub fn load_text_with(path: &Path, text: &str, refs_root: Option<&Path>) -> Resu
 /// Parses YAML or JSON text (JSON is YAML) into a JSON value; mapping keys that are numbers or
 /// booleans (`200:`) become strings.
 pub fn parse_text(text: &str) -> Result<Value, String> {
+    parse(text, false)
+}
+
+/// [`parse_text`] for the API description itself, leaving out the parts no tool is made from
+/// (see `load/unused.rs`): in GitHub's description they are a quarter of the text, and a large
+/// description's memory is mostly its parsed values.
+pub fn parse_document(text: &str) -> Result<Value, String> {
+    parse(text, true)
+}
+
+fn parse(text: &str, leave_out_unused: bool) -> Result<Value, String> {
     let trimmed = text.trim_start_matches('\u{feff}');
     // `{` starts JSON, but also a YAML flow mapping: JSON first, for its better messages.
     let json_error = match trimmed.trim_start().starts_with('{') {
-        true => match serde_json::from_str(trimmed) {
-            Ok(value) => return Ok(value),
-            Err(e) => Some(format!("not valid JSON: {e}")),
-        },
+        true => {
+            let parsed = if leave_out_unused {
+                unused::parse_json(trimmed)
+            } else {
+                serde_json::from_str(trimmed)
+            };
+            match parsed {
+                Ok(value) => return Ok(value),
+                Err(e) => Some(format!("not valid JSON: {e}")),
+            }
+        }
         false => None,
     };
-    let yaml: yaml_serde::Value = yaml_serde::from_str(trimmed).map_err(|e| match &json_error {
+    let mut yaml: yaml_serde::Value = yaml_serde::from_str(trimmed).map_err(|e| match &json_error {
         Some(json_error) => json_error.clone(),
         None => format!("not valid YAML or JSON: {e}"),
     })?;
+    if leave_out_unused {
+        unused::remove_from_yaml(&mut yaml);
+    }
     yaml_to_json(yaml)
 }
 

@@ -9,6 +9,7 @@ mod rust;
 pub mod versions;
 
 use minijinja::{Environment, UndefinedBehavior};
+use proc_macro2::TokenStream;
 use serde::Serialize;
 
 use crate::emit;
@@ -86,15 +87,18 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
             contents: format!("{HEADER}\n\n{}", include_str!("../../templates/curated.rs")),
         });
     }
-    let mut rust_files = vec![
-        ("src/lib.rs", rust::lib_rs(plan)),
-        ("src/main.rs", rust::main_rs(plan)),
-        ("src/client.rs", rust::client_rs(plan)),
-        ("src/tools.rs", rust::tools_rs(plan)),
-        ("tests/tools.rs", crate_tests::tests_rs(plan)),
+    // Each file's syntax is built just before it is formatted: for a large API the token trees
+    // are tens of megabytes, and only one file's need be held at a time.
+    type Syntax<'a> = Box<dyn Fn() -> TokenStream + 'a>;
+    let mut rust_files: Vec<(&str, Syntax)> = vec![
+        ("src/lib.rs", Box::new(|| rust::lib_rs(plan))),
+        ("src/main.rs", Box::new(|| rust::main_rs(plan))),
+        ("src/client.rs", Box::new(|| rust::client_rs(plan))),
+        ("src/tools.rs", Box::new(|| rust::tools_rs(plan))),
+        ("tests/tools.rs", Box::new(|| crate_tests::tests_rs(plan))),
     ];
     if let Some(found) = &plan.discovery {
-        rust_files.push(("src/operations.rs", discovery::operations_rs(plan, found)));
+        rust_files.push(("src/operations.rs", Box::new(move || discovery::operations_rs(plan, found))));
         for (path, contents) in [
             ("src/discovery.rs", include_str!("../../templates/discovery.rs")),
             ("src/search.rs", include_str!("../../templates/search.rs")),
@@ -115,8 +119,8 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
             contents: format!("{HEADER}\n{}", found.catalog),
         });
     }
-    for (path, tokens) in rust_files {
-        let formatted = emit::format_rust(path, tokens)?;
+    for (path, syntax) in rust_files {
+        let formatted = emit::format_rust(path, syntax())?;
         let contents = format!("{HEADER}\n\n{formatted}");
         // The files copied from templates/ are not parsed again: they are the same on every run,
         // and compiled and tested in this repository and in every generated crate.
