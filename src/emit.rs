@@ -1,14 +1,103 @@
-//! Format and verify: every Rust file is parsed as a whole file (a gate against anything that
-//! is not valid Rust) and printed by prettyplease, so output never depends on an external
-//! rustfmt and is the same on every machine.
+//! Format and verify: every Rust file is parsed as syntax (a gate against anything that is not
+//! valid Rust) and printed by prettyplease, so output never depends on an external rustfmt and is
+//! the same on every machine.
+//!
+//! A file is built in [`Part`]s that are formatted on their own, on every core: for an API of a
+//! thousand operations a file is megabytes of Rust, and one syntax tree of it would be a hundred
+//! megabytes held at once and formatted on one core.
 
 use proc_macro2::TokenStream;
+use rayon::prelude::*;
 
-/// Parses `tokens` as a Rust file and prints it formatted.
+/// Parses `tokens` as a Rust file and prints it formatted (a file of one part, on this thread).
 pub fn format_rust(path: &str, tokens: TokenStream) -> Result<String, String> {
+    Ok(space_items(&print(path, tokens)?))
+}
+
+/// Parses `tokens` as a Rust file, prints it and checks that the text parses back.
+fn print(path: &str, tokens: TokenStream) -> Result<String, String> {
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| format!("internal error: generated {path} is not valid Rust: {e}"))?;
-    Ok(space_items(&prettyplease::unparse(&file)))
+    let text = prettyplease::unparse(&file);
+    drop(file);
+    verify_rust(path, &text)?;
+    Ok(text)
+}
+
+/// Some of a Rust file's top-level items, built when they are formatted (token trees are not
+/// `Send`; the function that builds them is).
+pub struct Part<'a> {
+    build: Box<dyn Fn() -> TokenStream + Send + Sync + 'a>,
+    /// The part goes on with the previous part's `impl` block: it is written as a whole
+    /// `impl ... {` block, whose first line the file leaves out.
+    continues: bool,
+    /// The next part goes on with this part's last `impl` block, whose closing line the file
+    /// leaves out.
+    continued: bool,
+}
+
+impl<'a> Part<'a> {
+    /// Whole items.
+    pub fn items(build: impl Fn() -> TokenStream + Send + Sync + 'a) -> Self {
+        Part {
+            build: Box::new(build),
+            continues: false,
+            continued: false,
+        }
+    }
+
+    /// The next part continues this part's last item, an `impl` block (see [`Part::continues`]).
+    pub fn continued(mut self) -> Self {
+        self.continued = true;
+        self
+    }
+
+    /// This part is one `impl` block that continues the previous part's: together they print as
+    /// one block with every member of both.
+    pub fn continues(mut self) -> Self {
+        self.continues = true;
+        self
+    }
+
+    /// Builds, formats and verifies this part on its own.
+    fn format(&self, path: &str) -> Result<String, String> {
+        let text = print(path, (self.build)())?;
+        let mut text = text.as_str();
+        if self.continues {
+            text = text
+                .strip_prefix("impl ")
+                .and_then(|rest| rest.split_once(" {\n"))
+                .map(|(_, members)| members)
+                .ok_or_else(|| format!("internal error: a part of generated {path} does not start an impl block"))?;
+        }
+        if self.continued {
+            text = text
+                .strip_suffix("}\n")
+                .filter(|rest| rest.ends_with('\n'))
+                .ok_or_else(|| format!("internal error: a part of generated {path} does not end an impl block"))?;
+        }
+        Ok(text.to_string())
+    }
+}
+
+/// Formats every part of every file, on every core, and joins each file's parts: `(path, parts)`
+/// in, `(path, text)` out, in the same order.
+pub fn format_files(files: Vec<(String, Vec<Part>)>) -> Result<Vec<(String, String)>, String> {
+    let jobs: Vec<(&str, &Part)> = files
+        .iter()
+        .flat_map(|(path, parts)| parts.iter().map(move |part| (path.as_str(), part)))
+        .collect();
+    let formatted: Vec<Result<String, String>> = jobs.into_par_iter().map(|(path, part)| part.format(path)).collect();
+    let mut formatted = formatted.into_iter();
+    let mut out = Vec::with_capacity(files.len());
+    for (path, parts) in &files {
+        let mut text = String::new();
+        for part in formatted.by_ref().take(parts.len()) {
+            text.push_str(&part?);
+        }
+        out.push((path.clone(), space_items(&text)));
+    }
+    Ok(out)
 }
 
 /// prettyplease prints items back to back; a blank line between items (but not inside a run of
@@ -45,8 +134,8 @@ fn space_items(text: &str) -> String {
     out
 }
 
-/// Checks that the final text of `path` parses as Rust.
-pub fn verify_rust(path: &str, text: &str) -> Result<(), String> {
+/// Checks that the printed text of `path` parses as Rust.
+fn verify_rust(path: &str, text: &str) -> Result<(), String> {
     syn::parse_file(text)
         .map(|_| ())
         .map_err(|e| format!("internal error: generated {path} does not parse back: {e}"))
@@ -78,6 +167,64 @@ mod tests {
     fn tokens_that_are_not_a_rust_file_are_an_internal_error_naming_the_file() {
         let error = format_rust("src/tools.rs", quote! { fn }).expect_err("not a file");
         assert!(error.starts_with("internal error: generated src/tools.rs is not valid Rust"), "{error}");
+    }
+
+    #[test]
+    fn an_impl_block_split_over_parts_prints_as_the_whole_block() {
+        let whole = format_rust("c.rs", quote! {
+            //! Doc.
+            use std::fmt;
+            pub struct C;
+            impl C {
+                fn new() -> Self { C }
+                fn a(&self) -> u8 { 1 }
+                fn b(&self) -> u8 { 2 }
+                fn c(&self) -> u8 { 3 }
+            }
+            struct P;
+            struct Q;
+        })
+        .expect("valid Rust");
+        let parts = vec![
+            Part::items(|| quote! { #![doc = " Doc."] use std::fmt; pub struct C; impl C { fn new() -> Self { C } } }).continued(),
+            Part::items(|| quote! { impl C { fn a(&self) -> u8 { 1 } fn b(&self) -> u8 { 2 } } }).continues().continued(),
+            Part::items(|| quote! { impl C { fn c(&self) -> u8 { 3 } } }).continues(),
+            Part::items(TokenStream::new),
+            Part::items(|| quote! { struct P; }),
+            Part::items(|| quote! { struct Q; }),
+        ];
+        let files = format_files(vec![("c.rs".into(), parts)]).expect("valid Rust");
+        assert_eq!(files, [("c.rs".to_string(), whole)]);
+    }
+
+    #[test]
+    fn files_of_many_parts_keep_their_order() {
+        let files = (0..3)
+            .map(|file| {
+                let parts = (0..40).map(move |item| Part::items(move || {
+                    let name = quote::format_ident!("S{file}_{item}");
+                    quote! { struct #name; }
+                }));
+                (format!("f{file}.rs"), parts.collect())
+            })
+            .collect();
+        let formatted = format_files(files).expect("valid Rust");
+        for (file, (path, text)) in formatted.iter().enumerate() {
+            assert_eq!(path, &format!("f{file}.rs"));
+            let expected: Vec<String> = (0..40).map(|item| format!("struct S{file}_{item};")).collect();
+            let items: Vec<&str> = text.lines().filter(|line| !line.is_empty()).collect();
+            assert_eq!(items, expected);
+        }
+    }
+
+    #[test]
+    fn a_part_that_continues_something_other_than_an_impl_block_is_an_internal_error() {
+        let parts = vec![Part::items(|| quote! { struct A; }).continues()];
+        let error = format_files(vec![("a.rs".into(), parts)]).expect_err("not an impl block");
+        assert!(error.contains("internal error: a part of generated a.rs does not start an impl block"), "{error}");
+        let parts = vec![Part::items(|| quote! { struct A; }).continued()];
+        let error = format_files(vec![("a.rs".into(), parts)]).expect_err("not an impl block");
+        assert!(error.contains("does not end an impl block"), "{error}");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! search index and the operations' descriptions are data of the plan; `render` writes them
 //! into the crate.
 
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::{Action, Annotations, Builder, Options, Tool};
@@ -150,17 +151,17 @@ pub fn plan(
             read_only,
         });
         documents.push(document(operation, read_only));
-        let line = json!({
-            "operation": operation.id,
-            "request": plan.label(),
-            "summary": operation.summary.as_deref().map(one_line).unwrap_or_default(),
-            "description": operation.description.as_deref().map(str::trim).unwrap_or_default(),
-            "tags": operation.tags,
-            "read_only": read_only,
-            "annotations": Annotations::from_method(operation.method).to_json().unwrap_or(json!({})),
-            "input_schema": plan.input_schema,
-            "returns": returns(operation),
-        });
+        let line = CatalogLine {
+            operation: &operation.id,
+            request: plan.label(),
+            summary: operation.summary.as_deref().map(one_line).unwrap_or_default(),
+            description: operation.description.as_deref().map(str::trim).unwrap_or_default(),
+            tags: &operation.tags,
+            read_only,
+            annotations: Annotations::from_method(operation.method).to_json().unwrap_or(json!({})),
+            input_schema: &plan.input_schema,
+            returns: returns(operation),
+        };
         catalog.push_str(&serde_json::to_string(&line).expect("a JSON value always serializes"));
         catalog.push('\n');
     }
@@ -205,6 +206,21 @@ fn one_line(text: &str) -> String {
 }
 
 /// What the index knows of `operation`.
+/// One line of the catalog the describe tool reads (borrowing the input schema rather than
+/// copying it: for a large API the schemas are most of the plan).
+#[derive(Serialize)]
+struct CatalogLine<'a> {
+    operation: &'a str,
+    request: String,
+    summary: String,
+    description: &'a str,
+    tags: &'a [String],
+    read_only: bool,
+    annotations: Value,
+    input_schema: &'a Value,
+    returns: Value,
+}
+
 fn document(operation: &Operation, read_only: bool) -> Document {
     let path_words: Vec<&str> = operation
         .path

@@ -6,7 +6,8 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::rust::{ident, operation_handler};
+use super::rust::{OPERATIONS_PER_PART, ident, operation_handler};
+use crate::emit;
 use crate::naming::{self, Scope};
 use crate::plan::Plan;
 use crate::plan::discovery::{DiscoveryPlan, DiscoveryTool};
@@ -70,38 +71,56 @@ pub(super) fn operation_modules(plan: &Plan, discovery: &DiscoveryPlan) -> Vec<S
         .collect()
 }
 
-/// `src/operations.rs`.
-pub fn operations_rs(plan: &Plan, discovery: &DiscoveryPlan) -> TokenStream {
+/// `src/operations.rs`: the head (the table of operations), then each operation's module, a chunk
+/// of operations per part.
+pub fn operations_rs<'a>(plan: &'a Plan, discovery: &'a DiscoveryPlan) -> Vec<emit::Part<'a>> {
+    let modules = operation_modules(plan, discovery);
+    let chunks = discovery.operations.chunks(OPERATIONS_PER_PART).zip(modules.chunks(OPERATIONS_PER_PART));
+    let mut parts = Vec::new();
+    for (operations, modules) in chunks {
+        let modules = modules.to_vec();
+        parts.push(emit::Part::items(move || {
+            let modules = operations.iter().zip(&modules).map(|(op, module)| {
+                let operation = &plan.operations[op.operation];
+                let module = ident(module);
+                let doc = format!(" `{}` (`{}`).", operation.api_id, operation.label());
+                let handler = operation_handler(operation, false);
+                quote! {
+                    #[doc = #doc]
+                    pub mod #module {
+                        use super::*;
+
+                        #handler
+                    }
+                }
+            });
+            quote! { #( #modules )* }
+        }));
+    }
+    parts.insert(0, emit::Part::items(move || operations_head(discovery, &modules)));
+    parts
+}
+
+/// The head of `src/operations.rs`: imports, the search index, the catalog and the table `call`
+/// dispatches through.
+fn operations_head(discovery: &DiscoveryPlan, modules: &[String]) -> TokenStream {
     let index_path = format!("../{INDEX_PATH}");
     let catalog_path = format!("../{CATALOG_PATH}");
     let search = &discovery.search_tool;
     let describe = &discovery.describe_tool;
     let call = &discovery.call_tool;
-    let mut entries = Vec::new();
-    let mut modules = Vec::new();
-    for (op, module) in discovery.operations.iter().zip(operation_modules(plan, discovery)) {
-        let operation = &plan.operations[op.operation];
-        let module = ident(&module);
+    let entries = discovery.operations.iter().zip(modules).map(|(op, module)| {
+        let module = ident(module);
         let name = &op.name;
         let read_only = op.read_only;
-        entries.push(quote! {
+        quote! {
             Operation {
                 name: #name,
                 read_only: #read_only,
                 call: |client, arguments| Box::pin(#module::call(client, arguments)),
             }
-        });
-        let doc = format!(" `{}` (`{}`).", operation.api_id, operation.label());
-        let handler = operation_handler(operation, false);
-        modules.push(quote! {
-            #[doc = #doc]
-            pub mod #module {
-                use super::*;
-
-                #handler
-            }
-        });
-    }
+        }
+    });
     quote! {
         //! The operations the discovery tools reach: each one's handler (the same code a
         //! one-to-one tool of the operation would run), the table `call` dispatches through, and
@@ -133,7 +152,5 @@ pub fn operations_rs(plan: &Plan, discovery: &DiscoveryPlan) -> TokenStream {
         pub static OPERATIONS: &[Operation] = &[
             #( #entries ),*
         ];
-
-        #( #modules )*
     }
 }

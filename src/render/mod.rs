@@ -9,7 +9,6 @@ mod rust;
 pub mod versions;
 
 use minijinja::{Environment, UndefinedBehavior};
-use proc_macro2::TokenStream;
 use serde::Serialize;
 
 use crate::emit;
@@ -87,18 +86,17 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
             contents: format!("{HEADER}\n\n{}", include_str!("../../templates/curated.rs")),
         });
     }
-    // Each file's syntax is built just before it is formatted: for a large API the token trees
-    // are tens of megabytes, and only one file's need be held at a time.
-    type Syntax<'a> = Box<dyn Fn() -> TokenStream + 'a>;
-    let mut rust_files: Vec<(&str, Syntax)> = vec![
-        ("src/lib.rs", Box::new(|| rust::lib_rs(plan))),
-        ("src/main.rs", Box::new(|| rust::main_rs(plan))),
-        ("src/client.rs", Box::new(|| rust::client_rs(plan))),
-        ("src/tools.rs", Box::new(|| rust::tools_rs(plan))),
-        ("tests/tools.rs", Box::new(|| crate_tests::tests_rs(plan))),
+    // The Rust files are built and formatted in parts (see `emit::Part`): for a large API they are
+    // megabytes, and formatting is most of the work.
+    let mut rust_files: Vec<(String, Vec<emit::Part>)> = vec![
+        ("src/lib.rs".into(), vec![emit::Part::items(|| rust::lib_rs(plan))]),
+        ("src/main.rs".into(), vec![emit::Part::items(|| rust::main_rs(plan))]),
+        ("src/client.rs".into(), rust::client_rs(plan)),
+        ("src/tools.rs".into(), rust::tools_rs(plan)),
+        ("tests/tools.rs".into(), vec![emit::Part::items(|| crate_tests::tests_rs(plan))]),
     ];
     if let Some(found) = &plan.discovery {
-        rust_files.push(("src/operations.rs", Box::new(move || discovery::operations_rs(plan, found))));
+        rust_files.push(("src/operations.rs".into(), discovery::operations_rs(plan, found)));
         for (path, contents) in [
             ("src/discovery.rs", include_str!("../../templates/discovery.rs")),
             ("src/search.rs", include_str!("../../templates/search.rs")),
@@ -119,15 +117,13 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
             contents: format!("{HEADER}\n{}", found.catalog),
         });
     }
-    for (path, syntax) in rust_files {
-        let formatted = emit::format_rust(path, syntax())?;
-        let contents = format!("{HEADER}\n\n{formatted}");
-        // The files copied from templates/ are not parsed again: they are the same on every run,
-        // and compiled and tested in this repository and in every generated crate.
-        emit::verify_rust(path, &contents)?;
+    // Only these files are parsed back (each part on its own, see `emit::Part`); the files copied
+    // from templates/ are the same on every run, and compiled and tested in this repository and in
+    // every generated crate.
+    for (path, formatted) in emit::format_files(rust_files)? {
         files.push(File {
-            path: path.into(),
-            contents,
+            path,
+            contents: format!("{HEADER}\n\n{formatted}"),
         });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));

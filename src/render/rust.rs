@@ -7,6 +7,7 @@ use std::str::FromStr;
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
 use crate::api::{BodyKind, Location};
+use crate::emit;
 use crate::naming::{self, Scope};
 use crate::plan::{Action, Auth, Field, FieldTarget, FieldType, OperationPlan, Plan};
 
@@ -303,12 +304,44 @@ pub fn lib_rs(plan: &Plan) -> TokenStream {
     }
 }
 
-/// `src/client.rs`: the upstream client, one method and one parameter struct per operation.
-pub fn client_rs(plan: &Plan) -> TokenStream {
+/// How many operations (or tools) one part of a large file holds (see [`emit::Part`]): enough that a
+/// part's fixed cost is small, few enough that the parts spread over the cores.
+pub(super) const OPERATIONS_PER_PART: usize = 64;
+
+/// `src/client.rs`: the upstream client, one method and one parameter struct per operation. In
+/// parts: the head (imports, `Client` and its constructor), the methods a chunk of operations at a
+/// time (each chunk an `impl Client` block that continues the one before), the resolvers, and the
+/// parameter structs a chunk at a time.
+pub fn client_rs(plan: &Plan) -> Vec<emit::Part<'_>> {
+    let chunks: Vec<&[OperationPlan]> = plan.operations.chunks(OPERATIONS_PER_PART).collect();
+    let head = emit::Part::items(move || client_head(plan));
+    let mut parts = vec![if chunks.is_empty() { head } else { head.continued() }];
+    for (index, chunk) in chunks.iter().copied().enumerate() {
+        let methods = emit::Part::items(move || {
+            let upload_env = format!("{}_UPLOAD_DIR", plan.server.env_prefix);
+            let methods = chunk.iter().map(|op| client_method(op, &upload_env));
+            quote! {
+                impl Client {
+                    #( #methods )*
+                }
+            }
+        })
+        .continues();
+        parts.push(if index + 1 < chunks.len() { methods.continued() } else { methods });
+    }
+    parts.push(emit::Part::items(move || super::curated::resolvers(plan)));
+    for chunk in chunks {
+        parts.push(emit::Part::items(move || {
+            let params = chunk.iter().map(params_struct);
+            quote! { #( #params )* }
+        }));
+    }
+    parts
+}
+
+/// The head of `src/client.rs`, up to the `impl Client` block's constructor.
+fn client_head(plan: &Plan) -> TokenStream {
     let title = format!(" The client of the {} API: one method per operation the tools call.", plan.server.title);
-    let upload_env = format!("{}_UPLOAD_DIR", plan.server.env_prefix);
-    let methods = plan.operations.iter().map(|op| client_method(op, &upload_env));
-    let params = plan.operations.iter().map(params_struct);
     let uses_body = plan.operations.iter().any(|op| {
         op.body
             .as_ref()
@@ -339,7 +372,6 @@ pub fn client_rs(plan: &Plan) -> TokenStream {
     } else {
         quote! {}
     };
-    let resolvers = super::curated::resolvers(plan);
     let max_pages = if super::uses_curated(plan) {
         quote! {
             /// The most pages of a list one call may walk (`--api-max-pages`).
@@ -375,13 +407,7 @@ pub fn client_rs(plan: &Plan) -> TokenStream {
             }
 
             #max_pages
-
-            #( #methods )*
         }
-
-        #resolvers
-
-        #( #params )*
     }
 }
 
@@ -750,8 +776,24 @@ pub(super) fn tool_modules(plan: &Plan) -> Vec<String> {
         .collect()
 }
 
-/// `src/tools.rs`: every tool's definition and handler, and the table the server serves.
-pub fn tools_rs(plan: &Plan) -> TokenStream {
+/// `src/tools.rs`: every tool's definition and handler, and the table the server serves. In parts:
+/// the head (imports, the table, the curated enums), then the tools' modules a chunk at a time.
+pub fn tools_rs(plan: &Plan) -> Vec<emit::Part<'_>> {
+    let modules = tool_modules(plan);
+    let mut parts = Vec::new();
+    for (tools, modules) in plan.tools.chunks(OPERATIONS_PER_PART).zip(modules.chunks(OPERATIONS_PER_PART)) {
+        let modules = modules.to_vec();
+        parts.push(emit::Part::items(move || {
+            let bodies = tools.iter().zip(&modules).map(|(tool, module)| tool_module(plan, tool, &ident(module)));
+            quote! { #( #bodies )* }
+        }));
+    }
+    parts.insert(0, emit::Part::items(move || tools_head(plan, &modules)));
+    parts
+}
+
+/// The head of `src/tools.rs`: imports, the table of tools and the curated enums.
+fn tools_head(plan: &Plan, modules: &[String]) -> TokenStream {
     let curated_imports = if super::uses_curated(plan) && plan.tools.iter().any(|t| matches!(t.action, Action::Curated(_))) {
         quote! {
             use serde::Deserialize;
@@ -774,51 +816,15 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
         }
     };
     let enums = super::curated::enums(plan);
-    let mut entries = Vec::new();
-    let mut bodies = Vec::new();
-    for (tool, module) in plan.tools.iter().zip(tool_modules(plan)) {
-        let module = ident(&module);
-        entries.push(quote! {
+    let entries = modules.iter().map(|module| {
+        let module = ident(module);
+        quote! {
             ToolEntry {
                 definition: #module::DEFINITION,
                 call: |client, arguments| Box::pin(#module::call(client, arguments)),
             }
-        });
-        let definition = serde_json::to_string_pretty(&tool.definition())
-            .expect("a JSON value always serializes");
-        let definition = raw_string(&definition);
-        let (operation, wrap) = match &tool.action {
-            Action::Call { operation, wrap } => (operation, wrap),
-            Action::Curated(curated) => {
-                let doc = format!(" `{}`: {}", tool.name, tool.title.as_deref().unwrap_or("a curated tool"));
-                bodies.push(super::curated::tool_module(plan, &module, &tool.name, definition, &doc, curated));
-                continue;
-            }
-            Action::Discovery(kind) => {
-                bodies.push(super::discovery::tool_module(&module, &tool.name, definition, *kind));
-                continue;
-            }
-        };
-        let operation = &plan.operations[*operation];
-        let handler = operation_handler(operation, *wrap);
-        let doc = format!(
-            " `{}`: calls `{}` (`{}`).",
-            tool.name,
-            operation.api_id,
-            operation.label()
-        );
-        bodies.push(quote! {
-            #[doc = #doc]
-            pub mod #module {
-                use super::*;
-
-                /// The definition `tools/list` returns.
-                pub const DEFINITION: &str = #definition;
-
-                #handler
-            }
-        });
-    }
+        }
+    });
     quote! {
         //! The tools of this server, in the order `tools/list` returns them.
 
@@ -835,8 +841,34 @@ pub fn tools_rs(plan: &Plan) -> TokenStream {
         ];
 
         #enums
+    }
+}
 
-        #( #bodies )*
+/// The module of one tool: its definition and its handler.
+fn tool_module(plan: &Plan, tool: &crate::plan::Tool, module: &Ident) -> TokenStream {
+    let definition = serde_json::to_string_pretty(&tool.definition()).expect("a JSON value always serializes");
+    let definition = raw_string(&definition);
+    let (operation, wrap) = match &tool.action {
+        Action::Call { operation, wrap } => (operation, wrap),
+        Action::Curated(curated) => {
+            let doc = format!(" `{}`: {}", tool.name, tool.title.as_deref().unwrap_or("a curated tool"));
+            return super::curated::tool_module(plan, module, &tool.name, definition, &doc, curated);
+        }
+        Action::Discovery(kind) => return super::discovery::tool_module(module, &tool.name, definition, *kind),
+    };
+    let operation = &plan.operations[*operation];
+    let handler = operation_handler(operation, *wrap);
+    let doc = format!(" `{}`: calls `{}` (`{}`).", tool.name, operation.api_id, operation.label());
+    quote! {
+        #[doc = #doc]
+        pub mod #module {
+            use super::*;
+
+            /// The definition `tools/list` returns.
+            pub const DEFINITION: &str = #definition;
+
+            #handler
+        }
     }
 }
 
