@@ -35,9 +35,9 @@ pub fn starter(api: &Api, spec: &str) -> String {
 
 /// [`starter`] for a file that will be saved as `file` (named in the build command).
 pub fn starter_named(api: &Api, spec: &str, file: &str) -> String {
-    let name = naming::server_name(&api.title).unwrap_or_else(|| "api".to_string());
+    let name = naming::server_name_from_title(&api.title).unwrap_or_else(|| "api".to_string());
     let env = naming::env_prefix(&name);
-    let prefix = tool_prefix(&name);
+    let prefix = naming::tool_prefix(&name);
     let paging = guess_pagination(api);
     let resolvers = find_resolvers(api);
     let tool = pick_tool(api, &resolvers, &paging, &prefix);
@@ -282,23 +282,6 @@ fn header(out: &mut Out, api: &Api, spec: &str, file: &str) {
         one_line(&shell_word(file))
     ));
     out.blank();
-}
-
-/// The tool-name prefix for server `name`: its words joined by `_`, kept short so tool names
-/// have room.
-fn tool_prefix(name: &str) -> String {
-    let mut prefix = String::new();
-    for word in name.split(['-', '_']).filter(|w| !w.is_empty()) {
-        if !prefix.is_empty() && prefix.len() + 1 + word.len() > 20 {
-            break;
-        }
-        if !prefix.is_empty() {
-            prefix.push('_');
-        }
-        prefix.push_str(word);
-    }
-    let prefix: String = prefix.chars().take(20).collect();
-    format!("{}_", prefix.trim_end_matches('_'))
 }
 
 fn server(out: &mut Out, api: &Api, name: &str, env: &str, prefix: &str) {

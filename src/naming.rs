@@ -68,6 +68,57 @@ pub fn server_name(raw: &str) -> Option<String> {
     snake(raw).map(|s| s.replace('_', "-"))
 }
 
+/// The default name of a server, from its API's title: the title's leading words (at most three)
+/// without a subtitle (after ` - `, ` + `, `:`, `(`, `|`), possessives, versions, or the words every
+/// title has (`API`, `OpenAPI`, `Swagger`, `REST`, `spec`, `official`, ...): `Swagger Petstore - OpenAPI 3.0`
+/// → `petstore`, `GitHub's official OpenAPI spec + Octokit extension` → `github`. A title
+/// of nothing but such words gives its [`server_name`].
+pub fn server_name_from_title(title: &str) -> Option<String> {
+    const SAID_BY_EVERY_TITLE: &[&str] = &[
+        "a", "an", "the", "api", "apis", "openapi", "swagger", "rest", "restful", "http", "json", "spec",
+        "specification", "definition", "description", "document", "official", "public", "service",
+        "services", "version",
+    ];
+    let main = [" - ", " – ", " — ", " + ", ":", "(", "|", "\n"]
+        .iter()
+        .filter_map(|separator| title.find(separator))
+        .filter(|&at| !title[..at].trim().is_empty())
+        .min()
+        .map_or(title, |at| &title[..at]);
+    let words: Vec<String> = main
+        .split_whitespace()
+        .map(|word| {
+            let word = word.trim_end_matches("'s").trim_end_matches("’s");
+            word.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect::<String>()
+        })
+        .filter(|word| {
+            let version = word.strip_prefix('v').unwrap_or(word);
+            !word.is_empty()
+                && !SAID_BY_EVERY_TITLE.contains(&word.as_str())
+                && !version.chars().all(|c| c.is_ascii_digit())
+        })
+        .take(3)
+        .collect();
+    server_name(&words.join(" ")).or_else(|| server_name(title))
+}
+
+/// The tool-name prefix for server `name`: its words joined by `_`, kept short so tool names
+/// have room.
+pub fn tool_prefix(name: &str) -> String {
+    let mut prefix = String::new();
+    for word in name.split(['-', '_']).filter(|w| !w.is_empty()) {
+        if !prefix.is_empty() && prefix.len() + 1 + word.len() > 20 {
+            break;
+        }
+        if !prefix.is_empty() {
+            prefix.push('_');
+        }
+        prefix.push_str(word);
+    }
+    let prefix: String = prefix.chars().take(20).collect();
+    format!("{}_", prefix.trim_end_matches('_'))
+}
+
 /// The prefix of a server's environment variables (`tracker` → `TRACKER`).
 pub fn env_prefix(server_name: &str) -> String {
     let prefix = words(server_name).to_shouty_snake_case();
@@ -231,6 +282,25 @@ mod tests {
         assert_eq!(scope.tool_name("getPet"), "get_pet");
         assert_eq!(scope.tool_name("get_pet"), "get_pet_2");
         assert_eq!(scope.tool_name("get-pet"), "get_pet_3");
+    }
+
+    #[test]
+    fn default_server_names_keep_what_names_the_api_and_drop_what_every_title_says() {
+        let cases = [
+            ("Swagger Petstore - OpenAPI 3.0", "petstore"),
+            ("GitHub's official OpenAPI spec + Octokit extension", "github"),
+            ("Stripe API", "stripe"),
+            ("Kubernetes", "kubernetes"),
+            ("Tracker", "tracker"),
+            ("Paging styles", "paging-styles"),
+            ("Cursed: API # not a comment\nsecond line", "cursed"),
+            ("The Acme Widget Inventory Service v2 (beta)", "acme-widget-inventory"),
+            ("OpenAPI spec", "open-api-spec"),
+        ];
+        for (title, name) in cases {
+            assert_eq!(server_name_from_title(title).as_deref(), Some(name), "{title}");
+        }
+        assert_eq!(server_name_from_title("!!!"), None);
     }
 
     #[test]

@@ -192,10 +192,11 @@ pub fn plan(
     ))
 }
 
-/// The discovery tools' name prefix: the curation file's prefix, else the server's name.
+/// The discovery tools' name prefix: the curation file's prefix, else the server's name (its
+/// leading words, see [`naming::tool_prefix`]).
 pub fn tool_prefix(prefix: &str, server_name: &str) -> String {
     if prefix.is_empty() {
-        format!("{}_", naming::snake(server_name).unwrap_or_else(|| "api".into()))
+        naming::tool_prefix(server_name)
     } else {
         prefix.to_string()
     }

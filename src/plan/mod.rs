@@ -291,7 +291,7 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
             .ok_or_else(|| format!("--name {name:?} has no letters or digits to make a name of"))?,
         (None, Some(name)) => naming::server_name(&name.value)
             .ok_or_else(|| format!("server name {:?} has no letters or digits", name.value))?,
-        (None, None) => naming::server_name(&api.title).unwrap_or_else(|| "api".to_string()),
+        (None, None) => naming::server_name_from_title(&api.title).unwrap_or_else(|| "api".to_string()),
     };
     let env_prefix = naming::env_prefix(&name);
     let server = Server {
