@@ -124,7 +124,13 @@ fn check_workspace(out: &Path, members: &[String]) -> Result<(), String> {
     let stderr = String::from_utf8_lossy(&output.stderr);
     let warnings: Vec<&str> = stderr
         .lines()
-        .filter(|line| line.contains("warning:") && !line.starts_with("warning: unused manifest key"))
+        // Cargo's notes about this test's own workspace are not warnings about generated code:
+        // each crate's `[profile.release]` applies when it is built on its own, as users do.
+        .filter(|line| {
+            line.contains("warning:")
+                && !line.starts_with("warning: unused manifest key")
+                && !line.starts_with("warning: profiles for the non root package will be ignored")
+        })
         .collect();
     if !output.status.success() {
         return Err(format!("cargo check failed:\n{stderr}"));

@@ -3,7 +3,8 @@
 //! listens on 127.0.0.1 by default, refuses foreign `Host` and `Origin` headers (DNS rebinding),
 //! accepts the hosts named in `--allowed-hosts`, requires the bearer token of `--auth-token-env`,
 //! caps request bodies (`--max-request-bytes`), never passes a client's `Authorization` header on
-//! to the API, and on SIGTERM lets a call in flight finish before it exits 0.
+//! to the API, answers a reply of one message as one JSON body, and on SIGTERM lets a call in
+//! flight finish before it exits 0.
 //!
 //! The upstream is the tracker API served in-process behind a layer that records the
 //! `Authorization` header of every request it gets and can hold requests back (a slow API).
@@ -501,6 +502,32 @@ fn a_clients_authorization_header_never_reaches_the_api() {
                 "the API sees only the server's own credential, never the client's: {seen:?}"
             );
         }
+    });
+}
+
+#[test]
+fn a_reply_of_one_message_is_one_json_body_not_an_event_stream() {
+    support::run_with(SERVER, || async {
+        let api = RecordedApi::start().await;
+        let server = HttpServer::start(&api.base_url, &[], &[]).await;
+        let message = search_web();
+        let response = reqwest::Client::new()
+            .post(server.url())
+            .header("Content-Type", "application/json")
+            .header("Accept", "application/json, text/event-stream")
+            .header("MCP-Protocol-Version", "2026-07-28")
+            .header("Mcp-Method", "tools/call")
+            .header("Mcp-Name", "tracker_search_issues")
+            .body(message.to_string())
+            .send()
+            .await
+            .expect("the server answers");
+        assert_eq!(response.status(), 200);
+        let content_type = response.headers()["content-type"].to_str().unwrap_or_default().to_owned();
+        assert!(content_type.starts_with("application/json"), "one JSON body: {content_type}");
+        let body: Value = response.json().await.expect("the body is one JSON-RPC message");
+        assert_eq!(body["id"], 2, "{body}");
+        assert_ne!(body["result"]["isError"], true, "the search succeeds: {body}");
     });
 }
 

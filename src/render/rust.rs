@@ -248,8 +248,7 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
 
         #credentials_fn
 
-        #[tokio::main]
-        async fn main() -> anyhow::Result<()> {
+        fn main() -> anyhow::Result<()> {
             // stdout carries the stdio transport: logs go to stderr.
             tracing_subscriber::fmt()
                 .with_writer(std::io::stderr)
@@ -257,12 +256,15 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
                 .init();
             let command = runtime::UpstreamOptions::read_env(Args::command(), #env_prefix);
             let args = Args::from_arg_matches(&command.get_matches()).unwrap_or_else(|error| error.exit());
-            let client = client::Client::new(&args.base_url, credentials()?, args.upstream)?;
-            let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;
-            match args.transport {
-                Transport::Stdio => runtime::serve_stdio(server).await,
-                Transport::Http => runtime::serve_http(server, args.http).await,
-            }
+            let http = matches!(args.transport, Transport::Http);
+            runtime::async_runtime(http)?.block_on(async move {
+                let client = client::Client::new(&args.base_url, credentials()?, args.upstream)?;
+                let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;
+                match args.transport {
+                    Transport::Stdio => runtime::serve_stdio(server).await,
+                    Transport::Http => runtime::serve_http(server, args.http).await,
+                }
+            })
         }
     }
 }

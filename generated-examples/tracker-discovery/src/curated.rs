@@ -808,9 +808,10 @@ pub struct ClientCredentials {
     client_id: String,
     client_secret: String,
     scopes: Vec<String>,
-    /// `None` when the HTTP client could not be built; reported by [`ClientCredentials::token`]
-    /// rather than panicking at start-up.
-    http: Option<reqwest::Client>,
+    /// Built on the first token request, so that reading the system's root certificates does
+    /// not delay the server's start; `None` when it could not be built, reported by
+    /// [`ClientCredentials::token`].
+    http: std::sync::OnceLock<Option<reqwest::Client>>,
     /// Held across a fetch, so that concurrent calls share one token request.
     cached: Mutex<Option<CachedToken>>,
 }
@@ -833,26 +834,29 @@ impl ClientCredentials {
         client_secret: String,
         scopes: Vec<String>,
     ) -> Self {
-        // No redirects: a 307 would send the client secret on to wherever it points.
-        let http = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(Duration::from_secs(10))
-            .timeout(Duration::from_secs(30))
-            .user_agent(concat!(
-                env!("CARGO_PKG_NAME"),
-                "/",
-                env!("CARGO_PKG_VERSION")
-            ))
-            .build()
-            .ok();
         Self {
             token_url: token_url.to_string(),
             client_id,
             client_secret,
             scopes,
-            http,
+            http: std::sync::OnceLock::new(),
             cached: Mutex::new(None),
         }
+    }
+
+    fn http(&self) -> Option<&reqwest::Client> {
+        self.http
+            .get_or_init(|| {
+                // No redirects: a 307 would send the client secret on to wherever it points.
+                reqwest::Client::builder()
+                    .redirect(reqwest::redirect::Policy::none())
+                    .connect_timeout(Duration::from_secs(10))
+                    .timeout(Duration::from_secs(30))
+                    .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")))
+                    .build()
+                    .ok()
+            })
+            .as_ref()
     }
 
     /// A valid access token: the cached one, or a new one from the token endpoint (form POST of
@@ -872,7 +876,7 @@ impl ClientCredentials {
     }
 
     async fn fetch(&self) -> Result<CachedToken, ToolError> {
-        let Some(http) = &self.http else {
+        let Some(http) = self.http() else {
             return Err(self.unreachable("the server could not create an HTTP client"));
         };
         let scope = self.scopes.join(" ");

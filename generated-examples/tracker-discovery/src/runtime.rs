@@ -598,6 +598,18 @@ fn example(rule: &Value) -> Option<Value> {
     }
 }
 
+/// The async runtime for a transport. Over stdio the server answers one client, and one thread
+/// does that with less memory and a faster start than a pool; over HTTP it serves many clients
+/// at once, on every core.
+pub fn async_runtime(many_clients: bool) -> std::io::Result<tokio::runtime::Runtime> {
+    let mut builder = if many_clients {
+        tokio::runtime::Builder::new_multi_thread()
+    } else {
+        tokio::runtime::Builder::new_current_thread()
+    };
+    builder.enable_all().build()
+}
+
 /// Serves MCP over this process's stdin and stdout until the client closes them.
 pub async fn serve_stdio<C: Send + Sync + 'static>(server: McpServer<C>) -> anyhow::Result<()> {
     let running = server.serve(rmcp::transport::stdio()).await?;
@@ -682,6 +694,7 @@ pub async fn serve_http<C: Send + Sync + 'static>(
     server: McpServer<C>,
     options: HttpOptions,
 ) -> anyhow::Result<()> {
+    use axum::serve::ListenerExt;
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
@@ -703,6 +716,9 @@ pub async fn serve_http<C: Send + Sync + 'static>(
     let sessions = tokio_util::sync::CancellationToken::new();
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(true)
+        // A reply that is one JSON-RPC message goes out as one `application/json` body rather
+        // than a one-event SSE stream; a call that sends notifications first still streams.
+        .with_json_response(true)
         .with_allowed_hosts(hosts.clone())
         .with_allowed_origins(allowed_origins(&hosts))
         .enforce_origin_validation()
@@ -727,6 +743,13 @@ pub async fn serve_http<C: Send + Sync + 'static>(
     tracing::info!("serving MCP on http://{}/mcp", listener.local_addr()?);
 
     let stop_accepting = tokio_util::sync::CancellationToken::new();
+    // Without TCP_NODELAY a reply written in more than one piece waits for the client's
+    // delayed ACK (40 ms on Linux) before its last piece is sent.
+    let listener = listener.tap_io(|connection| {
+        if let Err(error) = connection.set_nodelay(true) {
+            tracing::debug!("cannot set TCP_NODELAY: {error}");
+        }
+    });
     let mut serving = tokio::spawn(
         axum::serve(listener, router)
             .with_graceful_shutdown(stop_accepting.clone().cancelled_owned())
@@ -981,10 +1004,89 @@ pub fn secret_var(name: &str) -> anyhow::Result<Option<String>> {
 
 /// The HTTP client for the upstream API.
 pub struct Upstream {
-    http: reqwest::Client,
+    http: HttpClient,
     base_url: reqwest::Url,
     credentials: Vec<Credential>,
     options: UpstreamOptions,
+}
+
+/// The reqwest client, built on a thread of its own as soon as the server starts. Building one
+/// reads and parses every root certificate of the system (several milliseconds), which the MCP
+/// handshake and `tools/list` need not wait for; the first request waits for it if it is not
+/// ready yet.
+struct HttpClient {
+    client: Arc<tokio::sync::OnceCell<reqwest::Client>>,
+    settings: Arc<HttpSettings>,
+}
+
+/// What the reqwest client is built from.
+struct HttpSettings {
+    origin: reqwest::Url,
+    connect_timeout: Duration,
+    timeout: Duration,
+}
+
+impl HttpSettings {
+    fn build(&self) -> reqwest::Result<reqwest::Client> {
+        // Redirects are followed only within the API's own origin: reqwest strips
+        // `Authorization` on a cross-host hop but not API-key headers.
+        let origin = self.origin.origin();
+        let redirects = reqwest::redirect::Policy::custom(move |attempt| {
+            if attempt.previous().len() >= 10 {
+                attempt.error("too many redirects")
+            } else if attempt.url().origin() == origin {
+                attempt.follow()
+            } else {
+                attempt.stop()
+            }
+        });
+        reqwest::Client::builder()
+            .redirect(redirects)
+            .connect_timeout(self.connect_timeout)
+            .timeout(self.timeout)
+            .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")))
+            .build()
+    }
+}
+
+impl HttpClient {
+    /// Starts building the client in the background when called inside a tokio runtime (as the
+    /// server is); otherwise it is built on first use.
+    fn new(settings: HttpSettings) -> Self {
+        let client = Self {
+            client: Arc::new(tokio::sync::OnceCell::new()),
+            settings: Arc::new(settings),
+        };
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let (cell, settings) = (Arc::clone(&client.client), Arc::clone(&client.settings));
+            runtime.spawn(async move {
+                if let Err(error) = cell.get_or_try_init(|| build_client(settings)).await {
+                    tracing::warn!("the HTTP client for the API could not be built: {error}");
+                }
+            });
+        }
+        client
+    }
+
+    /// The client, once built.
+    async fn get(&self, operation: &'static str) -> Result<&reqwest::Client, ToolError> {
+        self.client
+            .get_or_try_init(|| build_client(Arc::clone(&self.settings)))
+            .await
+            .map_err(|error| ToolError::Transport {
+                operation,
+                message: format!(
+                    "the server could not set up its HTTP client ({error}); the operator must check the machine's TLS root certificates"
+                ),
+            })
+    }
+}
+
+async fn build_client(settings: Arc<HttpSettings>) -> Result<reqwest::Client, String> {
+    match tokio::task::spawn_blocking(move || settings.build()).await {
+        Ok(built) => built.map_err(|error| error.to_string()),
+        Err(error) => Err(error.to_string()),
+    }
 }
 
 impl Upstream {
@@ -1005,24 +1107,11 @@ impl Upstream {
             let trimmed = base_url.path().trim_end_matches('/').to_string();
             base_url.set_path(&trimmed);
         }
-        // Redirects are followed only within the API's own origin: reqwest strips
-        // `Authorization` on a cross-host hop but not API-key headers.
-        let origin = base_url.origin();
-        let redirects = reqwest::redirect::Policy::custom(move |attempt| {
-            if attempt.previous().len() >= 10 {
-                attempt.error("too many redirects")
-            } else if attempt.url().origin() == origin {
-                attempt.follow()
-            } else {
-                attempt.stop()
-            }
+        let http = HttpClient::new(HttpSettings {
+            origin: base_url.clone(),
+            connect_timeout: options.api_connect_timeout,
+            timeout: options.api_timeout,
         });
-        let http = reqwest::Client::builder()
-            .redirect(redirects)
-            .connect_timeout(options.api_connect_timeout)
-            .timeout(options.api_timeout)
-            .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")))
-            .build()?;
         Ok(Self {
             http,
             base_url,
@@ -1134,7 +1223,8 @@ impl Upstream {
                 | reqwest::Method::DELETE
                 | reqwest::Method::OPTIONS
         );
-        let mut builder = self.http.request(request.method, request.url);
+        let http = self.http.get(operation).await?;
+        let mut builder = http.request(request.method, request.url);
         let mut query = request.query;
         let mut cookies = request.cookies;
         // Every credential value sent, to be blotted out of anything the API says back.
@@ -1235,7 +1325,7 @@ impl Upstream {
                 next = attempt.try_clone();
             }
             let retries_left = next.is_some();
-            let response = match self.http.execute(attempt).await {
+            let response = match http.execute(attempt).await {
                 Ok(response) => response,
                 Err(error) => {
                     let delay = backoff(tries);

@@ -49,8 +49,7 @@ fn credentials() -> anyhow::Result<Vec<runtime::Credential>> {
     Ok(credentials)
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_max_level(tracing::Level::WARN)
@@ -58,10 +57,18 @@ async fn main() -> anyhow::Result<()> {
     let command = runtime::UpstreamOptions::read_env(Args::command(), "TRACKER");
     let args = Args::from_arg_matches(&command.get_matches())
         .unwrap_or_else(|error| error.exit());
-    let client = client::Client::new(&args.base_url, credentials()?, args.upstream)?;
-    let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;
-    match args.transport {
-        Transport::Stdio => runtime::serve_stdio(server).await,
-        Transport::Http => runtime::serve_http(server, args.http).await,
-    }
+    let http = matches!(args.transport, Transport::Http);
+    runtime::async_runtime(http)?
+        .block_on(async move {
+            let client = client::Client::new(
+                &args.base_url,
+                credentials()?,
+                args.upstream,
+            )?;
+            let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;
+            match args.transport {
+                Transport::Stdio => runtime::serve_stdio(server).await,
+                Transport::Http => runtime::serve_http(server, args.http).await,
+            }
+        })
 }
