@@ -223,19 +223,22 @@ fn compare_tools(old: &Tool, new: &Tool) -> Vec<Change> {
     if let Some(detail) = compare_outputs(old.output_schema.as_ref(), new.output_schema.as_ref()) {
         changes.push(change(name, Kind::OutputSchema, detail, false));
     }
-    let old_definition = old.definition();
-    let new_definition = new.definition();
-    let hints = |definition: &Value| definition.get("annotations").cloned().unwrap_or_else(|| json!({}));
-    let (old_hints, new_hints) = (hints(&old_definition), hints(&new_definition));
-    if old_hints != new_hints {
-        let mut details = Vec::new();
-        for key in ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] {
-            let show = |hints: &Value| hints.get(key).map_or("unset".to_string(), Value::to_string);
-            let (before, after) = (show(&old_hints), show(&new_hints));
-            if before != after {
-                details.push(format!("{key} {before} → {after}"));
-            }
+    // A hint changes when a client reads it differently: a hint not given is MCP's default, so
+    // `destructiveHint: true` written out and left unset are the same.
+    let (was, is, unset) = (&old.annotations, &new.annotations, crate::plan::Annotations::default());
+    let mut details = Vec::new();
+    for (key, before, after, default) in [
+        ("readOnlyHint", was.read_only, is.read_only, unset.read_only_hint()),
+        ("destructiveHint", was.destructive, is.destructive, unset.destructive_hint()),
+        ("idempotentHint", was.idempotent, is.idempotent, unset.idempotent_hint()),
+        ("openWorldHint", was.open_world, is.open_world, unset.open_world_hint()),
+    ] {
+        if before.unwrap_or(default) != after.unwrap_or(default) {
+            let show = |hint: Option<bool>| hint.map_or(format!("unset ({default})"), |h| h.to_string());
+            details.push(format!("{key} {} → {}", show(before), show(after)));
         }
+    }
+    if !details.is_empty() {
         changes.push(change(name, Kind::Annotations, details.join(", "), false));
     }
     if old.title != new.title {
@@ -685,7 +688,7 @@ mod tests {
             lines(&changes),
             [
                 "ok get_note OutputSchema: output schema changed (fields added: `url`; fields removed: `body`)",
-                "ok get_note Annotations: destructiveHint true → unset, idempotentHint true → false",
+                "ok get_note Annotations: idempotentHint true → unset (false)",
                 "ok get_note Description: title changed from none to \"Note\"",
             ]
         );
@@ -693,6 +696,25 @@ mod tests {
         assert_eq!(
             lines(&diff(&old, Some(&before), &[]))[0],
             "ok get_note OutputSchema: now returns structured content (an output schema)"
+        );
+    }
+
+    #[test]
+    fn a_hint_written_as_its_default_and_the_hint_left_unset_are_no_change() {
+        let mut old = plan(vec![operation("addNote", Post, "/notes")], vec![tool("add_note", 0, json!({}), &[])]);
+        old.tools[0].annotations = Annotations {
+            read_only: Some(false),
+            destructive: Some(true),
+            idempotent: Some(false),
+            open_world: Some(true),
+        };
+        let mut new = old.clone();
+        new.tools[0].annotations = Annotations::from_method(Post);
+        assert_eq!(lines(&diff(&old, Some(&new), &[])), Vec::<String>::new());
+        new.tools[0].annotations = Annotations::from_method(Get);
+        assert_eq!(
+            lines(&diff(&old, Some(&new), &[])),
+            ["ok add_note Annotations: readOnlyHint false → true"]
         );
     }
 

@@ -292,14 +292,30 @@ fn a_bare_mirror_of_the_tracker_gets_warnings_and_passes_unless_warnings_are_den
     let run = mcpgen(&["check", TRACKER]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     golden("tracker_mirror.txt", &run.stderr);
-    // Without a curation file, budgets warn: the first look at an API always builds.
-    assert!(run.stderr.contains("warning: tool `list_issues` (operation `listIssues`, GET /v2/projects/{project_id}/issues) takes about"));
     assert!(
         run.stderr
             .contains("warning: the description of tool `get_issue`")
     );
     assert!(!run.stderr.contains("error"), "{}", run.stderr);
     assert_eq!(mcpgen(&["check", TRACKER, "--deny-warnings"]).code, 1);
+}
+
+#[test]
+fn without_a_curation_file_a_tool_over_the_default_budget_is_a_warning() {
+    // The first look at an API always builds.
+    let spec = "tests/cli_check/heavy-openapi.yaml";
+    let run = mcpgen(&["check", spec]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(
+            "warning: tool `search_reports` (operation `searchReports`, GET /reports) takes about"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("over the default per-tool budget of 800"));
+    assert!(!run.stderr.contains("error"), "{}", run.stderr);
+    assert_eq!(mcpgen(&["check", spec, "--deny-warnings"]).code, 1);
 }
 
 #[test]
@@ -440,7 +456,8 @@ fn budgets_are_checked_by_the_function_build_calls() {
     )
     .expect("the tracker generates");
     assert!(mcpgen::lint::check_budgets(&plan, Some(&root().join(tracker))).is_ok());
-    let (plan, _) = mcpgen::generate(&root().join(TRACKER), None, &mcpgen::Options::default())
+    let heavy = root().join("tests/cli_check/heavy-openapi.yaml");
+    let (plan, _) = mcpgen::generate(&heavy, None, &mcpgen::Options::default())
         .expect("the mirror generates");
     assert!(mcpgen::lint::check_budgets(&plan, None).is_ok());
 }

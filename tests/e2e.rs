@@ -76,7 +76,7 @@ fn tool<'a>(tools: &'a [Tool], name: &str) -> &'a Tool {
 
 // --- rmcp's client ------------------------------------------------------------------------------
 
-async fn lists_the_ten_tools_in_document_order_with_annotations(connection: Connection) {
+async fn lists_the_ten_tools_in_document_order_with_their_hints(connection: Connection) {
     let upstream = Upstream::start().await;
     let client = McpClient::connect(connection, &upstream).await;
     let listed = client.list_tools().await;
@@ -93,39 +93,44 @@ async fn lists_the_ten_tools_in_document_order_with_annotations(connection: Conn
         );
     }
 
+    // Only the hints that differ from MCP's defaults are sent; a client reads a missing one as
+    // its default (not read-only, destructive, not idempotent).
     for tool in &listed.tools {
-        let annotations = tool
-            .annotations
-            .as_ref()
-            .unwrap_or_else(|| panic!("{client}: {} has no annotations", tool.name));
         let reads_only = tool.name.starts_with("list_") || tool.name.starts_with("get_");
+        let read_only = tool.annotations.as_ref().and_then(|a| a.read_only_hint);
         assert_eq!(
-            annotations.read_only_hint.unwrap_or(false),
+            read_only.unwrap_or(false),
             reads_only,
             "{client}: readOnlyHint of {}",
             tool.name
         );
+        if reads_only {
+            assert_eq!(
+                tool.annotations.as_ref().map(|a| (a.destructive_hint, a.idempotent_hint)),
+                Some((None, None)),
+                "{client}: {} is read-only, so it has no write hints",
+                tool.name
+            );
+        }
     }
     let delete = tool(&listed.tools, "delete_issue")
         .annotations
         .as_ref()
         .unwrap();
-    assert_eq!(
-        delete.destructive_hint,
-        Some(true),
+    assert!(
+        delete.destructive_hint.unwrap_or(true),
         "{client}: delete_issue is destructive"
     );
     assert_eq!(
-        delete.idempotent_hint,
-        Some(true),
-        "{client}: delete_issue is idempotent"
+        (delete.read_only_hint, delete.destructive_hint, delete.idempotent_hint),
+        (None, None, Some(true)),
+        "{client}: delete_issue says only that it is idempotent"
     );
     for posting in ["create_issue", "transition_issue"] {
-        let annotations = tool(&listed.tools, posting).annotations.as_ref().unwrap();
-        assert_ne!(
-            annotations.idempotent_hint,
-            Some(true),
-            "{client}: {posting} (a POST) is not idempotent"
+        // A POST is everything MCP assumes: no annotations at all.
+        assert!(
+            tool(&listed.tools, posting).annotations.is_none(),
+            "{client}: {posting} (a POST) has no annotations"
         );
     }
 
@@ -538,7 +543,7 @@ macro_rules! scenario_tests {
 
 scenario_tests! {
     [
-        lists_the_ten_tools_in_document_order_with_annotations,
+        lists_the_ten_tools_in_document_order_with_their_hints,
         list_projects_returns_the_apis_projects,
         list_issues_returns_the_newest_twenty_and_filters_by_state,
         create_issue_makes_the_next_key_in_the_api,

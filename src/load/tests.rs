@@ -1580,28 +1580,29 @@ fn plan_of(text: &str) -> plan::Plan {
 }
 
 #[test]
-fn plan_annotations_follow_the_http_method() {
+fn plan_annotations_follow_the_http_method_with_only_the_hints_that_differ_from_the_defaults() {
     let read_only = Annotations {
         read_only: Some(true),
         ..Annotations::default()
     };
     assert_eq!(Annotations::from_method(Method::Get), read_only);
     assert_eq!(Annotations::from_method(Method::Head), read_only);
-
-    let delete = Annotations::from_method(Method::Delete);
-    assert_eq!(
-        (delete.read_only, delete.destructive, delete.idempotent),
-        (Some(false), Some(true), Some(true))
-    );
-    let put = Annotations::from_method(Method::Put);
-    assert_eq!((put.read_only, put.idempotent), (Some(false), Some(true)));
+    // Destructive is MCP's default, so PUT and DELETE say only that they are idempotent.
+    let idempotent = Annotations {
+        idempotent: Some(true),
+        ..Annotations::default()
+    };
+    assert_eq!(Annotations::from_method(Method::Delete), idempotent);
+    assert_eq!(Annotations::from_method(Method::Put), idempotent);
+    for method in [Method::Delete, Method::Put] {
+        let write = Annotations::from_method(method);
+        assert!(!write.read_only_hint() && write.destructive_hint() && write.idempotent_hint());
+    }
+    // POST and PATCH are everything MCP assumes: not read-only, destructive, not idempotent.
     for method in [Method::Post, Method::Patch] {
         let write = Annotations::from_method(method);
-        assert_eq!(
-            (write.read_only, write.idempotent),
-            (Some(false), Some(false)),
-            "{method:?}"
-        );
+        assert_eq!(write, Annotations::default(), "{method:?}");
+        assert!(!write.read_only_hint() && write.destructive_hint() && !write.idempotent_hint());
     }
 
     let plan = plan_with(&tracker(), &plan::Options::default()).unwrap();
@@ -1614,14 +1615,9 @@ fn plan_annotations_follow_the_http_method() {
             .clone()
     };
     assert_eq!(annotations("list_issues"), json!({ "readOnlyHint": true }));
-    assert_eq!(
-        annotations("delete_issue"),
-        json!({ "readOnlyHint": false, "destructiveHint": true, "idempotentHint": true })
-    );
-    assert_eq!(
-        annotations("create_issue"),
-        json!({ "readOnlyHint": false, "idempotentHint": false })
-    );
+    assert_eq!(annotations("delete_issue"), json!({ "idempotentHint": true }));
+    // No annotations object at all.
+    assert_eq!(annotations("create_issue"), Value::Null);
 }
 
 #[test]

@@ -549,7 +549,7 @@ impl<'c> CuratedPlanner<'c> {
             name,
             title: spec.title.clone(),
             description: spec.description.as_ref().map(|d| d.trim().to_string()),
-            input_schema: hoist_defs(Value::Object(input)),
+            input_schema: super::lean::input(&hoist_defs(Value::Object(input))),
             output_schema,
             annotations: match &spec.annotations {
                 Some(written) => annotations(written),
@@ -893,31 +893,26 @@ fn paging_plan(pagination: &Pagination, operation: &Operation, items: &str) -> P
     }
 }
 
-/// What a workflow's methods say together: read-only when every step reads; destructive when a
-/// step may be (unknown when a step leaves it to the cautious default); idempotent only when every
-/// writing step is.
+/// What a workflow's methods say together, as only the hints that differ from MCP's defaults
+/// (like [`Annotations::from_method`]): read-only when every step reads; otherwise idempotent
+/// when every writing step is (PUT, DELETE), and destructive (the default, so absent) since
+/// every writing method may be.
 fn combined_annotations(methods: &[crate::api::Method]) -> Annotations {
     let each: Vec<Annotations> = methods.iter().map(|m| Annotations::from_method(*m)).collect();
-    let writes: Vec<&Annotations> = each.iter().filter(|a| a.read_only != Some(true)).collect();
+    let writes: Vec<&Annotations> = each.iter().filter(|a| !a.read_only_hint()).collect();
     if writes.is_empty() {
         return Annotations {
             read_only: Some(true),
             ..Annotations::default()
         };
     }
-    let destructive = if writes.iter().any(|a| a.destructive == Some(true)) {
-        Some(true)
-    } else if writes.iter().any(|a| a.destructive.is_none()) {
-        None
-    } else {
-        Some(false)
-    };
     Annotations {
         read_only: Some(false),
-        destructive,
-        idempotent: Some(writes.iter().all(|a| a.idempotent == Some(true))),
+        destructive: Some(writes.iter().any(|a| a.destructive_hint())),
+        idempotent: Some(writes.iter().all(|a| a.idempotent_hint())),
         open_world: None,
     }
+    .without_defaults()
 }
 
 fn annotations(written: &AnnotationsSpec) -> Annotations {
@@ -930,11 +925,13 @@ fn annotations(written: &AnnotationsSpec) -> Annotations {
 }
 
 /// The output schema of a shaped result: only what the tool returns, each field with just its
-/// type (the model needs the shape, not the API's documentation).
+/// type (the model needs the shape, not the API's documentation). A tool that returns the
+/// response as it is publishes the response's schema with only the keywords that validate
+/// ([`super::lean::output`]).
 fn output_schema(results: &ResultsPlan, response: Option<&Value>) -> Option<Value> {
     if results.fields.is_empty() {
         return match (&results.list, response) {
-            (None, Some(schema)) if super::is_object_schema(schema) => Some(schema.clone()),
+            (None, Some(schema)) if super::is_object_schema(schema) => Some(super::lean::output(schema)),
             _ => None,
         };
     }
@@ -1030,20 +1027,21 @@ mod tests {
     #[test]
     fn a_workflow_is_read_only_only_when_every_step_reads() {
         let read = combined_annotations(&[Method::Get, Method::Get]);
-        assert_eq!(read.read_only, Some(true));
+        assert_eq!(read, Annotations { read_only: Some(true), ..Annotations::default() });
         let write = combined_annotations(&[Method::Get, Method::Post]);
-        assert_eq!(write.read_only, Some(false));
+        assert!(!write.read_only_hint());
     }
 
     #[test]
-    fn a_workflow_is_idempotent_only_when_every_write_is_and_destructive_when_any_is() {
+    fn a_workflow_is_idempotent_only_when_every_write_is_and_always_destructive() {
+        // Only the hints that differ from MCP's defaults are set: destructive is the default.
         let put_then_delete = combined_annotations(&[Method::Put, Method::Delete]);
-        assert_eq!((put_then_delete.destructive, put_then_delete.idempotent), (Some(true), Some(true)));
-        // A POST then a PUT: the PUT is destructive, the POST is not idempotent.
+        assert_eq!(put_then_delete, Annotations { idempotent: Some(true), ..Annotations::default() });
+        // A POST then a PUT: the POST is not idempotent, so the workflow is not.
         let post_then_put = combined_annotations(&[Method::Post, Method::Put]);
-        assert_eq!((post_then_put.destructive, post_then_put.idempotent), (Some(true), Some(false)));
-        // A POST alone leaves destructiveHint to the cautious default.
+        assert_eq!(post_then_put, Annotations::default());
+        assert!(post_then_put.destructive_hint() && !post_then_put.idempotent_hint());
         let post = combined_annotations(&[Method::Get, Method::Post]);
-        assert_eq!((post.destructive, post.idempotent), (None, Some(false)));
+        assert_eq!(post, Annotations::default());
     }
 }

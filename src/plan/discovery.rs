@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::{Action, Annotations, Builder, Options, Tool};
-use crate::api::{Api, Operation};
+use crate::api::{Api, Method, Operation};
 use crate::curate::model::{Curation, DiscoverySection};
 use crate::naming::{self, Scope};
 use crate::search::{self, Document, Entry, Field};
@@ -113,7 +113,7 @@ fn admitted(section: &DiscoverySection, operation: &Operation) -> bool {
 }
 
 fn is_read_only(operation: &Operation) -> bool {
-    super::Annotations::from_method(operation.method).read_only == Some(true)
+    super::Annotations::from_method(operation.method).read_only_hint()
 }
 
 /// Plans discovery for `candidates` (operations with no tool of their own, not hidden): the
@@ -445,6 +445,9 @@ fn describe_definition(name: &str, search: &str, call: &str) -> Tool {
 }
 
 fn call_definition(name: &str, search: &str, describe: &str, all_read_only: bool, chosen: &[&Operation]) -> Tool {
+    // Only the hints that differ from MCP's defaults, as for the tools mcpgen derives from a
+    // method: `destructiveHint: false` when no reachable operation updates or deletes (PUT,
+    // DELETE), else nothing (not read-only, destructive, not idempotent).
     let annotations = if all_read_only {
         Annotations {
             read_only: Some(true),
@@ -453,13 +456,14 @@ fn call_definition(name: &str, search: &str, describe: &str, all_read_only: bool
     } else {
         let destructive = chosen
             .iter()
-            .any(|op| Annotations::from_method(op.method).destructive == Some(true));
+            .any(|op| matches!(op.method, Method::Put | Method::Delete));
         Annotations {
             read_only: Some(false),
             destructive: Some(destructive),
             idempotent: Some(false),
             open_world: None,
         }
+        .without_defaults()
     };
     let effect = if all_read_only {
         "Every operation it reaches only reads."

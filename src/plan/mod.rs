@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 
 pub mod curated;
 pub mod discovery;
+pub mod lean;
 
 use crate::api::{Api, BodyKind, Location, Method, Operation, SecurityScheme};
 use crate::curate::model::{CacheScope, Curation};
@@ -98,7 +99,8 @@ impl Auth {
     }
 }
 
-/// Tool annotations, emitted exactly as set.
+/// Tool annotations, emitted exactly as set: a hint left `None` is absent from the definition,
+/// and a client reads it as MCP's default ([`Annotations::read_only_hint`] and the others).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Annotations {
     pub read_only: Option<bool>,
@@ -108,12 +110,15 @@ pub struct Annotations {
 }
 
 impl Annotations {
-    /// What the HTTP method says about an operation: GET/HEAD read only; DELETE destructive;
-    /// PUT/DELETE idempotent; POST/PATCH not idempotent.
+    /// What the HTTP method says about an operation, as only the hints that differ from MCP's
+    /// defaults ([`Annotations::without_defaults`]): GET/HEAD (and OPTIONS/TRACE) read only,
+    /// `{"readOnlyHint": true}`; PUT/DELETE idempotent, `{"idempotentHint": true}` (destructive,
+    /// which is the default); POST/PATCH neither, so no annotations at all (not read-only,
+    /// destructive and not idempotent are all the defaults).
     pub fn from_method(method: Method) -> Self {
-        let write = |destructive, idempotent| Annotations {
+        let write = |idempotent| Annotations {
             read_only: Some(false),
-            destructive,
+            destructive: Some(true),
             idempotent: Some(idempotent),
             open_world: None,
         };
@@ -122,10 +127,48 @@ impl Annotations {
                 read_only: Some(true),
                 ..Annotations::default()
             },
-            Method::Delete => write(Some(true), true),
-            Method::Put => write(Some(true), true),
-            Method::Post | Method::Patch => write(None, false),
+            Method::Put | Method::Delete => write(true),
+            Method::Post | Method::Patch => write(false),
         }
+        .without_defaults()
+    }
+
+    /// Only the hints a client would not assume: those that differ from MCP's defaults
+    /// (`readOnlyHint: false`, `destructiveHint: true`, `idempotentHint: false`,
+    /// `openWorldHint: true`), and neither `destructiveHint` nor `idempotentHint` on a read-only
+    /// tool (the spec gives them meaning only when `readOnlyHint` is false). For annotations
+    /// mcpgen derives; curated ones are emitted as written.
+    pub fn without_defaults(&self) -> Self {
+        let read_only = self.read_only_hint();
+        let differs = |value: Option<bool>, default: bool| value.filter(|v| *v != default);
+        Annotations {
+            read_only: differs(self.read_only, false),
+            destructive: if read_only { None } else { differs(self.destructive, true) },
+            idempotent: if read_only { None } else { differs(self.idempotent, false) },
+            open_world: differs(self.open_world, true),
+        }
+    }
+
+    /// `readOnlyHint` as a client reads it: false unless given.
+    pub fn read_only_hint(&self) -> bool {
+        self.read_only.unwrap_or(false)
+    }
+
+    /// `destructiveHint` as a client reads it: true unless given (meaningful only when the tool
+    /// is not read-only).
+    pub fn destructive_hint(&self) -> bool {
+        self.destructive.unwrap_or(true)
+    }
+
+    /// `idempotentHint` as a client reads it: false unless given (meaningful only when the tool
+    /// is not read-only).
+    pub fn idempotent_hint(&self) -> bool {
+        self.idempotent.unwrap_or(false)
+    }
+
+    /// `openWorldHint` as a client reads it: true unless given.
+    pub fn open_world_hint(&self) -> bool {
+        self.open_world.unwrap_or(true)
     }
 
     fn to_json(&self) -> Option<Value> {
@@ -411,7 +454,7 @@ impl<'a> Builder<'a> {
             params_type,
             fields,
             body,
-            input_schema: hoist_defs(Value::Object(input)),
+            input_schema: lean::input(&hoist_defs(Value::Object(input))),
             link_paged: false,
             server: operation.server.clone(),
         });
@@ -429,16 +472,18 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// The one-to-one tool for an operation.
+/// The one-to-one tool for an operation: its input is the operation's (lean) input schema, its
+/// output schema the success response's with only the keywords that validate ([`lean::output`]),
+/// its annotations what the method says ([`Annotations::from_method`]).
 fn mirror_tool(plan: &OperationPlan, operation: &Operation, name: String, index: usize) -> Tool {
     let (output_schema, wrap) = match operation.success.as_ref().and_then(|r| r.schema.as_ref()) {
-        Some(schema) if is_object_schema(schema) => (Some(schema.clone()), false),
+        Some(schema) if is_object_schema(schema) => (Some(lean::output(schema)), false),
         Some(schema) => (
-            Some(hoist_defs(json!({
+            Some(lean::output(&hoist_defs(json!({
                 "type": "object",
                 "properties": { "result": schema },
                 "required": ["result"],
-            }))),
+            })))),
             true,
         ),
         None => (None, false),
@@ -735,3 +780,6 @@ fn auth(api: &Api, env_prefix: &str) -> Vec<Auth> {
     }
     auth
 }
+
+#[cfg(test)]
+mod tests;

@@ -265,19 +265,20 @@ fn template_values(plan: &Plan) -> TemplateValues {
         .tools
         .iter()
         .map(|tool| {
+            // The hints as a client reads them (MCP's defaults for those not given; write hints
+            // only for a tool that writes), and open-world only when it is not.
             let a = &tool.annotations;
-            let mut hints = Vec::new();
-            for (name, value) in [
-                ("read-only", a.read_only),
-                ("destructive", a.destructive),
-                ("idempotent", a.idempotent),
-                ("open-world", a.open_world),
-            ] {
-                match value {
-                    Some(true) => hints.push(name.to_string()),
-                    Some(false) => hints.push(format!("not {name}")),
-                    None => {}
-                }
+            let word = |name: &str, value: bool| match value {
+                true => name.to_string(),
+                false => format!("not {name}"),
+            };
+            let mut hints = vec![word("read-only", a.read_only_hint())];
+            if !a.read_only_hint() {
+                hints.push(word("destructive", a.destructive_hint()));
+                hints.push(word("idempotent", a.idempotent_hint()));
+            }
+            if !a.open_world_hint() {
+                hints.push(word("open-world", false));
             }
             ToolRow {
                 name: tool.name.clone(),

@@ -673,7 +673,6 @@ pub mod petstore_get_order {
     "properties": {
       "order": {
         "type": "integer",
-        "format": "int64",
         "description": "The order's numeric id, for example 10"
       }
     },

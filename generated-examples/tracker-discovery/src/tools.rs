@@ -468,9 +468,7 @@ pub mod tracker_call_operation {
     ]
   },
   "annotations": {
-    "readOnlyHint": false,
-    "destructiveHint": false,
-    "idempotentHint": false
+    "destructiveHint": false
   }
 }"#;
 

@@ -87,7 +87,6 @@ pub mod list_projects {
   },
   "outputSchema": {
     "type": "object",
-    "description": "One page of projects.",
     "required": [
       "items",
       "page",
@@ -99,7 +98,6 @@ pub mod list_projects {
         "type": "array",
         "items": {
           "type": "object",
-          "description": "A project, which groups issues.",
           "required": [
             "id",
             "key",
@@ -108,61 +106,32 @@ pub mod list_projects {
           ],
           "properties": {
             "id": {
-              "type": "string",
-              "format": "uuid",
-              "description": "UUID of the project.",
-              "examples": [
-                "01397d88-e45f-531a-abbd-1f79d5da3cbd"
-              ]
+              "type": "string"
             },
             "key": {
-              "type": "string",
-              "description": "Short key of the project, the prefix of its issue keys.",
-              "examples": [
-                "WEB"
-              ]
+              "type": "string"
             },
             "name": {
-              "type": "string",
-              "description": "Display name of the project.",
-              "examples": [
-                "Website"
-              ]
+              "type": "string"
             },
             "description": {
-              "type": "string",
-              "description": "What the project is about.",
-              "examples": [
-                "Public website and web shop: storefront, checkout and customer accounts."
-              ]
+              "type": "string"
             }
           }
         }
       },
       "page": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Number of this page.",
-        "examples": [
-          1
-        ]
+        "minimum": 1
       },
       "per_page": {
         "type": "integer",
         "minimum": 1,
-        "maximum": 50,
-        "description": "Page size used for this page.",
-        "examples": [
-          20
-        ]
+        "maximum": 50
       },
       "total": {
         "type": "integer",
-        "minimum": 0,
-        "description": "Number of projects on all pages together.",
-        "examples": [
-          3
-        ]
+        "minimum": 0
       }
     }
   },
@@ -216,7 +185,6 @@ pub mod list_users {
   },
   "outputSchema": {
     "type": "object",
-    "description": "One page of users.",
     "required": [
       "items",
       "page",
@@ -228,7 +196,6 @@ pub mod list_users {
         "type": "array",
         "items": {
           "type": "object",
-          "description": "A user of the tracker.",
           "required": [
             "id",
             "username",
@@ -237,62 +204,32 @@ pub mod list_users {
           ],
           "properties": {
             "id": {
-              "type": "string",
-              "format": "uuid",
-              "description": "UUID of the user.",
-              "examples": [
-                "a409aac6-e9a6-5a28-b24a-d38e17c6e37e"
-              ]
+              "type": "string"
             },
             "username": {
-              "type": "string",
-              "description": "Unique login name of the user.",
-              "examples": [
-                "alice"
-              ]
+              "type": "string"
             },
             "display_name": {
-              "type": "string",
-              "description": "Full name of the user.",
-              "examples": [
-                "Alice Martin"
-              ]
+              "type": "string"
             },
             "email": {
-              "type": "string",
-              "format": "email",
-              "description": "E-mail address of the user.",
-              "examples": [
-                "alice@tracker.example"
-              ]
+              "type": "string"
             }
           }
         }
       },
       "page": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Number of this page.",
-        "examples": [
-          1
-        ]
+        "minimum": 1
       },
       "per_page": {
         "type": "integer",
         "minimum": 1,
-        "maximum": 50,
-        "description": "Page size used for this page.",
-        "examples": [
-          20
-        ]
+        "maximum": 50
       },
       "total": {
         "type": "integer",
-        "minimum": 0,
-        "description": "Number of users on all pages together.",
-        "examples": [
-          3
-        ]
+        "minimum": 0
       }
     }
   },
@@ -326,7 +263,6 @@ pub mod get_current_user {
   },
   "outputSchema": {
     "type": "object",
-    "description": "A user of the tracker.",
     "required": [
       "id",
       "username",
@@ -335,34 +271,16 @@ pub mod get_current_user {
     ],
     "properties": {
       "id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "UUID of the user.",
-        "examples": [
-          "a409aac6-e9a6-5a28-b24a-d38e17c6e37e"
-        ]
+        "type": "string"
       },
       "username": {
-        "type": "string",
-        "description": "Unique login name of the user.",
-        "examples": [
-          "alice"
-        ]
+        "type": "string"
       },
       "display_name": {
-        "type": "string",
-        "description": "Full name of the user.",
-        "examples": [
-          "Alice Martin"
-        ]
+        "type": "string"
       },
       "email": {
-        "type": "string",
-        "format": "email",
-        "description": "E-mail address of the user.",
-        "examples": [
-          "alice@tracker.example"
-        ]
+        "type": "string"
       }
     }
   },
@@ -410,7 +328,7 @@ pub mod list_issues {
         "examples": [
           1
         ],
-        "description": "Only issues in this state: `1` open, `2` in progress, `3` done.\nOmit to list issues in every state.\n"
+        "description": "Only issues in this state: `1` open, `2` in progress, `3` done.\nOmit to list issues in every state."
       },
       "assignee_id": {
         "type": "string",
@@ -418,14 +336,14 @@ pub mod list_issues {
         "examples": [
           "a409aac6-e9a6-5a28-b24a-d38e17c6e37e"
         ],
-        "description": "Only issues assigned to the user with this UUID (see `listUsers` and\n`getCurrentUser`). An id that belongs to no user matches no issue.\n"
+        "description": "Only issues assigned to the user with this UUID (see `listUsers` and\n`getCurrentUser`). An id that belongs to no user matches no issue."
       },
       "q": {
         "type": "string",
         "examples": [
           "login"
         ],
-        "description": "Only issues whose title or description contains this text, compared\ncase-insensitively as a plain substring.\n"
+        "description": "Only issues whose title or description contains this text, compared\ncase-insensitively as a plain substring."
       },
       "page": {
         "type": "integer",
@@ -454,7 +372,6 @@ pub mod list_issues {
   },
   "outputSchema": {
     "type": "object",
-    "description": "One page of issues, newest first.",
     "required": [
       "items",
       "page",
@@ -466,7 +383,6 @@ pub mod list_issues {
         "type": "array",
         "items": {
           "type": "object",
-          "description": "An issue with all its fields.",
           "required": [
             "id",
             "key",
@@ -484,49 +400,23 @@ pub mod list_issues {
           ],
           "properties": {
             "id": {
-              "type": "string",
-              "format": "uuid",
-              "description": "UUID of the issue.",
-              "examples": [
-                "129fbba7-e576-502d-94b9-35b3426581fd"
-              ]
+              "type": "string"
             },
             "key": {
-              "type": "string",
-              "description": "Human-readable key, the project key and the issue number.",
-              "examples": [
-                "WEB-42"
-              ]
+              "type": "string"
             },
             "number": {
               "type": "integer",
-              "minimum": 1,
-              "description": "Number of the issue in its project.",
-              "examples": [
-                42
-              ]
+              "minimum": 1
             },
             "project_id": {
-              "type": "string",
-              "format": "uuid",
-              "description": "UUID of the project the issue belongs to.",
-              "examples": [
-                "01397d88-e45f-531a-abbd-1f79d5da3cbd"
-              ]
+              "type": "string"
             },
             "title": {
-              "type": "string",
-              "description": "One-line summary of the issue.",
-              "examples": [
-                "Cookie banner covers the navigation (Safari)"
-              ]
+              "type": "string"
             },
             "description": {
-              "type": "string",
-              "description": "Details of the issue; may be empty.",
-              "examples": [
-                "The cookie banner is drawn above the top navigation, so the menu cannot be clicked until the banner is dismissed. Reported by a customer using Safari 17 on macOS."
-              ]
+              "type": "string"
             },
             "state": {
               "type": "integer",
@@ -534,10 +424,6 @@ pub mod list_issues {
                 1,
                 2,
                 3
-              ],
-              "description": "State code: 1 open, 2 in progress, 3 done.",
-              "examples": [
-                2
               ]
             },
             "priority": {
@@ -546,87 +432,44 @@ pub mod list_issues {
                 1,
                 2,
                 3
-              ],
-              "description": "Priority code: 1 low, 2 medium, 3 high.",
-              "examples": [
-                1
               ]
             },
             "assignee_id": {
               "type": [
                 "string",
                 "null"
-              ],
-              "format": "uuid",
-              "description": "UUID of the assigned user, or null when nobody is assigned.",
-              "examples": [
-                "fb53cc6a-826c-5610-a3d1-d42364e99afb"
               ]
             },
             "reporter_id": {
-              "type": "string",
-              "format": "uuid",
-              "description": "UUID of the user who created the issue.",
-              "examples": [
-                "a409aac6-e9a6-5a28-b24a-d38e17c6e37e"
-              ]
+              "type": "string"
             },
             "labels": {
               "type": "array",
-              "description": "Labels attached to the issue.",
               "items": {
                 "type": "string"
-              },
-              "examples": [
-                [
-                  "bug",
-                  "ui"
-                ]
-              ]
+              }
             },
             "created_at": {
-              "type": "string",
-              "format": "date-time",
-              "description": "When the issue was created (UTC).",
-              "examples": [
-                "2026-01-02T18:00:00Z"
-              ]
+              "type": "string"
             },
             "updated_at": {
-              "type": "string",
-              "format": "date-time",
-              "description": "When the issue was last changed (UTC).",
-              "examples": [
-                "2026-01-02T20:00:00Z"
-              ]
+              "type": "string"
             }
           }
         }
       },
       "page": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Number of this page.",
-        "examples": [
-          1
-        ]
+        "minimum": 1
       },
       "per_page": {
         "type": "integer",
         "minimum": 1,
-        "maximum": 50,
-        "description": "Page size used for this page.",
-        "examples": [
-          20
-        ]
+        "maximum": 50
       },
       "total": {
         "type": "integer",
-        "minimum": 0,
-        "description": "Number of issues that match the filters, on all pages together.",
-        "examples": [
-          130
-        ]
+        "minimum": 0
       }
     }
   },
@@ -710,7 +553,6 @@ pub mod create_issue {
   },
   "outputSchema": {
     "type": "object",
-    "description": "An issue with all its fields.",
     "required": [
       "id",
       "key",
@@ -728,49 +570,23 @@ pub mod create_issue {
     ],
     "properties": {
       "id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "UUID of the issue.",
-        "examples": [
-          "129fbba7-e576-502d-94b9-35b3426581fd"
-        ]
+        "type": "string"
       },
       "key": {
-        "type": "string",
-        "description": "Human-readable key, the project key and the issue number.",
-        "examples": [
-          "WEB-42"
-        ]
+        "type": "string"
       },
       "number": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Number of the issue in its project.",
-        "examples": [
-          42
-        ]
+        "minimum": 1
       },
       "project_id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "UUID of the project the issue belongs to.",
-        "examples": [
-          "01397d88-e45f-531a-abbd-1f79d5da3cbd"
-        ]
+        "type": "string"
       },
       "title": {
-        "type": "string",
-        "description": "One-line summary of the issue.",
-        "examples": [
-          "Cookie banner covers the navigation (Safari)"
-        ]
+        "type": "string"
       },
       "description": {
-        "type": "string",
-        "description": "Details of the issue; may be empty.",
-        "examples": [
-          "The cookie banner is drawn above the top navigation, so the menu cannot be clicked until the banner is dismissed. Reported by a customer using Safari 17 on macOS."
-        ]
+        "type": "string"
       },
       "state": {
         "type": "integer",
@@ -778,10 +594,6 @@ pub mod create_issue {
           1,
           2,
           3
-        ],
-        "description": "State code: 1 open, 2 in progress, 3 done.",
-        "examples": [
-          2
         ]
       },
       "priority": {
@@ -790,65 +602,30 @@ pub mod create_issue {
           1,
           2,
           3
-        ],
-        "description": "Priority code: 1 low, 2 medium, 3 high.",
-        "examples": [
-          1
         ]
       },
       "assignee_id": {
         "type": [
           "string",
           "null"
-        ],
-        "format": "uuid",
-        "description": "UUID of the assigned user, or null when nobody is assigned.",
-        "examples": [
-          "fb53cc6a-826c-5610-a3d1-d42364e99afb"
         ]
       },
       "reporter_id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "UUID of the user who created the issue.",
-        "examples": [
-          "a409aac6-e9a6-5a28-b24a-d38e17c6e37e"
-        ]
+        "type": "string"
       },
       "labels": {
         "type": "array",
-        "description": "Labels attached to the issue.",
         "items": {
           "type": "string"
-        },
-        "examples": [
-          [
-            "bug",
-            "ui"
-          ]
-        ]
+        }
       },
       "created_at": {
-        "type": "string",
-        "format": "date-time",
-        "description": "When the issue was created (UTC).",
-        "examples": [
-          "2026-01-02T18:00:00Z"
-        ]
+        "type": "string"
       },
       "updated_at": {
-        "type": "string",
-        "format": "date-time",
-        "description": "When the issue was last changed (UTC).",
-        "examples": [
-          "2026-01-02T20:00:00Z"
-        ]
+        "type": "string"
       }
     }
-  },
-  "annotations": {
-    "readOnlyHint": false,
-    "idempotentHint": false
   }
 }"#;
 
@@ -890,7 +667,6 @@ pub mod get_issue {
   },
   "outputSchema": {
     "type": "object",
-    "description": "An issue with all its fields.",
     "required": [
       "id",
       "key",
@@ -908,49 +684,23 @@ pub mod get_issue {
     ],
     "properties": {
       "id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "UUID of the issue.",
-        "examples": [
-          "129fbba7-e576-502d-94b9-35b3426581fd"
-        ]
+        "type": "string"
       },
       "key": {
-        "type": "string",
-        "description": "Human-readable key, the project key and the issue number.",
-        "examples": [
-          "WEB-42"
-        ]
+        "type": "string"
       },
       "number": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Number of the issue in its project.",
-        "examples": [
-          42
-        ]
+        "minimum": 1
       },
       "project_id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "UUID of the project the issue belongs to.",
-        "examples": [
-          "01397d88-e45f-531a-abbd-1f79d5da3cbd"
-        ]
+        "type": "string"
       },
       "title": {
-        "type": "string",
-        "description": "One-line summary of the issue.",
-        "examples": [
-          "Cookie banner covers the navigation (Safari)"
-        ]
+        "type": "string"
       },
       "description": {
-        "type": "string",
-        "description": "Details of the issue; may be empty.",
-        "examples": [
-          "The cookie banner is drawn above the top navigation, so the menu cannot be clicked until the banner is dismissed. Reported by a customer using Safari 17 on macOS."
-        ]
+        "type": "string"
       },
       "state": {
         "type": "integer",
@@ -958,10 +708,6 @@ pub mod get_issue {
           1,
           2,
           3
-        ],
-        "description": "State code: 1 open, 2 in progress, 3 done.",
-        "examples": [
-          2
         ]
       },
       "priority": {
@@ -970,59 +716,28 @@ pub mod get_issue {
           1,
           2,
           3
-        ],
-        "description": "Priority code: 1 low, 2 medium, 3 high.",
-        "examples": [
-          1
         ]
       },
       "assignee_id": {
         "type": [
           "string",
           "null"
-        ],
-        "format": "uuid",
-        "description": "UUID of the assigned user, or null when nobody is assigned.",
-        "examples": [
-          "fb53cc6a-826c-5610-a3d1-d42364e99afb"
         ]
       },
       "reporter_id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "UUID of the user who created the issue.",
-        "examples": [
-          "a409aac6-e9a6-5a28-b24a-d38e17c6e37e"
-        ]
+        "type": "string"
       },
       "labels": {
         "type": "array",
-        "description": "Labels attached to the issue.",
         "items": {
           "type": "string"
-        },
-        "examples": [
-          [
-            "bug",
-            "ui"
-          ]
-        ]
+        }
       },
       "created_at": {
-        "type": "string",
-        "format": "date-time",
-        "description": "When the issue was created (UTC).",
-        "examples": [
-          "2026-01-02T18:00:00Z"
-        ]
+        "type": "string"
       },
       "updated_at": {
-        "type": "string",
-        "format": "date-time",
-        "description": "When the issue was last changed (UTC).",
-        "examples": [
-          "2026-01-02T20:00:00Z"
-        ]
+        "type": "string"
       }
     }
   },
@@ -1067,8 +782,6 @@ pub mod delete_issue {
     "additionalProperties": false
   },
   "annotations": {
-    "readOnlyHint": false,
-    "destructiveHint": true,
     "idempotentHint": true
   }
 }"#;
@@ -1110,7 +823,6 @@ pub mod get_issue_by_key {
   },
   "outputSchema": {
     "type": "object",
-    "description": "An issue with all its fields.",
     "required": [
       "id",
       "key",
@@ -1128,49 +840,23 @@ pub mod get_issue_by_key {
     ],
     "properties": {
       "id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "UUID of the issue.",
-        "examples": [
-          "129fbba7-e576-502d-94b9-35b3426581fd"
-        ]
+        "type": "string"
       },
       "key": {
-        "type": "string",
-        "description": "Human-readable key, the project key and the issue number.",
-        "examples": [
-          "WEB-42"
-        ]
+        "type": "string"
       },
       "number": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Number of the issue in its project.",
-        "examples": [
-          42
-        ]
+        "minimum": 1
       },
       "project_id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "UUID of the project the issue belongs to.",
-        "examples": [
-          "01397d88-e45f-531a-abbd-1f79d5da3cbd"
-        ]
+        "type": "string"
       },
       "title": {
-        "type": "string",
-        "description": "One-line summary of the issue.",
-        "examples": [
-          "Cookie banner covers the navigation (Safari)"
-        ]
+        "type": "string"
       },
       "description": {
-        "type": "string",
-        "description": "Details of the issue; may be empty.",
-        "examples": [
-          "The cookie banner is drawn above the top navigation, so the menu cannot be clicked until the banner is dismissed. Reported by a customer using Safari 17 on macOS."
-        ]
+        "type": "string"
       },
       "state": {
         "type": "integer",
@@ -1178,10 +864,6 @@ pub mod get_issue_by_key {
           1,
           2,
           3
-        ],
-        "description": "State code: 1 open, 2 in progress, 3 done.",
-        "examples": [
-          2
         ]
       },
       "priority": {
@@ -1190,59 +872,28 @@ pub mod get_issue_by_key {
           1,
           2,
           3
-        ],
-        "description": "Priority code: 1 low, 2 medium, 3 high.",
-        "examples": [
-          1
         ]
       },
       "assignee_id": {
         "type": [
           "string",
           "null"
-        ],
-        "format": "uuid",
-        "description": "UUID of the assigned user, or null when nobody is assigned.",
-        "examples": [
-          "fb53cc6a-826c-5610-a3d1-d42364e99afb"
         ]
       },
       "reporter_id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "UUID of the user who created the issue.",
-        "examples": [
-          "a409aac6-e9a6-5a28-b24a-d38e17c6e37e"
-        ]
+        "type": "string"
       },
       "labels": {
         "type": "array",
-        "description": "Labels attached to the issue.",
         "items": {
           "type": "string"
-        },
-        "examples": [
-          [
-            "bug",
-            "ui"
-          ]
-        ]
+        }
       },
       "created_at": {
-        "type": "string",
-        "format": "date-time",
-        "description": "When the issue was created (UTC).",
-        "examples": [
-          "2026-01-02T18:00:00Z"
-        ]
+        "type": "string"
       },
       "updated_at": {
-        "type": "string",
-        "format": "date-time",
-        "description": "When the issue was last changed (UTC).",
-        "examples": [
-          "2026-01-02T20:00:00Z"
-        ]
+        "type": "string"
       }
     }
   },
@@ -1288,7 +939,6 @@ pub mod list_transitions {
   },
   "outputSchema": {
     "type": "object",
-    "description": "The transitions available for an issue.",
     "required": [
       "items"
     ],
@@ -1297,7 +947,6 @@ pub mod list_transitions {
         "type": "array",
         "items": {
           "type": "object",
-          "description": "A way to move an issue from its current state to another state.",
           "required": [
             "id",
             "name",
@@ -1305,29 +954,16 @@ pub mod list_transitions {
           ],
           "properties": {
             "id": {
-              "type": "string",
-              "format": "uuid",
-              "description": "UUID of the transition, to post to `transitionIssue`.",
-              "examples": [
-                "37e2783c-aab7-56d8-a2ba-bba721644b43"
-              ]
+              "type": "string"
             },
             "name": {
-              "type": "string",
-              "description": "Name of the transition as shown in the tracker.",
-              "examples": [
-                "Resolve"
-              ]
+              "type": "string"
             },
             "to_state": {
               "type": "integer",
               "enum": [
                 1,
                 2,
-                3
-              ],
-              "description": "State code the issue will have afterwards: 1 open, 2 in progress, 3 done.",
-              "examples": [
                 3
               ]
             }
@@ -1387,7 +1023,6 @@ pub mod transition_issue {
   },
   "outputSchema": {
     "type": "object",
-    "description": "An issue with all its fields.",
     "required": [
       "id",
       "key",
@@ -1405,49 +1040,23 @@ pub mod transition_issue {
     ],
     "properties": {
       "id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "UUID of the issue.",
-        "examples": [
-          "129fbba7-e576-502d-94b9-35b3426581fd"
-        ]
+        "type": "string"
       },
       "key": {
-        "type": "string",
-        "description": "Human-readable key, the project key and the issue number.",
-        "examples": [
-          "WEB-42"
-        ]
+        "type": "string"
       },
       "number": {
         "type": "integer",
-        "minimum": 1,
-        "description": "Number of the issue in its project.",
-        "examples": [
-          42
-        ]
+        "minimum": 1
       },
       "project_id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "UUID of the project the issue belongs to.",
-        "examples": [
-          "01397d88-e45f-531a-abbd-1f79d5da3cbd"
-        ]
+        "type": "string"
       },
       "title": {
-        "type": "string",
-        "description": "One-line summary of the issue.",
-        "examples": [
-          "Cookie banner covers the navigation (Safari)"
-        ]
+        "type": "string"
       },
       "description": {
-        "type": "string",
-        "description": "Details of the issue; may be empty.",
-        "examples": [
-          "The cookie banner is drawn above the top navigation, so the menu cannot be clicked until the banner is dismissed. Reported by a customer using Safari 17 on macOS."
-        ]
+        "type": "string"
       },
       "state": {
         "type": "integer",
@@ -1455,10 +1064,6 @@ pub mod transition_issue {
           1,
           2,
           3
-        ],
-        "description": "State code: 1 open, 2 in progress, 3 done.",
-        "examples": [
-          2
         ]
       },
       "priority": {
@@ -1467,65 +1072,30 @@ pub mod transition_issue {
           1,
           2,
           3
-        ],
-        "description": "Priority code: 1 low, 2 medium, 3 high.",
-        "examples": [
-          1
         ]
       },
       "assignee_id": {
         "type": [
           "string",
           "null"
-        ],
-        "format": "uuid",
-        "description": "UUID of the assigned user, or null when nobody is assigned.",
-        "examples": [
-          "fb53cc6a-826c-5610-a3d1-d42364e99afb"
         ]
       },
       "reporter_id": {
-        "type": "string",
-        "format": "uuid",
-        "description": "UUID of the user who created the issue.",
-        "examples": [
-          "a409aac6-e9a6-5a28-b24a-d38e17c6e37e"
-        ]
+        "type": "string"
       },
       "labels": {
         "type": "array",
-        "description": "Labels attached to the issue.",
         "items": {
           "type": "string"
-        },
-        "examples": [
-          [
-            "bug",
-            "ui"
-          ]
-        ]
+        }
       },
       "created_at": {
-        "type": "string",
-        "format": "date-time",
-        "description": "When the issue was created (UTC).",
-        "examples": [
-          "2026-01-02T18:00:00Z"
-        ]
+        "type": "string"
       },
       "updated_at": {
-        "type": "string",
-        "format": "date-time",
-        "description": "When the issue was last changed (UTC).",
-        "examples": [
-          "2026-01-02T20:00:00Z"
-        ]
+        "type": "string"
       }
     }
-  },
-  "annotations": {
-    "readOnlyHint": false,
-    "idempotentHint": false
   }
 }"#;
 

@@ -1,0 +1,335 @@
+//! Lean schemas: what a tool's schemas derived from the spec keep, so that `tools/list` carries
+//! what a model or a client uses and nothing the API documentation adds for other readers.
+//!
+//! - An **output schema** keeps only the keywords that validate ([`output`]). The output schema
+//!   is what a client validates `structuredContent` against; model APIs do not take it (the
+//!   reference article's own output schema has no descriptions). The generated server checks
+//!   each upstream answer against exactly the schema it publishes, so dropping annotations there
+//!   changes what is checked only where a `format` was (the server no longer rejects an answer
+//!   whose `date-time` is malformed); every other dropped keyword validates nothing.
+//! - An **input schema** is what the model reads, so it keeps descriptions, examples, defaults
+//!   and the formats that say something (`date-time`, `uuid`, `email`, `uri`, …); it loses only
+//!   the formats that restate the JSON type (`int32`, `int64`, `float`, `double` on an integer or
+//!   a number — no validator checks them, and the Rust field is an `i64`/`f64` whatever they say)
+//!   and empty descriptions ([`input`]).
+//!
+//! Both walk the schema keyword by keyword, so a property *named* `description` or `format` (a
+//! key of `properties`, `$defs`, …) is kept, as are the values of `enum`, `const`, `default` and
+//! `examples`, which are data, not schemas.
+
+use serde_json::{Map, Value};
+
+/// Keywords whose value is one schema.
+const ONE_SCHEMA: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "additionalItems",
+    "contentSchema",
+];
+/// Keywords whose value is a list of schemas.
+const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+/// Keywords whose value maps names to schemas.
+const SCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+
+/// Annotation keywords: they document a value but never make one valid or invalid (`format` is
+/// an assertion only for validators told to check it, and then only for the formats they know).
+const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "examples",
+    "example",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "format",
+    "$comment",
+    "externalDocs",
+    "xml",
+];
+
+/// The formats that only say how wide a number is.
+const NUMBER_FORMATS: &[&str] = &["int32", "int64", "float", "double"];
+
+/// `schema` with only the keywords that validate: no [`ANNOTATIONS`] and no `x-` extensions,
+/// at any depth.
+pub fn output(schema: &Value) -> Value {
+    walk(schema, &|key, _, _| {
+        if ANNOTATIONS.contains(&key) || key.starts_with("x-") {
+            Edit::Drop
+        } else {
+            Edit::Keep
+        }
+    })
+}
+
+/// `schema` without the formats that restate the JSON type and without empty descriptions (a
+/// description's leading and trailing white space, which YAML block scalars leave, trimmed), at
+/// any depth; everything else kept.
+pub fn input(schema: &Value) -> Value {
+    walk(schema, &|key, value, object| match (key, value) {
+        ("format", _) if restates_type(value, object) => Edit::Drop,
+        ("description", Value::String(text)) if text.trim().is_empty() => Edit::Drop,
+        ("description", Value::String(text)) if text.trim().len() != text.len() => {
+            Edit::Replace(Value::String(text.trim().to_string()))
+        }
+        _ => Edit::Keep,
+    })
+}
+
+/// Whether `format` (in a schema `object`) only repeats that the value is a number.
+fn restates_type(format: &Value, object: &Map<String, Value>) -> bool {
+    let numeric = |t: &Value| matches!(t.as_str(), Some("integer" | "number"));
+    let is_number = match object.get("type") {
+        Some(Value::Array(types)) => {
+            types.iter().any(numeric) && types.iter().all(|t| numeric(t) || t == "null")
+        }
+        Some(t) => numeric(t),
+        None => false,
+    };
+    is_number && format.as_str().is_some_and(|f| NUMBER_FORMATS.contains(&f))
+}
+
+/// What [`walk`] does with one keyword of a schema object.
+enum Edit {
+    Keep,
+    Drop,
+    /// Keep the keyword with this value instead (a value that is not a schema).
+    Replace(Value),
+}
+
+/// Decides about one keyword of a schema object, given the keyword, its value and the object.
+type Editor = dyn Fn(&str, &Value, &Map<String, Value>) -> Edit;
+
+/// A copy of `schema` in which `edit` decides, in each schema object, about each keyword (given
+/// the keyword, its value and the object it is in); the subschemas of the keywords kept are
+/// walked in turn.
+fn walk(schema: &Value, edit: &Editor) -> Value {
+    let Value::Object(object) = schema else {
+        // `true`/`false` schemas, and anything that is not a schema.
+        return schema.clone();
+    };
+    let mut out = Map::new();
+    for (key, value) in object {
+        let kept = match edit(key, value, object) {
+            Edit::Drop => continue,
+            Edit::Replace(replaced) => replaced,
+            Edit::Keep => match value {
+                Value::Object(_) if ONE_SCHEMA.contains(&key.as_str()) => walk(value, edit),
+                Value::Array(list) if SCHEMA_LISTS.contains(&key.as_str()) || key == "items" => {
+                    Value::Array(list.iter().map(|s| walk(s, edit)).collect())
+                }
+                Value::Object(map) if SCHEMA_MAPS.contains(&key.as_str()) => Value::Object(
+                    map.iter()
+                        .map(|(name, s)| (name.clone(), walk(s, edit)))
+                        .collect(),
+                ),
+                _ => value.clone(),
+            },
+        };
+        out.insert(key.clone(), kept);
+    }
+    Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn output_schemas_keep_only_the_keywords_that_validate() {
+        let schema = json!({
+            "type": "object",
+            "title": "Pet",
+            "description": "A pet for sale.",
+            "required": ["name"],
+            "x-internal": true,
+            "externalDocs": { "url": "https://example.com" },
+            "properties": {
+                "id": { "type": "integer", "format": "int64", "examples": [10], "readOnly": true },
+                "name": { "type": "string", "minLength": 1, "example": "doggie", "default": "rex" },
+                "born": { "type": "string", "format": "date-time", "deprecated": true, "$comment": "UTC" },
+                "secret": { "type": "string", "writeOnly": true, "xml": { "name": "s" } },
+                "status": { "type": "string", "enum": ["available", "sold"], "description": "the status" },
+            },
+            "additionalProperties": false,
+        });
+        assert_eq!(
+            output(&schema),
+            json!({
+                "type": "object",
+                "required": ["name"],
+                "properties": {
+                    "id": { "type": "integer" },
+                    "name": { "type": "string", "minLength": 1 },
+                    "born": { "type": "string" },
+                    "secret": { "type": "string" },
+                    "status": { "type": "string", "enum": ["available", "sold"] },
+                },
+                "additionalProperties": false,
+            })
+        );
+    }
+
+    #[test]
+    fn output_schemas_lose_annotations_in_every_subschema() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "result": {
+                    "type": "array",
+                    "description": "the pets",
+                    "items": { "$ref": "#/$defs/Pet", "description": "one pet" },
+                    "prefixItems": [{ "type": "string", "title": "first" }],
+                },
+                "either": { "oneOf": [{ "type": "string", "format": "uuid" }, { "type": "null", "title": "none" }] },
+                "map": { "type": "object", "additionalProperties": { "type": "integer", "format": "int32" } },
+                "by_pattern": { "patternProperties": { "^x": { "type": "string", "examples": ["a"] } } },
+                "not_this": { "not": { "const": 1, "description": "one" } },
+            },
+            "$defs": {
+                "Pet": { "type": "object", "title": "Pet", "properties": { "name": { "type": "string", "description": "its name" } } },
+            },
+        });
+        assert_eq!(
+            output(&schema),
+            json!({
+                "type": "object",
+                "properties": {
+                    "result": {
+                        "type": "array",
+                        "items": { "$ref": "#/$defs/Pet" },
+                        "prefixItems": [{ "type": "string" }],
+                    },
+                    "either": { "oneOf": [{ "type": "string" }, { "type": "null" }] },
+                    "map": { "type": "object", "additionalProperties": { "type": "integer" } },
+                    "by_pattern": { "patternProperties": { "^x": { "type": "string" } } },
+                    "not_this": { "not": { "const": 1 } },
+                },
+                "$defs": {
+                    "Pet": { "type": "object", "properties": { "name": { "type": "string" } } },
+                },
+            })
+        );
+    }
+
+    #[test]
+    fn properties_named_like_annotations_are_kept_and_so_are_values() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "description": { "type": "string", "description": "the issue's text" },
+                "title": { "type": "string" },
+                "format": { "type": "string", "enum": ["description", "title"] },
+                "default": { "const": { "description": "not a keyword here" } },
+                "examples": { "type": "array", "items": { "type": "string" } },
+            },
+            "required": ["description", "title"],
+            "$defs": { "description": { "type": "string", "title": "Text" } },
+        });
+        assert_eq!(
+            output(&schema),
+            json!({
+                "type": "object",
+                "properties": {
+                    "description": { "type": "string" },
+                    "title": { "type": "string" },
+                    "format": { "type": "string", "enum": ["description", "title"] },
+                    "default": { "const": { "description": "not a keyword here" } },
+                    "examples": { "type": "array", "items": { "type": "string" } },
+                },
+                "required": ["description", "title"],
+                "$defs": { "description": { "type": "string" } },
+            })
+        );
+    }
+
+    #[test]
+    fn input_schemas_lose_formats_that_restate_the_type() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "id": { "type": "integer", "format": "int64", "examples": [10] },
+                "count": { "type": "integer", "format": "int32", "minimum": 0 },
+                "price": { "type": "number", "format": "double" },
+                "ratio": { "type": ["number", "null"], "format": "float" },
+                "tags": { "type": "array", "items": { "type": "integer", "format": "int32" } },
+            },
+            "additionalProperties": false,
+        });
+        assert_eq!(
+            input(&schema),
+            json!({
+                "type": "object",
+                "properties": {
+                    "id": { "type": "integer", "examples": [10] },
+                    "count": { "type": "integer", "minimum": 0 },
+                    "price": { "type": "number" },
+                    "ratio": { "type": ["number", "null"] },
+                    "tags": { "type": "array", "items": { "type": "integer" } },
+                },
+                "additionalProperties": false,
+            })
+        );
+    }
+
+    #[test]
+    fn input_schemas_keep_informative_formats_examples_and_descriptions() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "when": { "type": "string", "format": "date-time", "description": "Since when" },
+                "day": { "type": "string", "format": "date" },
+                "id": { "type": "string", "format": "uuid", "examples": ["7d4e…"] },
+                "email": { "type": "string", "format": "email" },
+                "home": { "type": "string", "format": "uri" },
+                // A number written as a string: the format says what the string holds.
+                "big": { "type": "string", "format": "int64" },
+                // No type to restate.
+                "any": { "format": "int32" },
+                "format": { "type": "string", "default": "json" },
+            },
+        });
+        assert_eq!(input(&schema), schema);
+    }
+
+    #[test]
+    fn input_schemas_lose_empty_descriptions_and_trim_the_others() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "api_key": { "type": "string", "description": "" },
+                "note": { "type": "string", "description": "  " },
+                "petId": { "type": "integer", "description": "Pet id to delete\n" },
+                "description": { "type": "string" },
+            },
+        });
+        assert_eq!(
+            input(&schema),
+            json!({
+                "type": "object",
+                "properties": {
+                    "api_key": { "type": "string" },
+                    "note": { "type": "string" },
+                    "petId": { "type": "integer", "description": "Pet id to delete" },
+                    "description": { "type": "string" },
+                },
+            })
+        );
+    }
+}

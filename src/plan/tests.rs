@@ -1,0 +1,348 @@
+//! What the plan publishes of each tool: lean schemas where mcpgen derives them from the spec,
+//! only the non-default hints where it derives annotations from the method, and exactly what a
+//! curation file writes where it writes something.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::{Annotations, Plan, Tool};
+
+/// A pet store of four operations, each of whose schemas has documentation a validator ignores
+/// (and a property named `description`, which is data, not documentation).
+const SPEC: &str = r#"
+openapi: 3.0.3
+info: { title: Pets, version: '1' }
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      summary: List pets
+      parameters:
+        - name: limit
+          in: query
+          description: How many pets to return
+          schema: { type: integer, format: int32, minimum: 1, maximum: 100, default: 20 }
+        - name: since
+          in: query
+          schema: { type: string, format: date-time }
+        - name: api_key
+          in: header
+          description: ''
+          schema: { type: string }
+      responses:
+        '200':
+          description: The pets
+          content:
+            application/json:
+              schema: { type: array, description: Some pets, items: { $ref: '#/components/schemas/Pet' } }
+    post:
+      operationId: addPet
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: '#/components/schemas/Pet' }
+      responses:
+        '201':
+          description: The new pet
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Pet' }
+  /pets/{petId}:
+    put:
+      operationId: updatePet
+      parameters:
+        - { name: petId, in: path, required: true, schema: { type: integer, format: int64 } }
+      responses:
+        '204': { description: Updated }
+    delete:
+      operationId: deletePet
+      parameters:
+        - { name: petId, in: path, required: true, schema: { type: integer, format: int64 } }
+      responses:
+        '204': { description: Deleted }
+components:
+  schemas:
+    Pet:
+      type: object
+      title: A pet
+      description: A pet of the store.
+      required: [name]
+      externalDocs: { url: 'https://example.com/pets' }
+      xml: { name: pet }
+      properties:
+        id: { type: integer, format: int64, readOnly: true, example: 10 }
+        name: { type: string, example: doggie, minLength: 1 }
+        description: { type: string, description: What the shop says about the pet, default: '' }
+        born: { type: string, format: date, deprecated: true }
+        password: { type: string, writeOnly: true }
+        status:
+          type: string
+          description: The pet's status
+          enum: [available, sold]
+"#;
+
+fn api(text: &str) -> crate::api::Api {
+    crate::load::load_text(Path::new("openapi.yaml"), text).expect("the test spec loads")
+}
+
+fn zero_config() -> Plan {
+    super::plan(&api(SPEC), &super::Options::default(), None).expect("the spec plans")
+}
+
+fn curated(curation: &str) -> Plan {
+    let api = api(SPEC);
+    let checked = crate::curate::check_text(Path::new("mcpgen.yaml"), curation, &api)
+        .unwrap_or_else(|e| panic!("the curation checks: {e}"));
+    super::plan(&api, &super::Options::default(), Some(&checked.curation))
+        .expect("the curation plans")
+}
+
+fn tool<'a>(plan: &'a Plan, name: &str) -> &'a Tool {
+    plan.tools
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("no tool {name}"))
+}
+
+/// The Pet schema with only its validating keywords.
+fn lean_pet() -> Value {
+    json!({
+        "type": "object",
+        "required": ["name"],
+        "properties": {
+            "id": { "type": "integer" },
+            "name": { "type": "string", "minLength": 1 },
+            "description": { "type": "string" },
+            "born": { "type": "string" },
+            "password": { "type": "string" },
+            "status": { "type": "string", "enum": ["available", "sold"] },
+        },
+    })
+}
+
+#[test]
+fn derived_output_schemas_keep_only_the_keywords_that_validate() {
+    let plan = zero_config();
+    assert_eq!(tool(&plan, "add_pet").output_schema, Some(lean_pet()));
+}
+
+#[test]
+fn derived_output_schemas_of_wrapped_results_are_lean_too() {
+    let plan = zero_config();
+    assert_eq!(
+        tool(&plan, "list_pets").output_schema,
+        Some(json!({
+            "type": "object",
+            "properties": { "result": { "type": "array", "items": lean_pet() } },
+            "required": ["result"],
+        }))
+    );
+}
+
+#[test]
+fn derived_input_schemas_lose_number_formats_and_empty_descriptions_only() {
+    let plan = zero_config();
+    assert_eq!(
+        tool(&plan, "list_pets").input_schema,
+        json!({
+            "type": "object",
+            "properties": {
+                "limit": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 100,
+                    "default": 20,
+                    "description": "How many pets to return",
+                },
+                "since": { "type": "string", "format": "date-time" },
+                "api_key": { "type": "string" },
+            },
+            "additionalProperties": false,
+        })
+    );
+    // The body's properties keep their examples, defaults, descriptions and informative formats.
+    let add = &tool(&plan, "add_pet").input_schema["properties"];
+    assert_eq!(
+        add["id"],
+        json!({ "type": "integer", "readOnly": true, "examples": [10] })
+    );
+    assert_eq!(
+        add["name"],
+        json!({ "type": "string", "examples": ["doggie"], "minLength": 1 })
+    );
+    assert_eq!(
+        add["description"],
+        json!({ "type": "string", "description": "What the shop says about the pet", "default": "" })
+    );
+    assert_eq!(
+        add["born"],
+        json!({ "type": "string", "format": "date", "deprecated": true })
+    );
+    // The upstream operation (what discovery describes) has the same input.
+    let operation = plan
+        .operations
+        .iter()
+        .find(|o| o.api_id == "addPet")
+        .unwrap();
+    assert_eq!(operation.input_schema, tool(&plan, "add_pet").input_schema);
+}
+
+#[test]
+fn derived_annotations_carry_only_the_hints_that_differ_from_the_defaults() {
+    let plan = zero_config();
+    let annotations = |name: &str| tool(&plan, name).definition().get("annotations").cloned();
+    assert_eq!(
+        annotations("list_pets"),
+        Some(json!({ "readOnlyHint": true }))
+    );
+    assert_eq!(
+        annotations("update_pet"),
+        Some(json!({ "idempotentHint": true }))
+    );
+    assert_eq!(
+        annotations("delete_pet"),
+        Some(json!({ "idempotentHint": true }))
+    );
+    // POST: not read-only, destructive, not idempotent are all MCP's defaults.
+    assert_eq!(annotations("add_pet"), None);
+}
+
+#[test]
+fn without_defaults_drops_default_hints_and_write_hints_of_a_read_only_tool() {
+    let every = Annotations {
+        read_only: Some(false),
+        destructive: Some(true),
+        idempotent: Some(false),
+        open_world: Some(true),
+    };
+    assert_eq!(every.without_defaults(), Annotations::default());
+    let read_only = Annotations {
+        read_only: Some(true),
+        destructive: Some(false),
+        idempotent: Some(true),
+        open_world: Some(false),
+    };
+    assert_eq!(
+        read_only.without_defaults(),
+        Annotations {
+            read_only: Some(true),
+            open_world: Some(false),
+            ..Annotations::default()
+        }
+    );
+    let additive = Annotations {
+        read_only: None,
+        destructive: Some(false),
+        idempotent: Some(true),
+        open_world: None,
+    };
+    assert_eq!(additive.without_defaults(), additive);
+}
+
+#[test]
+fn hints_not_given_read_as_the_mcp_defaults() {
+    let none = Annotations::default();
+    assert!(!none.read_only_hint());
+    assert!(none.destructive_hint());
+    assert!(!none.idempotent_hint());
+    assert!(none.open_world_hint());
+}
+
+#[test]
+fn curated_annotations_are_emitted_exactly_as_written_even_when_they_are_the_defaults() {
+    let plan = curated(
+        r#"
+operations: { mirror: none }
+tools:
+  add:
+    description: Add a pet to the store, with its name and status; returns the new pet with its id.
+    call: addPet
+    params:
+      name: { from: name, description: The new pet's name }
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true }
+"#,
+    );
+    assert_eq!(
+        tool(&plan, "add").definition()["annotations"],
+        json!({ "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true })
+    );
+}
+
+#[test]
+fn curated_tools_without_annotations_get_the_derived_ones() {
+    let plan = curated(
+        r#"
+operations: { mirror: none }
+tools:
+  remove:
+    description: Delete a pet of the store by its id; deleting a pet that is gone changes nothing.
+    call: deletePet
+    params:
+      id: { from: petId, description: The pet's id }
+"#,
+    );
+    assert_eq!(
+        tool(&plan, "remove").definition()["annotations"],
+        json!({ "idempotentHint": true })
+    );
+}
+
+#[test]
+fn curated_results_output_schemas_are_emitted_as_the_curation_defines() {
+    let plan = curated(
+        r#"
+operations: { mirror: none }
+tools:
+  pets:
+    description: List the pets of the store with their names and statuses, at most twenty of them.
+    call: listPets
+    results:
+      items: ""
+      name: pets
+      fields:
+        name: name
+        status: status
+        description: description
+"#,
+    );
+    assert_eq!(
+        tool(&plan, "pets").output_schema,
+        Some(json!({
+            "type": "object",
+            "properties": {
+                "pets": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "name": { "type": "string" },
+                            "status": { "type": "string" },
+                            "description": { "type": "string" },
+                        },
+                        "required": ["name"],
+                    },
+                },
+                "truncated": { "type": "boolean" },
+            },
+            "required": ["pets", "truncated"],
+        }))
+    );
+}
+
+#[test]
+fn curated_tools_returning_the_response_as_is_publish_its_lean_schema() {
+    let plan = curated(
+        r#"
+operations: { mirror: none }
+tools:
+  add:
+    description: Add a pet to the store, with its name and status; returns the new pet with its id.
+    call: addPet
+    params:
+      name: { from: name, description: The new pet's name }
+"#,
+    );
+    assert_eq!(tool(&plan, "add").output_schema, Some(lean_pet()));
+}
