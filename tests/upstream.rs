@@ -282,6 +282,22 @@ fn path_query_and_header_values_cannot_change_the_shape_of_the_request() {
     });
 }
 
+#[test]
+fn the_api_is_asked_for_json_first() {
+    run(|| async {
+        let api = Chaos::start().await;
+        let server = Server::start(&api.base_url(), &[], &[]).await;
+        server.call("get_thing", json!({"thing_id": "7"})).await;
+        let seen = api.take_requests();
+        assert_eq!(
+            seen[0].header("accept"),
+            Some("application/json, */*;q=0.8"),
+            "an API that also speaks XML answers JSON"
+        );
+        server.close().await;
+    });
+}
+
 // --- Failing upstreams ------------------------------------------------------------------------
 
 #[test]

@@ -1040,7 +1040,16 @@ impl HttpSettings {
                 attempt.stop()
             }
         });
+        // The server reads JSON: an API that can answer in several formats (JSON or XML, say)
+        // is asked for JSON, and for anything else only when it has nothing better. A request's
+        // own `Accept` (a header parameter of the operation) replaces this.
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert(
+            reqwest::header::ACCEPT,
+            reqwest::header::HeaderValue::from_static("application/json, */*;q=0.8"),
+        );
         reqwest::Client::builder()
+            .default_headers(headers)
             .redirect(redirects)
             .connect_timeout(self.connect_timeout)
             .timeout(self.timeout)
