@@ -18,6 +18,7 @@
 //! was; the staging directory is always removed. [`compare`] answers the same question without
 //! writing: what a build would change (`mcpgen build --check`).
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fs;
 use std::io;
@@ -58,18 +59,26 @@ impl ChangeKind {
 
 /// One file a build writes or removes.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Change {
+pub struct Change<'a> {
     /// The path relative to the output directory, with `/`.
     pub path: String,
     pub kind: ChangeKind,
     /// What is there now (not for a missing file; lossy for bytes that are not UTF-8).
     pub current: Option<String>,
-    /// What mcpgen generates (not for an extra file).
-    pub generated: Option<String>,
+    /// What mcpgen generates (not for an extra file): borrowed from the rendered files, which for
+    /// a large API are tens of megabytes.
+    pub generated: Option<Cow<'a, str>>,
 }
 
 /// `files` and the manifest that lists them: everything a build writes.
 pub fn with_manifest(files: &[File]) -> Vec<File> {
+    let mut all = files.to_vec();
+    all.push(manifest(files));
+    all
+}
+
+/// The manifest that lists `files`.
+fn manifest(files: &[File]) -> File {
     let mut paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
     paths.sort_unstable();
     let mut manifest = format!("{MANIFEST_HEADER}\n");
@@ -77,21 +86,27 @@ pub fn with_manifest(files: &[File]) -> Vec<File> {
         manifest.push_str(path);
         manifest.push('\n');
     }
-    let mut all = files.to_vec();
-    all.push(File {
+    File {
         path: MANIFEST.to_string(),
         contents: manifest,
-    });
-    all
+    }
 }
 
 /// What writing `files` to `dir` would change, in path order (the manifest last); empty when
 /// `dir` is up to date. Reads, never writes.
-pub fn compare(dir: &Path, files: &[File]) -> Result<Vec<Change>, String> {
-    let files = with_manifest(files);
-    let generated: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+pub fn compare<'a>(dir: &Path, files: &'a [File]) -> Result<Vec<Change<'a>>, String> {
+    let manifest = manifest(files);
+    let generated: BTreeSet<&str> = files
+        .iter()
+        .chain([&manifest])
+        .map(|f| f.path.as_str())
+        .collect();
     let mut changes = Vec::new();
-    for file in &files {
+    let all = files
+        .iter()
+        .map(|file| (file, Cow::Borrowed(file.contents.as_str())))
+        .chain([(&manifest, Cow::Owned(manifest.contents.clone()))]);
+    for (file, contents) in all {
         let target = dir.join(&file.path);
         let current = match fs::read(&target) {
             Ok(bytes) => bytes,
@@ -100,18 +115,18 @@ pub fn compare(dir: &Path, files: &[File]) -> Result<Vec<Change>, String> {
                     path: file.path.clone(),
                     kind: ChangeKind::Missing,
                     current: None,
-                    generated: Some(file.contents.clone()),
+                    generated: Some(contents),
                 });
                 continue;
             }
             Err(e) => return Err(format!("cannot read {}: {e}", target.display())),
         };
-        if current != file.contents.as_bytes() {
+        if current != contents.as_bytes() {
             changes.push(Change {
                 path: file.path.clone(),
                 kind: ChangeKind::Changed,
                 current: Some(String::from_utf8_lossy(&current).into_owned()),
-                generated: Some(file.contents.clone()),
+                generated: Some(contents),
             });
         }
     }
@@ -170,7 +185,7 @@ fn first_line_has_marker(bytes: &[u8]) -> bool {
 
 /// Writes `files` (and the manifest) under `dir`, creating it when needed; returns what changed
 /// (nothing when `dir` was up to date). On an error, `dir` is left as it was.
-pub fn write(dir: &Path, files: &[File]) -> Result<Vec<Change>, String> {
+pub fn write<'a>(dir: &Path, files: &'a [File]) -> Result<Vec<Change<'a>>, String> {
     let changes = compare(dir, files)?;
     if changes.is_empty() {
         return Ok(changes);
@@ -236,7 +251,7 @@ fn stage(root: &Path, changes: &[Change]) -> Result<(), String> {
         if let Some(parent) = staged.parent() {
             fs::create_dir_all(parent).map_err(|e| io_error("create", parent, e))?;
         }
-        fs::write(&staged, contents).map_err(|e| io_error("write", &staged, e))?;
+        fs::write(&staged, contents.as_bytes()).map_err(|e| io_error("write", &staged, e))?;
     }
     Ok(())
 }
