@@ -11,7 +11,10 @@ use rayon::prelude::*;
 
 /// Parses `tokens` as a Rust file and prints it formatted (a file of one part, on this thread).
 pub fn format_rust(path: &str, tokens: TokenStream) -> Result<String, String> {
-    Ok(space_items(&print(path, tokens)?))
+    let text = print(path, tokens)?;
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    space_items(text.lines(), &mut out);
+    Ok(out)
 }
 
 /// Parses `tokens` as a Rust file, prints it and checks that the text parses back.
@@ -59,30 +62,35 @@ impl<'a> Part<'a> {
         self
     }
 
-    /// Builds, formats and verifies this part on its own.
+    /// Builds, formats and verifies this part on its own. The `impl` lines are cut from the
+    /// printed text in place: a part is tens of kilobytes, and a large file a hundred parts.
     fn format(&self, path: &str) -> Result<String, String> {
-        let text = print(path, (self.build)())?;
-        let mut text = text.as_str();
+        let mut text = print(path, (self.build)())?;
+        let mut start = 0;
         if self.continues {
-            text = text
+            let members = text
                 .strip_prefix("impl ")
                 .and_then(|rest| rest.split_once(" {\n"))
                 .map(|(_, members)| members)
                 .ok_or_else(|| format!("internal error: a part of generated {path} does not start an impl block"))?;
+            start = text.len() - members.len();
         }
         if self.continued {
-            text = text
+            let kept = text[start..]
                 .strip_suffix("}\n")
                 .filter(|rest| rest.ends_with('\n'))
+                .map(str::len)
                 .ok_or_else(|| format!("internal error: a part of generated {path} does not end an impl block"))?;
+            text.truncate(start + kept);
         }
-        Ok(text.to_string())
+        text.drain(..start);
+        Ok(text)
     }
 }
 
 /// Formats every part of every file, on every core, and joins each file's parts: `(path, parts)`
-/// in, `(path, text)` out, in the same order.
-pub fn format_files(files: Vec<(String, Vec<Part>)>) -> Result<Vec<(String, String)>, String> {
+/// in, `(path, text)` out, in the same order, each text starting with `head`.
+pub fn format_files(files: Vec<(String, Vec<Part>)>, head: &str) -> Result<Vec<(String, String)>, String> {
     let jobs: Vec<(&str, &Part)> = files
         .iter()
         .flat_map(|(path, parts)| parts.iter().map(move |part| (path.as_str(), part)))
@@ -91,25 +99,28 @@ pub fn format_files(files: Vec<(String, Vec<Part>)>) -> Result<Vec<(String, Stri
     let mut formatted = formatted.into_iter();
     let mut out = Vec::with_capacity(files.len());
     for (path, parts) in &files {
-        let mut text = String::new();
-        for part in formatted.by_ref().take(parts.len()) {
-            text.push_str(&part?);
-        }
-        out.push((path.clone(), space_items(&text)));
+        let parts: Vec<String> = formatted.by_ref().take(parts.len()).collect::<Result<_, _>>()?;
+        // Spaced straight from the parts into the file's text: a large file is megabytes, and
+        // every copy of it is memory the process touches afresh.
+        let length: usize = parts.iter().map(String::len).sum();
+        let mut text = String::with_capacity(head.len() + length + length / 16);
+        text.push_str(head);
+        space_items(parts.iter().flat_map(|part| part.lines()), &mut text);
+        out.push((path.clone(), text));
     }
     Ok(out)
 }
 
 /// prettyplease prints items back to back; a blank line between items (but not inside a run of
-/// `use` or `mod` declarations) makes the files read like hand-written ones.
-fn space_items(text: &str) -> String {
+/// `use` or `mod` declarations) makes the files read like hand-written ones. Appends `lines`,
+/// spaced, to `out`.
+fn space_items<'t>(lines: impl Iterator<Item = &'t str>, out: &mut String) {
     const STARTERS: &[&str] = &[
         "///", "#[", "pub ", "fn ", "async fn ", "impl", "mod ", "struct ", "enum ", "static ",
         "const ", "use ", "type ", "trait ", "macro_rules!",
     ];
-    let mut out = String::with_capacity(text.len() + text.len() / 16);
     let mut previous: Option<&str> = None;
-    for line in text.lines() {
+    for line in lines {
         let current = line.trim_start();
         if let Some(prev) = previous.map(str::trim_start) {
             let ends_item = prev.ends_with('}') || prev.ends_with(';');
@@ -131,7 +142,6 @@ fn space_items(text: &str) -> String {
         out.push('\n');
         previous = Some(line);
     }
-    out
 }
 
 /// Checks that the printed text of `path` parses as Rust.
@@ -193,7 +203,7 @@ mod tests {
             Part::items(|| quote! { struct P; }),
             Part::items(|| quote! { struct Q; }),
         ];
-        let files = format_files(vec![("c.rs".into(), parts)]).expect("valid Rust");
+        let files = format_files(vec![("c.rs".into(), parts)], "").expect("valid Rust");
         assert_eq!(files, [("c.rs".to_string(), whole)]);
     }
 
@@ -208,7 +218,7 @@ mod tests {
                 (format!("f{file}.rs"), parts.collect())
             })
             .collect();
-        let formatted = format_files(files).expect("valid Rust");
+        let formatted = format_files(files, "").expect("valid Rust");
         for (file, (path, text)) in formatted.iter().enumerate() {
             assert_eq!(path, &format!("f{file}.rs"));
             let expected: Vec<String> = (0..40).map(|item| format!("struct S{file}_{item};")).collect();
@@ -220,10 +230,10 @@ mod tests {
     #[test]
     fn a_part_that_continues_something_other_than_an_impl_block_is_an_internal_error() {
         let parts = vec![Part::items(|| quote! { struct A; }).continues()];
-        let error = format_files(vec![("a.rs".into(), parts)]).expect_err("not an impl block");
+        let error = format_files(vec![("a.rs".into(), parts)], "").expect_err("not an impl block");
         assert!(error.contains("internal error: a part of generated a.rs does not start an impl block"), "{error}");
         let parts = vec![Part::items(|| quote! { struct A; }).continued()];
-        let error = format_files(vec![("a.rs".into(), parts)]).expect_err("not an impl block");
+        let error = format_files(vec![("a.rs".into(), parts)], "").expect_err("not an impl block");
         assert!(error.contains("does not end an impl block"), "{error}");
     }
 

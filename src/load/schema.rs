@@ -11,6 +11,7 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::fmt;
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
@@ -157,6 +158,39 @@ fn count_refs<'d>(document: &'d Value, value: &'d Value, counts: &mut HashMap<St
     }
 }
 
+/// Where a schema is in the document: its JSON pointer, spelled out only when an error names it.
+/// Conversion visits every keyword of every schema it inlines, and formatting a pointer for each
+/// of them was a tenth of loading a large API.
+#[derive(Clone, Copy)]
+enum At<'p> {
+    /// A pointer spelled out already (a root, or a referenced schema's target).
+    Pointer(&'p str),
+    /// The member `key` of the object at the first.
+    Key(&'p At<'p>, &'p str),
+    /// The item `index` of the list at the first.
+    Index(&'p At<'p>, usize),
+}
+
+impl<'p> At<'p> {
+    fn key(&'p self, key: &'p str) -> At<'p> {
+        At::Key(self, key)
+    }
+
+    fn index(&'p self, index: usize) -> At<'p> {
+        At::Index(self, index)
+    }
+}
+
+impl fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            At::Pointer(pointer) => f.write_str(pointer),
+            At::Key(parent, key) => write!(f, "{parent}/{}", pointer_token(key)),
+            At::Index(parent, index) => write!(f, "{parent}/{index}"),
+        }
+    }
+}
+
 /// Converts the schemas of one document; one converter per root schema.
 pub struct SchemaConverter<'a> {
     document: &'a Value,
@@ -203,7 +237,7 @@ impl<'a> SchemaConverter<'a> {
             })
             .map(|(target, _)| target)
             .collect();
-        let mut converted = self.convert(schema, pointer)?;
+        let mut converted = self.convert(schema, &At::Pointer(pointer))?;
         let mut defs = Map::new();
         let mut next = 0;
         while let Some((target, name)) = self
@@ -216,7 +250,7 @@ impl<'a> SchemaConverter<'a> {
                 return Err((pointer.into(), format!("`$ref` target {target} is missing")));
             };
             self.stack.push(target.clone());
-            let definition = self.convert(schema, &target)?;
+            let definition = self.convert(schema, &At::Pointer(&target))?;
             self.stack.pop();
             if definition.get("$ref").and_then(Value::as_str) == Some(&def_ref(&name))
                 && definition.as_object().is_some_and(|o| o.len() == 1)
@@ -234,37 +268,41 @@ impl<'a> SchemaConverter<'a> {
                     object.insert("$defs".into(), Value::Object(defs));
                 }
                 None => {
-                    converted = json!({ "allOf": [converted], "$defs": defs });
+                    // Built from the values rather than with `json!`, which would copy them.
+                    let mut wrapper = Map::new();
+                    wrapper.insert("allOf".into(), Value::Array(vec![converted]));
+                    wrapper.insert("$defs".into(), Value::Object(defs));
+                    converted = Value::Object(wrapper);
                 }
             }
         }
         Ok(converted)
     }
 
-    fn convert(&mut self, schema: &Value, pointer: &str) -> Result<Value, Fail> {
+    fn convert(&mut self, schema: &Value, at: &At<'_>) -> Result<Value, Fail> {
         self.depth += 1;
-        let converted = self.convert_inner(schema, pointer);
+        let converted = self.convert_inner(schema, at);
         self.depth -= 1;
         converted
     }
 
-    fn convert_inner(&mut self, schema: &Value, pointer: &str) -> Result<Value, Fail> {
+    fn convert_inner(&mut self, schema: &Value, at: &At<'_>) -> Result<Value, Fail> {
         let Some(object) = schema.as_object() else {
             // `true`, `false`, or something that is not a schema: kept as is.
             return Ok(schema.clone());
         };
         if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
-            return self.convert_ref(reference, object, pointer);
+            return self.convert_ref(reference, object, at);
         }
         self.converted += object.len();
         let mut out = Map::new();
         for (key, value) in object {
-            let at = format!("{pointer}/{}", pointer_token(key));
             if DROPPED.contains(&key.as_str())
                 || (key.starts_with("x-") && key != "x-mcp-header")
             {
                 continue;
             }
+            let at = at.key(key);
             let converted = if ONE_SCHEMA.contains(&key.as_str()) && value.is_object() {
                 self.convert(value, &at)?
             } else if key == "items" && value.is_array() {
@@ -276,10 +314,7 @@ impl<'a> SchemaConverter<'a> {
             } else if SCHEMA_MAPS.contains(&key.as_str()) && value.is_object() {
                 let mut map = Map::new();
                 for (name, schema) in value.as_object().into_iter().flatten() {
-                    map.insert(
-                        name.clone(),
-                        self.convert(schema, &format!("{at}/{}", pointer_token(name)))?,
-                    );
+                    map.insert(name.clone(), self.convert(schema, &at.key(name))?);
                 }
                 Value::Object(map)
             } else {
@@ -301,10 +336,10 @@ impl<'a> SchemaConverter<'a> {
         Ok(converted)
     }
 
-    fn convert_list(&mut self, list: &Value, pointer: &str) -> Result<Value, Fail> {
+    fn convert_list(&mut self, list: &Value, at: &At<'_>) -> Result<Value, Fail> {
         let mut out = Vec::new();
         for (index, schema) in list.as_array().into_iter().flatten().enumerate() {
-            out.push(self.convert(schema, &format!("{pointer}/{index}"))?);
+            out.push(self.convert(schema, &at.index(index))?);
         }
         Ok(Value::Array(out))
     }
@@ -313,11 +348,11 @@ impl<'a> SchemaConverter<'a> {
         &mut self,
         reference: &str,
         object: &Map<String, Value>,
-        pointer: &str,
+        at: &At<'_>,
     ) -> Result<Value, Fail> {
         let Some(fragment) = reference.strip_prefix('#') else {
             return Err((
-                pointer.into(),
+                at.to_string(),
                 format!(
                     "`$ref: {reference}` points into another file; external references are not supported yet — bundle the document into one file"
                 ),
@@ -326,7 +361,7 @@ impl<'a> SchemaConverter<'a> {
         let target = percent_decode(fragment);
         let Some(schema) = self.document.pointer(&target) else {
             return Err((
-                pointer.into(),
+                at.to_string(),
                 format!("`$ref: {reference}` points to nothing in this document"),
             ));
         };
@@ -342,7 +377,7 @@ impl<'a> SchemaConverter<'a> {
             stub(schema, &target)
         } else {
             self.stack.push(target.clone());
-            let result = self.convert(schema, &target);
+            let result = self.convert(schema, &At::Pointer(&target));
             self.stack.pop();
             result?
         };
@@ -359,7 +394,7 @@ impl<'a> SchemaConverter<'a> {
             for (key, value) in siblings {
                 extra.insert(key.clone(), value.clone());
             }
-            let extra = self.convert(&Value::Object(extra), pointer)?;
+            let extra = self.convert(&Value::Object(extra), at)?;
             if let (Some(target), Some(extra)) = (converted.as_object_mut(), extra.as_object()) {
                 for (key, value) in extra {
                     target.insert(key.clone(), value.clone());
@@ -450,7 +485,12 @@ fn make_nullable(schema: Value) -> Value {
             }
             object.insert("type".into(), Value::Array(kinds));
         }
-        _ => return json!({ "anyOf": [Value::Object(object), { "type": "null" }] }),
+        // Built from the values rather than with `json!`, which would copy the schema.
+        _ => {
+            let mut wrapper = Map::new();
+            wrapper.insert("anyOf".into(), Value::Array(vec![Value::Object(object), json!({ "type": "null" })]));
+            return Value::Object(wrapper);
+        }
     }
     if let Some(Value::Array(values)) = object.get_mut("enum")
         && !values.contains(&Value::Null)

@@ -120,11 +120,8 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
     // Only these files are parsed back (each part on its own, see `emit::Part`); the files copied
     // from templates/ are the same on every run, and compiled and tested in this repository and in
     // every generated crate.
-    for (path, formatted) in emit::format_files(rust_files)? {
-        files.push(File {
-            path,
-            contents: format!("{HEADER}\n\n{formatted}"),
-        });
+    for (path, contents) in emit::format_files(rust_files, &format!("{HEADER}\n\n"))? {
+        files.push(File { path, contents });
     }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
