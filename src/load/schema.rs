@@ -135,7 +135,7 @@ fn local_ref(object: &Map<String, Value>) -> Option<String> {
 
 /// Counts the local `$ref`s to each schema reachable from `value`, entering each referenced
 /// schema once.
-fn count_refs<'d>(document: &'d Value, value: &'d Value, counts: &mut HashMap<String, u32>) {
+fn count_refs<'d>(document: &'d Value, value: &'d Value, counts: &mut IndexMap<String, u32>) {
     match value {
         Value::Object(object) => {
             if let Some(target) = local_ref(object) {
@@ -223,7 +223,10 @@ impl<'a> SchemaConverter<'a> {
     /// Converts `schema` (found at `pointer`) and attaches the definitions of its recursive and
     /// shared parts.
     pub fn convert_root(mut self, schema: &Value, pointer: &str) -> Result<Value, Fail> {
-        let mut counts = HashMap::new();
+        // In the order the references are met: the sizes measured first are cached, and a size
+        // measured inside a cycle depends on where the measuring entered it, so a random order
+        // (a HashMap's) made the output of documents with cycles (Stripe's) differ run to run.
+        let mut counts = IndexMap::new();
         count_refs(self.document, schema, &mut counts);
         let mut measuring = Vec::new();
         self.shared = counts
