@@ -5,6 +5,36 @@
 use indexmap::IndexMap;
 use serde_json::Value;
 
+/// The JSON Schema 2020-12 keywords whose values are subschemas, for every stage that walks the
+/// model's schemas (the loader converting them, the plan trimming them).
+pub mod subschemas {
+    /// Keywords whose value is one schema (`items` also takes a list in older dialects).
+    pub const ONE: &[&str] = &[
+        "items",
+        "additionalProperties",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "propertyNames",
+        "unevaluatedProperties",
+        "unevaluatedItems",
+        "additionalItems",
+        "contentSchema",
+    ];
+    /// Keywords whose value is a list of schemas.
+    pub const LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+    /// Keywords whose value maps names to schemas.
+    pub const MAPS: &[&str] = &[
+        "properties",
+        "patternProperties",
+        "$defs",
+        "definitions",
+        "dependentSchemas",
+    ];
+}
+
 /// One API description, normalized.
 #[derive(Debug, Clone)]
 pub struct Api {

@@ -17,31 +17,8 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
 use super::{Fail, percent_decode, pointer_token};
+use crate::api::subschemas;
 
-/// Keywords whose value is one schema.
-const ONE_SCHEMA: &[&str] = &[
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "additionalItems",
-];
-/// Keywords whose value is a list of schemas.
-const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
-/// Keywords whose value maps names to schemas.
-const SCHEMA_MAPS: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
 /// OpenAPI-only keywords that mean nothing to a JSON Schema validator or a model.
 const DROPPED: &[&str] = &["discriminator", "xml", "externalDocs", "nullable", "example"];
 
@@ -306,15 +283,15 @@ impl<'a> SchemaConverter<'a> {
                 continue;
             }
             let at = at.key(key);
-            let converted = if ONE_SCHEMA.contains(&key.as_str()) && value.is_object() {
+            let converted = if subschemas::ONE.contains(&key.as_str()) && value.is_object() {
                 self.convert(value, &at)?
             } else if key == "items" && value.is_array() {
                 // Draft-4 tuple form: a list of item schemas is `prefixItems` in 2020-12.
                 out.insert("prefixItems".into(), self.convert_list(value, &at)?);
                 continue;
-            } else if SCHEMA_LISTS.contains(&key.as_str()) && value.is_array() {
+            } else if subschemas::LISTS.contains(&key.as_str()) && value.is_array() {
                 self.convert_list(value, &at)?
-            } else if SCHEMA_MAPS.contains(&key.as_str()) && value.is_object() {
+            } else if subschemas::MAPS.contains(&key.as_str()) && value.is_object() {
                 let mut map = Map::new();
                 for (name, schema) in value.as_object().into_iter().flatten() {
                     map.insert(name.clone(), self.convert(schema, &at.key(name))?);

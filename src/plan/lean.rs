@@ -19,31 +19,7 @@
 
 use serde_json::{Map, Value};
 
-/// Keywords whose value is one schema.
-const ONE_SCHEMA: &[&str] = &[
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "additionalItems",
-    "contentSchema",
-];
-/// Keywords whose value is a list of schemas.
-const SCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
-/// Keywords whose value maps names to schemas.
-const SCHEMA_MAPS: &[&str] = &[
-    "properties",
-    "patternProperties",
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-];
+use crate::api::subschemas;
 
 /// Annotation keywords: they document a value but never make one valid or invalid (`format` is
 /// an assertion only for validators told to check it, and then only for the formats they know).
@@ -129,11 +105,11 @@ fn walk(schema: &Value, edit: &Editor) -> Value {
             Edit::Drop => continue,
             Edit::Replace(replaced) => replaced,
             Edit::Keep => match value {
-                Value::Object(_) if ONE_SCHEMA.contains(&key.as_str()) => walk(value, edit),
-                Value::Array(list) if SCHEMA_LISTS.contains(&key.as_str()) || key == "items" => {
+                Value::Object(_) if subschemas::ONE.contains(&key.as_str()) => walk(value, edit),
+                Value::Array(list) if subschemas::LISTS.contains(&key.as_str()) || key == "items" => {
                     Value::Array(list.iter().map(|s| walk(s, edit)).collect())
                 }
-                Value::Object(map) if SCHEMA_MAPS.contains(&key.as_str()) => Value::Object(
+                Value::Object(map) if subschemas::MAPS.contains(&key.as_str()) => Value::Object(
                     map.iter()
                         .map(|(name, s)| (name.clone(), walk(s, edit)))
                         .collect(),
