@@ -1019,7 +1019,8 @@ struct HttpClient {
 
 /// What the reqwest client is built from.
 struct HttpSettings {
-    origin: reqwest::Url,
+    /// The API's base URL, whose origin is the only one redirects may lead to.
+    base_url: reqwest::Url,
     connect_timeout: Duration,
     timeout: Duration,
 }
@@ -1028,7 +1029,7 @@ impl HttpSettings {
     fn build(&self) -> reqwest::Result<reqwest::Client> {
         // Redirects are followed only within the API's own origin: reqwest strips
         // `Authorization` on a cross-host hop but not API-key headers.
-        let origin = self.origin.origin();
+        let origin = self.base_url.origin();
         let redirects = reqwest::redirect::Policy::custom(move |attempt| {
             if attempt.previous().len() >= 10 {
                 attempt.error("too many redirects")
@@ -1115,7 +1116,7 @@ impl Upstream {
             base_url.set_path(&trimmed);
         }
         let http = HttpClient::new(HttpSettings {
-            origin: base_url.clone(),
+            base_url: base_url.clone(),
             connect_timeout: options.api_connect_timeout,
             timeout: options.api_timeout,
         });
