@@ -89,6 +89,11 @@ impl Method {
         }
     }
 
+    /// Whether the method is safe in HTTP's sense (RFC 9110 §9.2.1): it only reads.
+    pub fn is_safe(self) -> bool {
+        matches!(self, Method::Get | Method::Head | Method::Options | Method::Trace)
+    }
+
     /// The method as sent on the wire (`GET`).
     pub fn as_upper(self) -> &'static str {
         match self {

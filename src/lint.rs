@@ -479,13 +479,6 @@ fn name_length(plan: &Plan, info: &ToolInfo, out: &mut Vec<Diagnostic>) {
     out.push(info.warning(message, help));
 }
 
-fn is_read(method: Method) -> bool {
-    matches!(
-        method,
-        Method::Get | Method::Head | Method::Options | Method::Trace
-    )
-}
-
 fn annotations(plan: &Plan, info: &ToolInfo, out: &mut Vec<Diagnostic>) {
     if info.calls.is_empty() {
         return;
@@ -499,7 +492,7 @@ fn annotations(plan: &Plan, info: &ToolInfo, out: &mut Vec<Diagnostic>) {
     let writes: Vec<&Call> = info
         .calls
         .iter()
-        .filter(|c| !is_read(operation(c).method))
+        .filter(|c| !Method::is_safe(operation(c).method))
         .collect();
     let name = &info.tool.name;
     let mut warn = |message: String, help: &str| out.push(info.warning(message, help));

@@ -1738,8 +1738,9 @@ paths:
           content:
             application/json:
               schema: { type: array, items: { type: string } }
-    post:
-      operationId: addTag
+  /tag:
+    get:
+      operationId: getTag
       responses:
         '200':
           description: ok
@@ -1796,6 +1797,10 @@ paths:
               properties:
                 root: { $ref: '#/components/schemas/Node' }
       responses:
+        '204': { description: planted }
+    get:
+      operationId: listTrees
+      responses:
         '200':
           description: ok
           content:
@@ -1813,10 +1818,11 @@ components:
         "type": "object",
         "properties": { "children": { "type": "array", "items": { "$ref": "#/$defs/Node" } } }
     });
-    let tool = &plan.tools[0];
-    assert_eq!(tool.input_schema["properties"]["root"], node);
-    assert_eq!(tool.input_schema["$defs"], json!({ "Node": node }));
-    let output = tool.output_schema.as_ref().unwrap();
+    let plant = plan.tools.iter().find(|t| t.name == "plant_tree").unwrap();
+    assert_eq!(plant.input_schema["properties"]["root"], node);
+    assert_eq!(plant.input_schema["$defs"], json!({ "Node": node }));
+    let list = plan.tools.iter().find(|t| t.name == "list_trees").unwrap();
+    let output = list.output_schema.as_ref().unwrap();
     assert_eq!(
         output["properties"]["result"],
         json!({ "type": "array", "items": node })

@@ -473,10 +473,24 @@ impl<'a> Builder<'a> {
 }
 
 /// The one-to-one tool for an operation: its input is the operation's (lean) input schema, its
-/// output schema the success response's with only the keywords that validate ([`lean::output`]),
-/// its annotations what the method says ([`Annotations::from_method`]).
+/// annotations what the method says ([`Annotations::from_method`]), and its description the
+/// summary and description ([`description`]). It has no `title`: the summary would be said twice,
+/// since it already opens the description.
+///
+/// A tool that reads publishes the success response's schema with only the keywords that
+/// validate ([`lean::output`]), so that a client can check and render what it asked for. A tool
+/// that writes answers with the API's reply as text and publishes no output schema: that reply
+/// is mostly the written resource sent back, whose shape the tool's input already gives, and its
+/// schema would be the largest part of the definition. A curated tool over the same operation
+/// publishes one.
 fn mirror_tool(plan: &OperationPlan, operation: &Operation, name: String, index: usize) -> Tool {
-    let (output_schema, wrap) = match operation.success.as_ref().and_then(|r| r.schema.as_ref()) {
+    let reads = operation.method.is_safe();
+    let response_schema = operation
+        .success
+        .as_ref()
+        .and_then(|r| r.schema.as_ref())
+        .filter(|_| reads);
+    let (output_schema, wrap) = match response_schema {
         Some(schema) if is_object_schema(schema) => (Some(lean::output(schema)), false),
         Some(schema) => (
             Some(lean::output(&hoist_defs(json!({
@@ -490,7 +504,7 @@ fn mirror_tool(plan: &OperationPlan, operation: &Operation, name: String, index:
     };
     Tool {
         name,
-        title: operation.summary.clone(),
+        title: None,
         description: description(operation),
         input_schema: plan.input_schema.clone(),
         output_schema,

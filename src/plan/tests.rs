@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use super::{Annotations, Plan, Tool};
 
-/// A pet store of four operations, each of whose schemas has documentation a validator ignores
+/// A pet store of five operations, each of whose schemas has documentation a validator ignores
 /// (and a property named `description`, which is data, not documentation).
 const SPEC: &str = r#"
 openapi: 3.0.3
@@ -50,6 +50,18 @@ paths:
             application/json:
               schema: { $ref: '#/components/schemas/Pet' }
   /pets/{petId}:
+    get:
+      operationId: showPet
+      summary: Show a pet
+      description: One pet of the store, by its id.
+      parameters:
+        - { name: petId, in: path, required: true, schema: { type: integer, format: int64 } }
+      responses:
+        '200':
+          description: The pet
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Pet' }
     put:
       operationId: updatePet
       parameters:
@@ -125,7 +137,28 @@ fn lean_pet() -> Value {
 #[test]
 fn derived_output_schemas_keep_only_the_keywords_that_validate() {
     let plan = zero_config();
-    assert_eq!(tool(&plan, "add_pet").output_schema, Some(lean_pet()));
+    assert_eq!(tool(&plan, "show_pet").output_schema, Some(lean_pet()));
+}
+
+#[test]
+fn mirrored_writes_publish_no_output_schema_and_answer_in_text() {
+    let plan = zero_config();
+    let add = tool(&plan, "add_pet");
+    assert_eq!(add.output_schema, None);
+    assert!(matches!(add.action, super::Action::Call { wrap: false, .. }));
+    assert!(add.definition().get("outputSchema").is_none());
+}
+
+#[test]
+fn mirrored_tools_have_no_title_because_the_summary_opens_their_description() {
+    let plan = zero_config();
+    let show = tool(&plan, "show_pet");
+    assert_eq!(show.title, None);
+    assert_eq!(
+        show.description.as_deref(),
+        Some("Show a pet.\n\nOne pet of the store, by its id.")
+    );
+    assert!(show.definition().get("title").is_none());
 }
 
 #[test]

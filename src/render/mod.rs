@@ -196,8 +196,27 @@ struct EnvVar {
 #[derive(Serialize)]
 struct ToolRow {
     name: String,
-    title: String,
+    /// The tool's title, or without one the first paragraph of its description.
+    what: String,
     annotations: String,
+}
+
+/// What the README's table says a tool does: its title, or the first paragraph of its
+/// description (a mirrored tool's summary), cut to about a line.
+fn what_it_does(tool: &crate::plan::Tool) -> String {
+    const LONGEST: usize = 100;
+    let text = match (&tool.title, &tool.description) {
+        (Some(title), _) => title.as_str(),
+        (None, Some(description)) => description.split("\n\n").next().unwrap_or_default(),
+        (None, None) => "",
+    };
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() <= LONGEST {
+        return text;
+    }
+    let cut: String = text.chars().take(LONGEST).collect();
+    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(words, _)| words);
+    format!("{cut}…")
 }
 
 #[derive(Serialize)]
@@ -279,7 +298,7 @@ fn template_values(plan: &Plan) -> TemplateValues {
             }
             ToolRow {
                 name: tool.name.clone(),
-                title: tool.title.clone().unwrap_or_default(),
+                what: what_it_does(tool),
                 annotations: hints.join(", "),
             }
         })

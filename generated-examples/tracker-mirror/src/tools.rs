@@ -58,7 +58,6 @@ pub mod list_projects {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "list_projects",
-  "title": "List projects",
   "description": "List projects.\n\nReturns one page of the projects visible to the current user, in creation\norder. Each project has a UUID (used by the issue endpoints) and a short\nkey (the prefix of its issue keys, for example `WEB`).",
   "inputSchema": {
     "type": "object",
@@ -156,7 +155,6 @@ pub mod list_users {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "list_users",
-  "title": "List users",
   "description": "List users.\n\nReturns one page of the users of the tracker, in creation order. Use it to\nfind the UUID of a user by username, for example to filter issues by\nassignee or to assign a new issue.",
   "inputSchema": {
     "type": "object",
@@ -254,7 +252,6 @@ pub mod get_current_user {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "get_current_user",
-  "title": "Get the current user",
   "description": "Get the current user.\n\nReturns the user that the bearer token of the request belongs to.",
   "inputSchema": {
     "type": "object",
@@ -305,7 +302,6 @@ pub mod list_issues {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "list_issues",
-  "title": "List issues of a project",
   "description": "List issues of a project.\n\nReturns one page of the issues of a project, newest first (highest issue\nnumber first). The filters `state`, `assignee_id` and `q` combine: an issue\nis listed only if it matches all of the filters given. `total` counts all\nmatching issues, not only those on the page.",
   "inputSchema": {
     "type": "object",
@@ -495,7 +491,6 @@ pub mod create_issue {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "create_issue",
-  "title": "Create an issue",
   "description": "Create an issue.\n\nCreates an issue in a project. The new issue gets the next number in its\nproject (its key is the project key and that number, for example\n`API-7`), starts in state `1` (open), and has the current user as its\nreporter. Each call creates a new issue.",
   "inputSchema": {
     "type": "object",
@@ -550,82 +545,6 @@ pub mod create_issue {
       "title"
     ],
     "additionalProperties": false
-  },
-  "outputSchema": {
-    "type": "object",
-    "required": [
-      "id",
-      "key",
-      "number",
-      "project_id",
-      "title",
-      "description",
-      "state",
-      "priority",
-      "assignee_id",
-      "reporter_id",
-      "labels",
-      "created_at",
-      "updated_at"
-    ],
-    "properties": {
-      "id": {
-        "type": "string"
-      },
-      "key": {
-        "type": "string"
-      },
-      "number": {
-        "type": "integer",
-        "minimum": 1
-      },
-      "project_id": {
-        "type": "string"
-      },
-      "title": {
-        "type": "string"
-      },
-      "description": {
-        "type": "string"
-      },
-      "state": {
-        "type": "integer",
-        "enum": [
-          1,
-          2,
-          3
-        ]
-      },
-      "priority": {
-        "type": "integer",
-        "enum": [
-          1,
-          2,
-          3
-        ]
-      },
-      "assignee_id": {
-        "type": [
-          "string",
-          "null"
-        ]
-      },
-      "reporter_id": {
-        "type": "string"
-      },
-      "labels": {
-        "type": "array",
-        "items": {
-          "type": "string"
-        }
-      },
-      "created_at": {
-        "type": "string"
-      },
-      "updated_at": {
-        "type": "string"
-      }
-    }
   }
 }"#;
 
@@ -646,7 +565,6 @@ pub mod get_issue {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "get_issue",
-  "title": "Get an issue",
   "description": "Get an issue.\n\nReturns one issue with all its fields.",
   "inputSchema": {
     "type": "object",
@@ -762,7 +680,6 @@ pub mod delete_issue {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "delete_issue",
-  "title": "Delete an issue",
   "description": "Delete an issue.\n\nDeletes an issue permanently. Its key is not given to any later issue.\nThis cannot be undone.",
   "inputSchema": {
     "type": "object",
@@ -802,7 +719,6 @@ pub mod get_issue_by_key {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "get_issue_by_key",
-  "title": "Get an issue by its key",
   "description": "Get an issue by its key.\n\nReturns the issue with a human-readable key such as `WEB-142`: the project\nkey, a dash and the issue's number in that project. Keys are matched\ncase-insensitively.",
   "inputSchema": {
     "type": "object",
@@ -918,7 +834,6 @@ pub mod list_transitions {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "list_transitions",
-  "title": "List the transitions available for an issue",
   "description": "List the transitions available for an issue.\n\nReturns the transitions that can be applied to the issue in its current\nstate: one to each of the other states. To change the state of an issue,\npick the transition whose `to_state` is the wanted state and post its id\nto `transitionIssue`. An issue is never offered a transition to the state\nit already has.",
   "inputSchema": {
     "type": "object",
@@ -993,7 +908,6 @@ pub mod transition_issue {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "transition_issue",
-  "title": "Apply a transition to an issue",
   "description": "Apply a transition to an issue.\n\nMoves the issue to the target state of a transition and returns the\nupdated issue. The transition must be one of those that `listTransitions`\nreturns for the issue now; any other transition, including one that was\navailable before the issue's state last changed, is refused with 409.",
   "inputSchema": {
     "type": "object",
@@ -1020,82 +934,6 @@ pub mod transition_issue {
       "transition_id"
     ],
     "additionalProperties": false
-  },
-  "outputSchema": {
-    "type": "object",
-    "required": [
-      "id",
-      "key",
-      "number",
-      "project_id",
-      "title",
-      "description",
-      "state",
-      "priority",
-      "assignee_id",
-      "reporter_id",
-      "labels",
-      "created_at",
-      "updated_at"
-    ],
-    "properties": {
-      "id": {
-        "type": "string"
-      },
-      "key": {
-        "type": "string"
-      },
-      "number": {
-        "type": "integer",
-        "minimum": 1
-      },
-      "project_id": {
-        "type": "string"
-      },
-      "title": {
-        "type": "string"
-      },
-      "description": {
-        "type": "string"
-      },
-      "state": {
-        "type": "integer",
-        "enum": [
-          1,
-          2,
-          3
-        ]
-      },
-      "priority": {
-        "type": "integer",
-        "enum": [
-          1,
-          2,
-          3
-        ]
-      },
-      "assignee_id": {
-        "type": [
-          "string",
-          "null"
-        ]
-      },
-      "reporter_id": {
-        "type": "string"
-      },
-      "labels": {
-        "type": "array",
-        "items": {
-          "type": "string"
-        }
-      },
-      "created_at": {
-        "type": "string"
-      },
-      "updated_at": {
-        "type": "string"
-      }
-    }
   }
 }"#;
 
