@@ -209,7 +209,6 @@ fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// What the index knows of `operation`.
 /// One line of the catalog the describe tool reads (borrowing the input schema rather than
 /// copying it: for a large API the schemas are most of the plan).
 #[derive(Serialize)]
@@ -243,6 +242,7 @@ fn catalog_line(operation: &Operation, plan: &OperationPlan, read_only: bool) ->
     text
 }
 
+/// What the index knows of `operation`.
 fn document(operation: &Operation, read_only: bool) -> Document {
     let path_words: Vec<&str> = operation
         .path
