@@ -90,10 +90,21 @@ pub fn load_text_with(path: &Path, text: &str, refs_root: Option<&Path>) -> Resu
 /// Normalizes the parsed document read from `path`.
 fn load_document(path: &Path, document: Value, refs_root: Option<&Path>) -> Result<Api, LoadError> {
     let error = errors_in(path);
-    let document = refs::bundle(path, document, refs_root)?;
-    let document = upgrade(document).map_err(|(pointer, message)| error(Some(pointer), message))?;
+    let targets = refs::RefTargets::of(&document);
+    let document = match targets.external {
+        true => refs::bundle(path, document, refs_root)?,
+        false => document,
+    };
+    let mut document = upgrade(document).map_err(|(pointer, message)| error(Some(pointer), message))?;
+    // The operations are converted one path at a time, and each path's part of the document is
+    // freed once converted: in a large API it is a third of the document, which is most of what
+    // loading holds. Not when a `$ref` may point into `paths`: those parts stay to be found.
+    let paths = match targets.external || targets.paths {
+        true => None,
+        false => take_paths(&mut document),
+    };
     let api = Loader::new(&document)
-        .api()
+        .api(paths)
         .map_err(|(pointer, message)| error(Some(pointer), message))?;
     if api.operations.is_empty() {
         return Err(error(
@@ -102,6 +113,18 @@ fn load_document(path: &Path, document: Value, refs_root: Option<&Path>) -> Resu
         ));
     }
     Ok(api)
+}
+
+/// Removes the document's `paths` mapping from it (when it is a mapping) and returns it.
+fn take_paths(document: &mut Value) -> Option<Map<String, Value>> {
+    let root = document.as_object_mut()?;
+    if !root.get("paths").is_some_and(Value::is_object) {
+        return None;
+    }
+    match root.shift_remove("paths") {
+        Some(Value::Object(paths)) => Some(paths),
+        _ => None,
+    }
 }
 
 /// Parses YAML or JSON text (JSON is YAML) into a JSON value; mapping keys that are numbers or
@@ -229,7 +252,9 @@ impl<'a> Loader<'a> {
         }
     }
 
-    fn api(&self) -> Result<Api, Fail> {
+    /// The API of the document; `paths`, when given, is its `paths` mapping taken out of it
+    /// (see [`take_paths`]), each path item freed once its operations are converted.
+    fn api(&self, paths: Option<Map<String, Value>>) -> Result<Api, Fail> {
         let Some(root) = self.root.as_object() else {
             return Err((
                 String::new(),
@@ -261,7 +286,7 @@ impl<'a> Loader<'a> {
             .transpose()?
             .unwrap_or_default();
         let security_schemes = self.security_schemes()?;
-        let operations = self.operations(root)?;
+        let operations = self.operations(root, paths)?;
         Ok(Api {
             title,
             version,
@@ -297,7 +322,7 @@ impl<'a> Loader<'a> {
     }
 
     /// Follows `$ref`s from `value` until it reaches a value that is not a reference.
-    fn deref(&self, value: &'a Value, pointer: &str) -> Result<(&'a Value, String), Fail> {
+    fn deref<'v>(&'v self, value: &'v Value, pointer: &str) -> Result<(&'v Value, String), Fail> {
         let mut current = value;
         let mut at = pointer.to_string();
         for _ in 0..32 {
@@ -352,40 +377,52 @@ impl<'a> Loader<'a> {
         Ok(schemes)
     }
 
-    fn operations(&self, root: &'a Map<String, Value>) -> Result<Vec<Operation>, Fail> {
+    fn operations(&self, root: &Map<String, Value>, paths: Option<Map<String, Value>>) -> Result<Vec<Operation>, Fail> {
         let mut operations = Vec::new();
-        let Some(paths) = root.get("paths").and_then(Value::as_object) else {
-            return Ok(operations);
-        };
-        for (path, item) in paths {
-            let item_pointer = format!("/paths/{}", pointer_token(path));
-            let (item, item_pointer) = self.deref(item, &item_pointer)?;
-            let shared = item
-                .get("parameters")
-                .map(|p| self.parameters(p, &format!("{item_pointer}/parameters")))
-                .transpose()?
-                .unwrap_or_default();
-            for method in Method::ALL {
-                let Some(operation) = item.get(method.key()) else {
-                    continue;
-                };
-                let pointer = format!("{item_pointer}/{}", method.key());
-                let mut found = self.operation(path, method, operation, &pointer, &shared)?;
-                found.server = servers(operation.get("servers"))
-                    .into_iter()
-                    .chain(servers(item.get("servers")))
-                    .next();
-                operations.push(found);
+        match paths {
+            Some(paths) => {
+                for (path, item) in paths {
+                    self.path_operations(&path, &item, &mut operations)?;
+                }
+            }
+            None => {
+                for (path, item) in root.get("paths").and_then(Value::as_object).into_iter().flatten() {
+                    self.path_operations(path, item, &mut operations)?;
+                }
             }
         }
         Ok(operations)
+    }
+
+    /// Appends the operations of the path item `item` to `operations`.
+    fn path_operations(&self, path: &str, item: &Value, operations: &mut Vec<Operation>) -> Result<(), Fail> {
+        let item_pointer = format!("/paths/{}", pointer_token(path));
+        let (item, item_pointer) = self.deref(item, &item_pointer)?;
+        let shared = item
+            .get("parameters")
+            .map(|p| self.parameters(p, &format!("{item_pointer}/parameters")))
+            .transpose()?
+            .unwrap_or_default();
+        for method in Method::ALL {
+            let Some(operation) = item.get(method.key()) else {
+                continue;
+            };
+            let pointer = format!("{item_pointer}/{}", method.key());
+            let mut found = self.operation(path, method, operation, &pointer, &shared)?;
+            found.server = servers(operation.get("servers"))
+                .into_iter()
+                .chain(servers(item.get("servers")))
+                .next();
+            operations.push(found);
+        }
+        Ok(())
     }
 
     fn operation(
         &self,
         path: &str,
         method: Method,
-        operation: &'a Value,
+        operation: &Value,
         pointer: &str,
         shared: &[Parameter],
     ) -> Result<Operation, Fail> {
@@ -445,7 +482,7 @@ impl<'a> Loader<'a> {
         })
     }
 
-    fn parameters(&self, list: &'a Value, pointer: &str) -> Result<Vec<Parameter>, Fail> {
+    fn parameters(&self, list: &Value, pointer: &str) -> Result<Vec<Parameter>, Fail> {
         let Some(list) = list.as_array() else {
             return Err((pointer.into(), "`parameters` is not a list".into()));
         };
@@ -507,7 +544,7 @@ impl<'a> Loader<'a> {
         Ok(parameters)
     }
 
-    fn body(&self, body: &'a Value, pointer: &str) -> Result<Option<Body>, Fail> {
+    fn body(&self, body: &Value, pointer: &str) -> Result<Option<Body>, Fail> {
         let (body, pointer) = self.deref(body, pointer)?;
         let Some(content) = body.get("content").and_then(Value::as_object) else {
             return Ok(None);
@@ -556,7 +593,7 @@ impl<'a> Loader<'a> {
         }))
     }
 
-    fn success(&self, responses: &'a Value, pointer: &str) -> Result<Option<Response>, Fail> {
+    fn success(&self, responses: &Value, pointer: &str) -> Result<Option<Response>, Fail> {
         let Some(responses) = responses.as_object() else {
             return Ok(None);
         };

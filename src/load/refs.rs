@@ -20,11 +20,54 @@ use super::{LoadError, parse_text, pointer_token};
 /// Where bundled files are placed in the root document.
 pub const EXTERNAL_KEY: &str = "x-mcpgen-external";
 
+/// What the `$ref`s of a document point to, found in one walk of it.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct RefTargets {
+    /// Some `$ref` names another file (the document needs [`bundle`]).
+    pub external: bool,
+    /// Some local `$ref` may point into `/paths` (to a path item or a part of an operation).
+    pub paths: bool,
+}
+
+impl RefTargets {
+    pub fn of(document: &Value) -> Self {
+        let mut targets = RefTargets::default();
+        targets.walk(document);
+        targets
+    }
+
+    fn walk(&mut self, value: &Value) {
+        match value {
+            Value::Object(object) => {
+                for (key, value) in object {
+                    if key == "$ref"
+                        && let Value::String(reference) = value
+                    {
+                        match reference.strip_prefix('#') {
+                            // A percent-encoded pointer might spell `/paths` too.
+                            Some(pointer) => self.paths |= pointer.starts_with("/paths") || pointer.contains('%'),
+                            None => self.external = true,
+                        }
+                    } else {
+                        self.walk(value);
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for value in items {
+                    self.walk(value);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Replaces the external `$ref`s of `document` (read from `path`) by local ones, bringing the
 /// files they name into it. Files are read only under `refs_root` (default: the document's own
-/// folder).
+/// folder). A document without external `$ref`s ([`RefTargets::external`]) is returned as it is.
 pub fn bundle(path: &Path, mut document: Value, refs_root: Option<&Path>) -> Result<Value, LoadError> {
-    if !has_external_ref(&document) {
+    if !RefTargets::of(&document).external {
         return Ok(document);
     }
     let root_file = path.canonicalize().map_err(|e| LoadError {
@@ -71,19 +114,6 @@ pub fn bundle(path: &Path, mut document: Value, refs_root: Option<&Path>) -> Res
     Ok(document)
 }
 
-fn has_external_ref(value: &Value) -> bool {
-    match value {
-        Value::Object(object) => {
-            object
-                .get("$ref")
-                .and_then(Value::as_str)
-                .is_some_and(|r| !r.starts_with('#'))
-                || object.values().any(has_external_ref)
-        }
-        Value::Array(items) => items.iter().any(has_external_ref),
-        _ => false,
-    }
-}
 
 struct Bundler {
     root_file: PathBuf,

@@ -12,6 +12,7 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::rc::Rc;
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
@@ -47,6 +48,9 @@ pub struct SchemaContext {
     /// Referenced schema → how many JSON values it has with every `$ref` inlined (a reference back
     /// into a schema being measured counts as one).
     sizes: RefCell<HashMap<String, u64>>,
+    /// Referenced schema → the `$ref`s in it (see [`refs_in`]): every root that reaches a schema
+    /// counts its references, and in a large API most roots reach the same few hundred schemas.
+    refs: RefCell<HashMap<String, Rc<[String]>>>,
 }
 
 impl SchemaContext {
@@ -83,6 +87,37 @@ impl SchemaContext {
         size
     }
 
+    /// Counts the local `$ref`s to each schema reachable from `value`, entering each referenced
+    /// schema once, in the order they are met.
+    fn count_refs(&self, document: &Value, value: &Value, counts: &mut IndexMap<String, u32>) {
+        let mut refs = Vec::new();
+        refs_in(value, &mut refs);
+        for target in &refs {
+            self.count_ref(document, target, counts);
+        }
+    }
+
+    fn count_ref(&self, document: &Value, target: &str, counts: &mut IndexMap<String, u32>) {
+        if let Some(count) = counts.get_mut(target) {
+            *count += 1;
+            return;
+        }
+        counts.insert(target.to_string(), 1);
+        let cached = self.refs.borrow().get(target).cloned();
+        let refs = cached.unwrap_or_else(|| {
+            let mut refs = Vec::new();
+            if let Some(schema) = document.pointer(target) {
+                refs_in(schema, &mut refs);
+            }
+            let refs: Rc<[String]> = refs.into();
+            self.refs.borrow_mut().insert(target.to_string(), Rc::clone(&refs));
+            refs
+        });
+        for next in refs.iter() {
+            self.count_ref(document, next, counts);
+        }
+    }
+
     fn size_of(&self, document: &Value, value: &Value, measuring: &mut Vec<String>) -> u64 {
         match value {
             Value::Object(object) => {
@@ -110,25 +145,20 @@ fn local_ref(object: &Map<String, Value>) -> Option<String> {
     reference.strip_prefix('#').map(percent_decode)
 }
 
-/// Counts the local `$ref`s to each schema reachable from `value`, entering each referenced
-/// schema once.
-fn count_refs<'d>(document: &'d Value, value: &'d Value, counts: &mut IndexMap<String, u32>) {
+/// The local `$ref`s in `value`, in document order, without entering the schemas they point to.
+fn refs_in(value: &Value, out: &mut Vec<String>) {
     match value {
         Value::Object(object) => {
             if let Some(target) = local_ref(object) {
-                let seen = counts.contains_key(&target);
-                *counts.entry(target.clone()).or_default() += 1;
-                if !seen && let Some(schema) = document.pointer(&target) {
-                    count_refs(document, schema, counts);
-                }
+                out.push(target);
             }
             for value in object.values() {
-                count_refs(document, value, counts);
+                refs_in(value, out);
             }
         }
         Value::Array(items) => {
             for value in items {
-                count_refs(document, value, counts);
+                refs_in(value, out);
             }
         }
         _ => {}
@@ -204,7 +234,7 @@ impl<'a> SchemaConverter<'a> {
         // measured inside a cycle depends on where the measuring entered it, so a random order
         // (a HashMap's) made the output of documents with cycles (Stripe's) differ run to run.
         let mut counts = IndexMap::new();
-        count_refs(self.document, schema, &mut counts);
+        self.context.count_refs(self.document, schema, &mut counts);
         let mut measuring = Vec::new();
         self.shared = counts
             .into_iter()

@@ -12,7 +12,7 @@ use crate::plan::{self, Annotations, Auth, FieldTarget};
 fn api(text: &str) -> Api {
     let document = parse_text(text).expect("the test document parses");
     let document = upgrade(document).expect("the test document converts");
-    match Loader::new(&document).api() {
+    match Loader::new(&document).api(None) {
         Ok(api) => api,
         Err((pointer, message)) => panic!("the test document does not load: {pointer}: {message}"),
     }
@@ -25,7 +25,7 @@ fn load_error(text: &str) -> (String, String) {
         Ok(document) => document,
         Err(failure) => return failure,
     };
-    match Loader::new(&document).api() {
+    match Loader::new(&document).api(None) {
         Ok(_) => panic!("the test document loads, but it should not"),
         Err(failure) => failure,
     }
@@ -50,7 +50,7 @@ fn with_response_schema(response: Value, schemas: Value) -> Value {
 
 /// The success schema of the only operation of `document`.
 fn response_schema(document: &Value) -> Value {
-    let api = Loader::new(document).api().expect("the document loads");
+    let api = Loader::new(document).api(None).expect("the document loads");
     api.operations[0]
         .success
         .as_ref()
@@ -459,7 +459,7 @@ fn a_chain_of_refs_is_followed_to_its_end() {
         "TraceReal: { $ref: '#/components/parameters/TraceLast' }\n    TraceLast: { name: trace",
     ))
     .unwrap();
-    let api = Loader::new(&document).api().expect("the chain resolves");
+    let api = Loader::new(&document).api(None).expect("the chain resolves");
     assert_eq!(
         parameter(&api.operations[0], "trace").schema,
         json!({ "type": "string", "format": "uuid" })
@@ -524,7 +524,7 @@ fn ref_cycle_that_never_reaches_a_schema_is_an_error() {
             "B": { "$ref": "#/components/schemas/A" }
         }),
     );
-    let (pointer, message) = Loader::new(&document).api().unwrap_err();
+    let (pointer, message) = Loader::new(&document).api(None).unwrap_err();
     assert_eq!(pointer, "/components/schemas/A");
     assert_eq!(
         message,
@@ -564,7 +564,7 @@ fn dangling_ref_names_the_referring_location() {
         }),
         json!({}),
     );
-    let (pointer, message) = Loader::new(&document).api().unwrap_err();
+    let (pointer, message) = Loader::new(&document).api(None).unwrap_err();
     assert_eq!(
         pointer,
         "/paths/~1things/get/responses/200/content/application~1json/schema/properties/owner"
@@ -594,7 +594,7 @@ paths:
 #[test]
 fn external_file_ref_is_refused_clearly() {
     let document = with_response_schema(json!({ "$ref": "common.yaml#/Pet" }), json!({}));
-    let (pointer, message) = Loader::new(&document).api().unwrap_err();
+    let (pointer, message) = Loader::new(&document).api(None).unwrap_err();
     assert_eq!(
         pointer,
         "/paths/~1things/get/responses/200/content/application~1json/schema"
@@ -1941,7 +1941,7 @@ fn a_multipart_body_turns_binary_properties_into_file_arguments() {
             }
         } } }),
     );
-    let api = Loader::new(&document).api().expect("the document loads");
+    let api = Loader::new(&document).api(None).expect("the document loads");
     let body = api.operations[0].body.as_ref().expect("a body");
     assert_eq!(body.kind, BodyKind::Multipart);
     assert_eq!(body.content_type, "multipart/form-data");
@@ -1973,7 +1973,7 @@ fn a_3_1_multipart_body_knows_files_by_their_content_media_type() {
             }
         } } }),
     );
-    let api = Loader::new(&document).api().expect("the document loads");
+    let api = Loader::new(&document).api(None).expect("the document loads");
     let body = api.operations[0].body.as_ref().expect("a body");
     assert_eq!(body.files, ["avatar"]);
     let plan = plan::plan(&api, &plan::Options::default(), None).expect("it plans");
@@ -1989,7 +1989,7 @@ fn json_wins_over_form_and_form_over_multipart_when_a_body_offers_several() {
         "3.0.3",
         json!({ "multipart/form-data": string_body, "application/x-www-form-urlencoded": string_body }),
     );
-    let api = Loader::new(&document).api().expect("the document loads");
+    let api = Loader::new(&document).api(None).expect("the document loads");
     assert_eq!(api.operations[0].body.as_ref().map(|b| b.kind), Some(BodyKind::Form));
 }
 
@@ -2206,4 +2206,78 @@ paths:
     assert_eq!(server("listFiles").as_deref(), Some("/v2"), "the operation's own server wins");
     assert_eq!(server("listThings"), None, "the document's server is the base URL");
     assert_eq!(api.servers, ["https://api.example"]);
+}
+
+#[test]
+fn paths_taken_out_of_the_document_load_as_the_same_operations() {
+    let text = r##"
+openapi: 3.0.3
+info: { title: Things, version: "1" }
+paths:
+  /things/{id}:
+    parameters: [{ $ref: "#/components/parameters/Id" }]
+    get:
+      operationId: getThing
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Thing" } } } } }
+    delete:
+      operationId: deleteThing
+      responses: { "204": { description: gone } }
+  /things:
+    post:
+      operationId: createThing
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/Thing" } } } }
+      responses: { "201": { description: made } }
+components:
+  parameters:
+    Id: { name: id, in: path, required: true, schema: { type: string } }
+  schemas:
+    Thing: { type: object, properties: { name: { type: string }, parts: { type: array, items: { $ref: "#/components/schemas/Thing" } } } }
+"##;
+    let document = parse_text(text).expect("the test document parses");
+    let borrowed = Loader::new(&document).api(None).expect("the document loads");
+    let mut without_paths = document.clone();
+    let paths = take_paths(&mut without_paths).expect("the document has paths");
+    assert!(without_paths.get("paths").is_none());
+    let taken = Loader::new(&without_paths).api(Some(paths)).expect("the document loads");
+    assert_eq!(format!("{taken:?}"), format!("{borrowed:?}"));
+    assert_eq!(taken.operations.len(), 3);
+}
+
+#[test]
+fn ref_targets_tell_external_refs_and_refs_into_paths() {
+    let of = |document: Value| refs::RefTargets::of(&document);
+    let local = of(json!({ "a": { "$ref": "#/components/schemas/A" }, "b": [{ "$ref": "#/components/schemas/B" }] }));
+    assert_eq!(local, refs::RefTargets { external: false, paths: false });
+    let into_paths = of(json!({ "a": [{ "$ref": "#/paths/~1a/get/parameters/0" }] }));
+    assert_eq!(into_paths, refs::RefTargets { external: false, paths: true });
+    let encoded = of(json!({ "a": { "$ref": "#%2Fpaths%2F~1a" } }));
+    assert!(encoded.paths, "a percent-encoded pointer may point into paths");
+    let external = of(json!({ "a": { "b": { "$ref": "Pet.yaml" } } }));
+    assert_eq!(external, refs::RefTargets { external: true, paths: false });
+    // A property called `$ref` is a schema, not a reference.
+    let property = of(json!({ "properties": { "$ref": { "type": "string" } } }));
+    assert_eq!(property, refs::RefTargets::default());
+}
+
+#[test]
+fn an_operation_that_refers_into_another_path_loads() {
+    let text = r##"
+openapi: 3.0.3
+info: { title: Things, version: "1" }
+paths:
+  /a:
+    post:
+      operationId: createA
+      requestBody: { content: { application/json: { schema: { type: object, properties: { name: { type: string } } } } } }
+      responses: { "201": { description: made } }
+  /b:
+    post:
+      operationId: createB
+      requestBody: { $ref: "#/paths/~1a/post/requestBody" }
+      responses: { "201": { description: made } }
+"##;
+    let api = load_text(Path::new("openapi.yaml"), text).expect("the document loads");
+    let bodies: Vec<_> = api.operations.iter().map(|op| op.body.as_ref().map(|b| b.schema.clone())).collect();
+    assert_eq!(bodies[0], bodies[1]);
+    assert!(bodies[0].is_some());
 }

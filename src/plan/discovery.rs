@@ -7,10 +7,11 @@
 //! search index and the operations' descriptions are data of the plan; `render` writes them
 //! into the crate.
 
+use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::{Action, Annotations, Builder, Options, Tool};
+use super::{Action, Annotations, Builder, OperationPlan, Options, Tool};
 use crate::api::{Api, Method, Operation};
 use crate::curate::model::{Curation, DiscoverySection};
 use crate::naming::{self, Scope};
@@ -139,33 +140,35 @@ pub fn plan(
         );
     }
     let mut operations = Vec::new();
-    let mut documents = Vec::new();
-    let mut catalog = String::new();
     for operation in &chosen {
         let index = builder.operation(operation);
-        let plan = &builder.operations[index];
-        let read_only = is_read_only(operation);
         operations.push(Discoverable {
             operation: index,
             name: operation.id.clone(),
-            read_only,
+            read_only: is_read_only(operation),
         });
-        documents.push(document(operation, read_only));
-        let line = CatalogLine {
-            operation: &operation.id,
-            request: plan.label(),
-            summary: operation.summary.as_deref().map(one_line).unwrap_or_default(),
-            description: operation.description.as_deref().map(str::trim).unwrap_or_default(),
-            tags: &operation.tags,
-            read_only,
-            annotations: Annotations::from_method(operation.method).to_json().unwrap_or(json!({})),
-            input_schema: &plan.input_schema,
-            returns: returns(operation),
-        };
-        catalog.push_str(&serde_json::to_string(&line).expect("a JSON value always serializes"));
-        catalog.push('\n');
     }
-    let index = search::build(&documents);
+    // The catalog and the search index are built side by side, the catalog's lines on every core:
+    // for a large API they are half of planning.
+    let plans = &builder.operations;
+    let (catalog, index) = rayon::join(
+        || {
+            let lines: Vec<String> = chosen
+                .par_iter()
+                .zip(&operations)
+                .map(|(operation, found)| catalog_line(operation, &plans[found.operation], found.read_only))
+                .collect();
+            lines.concat()
+        },
+        || {
+            let documents: Vec<Document> = chosen
+                .iter()
+                .zip(&operations)
+                .map(|(operation, found)| document(operation, found.read_only))
+                .collect();
+            search::build(&documents)
+        },
+    );
     let search_tool = tool_names.tool_name(&format!("{tool_prefix}search_operations"));
     let describe_tool = tool_names.tool_name(&format!("{tool_prefix}describe_operation"));
     let call_tool = tool_names.tool_name(&format!("{tool_prefix}call_operation"));
@@ -206,7 +209,6 @@ fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// What the index knows of `operation`.
 /// One line of the catalog the describe tool reads (borrowing the input schema rather than
 /// copying it: for a large API the schemas are most of the plan).
 #[derive(Serialize)]
@@ -222,6 +224,25 @@ struct CatalogLine<'a> {
     returns: Value,
 }
 
+/// The catalog's line for `operation` (planned as `plan`), with its newline.
+fn catalog_line(operation: &Operation, plan: &OperationPlan, read_only: bool) -> String {
+    let line = CatalogLine {
+        operation: &operation.id,
+        request: plan.label(),
+        summary: operation.summary.as_deref().map(one_line).unwrap_or_default(),
+        description: operation.description.as_deref().map(str::trim).unwrap_or_default(),
+        tags: &operation.tags,
+        read_only,
+        annotations: Annotations::from_method(operation.method).to_json().unwrap_or(json!({})),
+        input_schema: &plan.input_schema,
+        returns: returns(operation),
+    };
+    let mut text = serde_json::to_string(&line).expect("a JSON value always serializes");
+    text.push('\n');
+    text
+}
+
+/// What the index knows of `operation`.
 fn document(operation: &Operation, read_only: bool) -> Document {
     let path_words: Vec<&str> = operation
         .path

@@ -117,7 +117,7 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
             contents: format!("{HEADER}\n{}", found.catalog),
         });
     }
-    // Only these files are parsed back (each part on its own, see `emit::Part`); the files copied
+    // Only these files are lexed back (each part on its own, see `emit::Part`); the files copied
     // from templates/ are the same on every run, and compiled and tested in this repository and in
     // every generated crate.
     for (path, contents) in emit::format_files(rust_files, &format!("{HEADER}\n\n"))? {
