@@ -315,8 +315,9 @@ class Bench:
 
     def build_mcpgen_server(self, name):
         crate = WORK / "mcpgen" / name
-        if not (crate / "Cargo.toml").exists():
-            run(self.generate_argv("mcpgen", name, crate), log_name=f"generate-mcpgen-{name}")
+        # Generated every run, so that the crate is what this mcpgen makes: `mcpgen build` writes
+        # only the files that changed, and cargo rebuilds only what they touch.
+        run(self.generate_argv("mcpgen", name, crate), log_name=f"generate-mcpgen-{name}")
         env = dict(os.environ, CARGO_TARGET_DIR=str(self.generated_target))
         argv = ["cargo", "build", "-q", "--manifest-path", crate / "Cargo.toml"]
         if self.args.profile == "release":

@@ -612,9 +612,58 @@ pub fn async_runtime(many_clients: bool) -> std::io::Result<tokio::runtime::Runt
 
 /// Serves MCP over this process's stdin and stdout until the client closes them.
 pub async fn serve_stdio<C: Send + Sync + 'static>(server: McpServer<C>) -> anyhow::Result<()> {
-    let running = server.serve(rmcp::transport::stdio()).await?;
+    let running = match stdio_on_event_loop()? {
+        Some(streams) => server.serve(streams).await?,
+        None => server.serve(rmcp::transport::stdio()).await?,
+    };
     running.waiting().await?;
     Ok(())
+}
+
+/// One direction of the stdio transport.
+type StdioInput = Box<dyn tokio::io::AsyncRead + Send + Unpin>;
+type StdioOutput = Box<dyn tokio::io::AsyncWrite + Send + Unpin>;
+
+/// stdin and stdout read and written on the runtime's own event loop, when both are pipes or
+/// sockets (as when a client spawns the server): tokio's `stdin()` and `stdout()` hand every read
+/// and write to a blocking thread, two thread switches more for every message. `None`, and
+/// nothing changed, for a terminal or a file, which keep tokio's.
+#[cfg(unix)]
+fn stdio_on_event_loop() -> std::io::Result<Option<(StdioInput, StdioOutput)>> {
+    use std::os::fd::{AsFd, OwnedFd};
+    use std::os::unix::fs::FileTypeExt;
+    use std::os::unix::net::UnixStream;
+    use tokio::net::unix::pipe;
+
+    let input = std::fs::File::from(std::io::stdin().as_fd().try_clone_to_owned()?);
+    let output = std::fs::File::from(std::io::stdout().as_fd().try_clone_to_owned()?);
+    let (input_type, output_type) = (input.metadata()?.file_type(), output.metadata()?.file_type());
+    // Both or neither: making one of them non-blocking would break tokio's blocking reads or
+    // writes of it.
+    if !(input_type.is_fifo() || input_type.is_socket())
+        || !(output_type.is_fifo() || output_type.is_socket())
+    {
+        return Ok(None);
+    }
+    let socket = |file: std::fs::File| -> std::io::Result<tokio::net::UnixStream> {
+        let stream = UnixStream::from(OwnedFd::from(file));
+        stream.set_nonblocking(true)?;
+        tokio::net::UnixStream::from_std(stream)
+    };
+    let input: StdioInput = match input_type.is_fifo() {
+        true => Box::new(pipe::Receiver::from_file(input)?),
+        false => Box::new(socket(input)?),
+    };
+    let output: StdioOutput = match output_type.is_fifo() {
+        true => Box::new(pipe::Sender::from_file(output)?),
+        false => Box::new(socket(output)?),
+    };
+    Ok(Some((input, output)))
+}
+
+#[cfg(not(unix))]
+fn stdio_on_event_loop() -> std::io::Result<Option<(StdioInput, StdioOutput)>> {
+    Ok(None)
 }
 
 /// The options of `--transport http`: where to listen, who may connect, and how much a request
