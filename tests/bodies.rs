@@ -120,11 +120,16 @@ async fn a_multipart_body_carries_text_lists_and_files_from_base64_and_the_allow
             json!({ "name": "attachments", "filename": "page2.txt", "content_type": "text/plain", "text": "second page" }),
         ]
     );
-    // An upload writes, so its tool answers with the API's reply as text, not structured.
-    assert_eq!(result.structured_content, None);
-    let answer: serde_json::Value =
-        serde_json::from_str(&text_of(&result)).expect("the answer is the API's JSON reply");
+    // The upload's reply is not its body sent back, so the tool answers structured, and with
+    // the same JSON as text.
+    let answer = result
+        .structured_content
+        .clone()
+        .expect("the upload's answer is structured");
     assert_eq!(answer["parts"][3]["text"], "hello world");
+    let as_text: serde_json::Value =
+        serde_json::from_str(&text_of(&result)).expect("the text is the API's JSON reply");
+    assert_eq!(as_text, answer);
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -19,7 +19,7 @@ use rmcp::ServiceError;
 use rmcp::model::{CacheScope, ErrorCode, Tool};
 use serde_json::{Value, json};
 use support::{
-    Connection, McpClient, Protocol, Transport, Upstream, error_text, structured, text_reply,
+    Connection, McpClient, Protocol, Transport, Upstream, error_text, structured,
 };
 use tracker_api::model::State;
 use tracker_api::seed;
@@ -268,7 +268,7 @@ async fn create_issue_makes_the_next_key_in_the_api(connection: Connection) {
             }),
         )
         .await;
-    let created = &text_reply(&result);
+    let created = structured(&result);
     assert_eq!(created["key"], "API-7", "{client}: {created}");
     assert_eq!(created["title"], title, "{client}");
     assert_eq!(created["priority"], 3, "{client}");
@@ -321,7 +321,7 @@ async fn transition_issue_changes_the_state_in_the_api(connection: Connection) {
             json!({ "issue_id": issue, "transition_id": start_progress }),
         )
         .await;
-    let moved = &text_reply(&result);
+    let moved = structured(&result);
     assert_eq!(moved["key"], "WEB-1", "{client}");
     assert_eq!(
         moved["state"], 2,
@@ -484,15 +484,17 @@ async fn creates_transitions_and_reads_back_an_issue(connection: Connection) {
             "{connection}: step {step}: {result}"
         );
     }
-    // Tools that write answer with the API's reply as text; tools that read, structured.
+    // A write whose reply is not its request body sent back (the new issue, the moved issue)
+    // answers structured, with the same JSON as text for clients that read only text.
     for write in [created, moved] {
-        assert!(
-            write.get("structuredContent").is_none_or(Value::is_null),
-            "{connection}: a write's answer is text: {write}"
+        assert_eq!(
+            write["structuredContent"],
+            reply_text(write),
+            "{connection}: the text block is the structured answer: {write}"
         );
     }
-    let created = &reply_text(created);
-    let moved = &reply_text(moved);
+    let created = &created["structuredContent"];
+    let moved = &moved["structuredContent"];
     assert_eq!(created["key"], "API-7", "{connection}: {created}");
     assert_eq!(created["id"], issue.as_str(), "{connection}");
     assert_eq!(created["state"], 1, "{connection}");

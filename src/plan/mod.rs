@@ -477,19 +477,20 @@ impl<'a> Builder<'a> {
 /// summary and description ([`description`]). It has no `title`: the summary would be said twice,
 /// since it already opens the description.
 ///
-/// A tool that reads publishes the success response's schema with only the keywords that
-/// validate ([`lean::output`]), so that a client can check and render what it asked for. A tool
-/// that writes answers with the API's reply as text and publishes no output schema: that reply
-/// is mostly the written resource sent back, whose shape the tool's input already gives, and its
-/// schema would be the largest part of the definition. A curated tool over the same operation
-/// publishes one.
+/// The tool publishes the success response's schema with only the keywords that validate
+/// ([`lean::output`]), so that a client can check and render what it gets — unless the answer
+/// only echoes the request: a write whose reply has exactly the schema of its request body (the
+/// resource it was given, sent back) answers with that reply as text and publishes no output
+/// schema, since the tool's input already gives that shape and repeating it would be the largest
+/// part of the definition. A write whose reply says something else (a form update answered with
+/// the whole resource, an upload answered with a receipt) publishes its schema. A curated tool
+/// over an echoing operation publishes one all the same.
 fn mirror_tool(plan: &OperationPlan, operation: &Operation, name: String, index: usize) -> Tool {
-    let reads = operation.method.is_safe();
     let response_schema = operation
         .success
         .as_ref()
         .and_then(|r| r.schema.as_ref())
-        .filter(|_| reads);
+        .filter(|schema| !echoes_body(operation, schema));
     let (output_schema, wrap) = match response_schema {
         Some(schema) if is_object_schema(schema) => (Some(lean::output(schema)), false),
         Some(schema) => (
@@ -514,6 +515,16 @@ fn mirror_tool(plan: &OperationPlan, operation: &Operation, name: String, index:
             wrap,
         },
     }
+}
+
+/// Whether the success `schema` of `operation` is its request body's schema, keyword for keyword
+/// once both are lean (so a `readOnly` id or a description that only one of them has does not
+/// tell them apart).
+fn echoes_body(operation: &Operation, schema: &Value) -> bool {
+    operation
+        .body
+        .as_ref()
+        .is_some_and(|body| lean::output(&body.schema) == lean::output(schema))
 }
 
 /// The tool description: summary and description, without repeating one in the other.

@@ -66,8 +66,19 @@ paths:
       operationId: updatePet
       parameters:
         - { name: petId, in: path, required: true, schema: { type: integer, format: int64 } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                status: { type: string, enum: [available, sold] }
       responses:
-        '204': { description: Updated }
+        '200':
+          description: The whole pet, updated
+          content:
+            application/json:
+              schema: { $ref: '#/components/schemas/Pet' }
     delete:
       operationId: deletePet
       parameters:
@@ -141,12 +152,20 @@ fn derived_output_schemas_keep_only_the_keywords_that_validate() {
 }
 
 #[test]
-fn mirrored_writes_publish_no_output_schema_and_answer_in_text() {
+fn mirrored_writes_that_send_their_body_back_publish_no_output_schema_and_answer_in_text() {
     let plan = zero_config();
     let add = tool(&plan, "add_pet");
     assert_eq!(add.output_schema, None);
     assert!(matches!(add.action, super::Action::Call { wrap: false, .. }));
     assert!(add.definition().get("outputSchema").is_none());
+}
+
+#[test]
+fn mirrored_writes_whose_answer_is_not_their_body_publish_the_answers_schema() {
+    let plan = zero_config();
+    let update = tool(&plan, "update_pet");
+    assert_eq!(update.output_schema, Some(lean_pet()));
+    assert!(matches!(update.action, super::Action::Call { wrap: false, .. }));
 }
 
 #[test]

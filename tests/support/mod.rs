@@ -728,23 +728,6 @@ pub fn structured(result: &CallToolResult) -> &Value {
         .unwrap_or_else(|| panic!("the result has no structuredContent: {}", text(result)))
 }
 
-/// The JSON reply of a successful call of a tool without an output schema (a mirrored tool
-/// that writes), which comes as text, not as `structuredContent`.
-pub fn text_reply(result: &CallToolResult) -> Value {
-    assert_ne!(
-        result.is_error,
-        Some(true),
-        "the call failed: {}",
-        text(result)
-    );
-    assert_eq!(
-        result.structured_content, None,
-        "a tool without an output schema answers in text"
-    );
-    let text = text(result);
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("the reply is not JSON ({e}): {text}"))
-}
-
 /// The text of a failed call, which must be an `isError` result.
 pub fn error_text(result: &CallToolResult) -> String {
     assert_eq!(

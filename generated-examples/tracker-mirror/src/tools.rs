@@ -545,6 +545,82 @@ pub mod create_issue {
       "title"
     ],
     "additionalProperties": false
+  },
+  "outputSchema": {
+    "type": "object",
+    "required": [
+      "id",
+      "key",
+      "number",
+      "project_id",
+      "title",
+      "description",
+      "state",
+      "priority",
+      "assignee_id",
+      "reporter_id",
+      "labels",
+      "created_at",
+      "updated_at"
+    ],
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "key": {
+        "type": "string"
+      },
+      "number": {
+        "type": "integer",
+        "minimum": 1
+      },
+      "project_id": {
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "description": {
+        "type": "string"
+      },
+      "state": {
+        "type": "integer",
+        "enum": [
+          1,
+          2,
+          3
+        ]
+      },
+      "priority": {
+        "type": "integer",
+        "enum": [
+          1,
+          2,
+          3
+        ]
+      },
+      "assignee_id": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "reporter_id": {
+        "type": "string"
+      },
+      "labels": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      }
+    }
   }
 }"#;
 
@@ -934,6 +1010,82 @@ pub mod transition_issue {
       "transition_id"
     ],
     "additionalProperties": false
+  },
+  "outputSchema": {
+    "type": "object",
+    "required": [
+      "id",
+      "key",
+      "number",
+      "project_id",
+      "title",
+      "description",
+      "state",
+      "priority",
+      "assignee_id",
+      "reporter_id",
+      "labels",
+      "created_at",
+      "updated_at"
+    ],
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "key": {
+        "type": "string"
+      },
+      "number": {
+        "type": "integer",
+        "minimum": 1
+      },
+      "project_id": {
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "description": {
+        "type": "string"
+      },
+      "state": {
+        "type": "integer",
+        "enum": [
+          1,
+          2,
+          3
+        ]
+      },
+      "priority": {
+        "type": "integer",
+        "enum": [
+          1,
+          2,
+          3
+        ]
+      },
+      "assignee_id": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "reporter_id": {
+        "type": "string"
+      },
+      "labels": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "created_at": {
+        "type": "string"
+      },
+      "updated_at": {
+        "type": "string"
+      }
+    }
   }
 }"#;
 
