@@ -21,7 +21,7 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from mcp_driver import ServerError, StdioSession  # noqa: E402
+from mcp_driver import HttpSession, ServerError, StdioSession  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 BENCH = REPO / "target/bench"
@@ -30,6 +30,9 @@ LOGS = BENCH / "logs"
 
 PEERS = ["mcpgen", "openapi-mcp-generator", "fastmcp", "rmcp-openapi"]
 GENERATORS = ["mcpgen", "openapi-mcp-generator"]  # the others generate nothing: run-time proxies
+# The peers that serve MCP over Streamable HTTP only, with their endpoint's path: measured over
+# HTTP (`HttpSession`), the others over stdio, and their cells say so.
+HTTP_PEERS = {"rmcp-openapi": "/mcp"}
 
 # One call per small input: the tool (found by operationId, whatever the generator's naming),
 # its arguments, and the same request sent directly to the upstream.
@@ -52,11 +55,12 @@ def log(message):
 class Figure:
     """Repeated measurements of one figure for one peer; `failed` says why there are none."""
 
-    def __init__(self, samples=(), unit="", failed=None, note=None):
+    def __init__(self, samples=(), unit="", failed=None, note=None, in_ratio=True):
         self.samples = list(samples)
         self.unit = unit
         self.failed = failed
         self.note = note
+        self.in_ratio = in_ratio  # False: shown, but not "the best peer" (measured another way)
 
     @property
     def median(self):
@@ -106,7 +110,7 @@ class Table:
         ours = results.get("mcpgen")
         if not ours or ours.median is None:
             return "—"
-        others = [f.median for p, f in results.items() if p != "mcpgen" and f and f.median is not None]
+        others = [f.median for p, f in results.items() if p != "mcpgen" and f and f.in_ratio and f.median is not None]
         if not others:
             return "—"
         best = min(others) if lower_is_better else max(others)
@@ -358,10 +362,37 @@ class Bench:
             argv = [BENCH / "venv/bin/python", REPO / "bench/fastmcp_server.py", self.spec(name), base]
             return argv + ([token] if token else []), env
         if peer == "rmcp-openapi":
-            # rmcp-openapi-server 0.32.1 serves Streamable HTTP only (--port, --bind-address); this
-            # stdio driver cannot time it yet.
-            raise RuntimeError("serves Streamable HTTP only, not measured over stdio")
+            # rmcp-openapi-server 0.32.1 serves Streamable HTTP only, at /mcp, stateless by
+            # default; `open_session` adds `--port`. It reads a JSON spec only. `--header` is
+            # sent with every upstream request.
+            binary = BENCH / "rmcp-openapi/bin/rmcp-openapi-server"
+            if not binary.exists():
+                raise RuntimeError("not installed: bench/run --with-rmcp-openapi installs it")
+            argv = [binary, self.json_spec(name), "--base-url", base, "--bind-address", "127.0.0.1"]
+            return argv + (["--header", f"Authorization: Bearer {token}"] if token else []), env
         raise ValueError(peer)
+
+    def json_spec(self, name):
+        """The spec of `name` as JSON, for servers that read no YAML: converted once, by the
+        FastMCP venv's PyYAML (this script uses the standard library only)."""
+        spec = self.spec(name)
+        if spec.suffix == ".json":
+            return spec
+        out = WORK / "json-specs" / f"{name}.json"
+        if not out.exists() or out.stat().st_mtime < spec.stat().st_mtime:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            convert = "import json, sys, yaml; json.dump(yaml.safe_load(open(sys.argv[1])), open(sys.argv[2], 'w'), default=str)"
+            run([BENCH / "venv/bin/python", "-c", convert, spec, out], log_name=f"json-spec-{name}")
+        return out
+
+    def open_session(self, peer, name, argv, env):
+        """A session with peer's server: over Streamable HTTP on a fresh loopback port for the
+        HTTP_PEERS, over stdio for the others."""
+        log_path = LOGS / f"serve-{peer}-{name}.log"
+        if peer in HTTP_PEERS:
+            port = free_port()
+            return HttpSession([*argv, "--port", port], env, log_path, self.args.timeout, port, HTTP_PEERS[peer])
+        return StdioSession(argv, env, log_path, self.args.timeout)
 
     # -- serving: start, memory, latency ---------------------------------------------------------
 
@@ -378,7 +409,7 @@ class Bench:
             start_samples, rss_samples, added_samples = [], [], []
             try:
                 for attempt in range(self.args.repeat):
-                    session = StdioSession(argv, env, LOGS / f"serve-{peer}-{name}.log", self.args.timeout)
+                    session = self.open_session(peer, name, argv, env)
                     try:
                         seconds, tools = session.start()
                         start_samples.append(seconds)
@@ -388,11 +419,18 @@ class Bench:
                         rss_samples.append(session.peak_rss_kib() / 1024)
                     finally:
                         session.close()
-                starts[peer] = Figure(start_samples, "s", note=f"{len(tools)} tools")
-                peaks[peer] = Figure(rss_samples, "MiB")
-                added[peer] = Figure(added_samples, "ms+") if added_samples else Figure()
-            except (ServerError, RuntimeError, OSError, KeyError) as e:
-                starts[peer] = peaks[peer] = added[peer] = Figure(failed=str(e)[:80])
+                # Over HTTP the start includes binding the port, the latency the HTTP exchange:
+                # shown, but out of the ratio column, whose other peers are measured over stdio.
+                over_http = peer in HTTP_PEERS
+                over = ", over HTTP" if over_http else ""
+                starts[peer] = Figure(start_samples, "s", note=f"{len(tools)} tools{over}", in_ratio=not over_http)
+                peaks[peer] = Figure(rss_samples, "MiB", note="over HTTP" if over_http else None, in_ratio=not over_http)
+                added[peer] = (
+                    Figure(added_samples, "ms+", note="over HTTP" if over_http else None, in_ratio=not over_http)
+                    if added_samples else Figure()
+                )
+            except (ServerError, RuntimeError, OSError, KeyError, ValueError, http.client.HTTPException) as e:
+                starts[peer] = peaks[peer] = added[peer] = Figure(failed=str(e)[:80] or type(e).__name__)
             log(f"serve {name} with {peer}: start {starts[peer].cell()}, rss {peaks[peer].cell()}, added {added[peer].cell()}")
         small = name in ("petstore", "tracker")
         self.table.add("server start → first tools/list", name, starts, "≤ 5 ms" if small else "≤ 50 ms" if name == "github" else "")
@@ -450,7 +488,8 @@ class Bench:
                 env=dict(os.environ, NODE_PATH=str(BENCH / "npm/node_modules")),
             ).stdout.strip()
             with_output = sum(1 for t in tools if "outputSchema" in t)
-            results[peer] = Figure([int(count)], "tokens", note=f"{with_output}/{len(tools)} with outputSchema")
+            over = ", listed over HTTP" if peer in HTTP_PEERS else ""
+            results[peer] = Figure([int(count)], "tokens", note=f"{with_output}/{len(tools)} with outputSchema{over}")
         self.table.add("tools/list size, cl100k", name, results, "≤ 2,500 with output schemas" if name == "petstore" else "")
 
     # -- compile cost ----------------------------------------------------------------------------
