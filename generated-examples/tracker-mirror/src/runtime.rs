@@ -1059,10 +1059,12 @@ pub struct Upstream {
     options: UpstreamOptions,
 }
 
-/// The reqwest client, built on a thread of its own as soon as the server starts. Building one
-/// reads and parses every root certificate of the system (several milliseconds), which the MCP
-/// handshake and `tools/list` need not wait for; the first request waits for it if it is not
-/// ready yet.
+/// The reqwest client, built on a thread of its own shortly after the server starts. Building
+/// one reads and parses every root certificate of the system (several milliseconds of CPU),
+/// which the MCP handshake and the first `tools/list` — what a host waits for when it launches
+/// its servers — need not wait for, nor share the CPU with: the build starts
+/// [`CLIENT_BUILD_DELAY`] after start-up. A request to the API before then builds it at once
+/// (and waits for it), as does one that comes while it is being built.
 struct HttpClient {
     client: Arc<tokio::sync::OnceCell<reqwest::Client>>,
     settings: Arc<HttpSettings>,
@@ -1109,8 +1111,8 @@ impl HttpSettings {
 }
 
 impl HttpClient {
-    /// Starts building the client in the background when called inside a tokio runtime (as the
-    /// server is); otherwise it is built on first use.
+    /// Schedules the client's build in the background when called inside a tokio runtime (as
+    /// the server is); otherwise it is built on first use.
     fn new(settings: HttpSettings) -> Self {
         let client = Self {
             client: Arc::new(tokio::sync::OnceCell::new()),
@@ -1119,6 +1121,7 @@ impl HttpClient {
         if let Ok(runtime) = tokio::runtime::Handle::try_current() {
             let (cell, settings) = (Arc::clone(&client.client), Arc::clone(&client.settings));
             runtime.spawn(async move {
+                tokio::time::sleep(CLIENT_BUILD_DELAY).await;
                 if let Err(error) = cell.get_or_try_init(|| build_client(settings)).await {
                     tracing::warn!("the HTTP client for the API could not be built: {error}");
                 }
@@ -1140,6 +1143,12 @@ impl HttpClient {
             })
     }
 }
+
+/// How long after start-up the HTTP client is built, unless a request needs it sooner: long
+/// enough for a client's handshake and first `tools/list` (a few milliseconds), short next to
+/// the time a model takes before its first call. On two busy cores, building it at once made
+/// the first `tools/list` answer up to 3 ms later.
+const CLIENT_BUILD_DELAY: Duration = Duration::from_millis(200);
 
 async fn build_client(settings: Arc<HttpSettings>) -> Result<reqwest::Client, String> {
     match tokio::task::spawn_blocking(move || settings.build()).await {
