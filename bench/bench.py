@@ -334,9 +334,14 @@ class Bench:
         project = WORK / "openapi-mcp-generator" / name
         if not (project / "package.json").exists():
             run(self.generate_argv("openapi-mcp-generator", name, project), log_name=f"generate-omg-{name}")
-        if not (project / "build/index.js").exists():
+        # tsc writes build/index.js even when it finds type errors; only a build that passed
+        # (the stamp) counts, so that a project that fails to compile fails in every run, not
+        # only in the run that first built it.
+        built = project / "build/.tsc-passed"
+        if not built.exists():
             run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=project, timeout=600, log_name=f"build-omg-{name}")
             run(["npx", "tsc"], cwd=project, timeout=900, log_name=f"build-omg-{name}")
+            built.touch()
         return project / "build/index.js"
 
     def server_argv(self, peer, name, base):
