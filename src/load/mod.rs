@@ -157,12 +157,6 @@ fn parse(text: &str, leave_out_unused: bool) -> Result<Value, String> {
         }
         false => None,
     };
-    // Read straight into JSON values when the document allows it; one that does not (a tag, a
-    // key that is not a scalar, a syntax error) is read through `yaml_serde::Value`, which
-    // converts what it can and says what is wrong with the rest.
-    if leave_out_unused && let Ok(value) = unused::parse_yaml(trimmed) {
-        return Ok(value);
-    }
     let mut yaml: yaml_serde::Value = yaml_serde::from_str(trimmed).map_err(|e| match &json_error {
         Some(json_error) => json_error.clone(),
         None => format!("not valid YAML or JSON: {e}"),
@@ -173,7 +167,7 @@ fn parse(text: &str, leave_out_unused: bool) -> Result<Value, String> {
     yaml_to_json(yaml)
 }
 
-pub(crate) fn yaml_to_json(value: yaml_serde::Value) -> Result<Value, String> {
+fn yaml_to_json(value: yaml_serde::Value) -> Result<Value, String> {
     use yaml_serde::Value as Y;
     Ok(match value {
         Y::Null => Value::Null,
