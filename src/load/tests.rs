@@ -208,6 +208,16 @@ fn text_that_is_neither_yaml_nor_json_is_an_error() {
     assert!(message.starts_with("not valid YAML or JSON: "), "{message}");
 }
 
+#[test]
+fn a_yaml_description_with_a_key_given_twice_is_an_error_naming_the_key_and_its_line() {
+    let text = "openapi: 3.0.3\npaths:\n  /a: {}\n  /a: {}\n";
+    let message = super::parse_document(text).unwrap_err();
+    assert!(
+        message.contains("duplicate entry with key \"/a\"") && message.contains("line 3"),
+        "{message}"
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // Operations
 
