@@ -41,11 +41,12 @@ const ANNOTATIONS: &[&str] = &[
 /// The formats that only say how wide a number is.
 const NUMBER_FORMATS: &[&str] = &["int32", "int64", "float", "double"];
 
-/// `schema` with only the keywords that validate: no [`ANNOTATIONS`] and no `x-` extensions,
-/// at any depth.
+/// `schema` with only the keywords that validate: no [`ANNOTATIONS`], no `x-` extensions and no
+/// `type` that an `enum` or `const` beside it already implies, at any depth.
 pub fn output(schema: &Value) -> Value {
-    walk(schema, &|key, _, _| {
-        if ANNOTATIONS.contains(&key) || key.starts_with("x-") {
+    walk(schema, None, &|key, value, object, _| {
+        let annotation = ANNOTATIONS.contains(&key) || key.starts_with("x-");
+        if annotation || (key == "type" && implied_by_values(value, object)) {
             Edit::Drop
         } else {
             Edit::Keep
@@ -53,11 +54,42 @@ pub fn output(schema: &Value) -> Value {
     })
 }
 
+/// Whether `type` (in a schema `object`) only repeats what the object's `enum` or `const` says:
+/// every value it allows already has one of the types, so `{"type": "string", "enum": ["a",
+/// "b"]}` validates exactly what `{"enum": ["a", "b"]}` does.
+fn implied_by_values(types: &Value, object: &Map<String, Value>) -> bool {
+    let types: Vec<&str> = match types {
+        Value::String(one) => vec![one.as_str()],
+        Value::Array(list) => match list.iter().map(Value::as_str).collect::<Option<_>>() {
+            Some(names) => names,
+            None => return false,
+        },
+        _ => return false,
+    };
+    let has_type = |value: &Value| {
+        types.iter().any(|name| match *name {
+            "null" => value.is_null(),
+            "boolean" => value.is_boolean(),
+            "string" => value.is_string(),
+            "number" => value.is_number(),
+            "integer" => value.is_i64() || value.is_u64(),
+            "array" => value.is_array(),
+            "object" => value.is_object(),
+            _ => false,
+        })
+    };
+    match (object.get("enum"), object.get("const")) {
+        (_, Some(value)) => has_type(value),
+        (Some(Value::Array(values)), None) => !values.is_empty() && values.iter().all(has_type),
+        _ => false,
+    }
+}
+
 /// `schema` without the formats that restate the JSON type and without empty descriptions (a
 /// description's leading and trailing white space, which YAML block scalars leave, trimmed), at
 /// any depth; everything else kept.
 pub fn input(schema: &Value) -> Value {
-    walk(schema, &|key, value, object| match (key, value) {
+    walk(schema, None, &|key, value, object, _| match (key, value) {
         ("format", _) if restates_type(value, object) => Edit::Drop,
         ("description", Value::String(text)) if text.trim().is_empty() => Edit::Drop,
         ("description", Value::String(text)) if text.trim().len() != text.len() => {
@@ -65,6 +97,30 @@ pub fn input(schema: &Value) -> Value {
         }
         _ => Edit::Keep,
     })
+}
+
+/// `schema` without the descriptions that only restate their property's name (`"userStatus":
+/// {"description": "User Status"}`), at any depth: a model reads the name already. What a
+/// curation file writes is never passed through this; it applies to what the spec says.
+pub fn without_restated_names(schema: &Value) -> Value {
+    walk(schema, None, &|key, value, _, property| match (key, value, property) {
+        ("description", Value::String(text), Some(name)) if restates_name(text, name) => Edit::Drop,
+        _ => Edit::Keep,
+    })
+}
+
+/// Whether `text` is `name` in other words: the same words (`userStatus`, `user_status` and
+/// "User status" are all *user*, *status*), case and punctuation aside.
+fn restates_name(text: &str, name: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        heck::ToSnakeCase::to_snake_case(s)
+            .split('_')
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let said = words(text);
+    !said.is_empty() && said == words(name)
 }
 
 /// Whether `format` (in a schema `object`) only repeats that the value is a number.
@@ -88,32 +144,42 @@ enum Edit {
     Replace(Value),
 }
 
-/// Decides about one keyword of a schema object, given the keyword, its value and the object.
-type Editor = dyn Fn(&str, &Value, &Map<String, Value>) -> Edit;
+/// Decides about one keyword of a schema object, given the keyword, its value, the object and
+/// the name of the property the object is the schema of (if it is one).
+type Editor = dyn Fn(&str, &Value, &Map<String, Value>, Option<&str>) -> Edit;
 
-/// A copy of `schema` in which `edit` decides, in each schema object, about each keyword (given
-/// the keyword, its value and the object it is in); the subschemas of the keywords kept are
+/// A copy of `schema` (the schema of the property named `property`, if it is one) in which
+/// `edit` decides, in each schema object, about each keyword (given the keyword, its value, the
+/// object it is in and the object's property name); the subschemas of the keywords kept are
 /// walked in turn.
-fn walk(schema: &Value, edit: &Editor) -> Value {
+fn walk(schema: &Value, property: Option<&str>, edit: &Editor) -> Value {
     let Value::Object(object) = schema else {
         // `true`/`false` schemas, and anything that is not a schema.
         return schema.clone();
     };
     let mut out = Map::new();
     for (key, value) in object {
-        let kept = match edit(key, value, object) {
+        let kept = match edit(key, value, object, property) {
             Edit::Drop => continue,
             Edit::Replace(replaced) => replaced,
             Edit::Keep => match value {
-                Value::Object(_) if subschemas::ONE.contains(&key.as_str()) => walk(value, edit),
-                Value::Array(list) if subschemas::LISTS.contains(&key.as_str()) || key == "items" => {
-                    Value::Array(list.iter().map(|s| walk(s, edit)).collect())
+                Value::Object(_) if subschemas::ONE.contains(&key.as_str()) => {
+                    walk(value, None, edit)
                 }
-                Value::Object(map) if subschemas::MAPS.contains(&key.as_str()) => Value::Object(
-                    map.iter()
-                        .map(|(name, s)| (name.clone(), walk(s, edit)))
-                        .collect(),
-                ),
+                Value::Array(list) if subschemas::LISTS.contains(&key.as_str()) || key == "items" => {
+                    Value::Array(list.iter().map(|s| walk(s, None, edit)).collect())
+                }
+                Value::Object(map) if subschemas::MAPS.contains(&key.as_str()) => {
+                    let is_properties = key == "properties";
+                    Value::Object(
+                        map.iter()
+                            .map(|(name, s)| {
+                                let property = is_properties.then_some(name.as_str());
+                                (name.clone(), walk(s, property, edit))
+                            })
+                            .collect(),
+                    )
+                }
                 _ => value.clone(),
             },
         };
@@ -155,11 +221,51 @@ mod tests {
                     "name": { "type": "string", "minLength": 1 },
                     "born": { "type": "string" },
                     "secret": { "type": "string" },
-                    "status": { "type": "string", "enum": ["available", "sold"] },
+                    "status": { "enum": ["available", "sold"] },
                 },
                 "additionalProperties": false,
             })
         );
+    }
+
+    #[test]
+    fn output_schemas_lose_a_type_their_enum_or_const_implies() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "status": { "type": "string", "enum": ["open", "done"] },
+                "code": { "type": "integer", "enum": [1, 2, 3] },
+                "kind": { "type": "string", "const": "pet" },
+                "maybe": { "type": ["string", "null"], "enum": ["a", null] },
+            },
+        });
+        assert_eq!(
+            output(&schema),
+            json!({
+                "type": "object",
+                "properties": {
+                    "status": { "enum": ["open", "done"] },
+                    "code": { "enum": [1, 2, 3] },
+                    "kind": { "const": "pet" },
+                    "maybe": { "enum": ["a", null] },
+                },
+            })
+        );
+    }
+
+    #[test]
+    fn output_schemas_keep_a_type_that_rules_out_some_of_their_values() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                // 1.5 is not an integer: the type narrows the enum.
+                "level": { "type": "integer", "enum": [1, 1.5] },
+                "mixed": { "type": "string", "enum": ["a", 1] },
+                "empty": { "type": "string", "enum": [] },
+                "tagged": { "type": "object", "const": "pet" },
+            },
+        });
+        assert_eq!(output(&schema), schema);
     }
 
     #[test]
@@ -225,7 +331,7 @@ mod tests {
                 "properties": {
                     "description": { "type": "string" },
                     "title": { "type": "string" },
-                    "format": { "type": "string", "enum": ["description", "title"] },
+                    "format": { "enum": ["description", "title"] },
                     "default": { "const": { "description": "not a keyword here" } },
                     "examples": { "type": "array", "items": { "type": "string" } },
                 },

@@ -472,9 +472,11 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// The one-to-one tool for an operation: its input is the operation's (lean) input schema, its
-/// annotations what the method says ([`Annotations::from_method`]), and its description the
-/// summary and description ([`description`]). It has no `title`: the summary would be said twice,
+/// The one-to-one tool for an operation: its input is the operation's (lean) input schema
+/// without the spec's descriptions that only restate a property's name
+/// ([`lean::without_restated_names`]), its annotations what the method says
+/// ([`Annotations::from_method`]), and its description the summary and description
+/// ([`description`]). It has no `title`: the summary would be said twice,
 /// since it already opens the description.
 ///
 /// The tool publishes the success response's schema with only the keywords that validate
@@ -507,7 +509,7 @@ fn mirror_tool(plan: &OperationPlan, operation: &Operation, name: String, index:
         name,
         title: None,
         description: description(operation),
-        input_schema: plan.input_schema.clone(),
+        input_schema: lean::without_restated_names(&plan.input_schema),
         output_schema,
         annotations: Annotations::from_method(operation.method),
         action: Action::Call {
@@ -528,20 +530,72 @@ fn echoes_body(operation: &Operation, schema: &Value) -> bool {
 }
 
 /// The tool description: summary and description, without repeating one in the other.
+///
+/// When one of the two only restates the other ([`restates`]: "Update an existing pet." before
+/// "Update an existing pet by Id.", "Deletes a pet." beside "Delete a pet."), the one that says
+/// more stands alone. Otherwise the summary, as a sentence, opens the description: in the same
+/// paragraph when the description starts as prose, after a blank line when it starts with
+/// anything else (a list, a heading, code), so that its Markdown still reads as written.
 pub fn description(operation: &Operation) -> Option<String> {
-    match (&operation.summary, &operation.description) {
-        (Some(summary), Some(description)) if description.starts_with(summary.as_str()) => {
-            Some(description.trim().to_string())
+    let summary = operation.summary.as_deref().map(str::trim).filter(|s| !s.is_empty());
+    let description = operation.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
+    match (summary, description) {
+        (Some(summary), Some(description))
+            if description.starts_with(summary) || restates(summary, first_sentence(description)) =>
+        {
+            Some(description.to_string())
         }
-        (Some(summary), Some(description)) => Some(format!(
-            "{}\n\n{}",
-            with_full_stop(summary),
-            description.trim()
-        )),
+        (Some(summary), Some(description)) if restates(description, summary) => {
+            Some(with_full_stop(summary))
+        }
+        (Some(summary), Some(description)) => {
+            let prose = description.starts_with(char::is_alphabetic);
+            let separator = if prose { " " } else { "\n\n" };
+            Some(format!("{}{separator}{description}", with_full_stop(summary)))
+        }
         (Some(summary), None) => Some(with_full_stop(summary)),
-        (None, Some(description)) => Some(description.trim().to_string()),
+        (None, Some(description)) => Some(description.to_string()),
         (None, None) => Some(format!("{} {}", operation.method.as_upper(), operation.path)),
     }
+}
+
+/// Whether `text` says nothing that `other` does not: its words appear in `other`, in the same
+/// order (case, punctuation and a plural or third-person `s` aside), so that "Log into the
+/// system" restates "Logs user into the system" but "Get user by user name" does not restate
+/// "Get user detail based on username".
+fn restates(text: &str, other: &str) -> bool {
+    let mut others = words(other);
+    words(text).all(|word| others.any(|o| o == word))
+}
+
+/// The words of `text`, lower-cased, each without one final `s` when longer than three letters.
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let w = w.to_lowercase();
+            match w.strip_suffix('s') {
+                Some(stem) if stem.chars().count() >= 3 => stem.to_string(),
+                _ => w,
+            }
+        })
+}
+
+/// The first sentence of `text`: up to the first `.`, `!` or `?` followed by white space, or the
+/// first line break, whichever comes first; the whole text when it has neither.
+fn first_sentence(text: &str) -> &str {
+    let mut end = text.find('\n').unwrap_or(text.len());
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if i >= end {
+            break;
+        }
+        if matches!(c, '.' | '!' | '?') && chars.peek().is_some_and(|(_, n)| n.is_whitespace()) {
+            end = i + 1;
+            break;
+        }
+    }
+    &text[..end]
 }
 
 fn with_full_stop(text: &str) -> String {

@@ -129,7 +129,8 @@ fn tool<'a>(plan: &'a Plan, name: &str) -> &'a Tool {
         .unwrap_or_else(|| panic!("no tool {name}"))
 }
 
-/// The Pet schema with only its validating keywords.
+/// The Pet schema with only its validating keywords (its status needs no `type`: the `enum` says
+/// it is a string).
 fn lean_pet() -> Value {
     json!({
         "type": "object",
@@ -140,7 +141,7 @@ fn lean_pet() -> Value {
             "description": { "type": "string" },
             "born": { "type": "string" },
             "password": { "type": "string" },
-            "status": { "type": "string", "enum": ["available", "sold"] },
+            "status": { "enum": ["available", "sold"] },
         },
     })
 }
@@ -175,7 +176,7 @@ fn mirrored_tools_have_no_title_because_the_summary_opens_their_description() {
     assert_eq!(show.title, None);
     assert_eq!(
         show.description.as_deref(),
-        Some("Show a pet.\n\nOne pet of the store, by its id.")
+        Some("Show a pet. One pet of the store, by its id.")
     );
     assert!(show.definition().get("title").is_none());
 }
@@ -397,4 +398,152 @@ tools:
 "#,
     );
     assert_eq!(tool(&plan, "add").output_schema, Some(lean_pet()));
+}
+
+/// Operations whose summary and description say the same thing, or different things.
+const DESCRIPTIONS: &str = r#"
+openapi: 3.0.3
+info: { title: Words, version: '1' }
+paths:
+  /a:
+    get:
+      operationId: summaryOpensTheDescription
+      summary: Update an existing pet.
+      description: Update an existing pet by Id.
+      responses: { '204': { description: done } }
+    put:
+      operationId: sameWordsOtherForms
+      summary: Deletes a pet.
+      description: Delete a pet.
+      responses: { '204': { description: done } }
+    post:
+      operationId: descriptionSaysLess
+      summary: Logs user into the system.
+      description: Log into the system.
+      responses: { '204': { description: done } }
+    delete:
+      operationId: differentWords
+      summary: Get user by user name.
+      description: Get user detail based on username.
+      responses: { '204': { description: done } }
+    patch:
+      operationId: wordsOnlyLaterInTheDescription
+      summary: Delete user
+      description: |-
+        Only an administrator may do this. The user is deleted with all their data.
+      responses: { '204': { description: done } }
+    head:
+      operationId: descriptionOpensWithAList
+      summary: List pets
+      description: |-
+        - newest first
+        - at most 20
+      responses: { '204': { description: done } }
+"#;
+
+fn described(name: &str) -> String {
+    let plan = super::plan(&api(DESCRIPTIONS), &super::Options::default(), None).expect("plans");
+    tool(&plan, name).description.clone().expect("a description")
+}
+
+#[test]
+fn a_summary_that_only_restates_the_descriptions_first_sentence_is_left_out() {
+    assert_eq!(described("summary_opens_the_description"), "Update an existing pet by Id.");
+    assert_eq!(described("same_words_other_forms"), "Delete a pet.");
+}
+
+#[test]
+fn a_description_that_only_restates_the_summary_is_left_out() {
+    assert_eq!(described("description_says_less"), "Logs user into the system.");
+}
+
+#[test]
+fn a_summary_and_a_description_that_say_different_things_are_both_kept_in_one_paragraph() {
+    assert_eq!(
+        described("different_words"),
+        "Get user by user name. Get user detail based on username."
+    );
+    assert_eq!(
+        described("words_only_later_in_the_description"),
+        "Delete user. Only an administrator may do this. The user is deleted with all their data."
+    );
+}
+
+#[test]
+fn a_description_that_does_not_open_with_prose_starts_its_own_paragraph() {
+    assert_eq!(
+        described("description_opens_with_a_list"),
+        "List pets.\n\n- newest first\n- at most 20"
+    );
+}
+
+/// Parameters and body properties whose descriptions restate their names, or say more.
+const NAMES: &str = r#"
+openapi: 3.0.3
+info: { title: Names, version: '1' }
+paths:
+  /users/{userId}:
+    put:
+      operationId: updateUser
+      summary: Update a user
+      parameters:
+        - { name: userId, in: path, required: true, description: User ID, schema: { type: integer } }
+        - { name: dry_run, in: query, description: 'Dry run.', schema: { type: boolean } }
+        - { name: reason, in: query, description: Why the user changes, schema: { type: string } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                userStatus: { type: integer, description: User Status }
+                friends:
+                  type: array
+                  items:
+                    type: object
+                    properties:
+                      firstName: { type: string, description: first name }
+                      nick: { type: string, description: What friends call them }
+      responses: { '204': { description: done } }
+"#;
+
+#[test]
+fn mirrored_inputs_lose_descriptions_that_only_restate_the_property_name_at_any_depth() {
+    let plan = super::plan(&api(NAMES), &super::Options::default(), None).expect("plans");
+    let input = &tool(&plan, "update_user").input_schema;
+    let properties = &input["properties"];
+    assert_eq!(properties["userId"], json!({ "type": "integer" }));
+    assert_eq!(properties["dry_run"], json!({ "type": "boolean" }));
+    assert_eq!(properties["userStatus"], json!({ "type": "integer" }));
+    assert_eq!(
+        properties["reason"],
+        json!({ "type": "string", "description": "Why the user changes" })
+    );
+    let friend = &properties["friends"]["items"]["properties"];
+    assert_eq!(friend["firstName"], json!({ "type": "string" }));
+    assert_eq!(
+        friend["nick"],
+        json!({ "type": "string", "description": "What friends call them" })
+    );
+}
+
+#[test]
+fn a_curated_description_that_restates_the_parameter_name_is_kept_as_written() {
+    let api = api(NAMES);
+    let curation = r#"
+tools:
+  change_user:
+    description: Change one user of the service; every field left out stays as it is.
+    call: updateUser
+    params:
+      userId: { description: User ID }
+"#;
+    let checked = crate::curate::check_text(Path::new("mcpgen.yaml"), curation, &api)
+        .unwrap_or_else(|e| panic!("the curation checks: {e}"));
+    let plan = super::plan(&api, &super::Options::default(), Some(&checked.curation))
+        .expect("the curation plans");
+    assert_eq!(
+        tool(&plan, "change_user").input_schema["properties"]["userId"]["description"],
+        json!("User ID")
+    );
 }

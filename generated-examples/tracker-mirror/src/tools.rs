@@ -58,7 +58,7 @@ pub mod list_projects {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "list_projects",
-  "description": "List projects.\n\nReturns one page of the projects visible to the current user, in creation\norder. Each project has a UUID (used by the issue endpoints) and a short\nkey (the prefix of its issue keys, for example `WEB`).",
+  "description": "List projects. Returns one page of the projects visible to the current user, in creation\norder. Each project has a UUID (used by the issue endpoints) and a short\nkey (the prefix of its issue keys, for example `WEB`).",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -155,7 +155,7 @@ pub mod list_users {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "list_users",
-  "description": "List users.\n\nReturns one page of the users of the tracker, in creation order. Use it to\nfind the UUID of a user by username, for example to filter issues by\nassignee or to assign a new issue.",
+  "description": "List users. Returns one page of the users of the tracker, in creation order. Use it to\nfind the UUID of a user by username, for example to filter issues by\nassignee or to assign a new issue.",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -252,7 +252,7 @@ pub mod get_current_user {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "get_current_user",
-  "description": "Get the current user.\n\nReturns the user that the bearer token of the request belongs to.",
+  "description": "Get the current user. Returns the user that the bearer token of the request belongs to.",
   "inputSchema": {
     "type": "object",
     "properties": {},
@@ -302,7 +302,7 @@ pub mod list_issues {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "list_issues",
-  "description": "List issues of a project.\n\nReturns one page of the issues of a project, newest first (highest issue\nnumber first). The filters `state`, `assignee_id` and `q` combine: an issue\nis listed only if it matches all of the filters given. `total` counts all\nmatching issues, not only those on the page.",
+  "description": "List issues of a project. Returns one page of the issues of a project, newest first (highest issue\nnumber first). The filters `state`, `assignee_id` and `q` combine: an issue\nis listed only if it matches all of the filters given. `total` counts all\nmatching issues, not only those on the page.",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -415,7 +415,6 @@ pub mod list_issues {
               "type": "string"
             },
             "state": {
-              "type": "integer",
               "enum": [
                 1,
                 2,
@@ -423,7 +422,6 @@ pub mod list_issues {
               ]
             },
             "priority": {
-              "type": "integer",
               "enum": [
                 1,
                 2,
@@ -491,7 +489,7 @@ pub mod create_issue {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "create_issue",
-  "description": "Create an issue.\n\nCreates an issue in a project. The new issue gets the next number in its\nproject (its key is the project key and that number, for example\n`API-7`), starts in state `1` (open), and has the current user as its\nreporter. Each call creates a new issue.",
+  "description": "Creates an issue in a project. The new issue gets the next number in its\nproject (its key is the project key and that number, for example\n`API-7`), starts in state `1` (open), and has the current user as its\nreporter. Each call creates a new issue.",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -584,7 +582,6 @@ pub mod create_issue {
         "type": "string"
       },
       "state": {
-        "type": "integer",
         "enum": [
           1,
           2,
@@ -592,7 +589,6 @@ pub mod create_issue {
         ]
       },
       "priority": {
-        "type": "integer",
         "enum": [
           1,
           2,
@@ -641,7 +637,7 @@ pub mod get_issue {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "get_issue",
-  "description": "Get an issue.\n\nReturns one issue with all its fields.",
+  "description": "Get an issue. Returns one issue with all its fields.",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -697,7 +693,6 @@ pub mod get_issue {
         "type": "string"
       },
       "state": {
-        "type": "integer",
         "enum": [
           1,
           2,
@@ -705,7 +700,6 @@ pub mod get_issue {
         ]
       },
       "priority": {
-        "type": "integer",
         "enum": [
           1,
           2,
@@ -756,7 +750,7 @@ pub mod delete_issue {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "delete_issue",
-  "description": "Delete an issue.\n\nDeletes an issue permanently. Its key is not given to any later issue.\nThis cannot be undone.",
+  "description": "Deletes an issue permanently. Its key is not given to any later issue.\nThis cannot be undone.",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -795,7 +789,7 @@ pub mod get_issue_by_key {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "get_issue_by_key",
-  "description": "Get an issue by its key.\n\nReturns the issue with a human-readable key such as `WEB-142`: the project\nkey, a dash and the issue's number in that project. Keys are matched\ncase-insensitively.",
+  "description": "Get an issue by its key. Returns the issue with a human-readable key such as `WEB-142`: the project\nkey, a dash and the issue's number in that project. Keys are matched\ncase-insensitively.",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -851,7 +845,6 @@ pub mod get_issue_by_key {
         "type": "string"
       },
       "state": {
-        "type": "integer",
         "enum": [
           1,
           2,
@@ -859,7 +852,6 @@ pub mod get_issue_by_key {
         ]
       },
       "priority": {
-        "type": "integer",
         "enum": [
           1,
           2,
@@ -910,7 +902,7 @@ pub mod list_transitions {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "list_transitions",
-  "description": "List the transitions available for an issue.\n\nReturns the transitions that can be applied to the issue in its current\nstate: one to each of the other states. To change the state of an issue,\npick the transition whose `to_state` is the wanted state and post its id\nto `transitionIssue`. An issue is never offered a transition to the state\nit already has.",
+  "description": "List the transitions available for an issue. Returns the transitions that can be applied to the issue in its current\nstate: one to each of the other states. To change the state of an issue,\npick the transition whose `to_state` is the wanted state and post its id\nto `transitionIssue`. An issue is never offered a transition to the state\nit already has.",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -951,7 +943,6 @@ pub mod list_transitions {
               "type": "string"
             },
             "to_state": {
-              "type": "integer",
               "enum": [
                 1,
                 2,
@@ -984,7 +975,7 @@ pub mod transition_issue {
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
   "name": "transition_issue",
-  "description": "Apply a transition to an issue.\n\nMoves the issue to the target state of a transition and returns the\nupdated issue. The transition must be one of those that `listTransitions`\nreturns for the issue now; any other transition, including one that was\navailable before the issue's state last changed, is refused with 409.",
+  "description": "Apply a transition to an issue. Moves the issue to the target state of a transition and returns the\nupdated issue. The transition must be one of those that `listTransitions`\nreturns for the issue now; any other transition, including one that was\navailable before the issue's state last changed, is refused with 409.",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -1049,7 +1040,6 @@ pub mod transition_issue {
         "type": "string"
       },
       "state": {
-        "type": "integer",
         "enum": [
           1,
           2,
@@ -1057,7 +1047,6 @@ pub mod transition_issue {
         ]
       },
       "priority": {
-        "type": "integer",
         "enum": [
           1,
           2,
