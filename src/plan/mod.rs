@@ -581,21 +581,18 @@ fn words(text: &str) -> impl Iterator<Item = String> + '_ {
         })
 }
 
-/// The first sentence of `text`: up to the first `.`, `!` or `?` followed by white space, or the
-/// first line break, whichever comes first; the whole text when it has neither.
-fn first_sentence(text: &str) -> &str {
-    let mut end = text.find('\n').unwrap_or(text.len());
-    let mut chars = text.char_indices().peekable();
+/// The first sentence of `text`: up to the first `.`, `!` or `?` followed by white space, or to
+/// the end of the first paragraph (a blank line), whichever comes first; the whole text when it
+/// has neither. A single line break, as in hard-wrapped text, does not end it.
+pub fn first_sentence(text: &str) -> &str {
+    let paragraph = text.split("\n\n").next().unwrap_or(text);
+    let mut chars = paragraph.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
-        if i >= end {
-            break;
-        }
         if matches!(c, '.' | '!' | '?') && chars.peek().is_some_and(|(_, n)| n.is_whitespace()) {
-            end = i + 1;
-            break;
+            return &paragraph[..i + 1];
         }
     }
-    &text[..end]
+    paragraph
 }
 
 fn with_full_stop(text: &str) -> String {

@@ -196,18 +196,18 @@ struct EnvVar {
 #[derive(Serialize)]
 struct ToolRow {
     name: String,
-    /// The tool's title, or without one the first paragraph of its description.
+    /// The tool's title, or without one the first sentence of its description.
     what: String,
     annotations: String,
 }
 
-/// What the README's table says a tool does: its title, or the first paragraph of its
-/// description (a mirrored tool's summary), cut to about a line.
+/// What the README's table says a tool does: its title, or the first sentence of its
+/// description (a mirrored tool's summary, most often), cut to about a line.
 fn what_it_does(tool: &crate::plan::Tool) -> String {
     const LONGEST: usize = 100;
     let text = match (&tool.title, &tool.description) {
         (Some(title), _) => title.as_str(),
-        (None, Some(description)) => description.split("\n\n").next().unwrap_or_default(),
+        (None, Some(description)) => crate::plan::first_sentence(description),
         (None, None) => "",
     };
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
