@@ -505,9 +505,15 @@ class Bench:
         crate = WORK / "mcpgen/github"
         run(self.generate_argv("mcpgen", "github", crate), log_name="generate-mcpgen-github")
         env = dict(os.environ, CARGO_TARGET_DIR=str(REPO / "target/generated"))
+        manifest = ["--manifest-path", crate / "Cargo.toml"]
+        package = re.search(r'^name = "([^"]+)"', (crate / "Cargo.toml").read_text(), re.M).group(1)
         try:
+            # Dependencies built, the crate itself not: a crate left built by an earlier run
+            # (unchanged since) would otherwise be timed as a no-op.
+            run(["cargo", "build", *manifest], env=env, timeout=1800, log_name="compile-mcpgen-github-deps")
+            run(["cargo", "clean", "-p", package, *manifest], env=env, log_name="compile-mcpgen-github-clean")
             seconds, _, _ = timed(
-                ["cargo", "build", "--manifest-path", crate / "Cargo.toml"], env=env, timeout=1800, log_name="compile-mcpgen-github"
+                ["cargo", "build", *manifest], env=env, timeout=1800, log_name="compile-mcpgen-github"
             )
             text = (LOGS / "compile-mcpgen-github.log").read_text(errors="replace")
             warnings = len(re.findall(r"^warning: ", text.split("$ ")[-1], re.M))

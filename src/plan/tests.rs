@@ -111,11 +111,19 @@ fn api(text: &str) -> crate::api::Api {
 }
 
 fn zero_config() -> Plan {
-    super::plan(&api(SPEC), &super::Options::default(), None).expect("the spec plans")
+    zero_config_of(SPEC)
+}
+
+fn zero_config_of(spec: &str) -> Plan {
+    super::plan(&api(spec), &super::Options::default(), None).expect("the spec plans")
 }
 
 fn curated(curation: &str) -> Plan {
-    let api = api(SPEC);
+    curated_over(SPEC, curation)
+}
+
+fn curated_over(spec: &str, curation: &str) -> Plan {
+    let api = api(spec);
     let checked = crate::curate::check_text(Path::new("mcpgen.yaml"), curation, &api)
         .unwrap_or_else(|e| panic!("the curation checks: {e}"));
     super::plan(&api, &super::Options::default(), Some(&checked.curation))
@@ -442,7 +450,7 @@ paths:
 "#;
 
 fn described(name: &str) -> String {
-    let plan = super::plan(&api(DESCRIPTIONS), &super::Options::default(), None).expect("plans");
+    let plan = zero_config_of(DESCRIPTIONS);
     tool(&plan, name).description.clone().expect("a description")
 }
 
@@ -509,7 +517,7 @@ paths:
 
 #[test]
 fn mirrored_inputs_lose_descriptions_that_only_restate_the_property_name_at_any_depth() {
-    let plan = super::plan(&api(NAMES), &super::Options::default(), None).expect("plans");
+    let plan = zero_config_of(NAMES);
     let input = &tool(&plan, "update_user").input_schema;
     let properties = &input["properties"];
     assert_eq!(properties["userId"], json!({ "type": "integer" }));
@@ -529,7 +537,6 @@ fn mirrored_inputs_lose_descriptions_that_only_restate_the_property_name_at_any_
 
 #[test]
 fn a_curated_description_that_restates_the_parameter_name_is_kept_as_written() {
-    let api = api(NAMES);
     let curation = r#"
 tools:
   change_user:
@@ -538,10 +545,7 @@ tools:
     params:
       userId: { description: User ID }
 "#;
-    let checked = crate::curate::check_text(Path::new("mcpgen.yaml"), curation, &api)
-        .unwrap_or_else(|e| panic!("the curation checks: {e}"));
-    let plan = super::plan(&api, &super::Options::default(), Some(&checked.curation))
-        .expect("the curation plans");
+    let plan = curated_over(NAMES, curation);
     assert_eq!(
         tool(&plan, "change_user").input_schema["properties"]["userId"]["description"],
         json!("User ID")
