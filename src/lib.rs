@@ -20,6 +20,7 @@ pub mod plan;
 pub mod render;
 #[path = "../templates/search.rs"]
 pub mod search;
+pub mod text;
 pub mod write;
 
 use std::path::Path;

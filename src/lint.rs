@@ -330,28 +330,6 @@ impl ToolInfo<'_> {
     }
 }
 
-/// How many sentences `text` has: full stops, question and exclamation marks before a space or
-/// the end, and a last sentence without one. The dot inside `e.g.` or `i.e.` ends nothing.
-pub fn sentences(text: &str) -> usize {
-    let chars: Vec<char> = text.trim().chars().collect();
-    let mut count = 0;
-    let mut since_last = false;
-    for (i, c) in chars.iter().enumerate() {
-        let ends = matches!(c, '.' | '!' | '?')
-            && chars.get(i + 1).is_none_or(|next| next.is_whitespace())
-            && !(i >= 2 && chars[i - 2] == '.' && chars[i - 1].is_alphabetic());
-        if ends {
-            if since_last {
-                count += 1;
-            }
-            since_last = false;
-        } else if c.is_alphanumeric() {
-            since_last = true;
-        }
-    }
-    count + usize::from(since_last)
-}
-
 fn description(plan: &Plan, info: &ToolInfo, out: &mut Vec<Diagnostic>) {
     let plan_help =
         "say what the tool does, when to use it and what it returns, in two sentences or more";
@@ -368,7 +346,7 @@ fn description(plan: &Plan, info: &ToolInfo, out: &mut Vec<Diagnostic>) {
         .map(str::trim)
         .unwrap_or_default();
     let chars = text.chars().count();
-    let count = sentences(text);
+    let count = crate::text::sentences(text);
     let message = if text.is_empty() {
         format!("{} has no description", info.subject(plan))
     } else if chars < MIN_DESCRIPTION_CHARS || count < MIN_DESCRIPTION_SENTENCES {
@@ -722,16 +700,6 @@ struct Budget {
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn sentences_end_at_full_stops_before_a_space_or_the_end() {
-        assert_eq!(sentences(""), 0);
-        assert_eq!(sentences("List pets"), 1);
-        assert_eq!(sentences("List pets."), 1);
-        assert_eq!(sentences("List pets. Use it to browse."), 2);
-        assert_eq!(sentences("Find one, e.g. WEB-142. Returns it"), 2);
-        assert_eq!(sentences("Version 2.0 of it? Yes!"), 2);
-    }
 
     #[test]
     fn the_estimate_is_deterministic_and_grows_with_the_text() {

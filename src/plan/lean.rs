@@ -109,18 +109,11 @@ pub fn without_restated_names(schema: &Value) -> Value {
     })
 }
 
-/// Whether `text` is `name` in other words: the same words (`userStatus`, `user_status` and
-/// "User status" are all *user*, *status*), case and punctuation aside.
+/// Whether `text` is `name` in other words: the same [`words`](crate::text::words), case,
+/// punctuation and casing style aside.
 fn restates_name(text: &str, name: &str) -> bool {
-    let words = |s: &str| -> Vec<String> {
-        heck::ToSnakeCase::to_snake_case(s)
-            .split('_')
-            .filter(|w| !w.is_empty())
-            .map(str::to_string)
-            .collect()
-    };
-    let said = words(text);
-    !said.is_empty() && said == words(name)
+    let said = crate::text::words(text);
+    !said.is_empty() && said == crate::text::words(name)
 }
 
 /// Whether `format` (in a schema `object`) only repeats that the value is a number.

@@ -14,6 +14,7 @@ pub mod lean;
 use crate::api::{Api, BodyKind, Location, Method, Operation, SecurityScheme};
 use crate::curate::model::{CacheScope, Curation};
 use crate::naming::{self, Scope};
+use crate::text;
 
 /// What the user asked for beyond the document.
 #[derive(Debug, Clone, Default)]
@@ -531,9 +532,9 @@ fn echoes_body(operation: &Operation, schema: &Value) -> bool {
 
 /// The tool description: summary and description, without repeating one in the other.
 ///
-/// When one of the two only restates the other ([`restates`]: "Update an existing pet." before
-/// "Update an existing pet by Id.", "Deletes a pet." beside "Delete a pet."), the one that says
-/// more stands alone. Otherwise the summary, as a sentence, opens the description: in the same
+/// When one of the two only restates the other ([`text::restates`]: "Update an existing pet."
+/// before "Update an existing pet by Id.", "Deletes a pet." beside "Delete a pet."), the one that
+/// says more stands alone. Otherwise the summary, as a sentence, opens the description: in the same
 /// paragraph when the description starts as prose, after a blank line when it starts with
 /// anything else (a list, a heading, code), so that its Markdown still reads as written.
 pub fn description(operation: &Operation) -> Option<String> {
@@ -541,11 +542,12 @@ pub fn description(operation: &Operation) -> Option<String> {
     let description = operation.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
     match (summary, description) {
         (Some(summary), Some(description))
-            if description.starts_with(summary) || restates(summary, first_sentence(description)) =>
+            if description.starts_with(summary)
+                || text::restates(summary, text::first_sentence(description)) =>
         {
             Some(description.to_string())
         }
-        (Some(summary), Some(description)) if restates(description, summary) => {
+        (Some(summary), Some(description)) if text::restates(description, summary) => {
             Some(with_full_stop(summary))
         }
         (Some(summary), Some(description)) => {
@@ -557,42 +559,6 @@ pub fn description(operation: &Operation) -> Option<String> {
         (None, Some(description)) => Some(description.to_string()),
         (None, None) => Some(format!("{} {}", operation.method.as_upper(), operation.path)),
     }
-}
-
-/// Whether `text` says nothing that `other` does not: its words appear in `other`, in the same
-/// order (case, punctuation and a plural or third-person `s` aside), so that "Log into the
-/// system" restates "Logs user into the system" but "Get user by user name" does not restate
-/// "Get user detail based on username".
-fn restates(text: &str, other: &str) -> bool {
-    let mut others = words(other);
-    words(text).all(|word| others.any(|o| o == word))
-}
-
-/// The words of `text`, lower-cased, each without one final `s` when longer than three letters.
-fn words(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let w = w.to_lowercase();
-            match w.strip_suffix('s') {
-                Some(stem) if stem.chars().count() >= 3 => stem.to_string(),
-                _ => w,
-            }
-        })
-}
-
-/// The first sentence of `text`: up to the first `.`, `!` or `?` followed by white space, or to
-/// the end of the first paragraph (a blank line), whichever comes first; the whole text when it
-/// has neither. A single line break, as in hard-wrapped text, does not end it.
-pub fn first_sentence(text: &str) -> &str {
-    let paragraph = text.split("\n\n").next().unwrap_or(text);
-    let mut chars = paragraph.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        if matches!(c, '.' | '!' | '?') && chars.peek().is_some_and(|(_, n)| n.is_whitespace()) {
-            return &paragraph[..i + 1];
-        }
-    }
-    paragraph
 }
 
 fn with_full_stop(text: &str) -> String {

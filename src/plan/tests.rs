@@ -551,15 +551,3 @@ tools:
         json!("User ID")
     );
 }
-
-#[test]
-fn a_first_sentence_ends_at_its_full_stop_or_its_paragraph_not_at_a_wrapped_line() {
-    use super::first_sentence;
-    assert_eq!(
-        first_sentence("Returns one page of the projects, in creation\norder. Each has a key."),
-        "Returns one page of the projects, in creation\norder."
-    );
-    assert_eq!(first_sentence("List pets\n\nNewest first. At most 20."), "List pets");
-    assert_eq!(first_sentence("Version 1.5 of the pet, as sent"), "Version 1.5 of the pet, as sent");
-    assert_eq!(first_sentence("Is it there? Ask the store."), "Is it there?");
-}

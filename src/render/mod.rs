@@ -207,7 +207,7 @@ fn what_it_does(tool: &crate::plan::Tool) -> String {
     const LONGEST: usize = 100;
     let text = match (&tool.title, &tool.description) {
         (Some(title), _) => title.as_str(),
-        (None, Some(description)) => crate::plan::first_sentence(description),
+        (None, Some(description)) => crate::text::first_sentence(description),
         (None, None) => "",
     };
     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
