@@ -164,14 +164,10 @@ fn clip(text: &str, max: usize) -> String {
     format!("{}…", kept.trim_end_matches([' ', ',', ';', ':']))
 }
 
-/// The first sentence of `text`, on one line, at most `max` characters.
+/// The first sentence of `text` ([`crate::text::first_sentence`]), on one line, at most `max`
+/// characters.
 fn first_sentence(text: &str, max: usize) -> String {
-    let line = one_line(text);
-    let sentence = match line.find(". ") {
-        Some(end) => &line[..=end],
-        None => line.as_str(),
-    };
-    clip(sentence, max)
+    clip(&one_line(crate::text::first_sentence(text.trim())), max)
 }
 
 /// A YAML scalar that reads back as exactly `text`, on one line: plain when that is safe, in the
