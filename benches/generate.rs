@@ -57,7 +57,11 @@ fn inputs() -> Vec<Input> {
     inputs.retain(|input| {
         let present = input.spec.exists();
         if !present {
-            eprintln!("skipping {}: {} is missing", input.name, input.spec.display());
+            eprintln!(
+                "skipping {}: {} is missing",
+                input.name,
+                input.spec.display()
+            );
         }
         present
     });
@@ -68,7 +72,9 @@ fn stages(c: &mut Criterion) {
     for input in inputs() {
         let mut group = c.benchmark_group(input.name);
         if input.large {
-            group.sample_size(10).measurement_time(Duration::from_secs(20));
+            group
+                .sample_size(10)
+                .measurement_time(Duration::from_secs(20));
         }
         let options = Options::default();
         let api = load::load(&input.spec).expect("the spec loads");
@@ -80,23 +86,31 @@ fn stages(c: &mut Criterion) {
         let planned = plan::plan(&api, &options, curation).expect("the spec plans");
         let files = render::render(&planned).expect("the plan renders");
 
-        group.bench_function("load", |b| b.iter(|| load::load(black_box(&input.spec)).unwrap()));
+        group.bench_function("load", |b| {
+            b.iter(|| load::load(black_box(&input.spec)).unwrap())
+        });
         if let Some(path) = &input.curation {
-            group.bench_function("curate", |b| b.iter(|| curate::load(black_box(path), &api).unwrap()));
+            group.bench_function("curate", |b| {
+                b.iter(|| curate::load(black_box(path), &api).unwrap())
+            });
         }
         group.bench_function("plan", |b| {
             b.iter(|| plan::plan(black_box(&api), &options, curation).unwrap())
         });
-        group.bench_function("render", |b| b.iter(|| render::render(black_box(&planned)).unwrap()));
+        group.bench_function("render", |b| {
+            b.iter(|| render::render(black_box(&planned)).unwrap())
+        });
 
         let tools_rs = files
             .iter()
             .find(|file| file.path == "src/tools.rs")
             .expect("a crate has src/tools.rs");
         let tokens: TokenStream = tools_rs.contents.parse().expect("src/tools.rs lexes");
-        group.bench_with_input(BenchmarkId::new("format", "src/tools.rs"), &tokens, |b, tokens| {
-            b.iter(|| emit::format_rust("src/tools.rs", tokens.clone()).unwrap())
-        });
+        group.bench_with_input(
+            BenchmarkId::new("format", "src/tools.rs"),
+            &tokens,
+            |b, tokens| b.iter(|| emit::format_rust("src/tools.rs", tokens.clone()).unwrap()),
+        );
 
         group.bench_function("write", |b| {
             b.iter_batched(

@@ -91,7 +91,10 @@ impl Method {
 
     /// Whether the method is safe in HTTP's sense (RFC 9110 §9.2.1): it only reads.
     pub fn is_safe(self) -> bool {
-        matches!(self, Method::Get | Method::Head | Method::Options | Method::Trace)
+        matches!(
+            self,
+            Method::Get | Method::Head | Method::Options | Method::Trace
+        )
     }
 
     /// The method as sent on the wire (`GET`).
@@ -217,8 +220,14 @@ impl ParamStyle {
     /// The style a parameter in `location` has when the document says nothing.
     pub fn default_for(location: Location) -> ParamStyle {
         match location {
-            Location::Query | Location::Cookie => ParamStyle { style: Style::Form, explode: true },
-            Location::Path | Location::Header => ParamStyle { style: Style::Simple, explode: false },
+            Location::Query | Location::Cookie => ParamStyle {
+                style: Style::Form,
+                explode: true,
+            },
+            Location::Path | Location::Header => ParamStyle {
+                style: Style::Simple,
+                explode: false,
+            },
         }
     }
 }
@@ -283,9 +292,16 @@ pub struct Response {
 pub enum SecurityScheme {
     Bearer,
     Basic,
-    ApiKey { location: Location, name: String },
-    OAuth2ClientCredentials { token_url: String },
+    ApiKey {
+        location: Location,
+        name: String,
+    },
+    OAuth2ClientCredentials {
+        token_url: String,
+    },
     /// A scheme the generated server cannot satisfy by itself (interactive OAuth2 flows,
     /// OpenID Connect, mutual TLS): requests go without it.
-    Unsupported { kind: String },
+    Unsupported {
+        kind: String,
+    },
 }

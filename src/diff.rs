@@ -128,23 +128,39 @@ fn compare_plans(old: &Plan, new: &Plan, broken: &[CurationBreak]) -> Vec<Change
     let mut renamed: Vec<(&Tool, &Tool)> = Vec::new();
     let mut still_removed = Vec::new();
     for gone in removed {
-        let position = added.iter().position(|candidate| same_calls(old, gone, new, candidate));
+        let position = added
+            .iter()
+            .position(|candidate| same_calls(old, gone, new, candidate));
         match position {
             Some(index) => renamed.push((gone, added.remove(index))),
             None => still_removed.push(gone),
         }
     }
     for tool in still_removed {
-        changes.push(change(&tool.name, Kind::ToolRemoved, format!("tool removed{}", what_it_calls(old, tool, "it called ")), true));
+        changes.push(change(
+            &tool.name,
+            Kind::ToolRemoved,
+            format!("tool removed{}", what_it_calls(old, tool, "it called ")),
+            true,
+        ));
     }
     for tool in added {
-        changes.push(change(&tool.name, Kind::ToolAdded, format!("tool added{}", what_it_calls(new, tool, "it calls ")), false));
+        changes.push(change(
+            &tool.name,
+            Kind::ToolAdded,
+            format!("tool added{}", what_it_calls(new, tool, "it calls ")),
+            false,
+        ));
     }
     for (gone, tool) in renamed {
         changes.push(change(
             &tool.name,
             Kind::ToolRenamed,
-            format!("renamed from `{}`{}", gone.name, what_it_calls(new, tool, "it calls ")),
+            format!(
+                "renamed from `{}`{}",
+                gone.name,
+                what_it_calls(new, tool, "it calls ")
+            ),
             true,
         ));
         changes.extend(compare_tools(gone, tool));
@@ -225,16 +241,41 @@ fn compare_tools(old: &Tool, new: &Tool) -> Vec<Change> {
     }
     // A hint changes when a client reads it differently: a hint not given is MCP's default, so
     // `destructiveHint: true` written out and left unset are the same.
-    let (was, is, unset) = (&old.annotations, &new.annotations, crate::plan::Annotations::default());
+    let (was, is, unset) = (
+        &old.annotations,
+        &new.annotations,
+        crate::plan::Annotations::default(),
+    );
     let mut details = Vec::new();
     for (key, before, after, default) in [
-        ("readOnlyHint", was.read_only, is.read_only, unset.read_only_hint()),
-        ("destructiveHint", was.destructive, is.destructive, unset.destructive_hint()),
-        ("idempotentHint", was.idempotent, is.idempotent, unset.idempotent_hint()),
-        ("openWorldHint", was.open_world, is.open_world, unset.open_world_hint()),
+        (
+            "readOnlyHint",
+            was.read_only,
+            is.read_only,
+            unset.read_only_hint(),
+        ),
+        (
+            "destructiveHint",
+            was.destructive,
+            is.destructive,
+            unset.destructive_hint(),
+        ),
+        (
+            "idempotentHint",
+            was.idempotent,
+            is.idempotent,
+            unset.idempotent_hint(),
+        ),
+        (
+            "openWorldHint",
+            was.open_world,
+            is.open_world,
+            unset.open_world_hint(),
+        ),
     ] {
         if before.unwrap_or(default) != after.unwrap_or(default) {
-            let show = |hint: Option<bool>| hint.map_or(format!("unset ({default})"), |h| h.to_string());
+            let show =
+                |hint: Option<bool>| hint.map_or(format!("unset ({default})"), |h| h.to_string());
             details.push(format!("{key} {} → {}", show(before), show(after)));
         }
     }
@@ -242,16 +283,29 @@ fn compare_tools(old: &Tool, new: &Tool) -> Vec<Change> {
         changes.push(change(name, Kind::Annotations, details.join(", "), false));
     }
     if old.title != new.title {
-        let show = |title: &Option<String>| title.as_ref().map_or("none".to_string(), |t| format!("{t:?}"));
+        let show = |title: &Option<String>| {
+            title
+                .as_ref()
+                .map_or("none".to_string(), |t| format!("{t:?}"))
+        };
         changes.push(change(
             name,
             Kind::Description,
-            format!("title changed from {} to {}", show(&old.title), show(&new.title)),
+            format!(
+                "title changed from {} to {}",
+                show(&old.title),
+                show(&new.title)
+            ),
             false,
         ));
     }
     if old.description != new.description {
-        changes.push(change(name, Kind::Description, "description changed".into(), false));
+        changes.push(change(
+            name,
+            Kind::Description,
+            "description changed".into(),
+            false,
+        ));
     }
     changes
 }
@@ -260,7 +314,11 @@ fn compare_tools(old: &Tool, new: &Tool) -> Vec<Change> {
 fn compare_inputs(tool: &str, old: &Value, new: &Value) -> Vec<Change> {
     let empty = Map::new();
     let properties = |schema: &'_ Value| -> Map<String, Value> {
-        schema.get("properties").and_then(Value::as_object).unwrap_or(&empty).clone()
+        schema
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty)
+            .clone()
     };
     let required = |schema: &Value| -> BTreeSet<String> {
         schema
@@ -277,7 +335,12 @@ fn compare_inputs(tool: &str, old: &Value, new: &Value) -> Vec<Change> {
     let mut changes = Vec::new();
     for (name, before) in &old_properties {
         let Some(after) = new_properties.get(name) else {
-            changes.push(change(tool, Kind::ParameterRemoved, format!("parameter `{name}` removed"), true));
+            changes.push(change(
+                tool,
+                Kind::ParameterRemoved,
+                format!("parameter `{name}` removed"),
+                true,
+            ));
             continue;
         };
         match (old_required.contains(name), new_required.contains(name)) {
@@ -305,7 +368,12 @@ fn compare_inputs(tool: &str, old: &Value, new: &Value) -> Vec<Change> {
             ));
             continue;
         }
-        changes.extend(compare_enums(tool, name, enum_of(before, old), enum_of(after, new)));
+        changes.extend(compare_enums(
+            tool,
+            name,
+            enum_of(before, old),
+            enum_of(after, new),
+        ));
     }
     for (name, schema) in &new_properties {
         if old_properties.contains_key(name) {
@@ -322,7 +390,12 @@ fn compare_inputs(tool: &str, old: &Value, new: &Value) -> Vec<Change> {
     changes
 }
 
-fn compare_enums(tool: &str, name: &str, before: Option<Vec<Value>>, after: Option<Vec<Value>>) -> Vec<Change> {
+fn compare_enums(
+    tool: &str,
+    name: &str,
+    before: Option<Vec<Value>>,
+    after: Option<Vec<Value>>,
+) -> Vec<Change> {
     let show = |values: &[&Value]| {
         values
             .iter()
@@ -338,7 +411,10 @@ fn compare_enums(tool: &str, name: &str, before: Option<Vec<Value>>, after: Opti
         (None, Some(values)) => vec![change(
             tool,
             Kind::EnumValuesRemoved,
-            format!("parameter `{name}` now accepts only {}", show(&values.iter().collect::<Vec<_>>())),
+            format!(
+                "parameter `{name}` now accepts only {}",
+                show(&values.iter().collect::<Vec<_>>())
+            ),
             true,
         )],
         (Some(_), None) => vec![change(
@@ -388,7 +464,13 @@ fn compare_outputs(old: Option<&Value>, new: Option<&Value>) -> Option<String> {
                     .unwrap_or_default()
             };
             let (before, after) = (fields(old), fields(new));
-            let quote = |names: Vec<&String>| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+            let quote = |names: Vec<&String>| {
+                names
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             let removed: Vec<&String> = before.iter().filter(|f| !after.contains(f)).collect();
             let added: Vec<&String> = after.iter().filter(|f| !before.contains(f)).collect();
             let mut parts = Vec::new();
@@ -436,7 +518,11 @@ fn type_of(schema: &Value, root: &Value) -> String {
         }
         unique.join(" or ")
     };
-    if let Some(variants) = schema.get("anyOf").or_else(|| schema.get("oneOf")).and_then(Value::as_array) {
+    if let Some(variants) = schema
+        .get("anyOf")
+        .or_else(|| schema.get("oneOf"))
+        .and_then(Value::as_array)
+    {
         return join(variants.iter().map(|v| type_of(v, root)).collect());
     }
     if let Some(parts) = schema.get("allOf").and_then(Value::as_array) {
@@ -449,13 +535,17 @@ fn type_of(schema: &Value, root: &Value) -> String {
     let name = |t: &str| match t {
         "array" => format!(
             "array of {}",
-            schema.get("items").map_or("any".to_string(), |items| type_of(items, root))
+            schema
+                .get("items")
+                .map_or("any".to_string(), |items| type_of(items, root))
         ),
         other => other.to_string(),
     };
     match schema.get("type") {
         Some(Value::String(t)) => name(t),
-        Some(Value::Array(types)) => join(types.iter().filter_map(Value::as_str).map(name).collect()),
+        Some(Value::Array(types)) => {
+            join(types.iter().filter_map(Value::as_str).map(name).collect())
+        }
         _ => "any".to_string(),
     }
 }
@@ -476,15 +566,29 @@ pub fn render_text(changes: &[Change]) -> String {
         return "no tool-level changes\n".to_string();
     }
     let tool = |c: &Change| c.tool.clone().unwrap_or_else(|| "(curation)".to_string());
-    let width = changes.iter().map(|c| tool(c).chars().count()).max().unwrap_or(0);
+    let width = changes
+        .iter()
+        .map(|c| tool(c).chars().count())
+        .max()
+        .unwrap_or(0);
     let mut text = String::new();
     for change in changes {
         let mark = if change.breaking { "BREAKING" } else { "ok" };
-        text.push_str(&format!("{mark:<8}  {:<width$}  {}\n", tool(change), change.detail));
+        text.push_str(&format!(
+            "{mark:<8}  {:<width$}  {}\n",
+            tool(change),
+            change.detail
+        ));
     }
     let tools: BTreeSet<Option<&String>> = changes.iter().map(|c| c.tool.as_ref()).collect();
     let breaking = changes.iter().filter(|c| c.breaking).count();
-    let plural = |n: usize, word: &str| if n == 1 { format!("1 {word}") } else { format!("{n} {word}s") };
+    let plural = |n: usize, word: &str| {
+        if n == 1 {
+            format!("1 {word}")
+        } else {
+            format!("{n} {word}s")
+        }
+    };
     let places = match (tools.contains(&None), tools.len()) {
         (true, 1) => "the curation file".to_string(),
         (true, n) => format!("{} and the curation file", plural(n - 1, "tool")),
@@ -588,7 +692,15 @@ mod tests {
 
     #[test]
     fn identical_plans_have_no_changes() {
-        let p = plan(vec![operation("getNote", Get, "/notes/{id}")], vec![tool("get_note", 0, json!({"id": {"type": "integer"}}), &["id"])]);
+        let p = plan(
+            vec![operation("getNote", Get, "/notes/{id}")],
+            vec![tool(
+                "get_note",
+                0,
+                json!({"id": {"type": "integer"}}),
+                &["id"],
+            )],
+        );
         assert_eq!(diff(&p, Some(&p.clone()), &[]), []);
         assert!(!is_breaking(&[]));
         assert_eq!(render_text(&[]), "no tool-level changes\n");
@@ -627,9 +739,11 @@ mod tests {
             "required": ["q", "owner"],
             "$defs": {"Kind": {"type": "string", "enum": ["a", "b"]}},
         });
-        new.tools[0].input_schema["$defs"] = json!({"Kind": {"type": "string", "enum": ["a", "b"]}});
+        new.tools[0].input_schema["$defs"] =
+            json!({"Kind": {"type": "string", "enum": ["a", "b"]}});
         let mut old = old;
-        old.tools[0].input_schema["$defs"] = json!({"Kind": {"type": "string", "enum": ["a", "b", "c"]}});
+        old.tools[0].input_schema["$defs"] =
+            json!({"Kind": {"type": "string", "enum": ["a", "b", "c"]}});
         let changes = diff(&old, Some(&new), &[]);
         assert_eq!(
             lines(&changes),
@@ -651,11 +765,20 @@ mod tests {
     #[test]
     fn a_new_operation_id_for_the_same_method_and_path_is_a_rename() {
         let old = plan(
-            vec![operation("listTags", Get, "/tags"), operation("deleteTag", Post, "/tags/x")],
-            vec![tool("list_tags", 0, json!({}), &[]), tool("delete_tag", 1, json!({}), &[])],
+            vec![
+                operation("listTags", Get, "/tags"),
+                operation("deleteTag", Post, "/tags/x"),
+            ],
+            vec![
+                tool("list_tags", 0, json!({}), &[]),
+                tool("delete_tag", 1, json!({}), &[]),
+            ],
         );
         let new = plan(
-            vec![operation("getTags", Get, "/tags"), operation("export", Get, "/export")],
+            vec![
+                operation("getTags", Get, "/tags"),
+                operation("export", Get, "/export"),
+            ],
             vec![
                 tool("get_tags", 0, json!({"q": {"type": "string"}}), &[]),
                 tool("export", 1, json!({}), &[]),
@@ -675,12 +798,17 @@ mod tests {
 
     #[test]
     fn outputs_annotations_and_titles_are_noted_without_breaking() {
-        let old = plan(vec![operation("getNote", Get, "/notes/{id}")], vec![tool("get_note", 0, json!({}), &[])]);
+        let old = plan(
+            vec![operation("getNote", Get, "/notes/{id}")],
+            vec![tool("get_note", 0, json!({}), &[])],
+        );
         let mut new = old.clone();
         let mut before = old.clone();
-        before.tools[0].output_schema = Some(json!({"type": "object", "properties": {"id": {}, "body": {}}}));
+        before.tools[0].output_schema =
+            Some(json!({"type": "object", "properties": {"id": {}, "body": {}}}));
         before.tools[0].annotations = Annotations::from_method(crate::api::Method::Put);
-        new.tools[0].output_schema = Some(json!({"type": "object", "properties": {"id": {}, "url": {}}}));
+        new.tools[0].output_schema =
+            Some(json!({"type": "object", "properties": {"id": {}, "url": {}}}));
         new.tools[0].annotations = Annotations::from_method(Post);
         new.tools[0].title = Some("Note".into());
         let changes = diff(&before, Some(&new), &[]);
@@ -701,7 +829,10 @@ mod tests {
 
     #[test]
     fn a_hint_written_as_its_default_and_the_hint_left_unset_are_no_change() {
-        let mut old = plan(vec![operation("addNote", Post, "/notes")], vec![tool("add_note", 0, json!({}), &[])]);
+        let mut old = plan(
+            vec![operation("addNote", Post, "/notes")],
+            vec![tool("add_note", 0, json!({}), &[])],
+        );
         old.tools[0].annotations = Annotations {
             read_only: Some(false),
             destructive: Some(true),
@@ -733,7 +864,10 @@ mod tests {
             results: Default::default(),
             errors: Vec::new(),
         }));
-        let old = plan(vec![operation("archiveNote", Post, "/notes/{id}/archive")], vec![archive]);
+        let old = plan(
+            vec![operation("archiveNote", Post, "/notes/{id}/archive")],
+            vec![archive],
+        );
         let new = plan(
             vec![operation("archiveNote", Post, "/notes/{id}/archive")],
             vec![tool("archive_note", 0, json!({}), &[])],
@@ -769,7 +903,12 @@ mod tests {
 
     #[test]
     fn json_has_the_changes_and_whether_any_breaks() {
-        let changes = [change("t", Kind::ParameterOptional, "parameter `a` is now optional".into(), false)];
+        let changes = [change(
+            "t",
+            Kind::ParameterOptional,
+            "parameter `a` is now optional".into(),
+            false,
+        )];
         assert_eq!(
             to_json(&changes),
             json!({

@@ -76,7 +76,11 @@ impl<'a> Part<'a> {
                 .strip_prefix("impl ")
                 .and_then(|rest| rest.split_once(" {\n"))
                 .map(|(_, members)| members)
-                .ok_or_else(|| format!("internal error: a part of generated {path} does not start an impl block"))?;
+                .ok_or_else(|| {
+                    format!(
+                        "internal error: a part of generated {path} does not start an impl block"
+                    )
+                })?;
             start = text.len() - members.len();
         }
         if self.continued {
@@ -84,7 +88,9 @@ impl<'a> Part<'a> {
                 .strip_suffix("}\n")
                 .filter(|rest| rest.ends_with('\n'))
                 .map(str::len)
-                .ok_or_else(|| format!("internal error: a part of generated {path} does not end an impl block"))?;
+                .ok_or_else(|| {
+                    format!("internal error: a part of generated {path} does not end an impl block")
+                })?;
             text.truncate(start + kept);
         }
         text.drain(..start);
@@ -94,16 +100,25 @@ impl<'a> Part<'a> {
 
 /// Formats every part of every file, on every core, and joins each file's parts: `(path, parts)`
 /// in, `(path, text)` out, in the same order, each text starting with `head`.
-pub fn format_files(files: Vec<(String, Vec<Part>)>, head: &str) -> Result<Vec<(String, String)>, String> {
+pub fn format_files(
+    files: Vec<(String, Vec<Part>)>,
+    head: &str,
+) -> Result<Vec<(String, String)>, String> {
     let jobs: Vec<(&str, &Part)> = files
         .iter()
         .flat_map(|(path, parts)| parts.iter().map(move |part| (path.as_str(), part)))
         .collect();
-    let formatted: Vec<Result<String, String>> = jobs.into_par_iter().map(|(path, part)| part.format(path)).collect();
+    let formatted: Vec<Result<String, String>> = jobs
+        .into_par_iter()
+        .map(|(path, part)| part.format(path))
+        .collect();
     let mut formatted = formatted.into_iter();
     let mut out = Vec::with_capacity(files.len());
     for (path, parts) in &files {
-        let parts: Vec<String> = formatted.by_ref().take(parts.len()).collect::<Result<_, _>>()?;
+        let parts: Vec<String> = formatted
+            .by_ref()
+            .take(parts.len())
+            .collect::<Result<_, _>>()?;
         // Spaced straight from the parts into the file's text: a large file is megabytes, and
         // every copy of it is memory the process touches afresh.
         let length: usize = parts.iter().map(String::len).sum();
@@ -120,8 +135,21 @@ pub fn format_files(files: Vec<(String, Vec<Part>)>, head: &str) -> Result<Vec<(
 /// spaced, to `out`.
 fn space_items<'t>(lines: impl Iterator<Item = &'t str>, out: &mut String) {
     const STARTERS: &[&str] = &[
-        "///", "#[", "pub ", "fn ", "async fn ", "impl", "mod ", "struct ", "enum ", "static ",
-        "const ", "use ", "type ", "trait ", "macro_rules!",
+        "///",
+        "#[",
+        "pub ",
+        "fn ",
+        "async fn ",
+        "impl",
+        "mod ",
+        "struct ",
+        "enum ",
+        "static ",
+        "const ",
+        "use ",
+        "type ",
+        "trait ",
+        "macro_rules!",
     ];
     let mut previous: Option<&str> = None;
     for line in lines {
@@ -164,13 +192,16 @@ mod tests {
 
     #[test]
     fn items_are_formatted_with_a_blank_line_between_them_but_not_between_uses() {
-        let text = format_rust("x.rs", quote! {
-            use std::fmt;
-            use std::io;
-            /// A.
-            pub struct A;
-            impl A { fn f(&self) -> u8 { let x = 1; x } }
-        })
+        let text = format_rust(
+            "x.rs",
+            quote! {
+                use std::fmt;
+                use std::io;
+                /// A.
+                pub struct A;
+                impl A { fn f(&self) -> u8 { let x = 1; x } }
+            },
+        )
         .expect("valid Rust");
         assert_eq!(
             text,
@@ -181,24 +212,30 @@ mod tests {
     #[test]
     fn tokens_that_are_not_a_rust_file_are_an_internal_error_naming_the_file() {
         let error = format_rust("src/tools.rs", quote! { fn }).expect_err("not a file");
-        assert!(error.starts_with("internal error: generated src/tools.rs is not valid Rust"), "{error}");
+        assert!(
+            error.starts_with("internal error: generated src/tools.rs is not valid Rust"),
+            "{error}"
+        );
     }
 
     #[test]
     fn an_impl_block_split_over_parts_prints_as_the_whole_block() {
-        let whole = format_rust("c.rs", quote! {
-            //! Doc.
-            use std::fmt;
-            pub struct C;
-            impl C {
-                fn new() -> Self { C }
-                fn a(&self) -> u8 { 1 }
-                fn b(&self) -> u8 { 2 }
-                fn c(&self) -> u8 { 3 }
-            }
-            struct P;
-            struct Q;
-        })
+        let whole = format_rust(
+            "c.rs",
+            quote! {
+                //! Doc.
+                use std::fmt;
+                pub struct C;
+                impl C {
+                    fn new() -> Self { C }
+                    fn a(&self) -> u8 { 1 }
+                    fn b(&self) -> u8 { 2 }
+                    fn c(&self) -> u8 { 3 }
+                }
+                struct P;
+                struct Q;
+            },
+        )
         .expect("valid Rust");
         let parts = vec![
             Part::items(|| quote! { #![doc = " Doc."] use std::fmt; pub struct C; impl C { fn new() -> Self { C } } }).continued(),
@@ -216,17 +253,21 @@ mod tests {
     fn files_of_many_parts_keep_their_order() {
         let files = (0..3)
             .map(|file| {
-                let parts = (0..40).map(move |item| Part::items(move || {
-                    let name = quote::format_ident!("S{file}_{item}");
-                    quote! { struct #name; }
-                }));
+                let parts = (0..40).map(move |item| {
+                    Part::items(move || {
+                        let name = quote::format_ident!("S{file}_{item}");
+                        quote! { struct #name; }
+                    })
+                });
                 (format!("f{file}.rs"), parts.collect())
             })
             .collect();
         let formatted = format_files(files, "").expect("valid Rust");
         for (file, (path, text)) in formatted.iter().enumerate() {
             assert_eq!(path, &format!("f{file}.rs"));
-            let expected: Vec<String> = (0..40).map(|item| format!("struct S{file}_{item};")).collect();
+            let expected: Vec<String> = (0..40)
+                .map(|item| format!("struct S{file}_{item};"))
+                .collect();
             let items: Vec<&str> = text.lines().filter(|line| !line.is_empty()).collect();
             assert_eq!(items, expected);
         }
@@ -236,7 +277,10 @@ mod tests {
     fn a_part_that_continues_something_other_than_an_impl_block_is_an_internal_error() {
         let parts = vec![Part::items(|| quote! { struct A; }).continues()];
         let error = format_files(vec![("a.rs".into(), parts)], "").expect_err("not an impl block");
-        assert!(error.contains("internal error: a part of generated a.rs does not start an impl block"), "{error}");
+        assert!(
+            error.contains("internal error: a part of generated a.rs does not start an impl block"),
+            "{error}"
+        );
         let parts = vec![Part::items(|| quote! { struct A; }).continued()];
         let error = format_files(vec![("a.rs".into(), parts)], "").expect_err("not an impl block");
         assert!(error.contains("does not end an impl block"), "{error}");

@@ -54,7 +54,15 @@ pub fn starter_named(api: &Api, spec: &str, file: &str) -> String {
     pagination(&mut out, &paging);
     errors(&mut out, auth_env.as_deref());
     budgets(&mut out, api);
-    tools(&mut out, api, tool.as_ref(), &enum_example, &resolvers, &paging, &prefix);
+    tools(
+        &mut out,
+        api,
+        tool.as_ref(),
+        &enum_example,
+        &resolvers,
+        &paging,
+        &prefix,
+    );
     out.text
 }
 
@@ -78,7 +86,11 @@ impl Out {
             return self.line(code);
         }
         let width = code.chars().count();
-        let pad = if width + 2 <= COMMENT_COLUMN { COMMENT_COLUMN - width } else { 2 };
+        let pad = if width + 2 <= COMMENT_COLUMN {
+            COMMENT_COLUMN - width
+        } else {
+            2
+        };
         self.line(&format!("{code}{}# {comment}", " ".repeat(pad)));
     }
 
@@ -139,7 +151,10 @@ pub fn one_line(text: &str) -> String {
         .map(|c| {
             if c.is_control()
                 || c.is_whitespace()
-                || matches!(c, '\u{2028}' | '\u{2029}' | '\u{200b}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}')
+                || matches!(
+                    c,
+                    '\u{2028}' | '\u{2029}' | '\u{200b}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+                )
             {
                 ' '
             } else {
@@ -180,7 +195,12 @@ pub fn scalar(text: &str, flow: bool) -> String {
     let quoted = serde_json::to_string(text).expect("a string always serializes");
     let mut out = String::with_capacity(quoted.len());
     for c in quoted.chars() {
-        if c.is_control() || matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}') {
+        if c.is_control()
+            || matches!(
+                c,
+                '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+            )
+        {
             out.push_str(&format!("\\u{:04x}", u32::from(c)));
         } else {
             out.push(c);
@@ -198,19 +218,35 @@ fn plain_ok(text: &str, flow: bool) -> bool {
         || text.contains(": ")
         || text.contains(" #")
         || text.ends_with(':')
-        || text.chars().any(|c| c.is_control() || c == '\u{feff}' || c.is_whitespace() && c != ' ')
+        || text
+            .chars()
+            .any(|c| c.is_control() || c == '\u{feff}' || c.is_whitespace() && c != ' ')
         || (flow && text.contains([',', '[', ']', '{', '}', ':']))
     {
         return false;
     }
     // The curation reader types plain scalars; YAML 1.1 readers type a few more.
     let lower = text.to_ascii_lowercase();
-    matches!(typed_scalars(Value::String(text.to_string())), Value::String(_))
-        && !matches!(
-            lower.as_str(),
-            "null" | "~" | "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | ".nan" | ".inf" | "-.inf" | "+.inf"
-        )
-        && text.parse::<f64>().is_err()
+    matches!(
+        typed_scalars(Value::String(text.to_string())),
+        Value::String(_)
+    ) && !matches!(
+        lower.as_str(),
+        "null"
+            | "~"
+            | "true"
+            | "false"
+            | "yes"
+            | "no"
+            | "on"
+            | "off"
+            | "y"
+            | "n"
+            | ".nan"
+            | ".inf"
+            | "-.inf"
+            | "+.inf"
+    ) && text.parse::<f64>().is_err()
         && !lower.starts_with("0x")
         && !lower.starts_with("0o")
 }
@@ -232,7 +268,9 @@ fn shell_word(text: &str) -> String {
 /// a number, boolean or null.
 fn simple_name(name: &str) -> bool {
     name.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         && plain_ok(name, true)
 }
 
@@ -282,11 +320,24 @@ fn header(out: &mut Out, api: &Api, spec: &str, file: &str) {
 
 fn server(out: &mut Out, api: &Api, name: &str, env: &str, prefix: &str) {
     out.line("server:");
-    out.note(&format!("  name: {name}"), &format!("crate {name}-mcp, environment variables {env}_*"));
-    out.note(&format!("  prefix: {prefix}"), "every tool name starts with it");
-    out.note("  # instructions: >-", "guidance for the model about the whole server");
+    out.note(
+        &format!("  name: {name}"),
+        &format!("crate {name}-mcp, environment variables {env}_*"),
+    );
+    out.note(
+        &format!("  prefix: {prefix}"),
+        "every tool name starts with it",
+    );
+    out.note(
+        "  # instructions: >-",
+        "guidance for the model about the whole server",
+    );
     let title = clip(&one_line(&api.title), 60);
-    let title = if title.is_empty() { "this API".to_string() } else { title };
+    let title = if title.is_empty() {
+        "this API".to_string()
+    } else {
+        title
+    };
     out.prose(
         "  #   ",
         &format!(
@@ -294,8 +345,14 @@ fn server(out: &mut Out, api: &Api, name: &str, env: &str, prefix: &str) {
              `me`) and which tool to start with."
         ),
     );
-    out.note("  # tools_list_ttl_seconds: 86400", "how long clients may cache tools/list (default one day)");
-    out.note("  # cache_scope: public", "public (default) or private: who may share a cached tools/list");
+    out.note(
+        "  # tools_list_ttl_seconds: 86400",
+        "how long clients may cache tools/list (default one day)",
+    );
+    out.note(
+        "  # cache_scope: public",
+        "public (default) or private: who may share a cached tools/list",
+    );
     out.blank();
 }
 
@@ -343,10 +400,15 @@ fn auth_entry(kind: AuthKind, scheme: Option<&SecurityScheme>, env: &str) -> Str
         }
         AuthKind::ClientCredentials => {
             let token_url = match scheme {
-                Some(SecurityScheme::OAuth2ClientCredentials { token_url }) if !token_url.is_empty() => {
+                Some(SecurityScheme::OAuth2ClientCredentials { token_url })
+                    if !token_url.is_empty() =>
+                {
                     format!("token_url: {}, ", scalar(token_url, true))
                 }
-                _ => format!("token_url: {}, ", scalar("https://auth.example.com/oauth/token", true)),
+                _ => format!(
+                    "token_url: {}, ",
+                    scalar("https://auth.example.com/oauth/token", true)
+                ),
             };
             format!(
                 "oauth2_client_credentials: {{ {token_url}client_id_env: {env}_CLIENT_ID, \
@@ -390,7 +452,10 @@ fn auth(out: &mut Out, api: &Api, env: &str) -> Option<String> {
     // What the spec asks for by default cannot be sent: offer a scheme it declares that can.
     let fallback = chosen.is_empty() && !required.is_empty();
     if fallback
-        && let Some((name, scheme)) = api.security_schemes.iter().find(|(_, s)| kind_of(s).is_some())
+        && let Some((name, scheme)) = api
+            .security_schemes
+            .iter()
+            .find(|(_, s)| kind_of(s).is_some())
     {
         chosen.push((name, scheme, kind_of(scheme).expect("a supported scheme")));
     }
@@ -400,10 +465,15 @@ fn auth(out: &mut Out, api: &Api, env: &str) -> Option<String> {
             .find(|(_, s)| kind_of(s) == Some(kind))
             .map(|(name, scheme)| (name.as_str(), scheme))
     };
-    let others: Vec<AuthKind> = [AuthKind::Bearer, AuthKind::ApiKey, AuthKind::Basic, AuthKind::ClientCredentials]
-        .into_iter()
-        .filter(|kind| !chosen.iter().any(|(_, _, k)| k == kind))
-        .collect();
+    let others: Vec<AuthKind> = [
+        AuthKind::Bearer,
+        AuthKind::ApiKey,
+        AuthKind::Basic,
+        AuthKind::ClientCredentials,
+    ]
+    .into_iter()
+    .filter(|kind| !chosen.iter().any(|(_, _, k)| k == kind))
+    .collect();
 
     if chosen.is_empty() {
         let why = if unsupported.is_empty() {
@@ -425,13 +495,19 @@ fn auth(out: &mut Out, api: &Api, env: &str) -> Option<String> {
         out.note("# auth:", why);
         for kind in others {
             let spec = declared(kind);
-            out.note(&format!("#   {}", auth_entry(kind, spec.map(|s| s.1), env)), &auth_comment(kind, spec.map(|s| s.0)));
+            out.note(
+                &format!("#   {}", auth_entry(kind, spec.map(|s| s.1), env)),
+                &auth_comment(kind, spec.map(|s| s.0)),
+            );
         }
         out.blank();
         return None;
     }
 
-    out.note("auth:", "credentials for the API, from the server's environment only");
+    out.note(
+        "auth:",
+        "credentials for the API, from the server's environment only",
+    );
     if fallback {
         for (name, kind) in &unsupported {
             out.prose(
@@ -446,7 +522,10 @@ fn auth(out: &mut Out, api: &Api, env: &str) -> Option<String> {
         }
     }
     for (name, scheme, kind) in &chosen {
-        out.note(&format!("  {}", auth_entry(*kind, Some(scheme), env)), &auth_comment(*kind, Some(name)));
+        out.note(
+            &format!("  {}", auth_entry(*kind, Some(scheme), env)),
+            &auth_comment(*kind, Some(name)),
+        );
     }
     if !fallback {
         for (name, kind) in &unsupported {
@@ -462,7 +541,10 @@ fn auth(out: &mut Out, api: &Api, env: &str) -> Option<String> {
     }
     for kind in others {
         let spec = declared(kind);
-        out.note(&format!("  # {}", auth_entry(kind, spec.map(|s| s.1), env)), &auth_comment(kind, spec.map(|s| s.0)));
+        out.note(
+            &format!("  # {}", auth_entry(kind, spec.map(|s| s.1), env)),
+            &auth_comment(kind, spec.map(|s| s.0)),
+        );
     }
     out.blank();
     Some(match chosen[0].2 {
@@ -499,8 +581,16 @@ fn tag_order(api: &Api) -> Vec<&str> {
 fn path_glob_example(api: &Api) -> Option<String> {
     let mut best: Option<(usize, usize, String)> = None;
     for operation in &api.operations {
-        let segments: Vec<&str> = operation.path.split('/').filter(|s| !s.is_empty()).collect();
-        if segments.len() < 2 || segments[..segments.len() - 1].iter().any(|s| s.contains(['{', '}', '*'])) {
+        let segments: Vec<&str> = operation
+            .path
+            .split('/')
+            .filter(|s| !s.is_empty())
+            .collect();
+        if segments.len() < 2
+            || segments[..segments.len() - 1]
+                .iter()
+                .any(|s| s.contains(['{', '}', '*']))
+        {
             continue;
         }
         let glob = format!("/{}/*", segments[..segments.len() - 1].join("/"));
@@ -510,7 +600,10 @@ fn path_glob_example(api: &Api) -> Option<String> {
             .filter(|op| crate::curate::check::glob_matches(&glob, &op.path))
             .count();
         let rank = (usize::from(segments.len() >= 3), matched);
-        if best.as_ref().is_none_or(|(deep, count, _)| rank > (*deep, *count)) {
+        if best
+            .as_ref()
+            .is_none_or(|(deep, count, _)| rank > (*deep, *count))
+        {
             best = Some((rank.0, rank.1, glob));
         }
     }
@@ -537,12 +630,19 @@ fn discovery(out: &mut Out, api: &Api) {
 
 fn operations(out: &mut Out, api: &Api, prefix: &str) {
     out.line("operations:");
-    out.note("  mirror: all", "each operation below is a tool; `none` once your tools suffice");
+    out.note(
+        "  mirror: all",
+        "each operation below is a tool; `none` once your tools suffice",
+    );
     let delete = api.operations.iter().find(|op| op.method == Method::Delete);
-    let hide_example = delete
-        .or(api.operations.last())
-        .map_or_else(|| "[deleteThing]".to_string(), |op| format!("[{}]", scalar(&op.id, true)));
-    out.note("  hide: []", &format!("operationIds with no tool, no client code: {hide_example}"));
+    let hide_example = delete.or(api.operations.last()).map_or_else(
+        || "[deleteThing]".to_string(),
+        |op| format!("[{}]", scalar(&op.id, true)),
+    );
+    out.note(
+        "  hide: []",
+        &format!("operationIds with no tool, no client code: {hide_example}"),
+    );
 
     let mut include = Vec::new();
     if let Some(tag) = tag_order(api).first() {
@@ -552,7 +652,10 @@ fn operations(out: &mut Out, api: &Api, prefix: &str) {
         include.push(format!("{{ path: {} }}", scalar(&glob, true)));
     }
     if !include.is_empty() {
-        out.note(&format!("  # include: [{}]", include.join(", ")), "mirror only operations matching one of these");
+        out.note(
+            &format!("  # include: [{}]", include.join(", ")),
+            "mirror only operations matching one of these",
+        );
     }
     let mut exclude = Vec::new();
     if let Some(op) = delete {
@@ -563,7 +666,10 @@ fn operations(out: &mut Out, api: &Api, prefix: &str) {
         exclude.push(format!("{{ operation: {} }}", scalar(&op.id, true)));
     }
     if !exclude.is_empty() {
-        out.note(&format!("  # exclude: [{}]", exclude.join(", ")), "and none of these");
+        out.note(
+            &format!("  # exclude: [{}]", exclude.join(", ")),
+            "and none of these",
+        );
     }
 
     out.line("  #");
@@ -598,12 +704,22 @@ fn operations(out: &mut Out, api: &Api, prefix: &str) {
                 (false, false) => about,
                 (false, true) => format!("(deprecated) {about}"),
             };
-            (one_line(&op.id), op.method.as_upper(), one_line(&op.path), about)
+            (
+                one_line(&op.id),
+                op.method.as_upper(),
+                one_line(&op.path),
+                about,
+            )
         })
         .collect();
     let id_width = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0);
     let method_width = rows.iter().map(|r| r.1.len()).max().unwrap_or(0);
-    let path_width = rows.iter().map(|r| r.2.chars().count()).max().unwrap_or(0).min(60);
+    let path_width = rows
+        .iter()
+        .map(|r| r.2.chars().count())
+        .max()
+        .unwrap_or(0)
+        .min(60);
     let row = |(id, method, path, about): &(String, &str, String, String)| {
         let mut line = format!(
             "  #   {id}{}  {method}{}  {path}",
@@ -623,7 +739,10 @@ fn operations(out: &mut Out, api: &Api, prefix: &str) {
     }
     for group in groups {
         out.line("  #");
-        out.line(&format!("  # {}", group.map_or_else(|| UNTAGGED.to_string(), |tag| clip(&one_line(tag), 80))));
+        out.line(&format!(
+            "  # {}",
+            group.map_or_else(|| UNTAGGED.to_string(), |tag| clip(&one_line(tag), 80))
+        ));
         for (op, columns) in api.operations.iter().zip(&rows) {
             if group_of(op) == group {
                 out.line(&row(columns));
@@ -640,7 +759,10 @@ fn operations(out: &mut Out, api: &Api, prefix: &str) {
 fn type_of(schema: &Value) -> Option<&str> {
     match schema.get("type") {
         Some(Value::String(t)) => Some(t),
-        Some(Value::Array(types)) => types.iter().filter_map(Value::as_str).find(|t| *t != "null"),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null"),
         _ => None,
     }
 }
@@ -648,7 +770,9 @@ fn type_of(schema: &Value) -> Option<&str> {
 /// `schema` with a `$ref` into `root` followed.
 fn deref<'s>(root: &'s Value, schema: &'s Value) -> &'s Value {
     match schema.get("$ref").and_then(Value::as_str) {
-        Some(reference) => root.pointer(reference.trim_start_matches('#')).unwrap_or(schema),
+        Some(reference) => root
+            .pointer(reference.trim_start_matches('#'))
+            .unwrap_or(schema),
         None => schema,
     }
 }
@@ -658,10 +782,19 @@ fn properties(root: &Value, schema: &Value, depth: usize) -> Vec<(String, Value)
     let schema = deref(root, schema);
     let mut found: Vec<(String, Value)> = Vec::new();
     if let Some(props) = schema.get("properties").and_then(Value::as_object) {
-        found.extend(props.iter().map(|(k, v)| (k.clone(), deref(root, v).clone())));
+        found.extend(
+            props
+                .iter()
+                .map(|(k, v)| (k.clone(), deref(root, v).clone())),
+        );
     }
     if depth < 4 {
-        for part in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+        for part in schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             for (name, value) in properties(root, part, depth + 1) {
                 if !found.iter().any(|(n, _)| *n == name) {
                     found.push((name, value));
@@ -691,14 +824,20 @@ fn listing(operation: &Operation) -> Option<Listing> {
     }
     let schema = success_schema(operation)?;
     let items = only_array(schema)?;
-    if !items.split('.').all(|part| items.is_empty() || simple_name(part)) {
+    if !items
+        .split('.')
+        .all(|part| items.is_empty() || simple_name(part))
+    {
         return None;
     }
     // The list must be what the operation is about, not a list inside one object.
     let about_lists = items.is_empty()
         || LIST_FIELDS.contains(&items.as_str())
-        || naming::snake(&operation.id)
-            .is_some_and(|id| id.split('_').next().is_some_and(|verb| LIST_VERBS.contains(&verb)));
+        || naming::snake(&operation.id).is_some_and(|id| {
+            id.split('_')
+                .next()
+                .is_some_and(|verb| LIST_VERBS.contains(&verb))
+        });
     if !about_lists {
         return None;
     }
@@ -742,11 +881,9 @@ fn noun_of(operation: &Operation) -> Option<String> {
         words.truncate(by);
     }
     if words.is_empty() {
-        let segment = operation
-            .path
-            .split('/')
-            .rev()
-            .find(|s| !s.is_empty() && !s.starts_with('{') && !s.to_ascii_lowercase().starts_with("by"))?;
+        let segment = operation.path.split('/').rev().find(|s| {
+            !s.is_empty() && !s.starts_with('{') && !s.to_ascii_lowercase().starts_with("by")
+        })?;
         return naming::snake(segment).map(|s| singular(&s));
     }
     let start = words.len().saturating_sub(2);
@@ -759,7 +896,12 @@ fn singular(word: &str) -> String {
         format!("{stem}y")
     } else if let Some(stem) = word.strip_suffix("sses") {
         format!("{stem}ss")
-    } else if word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") && !word.ends_with("is") && word.len() > 3 {
+    } else if word.ends_with('s')
+        && !word.ends_with("ss")
+        && !word.ends_with("us")
+        && !word.ends_with("is")
+        && word.len() > 3
+    {
         word[..word.len() - 1].to_string()
     } else {
         word.to_string()
@@ -768,7 +910,15 @@ fn singular(word: &str) -> String {
 
 /// The item fields a readable value is matched against, best first.
 const MATCH_FIELDS: &[&str] = &[
-    "key", "slug", "username", "login", "handle", "name", "email", "title", "display_name",
+    "key",
+    "slug",
+    "username",
+    "login",
+    "handle",
+    "name",
+    "email",
+    "title",
+    "display_name",
 ];
 /// Match fields that already say what they are (`username`, not `user username`).
 const SELF_DESCRIBING: &[&str] = &["username", "login", "handle", "email", "slug"];
@@ -799,7 +949,11 @@ fn is_string(schema: &Value) -> bool {
 
 fn ends_with_id(name: &str) -> bool {
     let snake = naming::snake(name).unwrap_or_default();
-    snake == "id" || snake == "ids" || snake.ends_with("_id") || snake.ends_with("uuid") || snake.ends_with("_ids")
+    snake == "id"
+        || snake == "ids"
+        || snake.ends_with("_id")
+        || snake.ends_with("uuid")
+        || snake.ends_with("_ids")
 }
 
 /// The resolvers the spec's operations allow: lists of items with a readable field and an id,
@@ -810,11 +964,18 @@ fn find_resolvers(api: &Api) -> Vec<ResolverExample> {
         if found.len() >= 2 {
             break;
         }
-        let Some(listing) = listing(operation) else { continue };
-        if operation_inputs(operation).iter().any(|(_, _, required)| *required) {
+        let Some(listing) = listing(operation) else {
+            continue;
+        };
+        if operation_inputs(operation)
+            .iter()
+            .any(|(_, _, required)| *required)
+        {
             continue;
         }
-        let Some(noun) = noun_of(operation) else { continue };
+        let Some(noun) = noun_of(operation) else {
+            continue;
+        };
         if found.iter().any(|r| r.name == noun) || !simple_name(&noun) {
             continue;
         }
@@ -846,8 +1007,14 @@ fn find_resolvers(api: &Api) -> Vec<ResolverExample> {
         };
         let alias = api.operations.iter().find(|op| {
             let words = naming::snake(&op.id).unwrap_or_default();
-            let me_like = words.split('_').any(|w| matches!(w, "me" | "current" | "self" | "whoami" | "myself"))
-                || op.path.rsplit('/').next().is_some_and(|s| matches!(s, "me" | "self" | "whoami"));
+            let me_like = words
+                .split('_')
+                .any(|w| matches!(w, "me" | "current" | "self" | "whoami" | "myself"))
+                || op
+                    .path
+                    .rsplit('/')
+                    .next()
+                    .is_some_and(|s| matches!(s, "me" | "self" | "whoami"));
             let fields = object_fields(op);
             op.method == Method::Get
                 && op.id != operation.id
@@ -884,8 +1051,12 @@ fn find_resolvers(api: &Api) -> Vec<ResolverExample> {
         }
         let inputs = operation_inputs(operation);
         let required: Vec<_> = inputs.iter().filter(|(_, _, r)| *r).collect();
-        let [(param, schema, _)] = required.as_slice() else { continue };
-        let Some(parameter) = operation.parameters.iter().find(|p| p.name == *param) else { continue };
+        let [(param, schema, _)] = required.as_slice() else {
+            continue;
+        };
+        let Some(parameter) = operation.parameters.iter().find(|p| p.name == *param) else {
+            continue;
+        };
         if !matches!(parameter.location, Location::Path | Location::Query)
             || ends_with_id(param)
             || !is_string(schema)
@@ -944,16 +1115,39 @@ struct Paging {
 const PAGE_PARAMS: &[&str] = &["page", "page_number", "pageNumber", "page_num"];
 const OFFSET_PARAMS: &[&str] = &["offset", "skip", "start"];
 const CURSOR_PARAMS: &[&str] = &[
-    "cursor", "after", "starting_after", "start_cursor", "page_token", "pageToken", "next_token",
-    "nextToken", "continuation_token", "continuationToken", "marker",
+    "cursor",
+    "after",
+    "starting_after",
+    "start_cursor",
+    "page_token",
+    "pageToken",
+    "next_token",
+    "nextToken",
+    "continuation_token",
+    "continuationToken",
+    "marker",
 ];
 const SIZE_PARAMS: &[&str] = &[
-    "per_page", "page_size", "pageSize", "perPage", "limit", "size", "count", "max_results",
+    "per_page",
+    "page_size",
+    "pageSize",
+    "perPage",
+    "limit",
+    "size",
+    "count",
+    "max_results",
     "maxResults",
 ];
 const NEXT_CURSOR_FIELDS: &[&str] = &[
-    "next_cursor", "nextCursor", "next_page_token", "nextPageToken", "next_token", "nextToken",
-    "next_start_cursor", "cursor", "next",
+    "next_cursor",
+    "nextCursor",
+    "next_page_token",
+    "nextPageToken",
+    "next_token",
+    "nextToken",
+    "next_start_cursor",
+    "cursor",
+    "next",
 ];
 
 /// Where a response says the next cursor is (`response_metadata.next_cursor`), up to three
@@ -991,11 +1185,19 @@ fn guess_pagination(api: &Api) -> Paging {
                 .iter()
                 .any(|p| p.name == name && p.location == Location::Query)
         };
-        let Some(size) = SIZE_PARAMS.iter().find(|n| query(n)) else { continue };
-        for (style, firsts) in [("page", PAGE_PARAMS), ("offset", OFFSET_PARAMS), ("cursor", CURSOR_PARAMS)] {
+        let Some(size) = SIZE_PARAMS.iter().find(|n| query(n)) else {
+            continue;
+        };
+        for (style, firsts) in [
+            ("page", PAGE_PARAMS),
+            ("offset", OFFSET_PARAMS),
+            ("cursor", CURSOR_PARAMS),
+        ] {
             if let Some(first) = firsts.iter().find(|n| query(n)) {
                 if style == "cursor"
-                    && success_schema(operation).and_then(|s| next_cursor_path(s, s, 0)).is_none()
+                    && success_schema(operation)
+                        .and_then(|s| next_cursor_path(s, s, 0))
+                        .is_none()
                 {
                     continue;
                 }
@@ -1018,7 +1220,10 @@ fn guess_pagination(api: &Api) -> Paging {
         return Paging {
             operations: 0,
             style: "page",
-            params: vec![("page_param", "page".into()), ("size_param", "per_page".into())],
+            params: vec![
+                ("page_param", "page".into()),
+                ("size_param", "per_page".into()),
+            ],
             items: None,
             max_page_size: None,
             next_cursor: None,
@@ -1047,7 +1252,10 @@ fn guess_pagination(api: &Api) -> Paging {
     Paging {
         operations: ops.len(),
         style,
-        params: vec![(first_key, first.to_string()), ("size_param", size.to_string())],
+        params: vec![
+            (first_key, first.to_string()),
+            ("size_param", size.to_string()),
+        ],
         items,
         max_page_size,
         next_cursor,
@@ -1071,40 +1279,63 @@ fn is_paging_name(name: &str, paging: &Paging) -> bool {
 }
 
 /// A parameter of an operation whose values are a short list of codes (integers best).
-fn enum_param(operation: &Operation, exclude: &[&str]) -> Option<(String, Vec<Value>, Option<String>)> {
-    let candidates = operation_inputs(operation).into_iter().filter_map(|(name, schema, _)| {
-        if exclude.contains(&name.as_str()) {
-            return None;
-        }
-        let values = schema.get("enum")?.as_array()?.clone();
-        if !(2..=12).contains(&values.len()) {
-            return None;
-        }
-        let integers = values.iter().all(|v| v.as_i64().is_some());
-        // Text codes must read back as text (`"1"` would become a number).
-        let texts = values.iter().all(|v| {
-            v.as_str()
-                .is_some_and(|s| !one_line(s).is_empty() && one_line(s) == s && matches!(typed_scalars(v.clone()), Value::String(_)))
+fn enum_param(
+    operation: &Operation,
+    exclude: &[&str],
+) -> Option<(String, Vec<Value>, Option<String>)> {
+    let candidates = operation_inputs(operation)
+        .into_iter()
+        .filter_map(|(name, schema, _)| {
+            if exclude.contains(&name.as_str()) {
+                return None;
+            }
+            let values = schema.get("enum")?.as_array()?.clone();
+            if !(2..=12).contains(&values.len()) {
+                return None;
+            }
+            let integers = values.iter().all(|v| v.as_i64().is_some());
+            // Text codes must read back as text (`"1"` would become a number).
+            let texts = values.iter().all(|v| {
+                v.as_str().is_some_and(|s| {
+                    !one_line(s).is_empty()
+                        && one_line(s) == s
+                        && matches!(typed_scalars(v.clone()), Value::String(_))
+                })
+            });
+            let description = operation
+                .parameters
+                .iter()
+                .find(|p| p.name == name)
+                .and_then(|p| p.description.clone())
+                .or_else(|| {
+                    schema
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                });
+            (integers || texts).then_some((integers, name, values, description))
         });
-        let description = operation
-            .parameters
-            .iter()
-            .find(|p| p.name == name)
-            .and_then(|p| p.description.clone())
-            .or_else(|| schema.get("description").and_then(Value::as_str).map(str::to_string));
-        (integers || texts).then_some((integers, name, values, description))
-    });
     let mut all: Vec<_> = candidates.collect();
     all.sort_by_key(|(integers, ..)| !*integers);
-    all.into_iter().next().map(|(_, name, values, description)| (name, values, description))
+    all.into_iter()
+        .next()
+        .map(|(_, name, values, description)| (name, values, description))
 }
 
 /// Readable names for integer codes from a description such as "`1` open, `2` in progress".
 fn names_from_description(description: &str, codes: &[i64]) -> Option<Vec<String>> {
-    const STOP: &[&str] = &["to", "and", "or", "of", "the", "a", "an", "is", "for", "from", "by", "with"];
+    const STOP: &[&str] = &[
+        "to", "and", "or", "of", "the", "a", "an", "is", "for", "from", "by", "with",
+    ];
     let clean: String = one_line(description)
         .chars()
-        .map(|c| if matches!(c, '`' | '"' | '\'' | '*') { ' ' } else { c })
+        .map(|c| {
+            if matches!(c, '`' | '"' | '\'' | '*') {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect();
     let mut names = Vec::new();
     for code in codes {
@@ -1112,13 +1343,19 @@ fn names_from_description(description: &str, codes: &[i64]) -> Option<Vec<String
         let found = clean.match_indices(&digits).find_map(|(at, _)| {
             let before = clean[..at].chars().next_back();
             let after = &clean[at + digits.len()..];
-            let standalone = before.is_none_or(|c| !c.is_ascii_alphanumeric() && c != '-' && c != '.')
-                && after.chars().next().is_none_or(|c| !c.is_ascii_alphanumeric() && c != '.' || after.starts_with(". "));
+            let standalone = before
+                .is_none_or(|c| !c.is_ascii_alphanumeric() && c != '-' && c != '.')
+                && after.chars().next().is_none_or(|c| {
+                    !c.is_ascii_alphanumeric() && c != '.' || after.starts_with(". ")
+                });
             if !standalone {
                 return None;
             }
             let rest = after.trim_start_matches([' ', '=', ':', '-', '–', '—', '(', ')']);
-            let phrase: String = rest.chars().take_while(|c| c.is_alphabetic() || *c == ' ').collect();
+            let phrase: String = rest
+                .chars()
+                .take_while(|c| c.is_alphabetic() || *c == ' ')
+                .collect();
             let words: Vec<&str> = phrase.split_whitespace().take(3).collect();
             let first = words.first()?;
             if STOP.contains(&first.to_lowercase().as_str()) {
@@ -1225,10 +1462,17 @@ struct ToolExample {
 
 /// The operation the tool example calls: the list operation with the most to show (a
 /// parameter a resolver fills, an enum, filters), else the first GET, else the first.
-fn pick_tool(api: &Api, resolvers: &[ResolverExample], paging: &Paging, prefix: &str) -> Option<ToolExample> {
+fn pick_tool(
+    api: &Api,
+    resolvers: &[ResolverExample],
+    paging: &Paging,
+    prefix: &str,
+) -> Option<ToolExample> {
     let score = |op: &Operation| {
         let inputs = operation_inputs(op);
-        let resolvable = inputs.iter().any(|(name, _, _)| resolver_for(name, resolvers).is_some());
+        let resolvable = inputs
+            .iter()
+            .any(|(name, _, _)| resolver_for(name, resolvers).is_some());
         let enumerated = enum_param(op, &[]).is_some();
         let filters = inputs
             .iter()
@@ -1246,8 +1490,16 @@ fn pick_tool(api: &Api, resolvers: &[ResolverExample], paging: &Paging, prefix: 
         .max_by_key(|(index, op)| (score(op), std::cmp::Reverse(*index)))
         .map(|(index, _)| index);
     let index = listed
-        .or_else(|| api.operations.iter().position(|op| op.method == Method::Get))
-        .or(if api.operations.is_empty() { None } else { Some(0) })?;
+        .or_else(|| {
+            api.operations
+                .iter()
+                .position(|op| op.method == Method::Get)
+        })
+        .or(if api.operations.is_empty() {
+            None
+        } else {
+            Some(0)
+        })?;
     let operation = &api.operations[index];
     let mut name = naming::snake(&operation.id).unwrap_or_else(|| "tool".into());
     let room = naming::MAX_TOOL_NAME.saturating_sub(prefix.len()).max(1);
@@ -1299,7 +1551,8 @@ fn tool_params(
     let inputs = operation_inputs(operation);
     // Every required input, then optional ones worth showing: one a resolver fills, the enum,
     // and a plain filter; four at most unless more are required.
-    let mut chosen: Vec<&(String, Value, bool)> = inputs.iter().filter(|(_, _, required)| *required).collect();
+    let mut chosen: Vec<&(String, Value, bool)> =
+        inputs.iter().filter(|(_, _, required)| *required).collect();
     type Pick<'p> = &'p dyn Fn(&str, &Value) -> bool;
     let picks: [Pick; 3] = [
         &|name, _| resolver_for(name, resolvers).is_some(),
@@ -1308,7 +1561,10 @@ fn tool_params(
             resolver_for(name, resolvers).is_none()
                 && !ends_with_id(name)
                 && schema.get("enum").is_none()
-                && matches!(type_of(schema), Some("string" | "integer" | "number" | "boolean"))
+                && matches!(
+                    type_of(schema),
+                    Some("string" | "integer" | "number" | "boolean")
+                )
         },
     ];
     for pick in picks {
@@ -1316,17 +1572,24 @@ fn tool_params(
             break;
         }
         let found = inputs.iter().find(|(name, schema, required)| {
-            !required && !is_paging_name(name, paging) && !chosen.iter().any(|c| c.0 == *name) && pick(name, schema)
+            !required
+                && !is_paging_name(name, paging)
+                && !chosen.iter().any(|c| c.0 == *name)
+                && pick(name, schema)
         });
         chosen.extend(found);
     }
-    let mut taken: BTreeSet<String> = ["limit", "response_format"].into_iter().map(String::from).collect();
+    let mut taken: BTreeSet<String> = ["limit", "response_format"]
+        .into_iter()
+        .map(String::from)
+        .collect();
     let mut params = Vec::new();
     let mut header_given = false;
     for (from, schema, _) in chosen {
         let resolver = resolver_for(from, resolvers);
-        let enumerated = (enum_example.param.as_deref() == Some(from.as_str()) && resolver.is_none())
-            .then(|| enum_example.name.clone());
+        let enumerated = (enum_example.param.as_deref() == Some(from.as_str())
+            && resolver.is_none())
+        .then(|| enum_example.name.clone());
         let base = match resolver {
             Some(r) => r.name.clone(),
             None => naming::snake(from).unwrap_or_else(|| "value".into()),
@@ -1342,23 +1605,38 @@ fn tool_params(
             .iter()
             .find(|p| p.name == *from)
             .and_then(|p| p.description.clone())
-            .or_else(|| schema.get("description").and_then(Value::as_str).map(str::to_string))
+            .or_else(|| {
+                schema
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            })
             .map(|d| first_sentence(&d, 90))
             .filter(|d| !d.is_empty());
         let (description, comment) = if let Some(r) = resolver {
             (
                 Some(capitalized(&r.what)),
-                Some(format!("the model passes a {}, the API gets the id", r.what)),
+                Some(format!(
+                    "the model passes a {}, the API gets the id",
+                    r.what
+                )),
             )
         } else if enumerated.is_some() {
-            let names: Vec<&str> = enum_example.entries.iter().map(|(n, _)| n.as_str()).collect();
+            let names: Vec<&str> = enum_example
+                .entries
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect();
             let shown = match names.as_slice() {
                 [] => String::new(),
                 [one] => (*one).to_string(),
                 [rest @ .., last] if names.len() <= 6 => format!("{} or {last}", rest.join(", ")),
                 _ => format!("{}, …", names[..5].join(", ")),
             };
-            (Some(format!("One of {shown}")), Some("readable names in, the API's codes out".to_string()))
+            (
+                Some(format!("One of {shown}")),
+                Some("readable names in, the API's codes out".to_string()),
+            )
         } else {
             (api_description, None)
         };
@@ -1394,7 +1672,13 @@ fn result_fields(
         used: BTreeSet<&'f str>,
     }
     impl<'f> Picked<'f> {
-        fn add(&mut self, list: &mut Vec<(String, String)>, key: String, from: &'f str, spec: String) {
+        fn add(
+            &mut self,
+            list: &mut Vec<(String, String)>,
+            key: String,
+            from: &'f str,
+            spec: String,
+        ) {
             if !self.used.contains(from) && self.keys.insert(key.clone()) {
                 self.used.insert(from);
                 list.push((key, spec));
@@ -1416,14 +1700,24 @@ fn result_fields(
         && let Some((name, schema)) = fields.iter().find(|(n, _)| n == param)
         && (schema.get("enum").is_some() || matches!(type_of(schema), Some("integer" | "string")))
     {
-        picked.add(&mut concise, key(name), name, format!("{{ from: {name}, enum: {} }}", enum_example.name));
+        picked.add(
+            &mut concise,
+            key(name),
+            name,
+            format!("{{ from: {name}, enum: {} }}", enum_example.name),
+        );
     }
     if let Some((name, resolver)) = fields.iter().find_map(|(n, _)| {
         resolver_for(n, resolvers)
             .filter(|r| matches!(r.source, Source::List { .. }))
             .map(|r| (n, r))
     }) {
-        picked.add(&mut concise, resolver.name.clone(), name, format!("{{ from: {name}, resolve: {} }}", resolver.name));
+        picked.add(
+            &mut concise,
+            resolver.name.clone(),
+            name,
+            format!("{{ from: {name}, resolve: {} }}", resolver.name),
+        );
     }
     for (name, _) in fields {
         if concise.len() >= 2 {
@@ -1446,8 +1740,12 @@ fn result_fields(
 
 fn enums(out: &mut Out, example: &EnumExample, tool: Option<&ToolExample>) {
     let used_by = match (&example.param, tool.and_then(|t| t.enum_param.as_ref())) {
-        (Some(_), Some(_)) => format!("readable names for the API's codes (used by `enum: {}` below)", example.name),
-        _ => "readable names for the API's codes, for `enum: NAME` on parameters and fields".to_string(),
+        (Some(_), Some(_)) => format!(
+            "readable names for the API's codes (used by `enum: {}` below)",
+            example.name
+        ),
+        _ => "readable names for the API's codes, for `enum: NAME` on parameters and fields"
+            .to_string(),
     };
     out.note("# enums:", &used_by);
     let entries: Vec<String> = example
@@ -1468,23 +1766,47 @@ fn enums(out: &mut Out, example: &EnumExample, tool: Option<&ToolExample>) {
 }
 
 fn resolvers_section(out: &mut Out, resolvers: &[ResolverExample]) {
-    out.note("# resolvers:", "readable values (keys, names, `me`) turned into the API's ids");
+    out.note(
+        "# resolvers:",
+        "readable values (keys, names, `me`) turned into the API's ids",
+    );
     if resolvers.is_empty() {
         let list = format!("{PLACEHOLDER_PREFIX}ListOperation");
         let lookup = format!("{PLACEHOLDER_PREFIX}LookupOperation");
-        out.note("#   item:", "no operation of this spec fits: put yours in place of the your… names");
-        out.note("#     what: item name", "for messages: Item name \"X\" not found. Available item names: …");
-        out.note(&format!("#     list: {list}"), "lists every item (pages are walked) and caches it");
-        out.note("#     match: [name]", "the item fields a value is matched against, case-insensitively");
+        out.note(
+            "#   item:",
+            "no operation of this spec fits: put yours in place of the your… names",
+        );
+        out.note(
+            "#     what: item name",
+            "for messages: Item name \"X\" not found. Available item names: …",
+        );
+        out.note(
+            &format!("#     list: {list}"),
+            "lists every item (pages are walked) and caches it",
+        );
+        out.note(
+            "#     match: [name]",
+            "the item fields a value is matched against, case-insensitively",
+        );
         out.note("#     id: id", "the item field the API takes");
-        out.note(&format!("#   other: {{ what: other key, lookup: {lookup} }}"), "one call per value instead of a list");
+        out.note(
+            &format!("#   other: {{ what: other key, lookup: {lookup} }}"),
+            "one call per value instead of a list",
+        );
         out.blank();
         return;
     }
     let mut first_list = true;
     for resolver in resolvers {
         match &resolver.source {
-            Source::List { operation, items, matching, id, alias } => {
+            Source::List {
+                operation,
+                items,
+                matching,
+                id,
+                alias,
+            } => {
                 let noted = |out: &mut Out, code: String, comment: &str| {
                     if first_list {
                         out.note(&code, comment);
@@ -1502,19 +1824,39 @@ fn resolvers_section(out: &mut Out, resolvers: &[ResolverExample]) {
                         resolver.what
                     ),
                 );
-                noted(out, format!("#     list: {}", scalar(operation, false)), "lists every item (pages are walked) and caches it");
+                noted(
+                    out,
+                    format!("#     list: {}", scalar(operation, false)),
+                    "lists every item (pages are walked) and caches it",
+                );
                 if !items.is_empty() {
-                    noted(out, format!("#     items: {items}"), "where the items are in its response");
+                    noted(
+                        out,
+                        format!("#     items: {items}"),
+                        "where the items are in its response",
+                    );
                 }
-                noted(out, format!("#     match: [{matching}]"), "the item fields a value is matched against, case-insensitively");
-                noted(out, format!("#     id: {id}"), "the item field the API takes");
+                noted(
+                    out,
+                    format!("#     match: [{matching}]"),
+                    "the item fields a value is matched against, case-insensitively",
+                );
+                noted(
+                    out,
+                    format!("#     id: {id}"),
+                    "the item field the API takes",
+                );
                 if let Some(alias) = alias {
                     out.note(
                         &format!("#     aliases: {{ me: {} }}", scalar(alias, true)),
                         "`me` is whoever the server's credentials belong to",
                     );
                 }
-                noted(out, "#     cache_seconds: 300".to_string(), "how long a fetched list stays fresh");
+                noted(
+                    out,
+                    "#     cache_seconds: 300".to_string(),
+                    "how long a fetched list stays fresh",
+                );
                 first_list = false;
             }
             Source::Lookup { operation } => {
@@ -1544,30 +1886,52 @@ fn pagination(out: &mut Out, paging: &Paging) {
         "how the API pages lists (none found in the spec: an example)".to_string()
     };
     out.note("# pagination:", &why);
-    out.note(&format!("#   style: {}", paging.style), "page | offset | cursor | link (a `Link: rel=\"next\"` header)");
+    out.note(
+        &format!("#   style: {}", paging.style),
+        "page | offset | cursor | link (a `Link: rel=\"next\"` header)",
+    );
     for (key, param) in &paging.params {
         out.line(&format!("#   {key}: {}", scalar(param, false)));
     }
     if let Some(next) = &paging.next_cursor {
-        out.note(&format!("#   next_cursor: {}", scalar(next, false)), "where the next cursor is in a response");
+        out.note(
+            &format!("#   next_cursor: {}", scalar(next, false)),
+            "where the next cursor is in a response",
+        );
     }
     if let Some(items) = &paging.items {
-        out.note(&format!("#   items: {}", scalar(items, false)), "where the items are in a response");
+        out.note(
+            &format!("#   items: {}", scalar(items, false)),
+            "where the items are in a response",
+        );
     }
     match paging.max_page_size {
-        Some(max) => out.note(&format!("#   max_page_size: {max}"), "the largest page the API gives"),
-        None => out.note("#   max_page_size: 100", "the largest page the API gives (default 100)"),
+        Some(max) => out.note(
+            &format!("#   max_page_size: {max}"),
+            "the largest page the API gives",
+        ),
+        None => out.note(
+            "#   max_page_size: 100",
+            "the largest page the API gives (default 100)",
+        ),
     }
     out.blank();
 }
 
 fn errors(out: &mut Out, auth_env: Option<&str>) {
-    out.note("# errors:", "messages for API errors by status, for every tool");
+    out.note(
+        "# errors:",
+        "messages for API errors by status, for every tool",
+    );
     let who = match auth_env {
-        Some(env) => format!("The user must set {env} to valid credentials and restart the server;"),
+        Some(env) => {
+            format!("The user must set {env} to valid credentials and restart the server;")
+        }
         None => "The user must configure the server's credentials and restart it;".to_string(),
     };
-    out.line(&format!("#   401: The API refused the server's credentials. {who} calling again will not help."));
+    out.line(&format!(
+        "#   401: The API refused the server's credentials. {who} calling again will not help."
+    ));
     out.line("#   429: The API is limiting how fast the server may call it. Wait a minute before calling again.");
     out.blank();
 }
@@ -1607,16 +1971,25 @@ fn tools(
     paging: &Paging,
     prefix: &str,
 ) {
-    out.note("# tools:", "a few tools shaped for the model's tasks, not one per operation");
+    out.note(
+        "# tools:",
+        "a few tools shaped for the model's tasks, not one per operation",
+    );
     let Some(tool) = tool else {
-        out.note("#   do_something:", "the spec has no operations: put yours in place of the your… name");
+        out.note(
+            "#   do_something:",
+            "the spec has no operations: put yours in place of the your… name",
+        );
         out.line("#     title: Do something");
         out.line("#     description: Say what the tool does and when to use it, for the model.");
         out.line(&format!("#     call: {PLACEHOLDER_PREFIX}Operation"));
         return;
     };
     let operation = &api.operations[tool.operation];
-    out.note(&format!("#   {}:", tool.name), &format!("the tool is {prefix}{}", tool.name));
+    out.note(
+        &format!("#   {}:", tool.name),
+        &format!("the tool is {prefix}{}", tool.name),
+    );
     let title = operation
         .summary
         .as_deref()
@@ -1624,7 +1997,10 @@ fn tools(
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| capitalized(&words_of(&operation.id)));
     out.line(&format!("#     title: {}", scalar(&title, false)));
-    out.note("#     description: >-", "what it does and when to use it, written for the model");
+    out.note(
+        "#     description: >-",
+        "what it does and when to use it, written for the model",
+    );
     let mut description = operation
         .summary
         .as_deref()
@@ -1649,7 +2025,10 @@ fn tools(
 
     let params = tool_params(operation, tool, enum_example, resolvers, paging);
     if !params.is_empty() {
-        out.note("#     params:", "in the order the model sees them; parameters not listed are hidden");
+        out.note(
+            "#     params:",
+            "in the order the model sees them; parameters not listed are hidden",
+        );
         for (index, param) in params.iter().enumerate() {
             out.line(&format!("#       {}:", param.name));
             let from = format!("#         from: {}", scalar(&param.from, false));
@@ -1659,10 +2038,16 @@ fn tools(
                 out.line(&from);
             }
             if let Some(resolver) = &param.resolve {
-                out.note(&format!("#         resolve: {resolver}"), param.comment.as_deref().unwrap_or(""));
+                out.note(
+                    &format!("#         resolve: {resolver}"),
+                    param.comment.as_deref().unwrap_or(""),
+                );
             }
             if let Some(name) = &param.enumerated {
-                out.note(&format!("#         enum: {name}"), param.comment.as_deref().unwrap_or(""));
+                out.note(
+                    &format!("#         enum: {name}"),
+                    param.comment.as_deref().unwrap_or(""),
+                );
             }
             if let Some(description) = &param.description {
                 let code = format!("#         description: {}", scalar(description, false));
@@ -1688,7 +2073,10 @@ fn tools(
     if listed || !fields.is_empty() {
         out.note("#     results:", "how the result is shaped for the model");
         if let Some(listing) = &tool.listing {
-            out.note(&format!("#       items: {}", scalar(&listing.items, false)), "where the list is in the response");
+            out.note(
+                &format!("#       items: {}", scalar(&listing.items, false)),
+                "where the list is in the response",
+            );
             out.note(
                 "#       limit: { default: 20, max: 50 }",
                 "adds a `limit` parameter; pages are walked up to it",
@@ -1696,24 +2084,35 @@ fn tools(
         }
         let (concise, detailed) = result_fields(&fields, enum_example, resolvers);
         if !concise.is_empty() {
-            out.note("#       fields:", "the concise format: only these, renamed, in this order");
+            out.note(
+                "#       fields:",
+                "the concise format: only these, renamed, in this order",
+            );
             for (key, spec) in &concise {
                 out.line(&format!("#         {key}: {spec}"));
             }
             if !detailed.is_empty() {
-                out.note("#       detailed_fields:", "added with `response_format: detailed`");
+                out.note(
+                    "#       detailed_fields:",
+                    "added with `response_format: detailed`",
+                );
                 for (key, spec) in &detailed {
                     out.line(&format!("#         {key}: {spec}"));
                 }
             }
         }
         if listed {
-            out.note("#       truncated_message: >-", "sent with a result cut at the limit");
+            out.note(
+                "#       truncated_message: >-",
+                "sent with a result cut at the limit",
+            );
             out.line("#         More results match than were returned. Narrow the search instead of raising the limit.");
         }
     }
     let annotations = match operation.method {
-        Method::Get | Method::Head | Method::Options => "{ readOnlyHint: true, openWorldHint: false }".to_string(),
+        Method::Get | Method::Head | Method::Options => {
+            "{ readOnlyHint: true, openWorldHint: false }".to_string()
+        }
         method => format!(
             "{{ readOnlyHint: false, destructiveHint: {}, idempotentHint: {}, openWorldHint: false }}",
             method == Method::Delete,

@@ -52,7 +52,10 @@ pub fn generate_with_progress(
         progress(&format!("checking {}", path.display()));
     }
     let checked = curation.map(|path| curate::load(path, &api)).transpose()?;
-    progress(&format!("planning tools for {} operations", api.operations.len()));
+    progress(&format!(
+        "planning tools for {} operations",
+        api.operations.len()
+    ));
     let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.curation))
         .map_err(anyhow::Error::msg)?;
     // The plan holds all that rendering needs; for a large API the model is tens of megabytes.

@@ -75,9 +75,27 @@ pub fn server_name(raw: &str) -> Option<String> {
 /// of nothing but such words gives its [`server_name`].
 pub fn server_name_from_title(title: &str) -> Option<String> {
     const SAID_BY_EVERY_TITLE: &[&str] = &[
-        "a", "an", "the", "api", "apis", "openapi", "swagger", "rest", "restful", "http", "json", "spec",
-        "specification", "definition", "description", "document", "official", "public", "service",
-        "services", "version",
+        "a",
+        "an",
+        "the",
+        "api",
+        "apis",
+        "openapi",
+        "swagger",
+        "rest",
+        "restful",
+        "http",
+        "json",
+        "spec",
+        "specification",
+        "definition",
+        "description",
+        "document",
+        "official",
+        "public",
+        "service",
+        "services",
+        "version",
     ];
     let main = [" - ", " – ", " — ", " + ", ":", "(", "|", "\n"]
         .iter()
@@ -89,7 +107,10 @@ pub fn server_name_from_title(title: &str) -> Option<String> {
         .split_whitespace()
         .map(|word| {
             let word = word.trim_end_matches("'s").trim_end_matches("’s");
-            word.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect::<String>()
+            word.chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect::<String>()
         })
         .filter(|word| {
             let version = word.strip_prefix('v').unwrap_or(word);
@@ -247,7 +268,10 @@ mod tests {
         let a = scope.unique(rust_snake_ident("foo-bar", "f"));
         let b = scope.unique(rust_snake_ident("foo_bar", "f"));
         let c = scope.unique(rust_snake_ident("fooBar", "f"));
-        assert_eq!((a.as_str(), b.as_str(), c.as_str()), ("foo_bar", "foo_bar_2", "foo_bar_3"));
+        assert_eq!(
+            (a.as_str(), b.as_str(), c.as_str()),
+            ("foo_bar", "foo_bar_2", "foo_bar_3")
+        );
     }
 
     #[test]
@@ -255,7 +279,10 @@ mod tests {
         let mut scope = Scope::default();
         assert_eq!(scope.tool_name("listIssues"), "list_issues");
         assert_eq!(scope.tool_name("pets/get.by id"), "pets_get_by_id");
-        assert_eq!(scope.tool_name("GET /v2/projects/{project_id}"), "get_v2_projects_project_id");
+        assert_eq!(
+            scope.tool_name("GET /v2/projects/{project_id}"),
+            "get_v2_projects_project_id"
+        );
     }
 
     #[test]
@@ -269,7 +296,11 @@ mod tests {
         assert!(is_valid_tool_name(&b), "{b}");
         assert_ne!(a, b);
         let mut again = Scope::default();
-        assert_eq!(again.tool_name(&long_a), a, "the same input gives the same name");
+        assert_eq!(
+            again.tool_name(&long_a),
+            a,
+            "the same input gives the same name"
+        );
         // the same long id twice still yields distinct, valid names
         let a2 = scope.tool_name(&long_a);
         assert_ne!(a2, a);
@@ -288,17 +319,27 @@ mod tests {
     fn default_server_names_keep_what_names_the_api_and_drop_what_every_title_says() {
         let cases = [
             ("Swagger Petstore - OpenAPI 3.0", "petstore"),
-            ("GitHub's official OpenAPI spec + Octokit extension", "github"),
+            (
+                "GitHub's official OpenAPI spec + Octokit extension",
+                "github",
+            ),
             ("Stripe API", "stripe"),
             ("Kubernetes", "kubernetes"),
             ("Tracker", "tracker"),
             ("Paging styles", "paging-styles"),
             ("Cursed: API # not a comment\nsecond line", "cursed"),
-            ("The Acme Widget Inventory Service v2 (beta)", "acme-widget-inventory"),
+            (
+                "The Acme Widget Inventory Service v2 (beta)",
+                "acme-widget-inventory",
+            ),
             ("OpenAPI spec", "open-api-spec"),
         ];
         for (title, name) in cases {
-            assert_eq!(server_name_from_title(title).as_deref(), Some(name), "{title}");
+            assert_eq!(
+                server_name_from_title(title).as_deref(),
+                Some(name),
+                "{title}"
+            );
         }
         assert_eq!(server_name_from_title("!!!"), None);
     }

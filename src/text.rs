@@ -86,14 +86,26 @@ mod tests {
             first_sentence("Returns one page of the projects, in creation\norder. Each has a key."),
             "Returns one page of the projects, in creation\norder."
         );
-        assert_eq!(first_sentence("List pets\n\nNewest first. At most 20."), "List pets");
-        assert_eq!(first_sentence("Version 1.5 of the pet, as sent"), "Version 1.5 of the pet, as sent");
-        assert_eq!(first_sentence("Is it there? Ask the store."), "Is it there?");
+        assert_eq!(
+            first_sentence("List pets\n\nNewest first. At most 20."),
+            "List pets"
+        );
+        assert_eq!(
+            first_sentence("Version 1.5 of the pet, as sent"),
+            "Version 1.5 of the pet, as sent"
+        );
+        assert_eq!(
+            first_sentence("Is it there? Ask the store."),
+            "Is it there?"
+        );
     }
 
     #[test]
     fn a_first_sentence_ends_where_sentences_are_counted_to_end() {
-        assert_eq!(first_sentence("Find one, e.g. WEB-142. Returns it"), "Find one, e.g. WEB-142.");
+        assert_eq!(
+            first_sentence("Find one, e.g. WEB-142. Returns it"),
+            "Find one, e.g. WEB-142."
+        );
         assert_eq!(first_sentence("Größe ändern. Danach"), "Größe ändern.");
     }
 

@@ -49,11 +49,17 @@ fn catalog() -> Result<&'static Catalog, ToolError> {
     CATALOG_CELL
         .get_or_init(|| {
             let index = Index::parse(INDEX)?;
-            let descriptions: Vec<&'static str> =
-                CATALOG.lines().filter(|line| !line.starts_with("//")).collect();
+            let descriptions: Vec<&'static str> = CATALOG
+                .lines()
+                .filter(|line| !line.starts_with("//"))
+                .collect();
             let names_match = index.entries.len() == OPERATIONS.len()
                 && descriptions.len() == OPERATIONS.len()
-                && index.entries.iter().zip(OPERATIONS).all(|(e, o)| e.name == o.name);
+                && index
+                    .entries
+                    .iter()
+                    .zip(OPERATIONS)
+                    .all(|(e, o)| e.name == o.name);
             if !names_match {
                 return Err("the search index does not list the server's operations".to_string());
             }
@@ -190,11 +196,15 @@ pub fn describe(arguments: JsonObject) -> Result<ToolOutput, ToolError> {
     let arguments: DescribeArguments = runtime::parse_arguments(arguments)?;
     let catalog = catalog()?;
     let position = find(catalog, &arguments.operation)?;
-    let description: Value =
-        serde_json::from_str(catalog.descriptions[position]).map_err(|error| ToolError::Transport {
+    let description: Value = serde_json::from_str(catalog.descriptions[position]).map_err(
+        |error| ToolError::Transport {
             operation: "the operation catalog",
-            message: format!("the description of `{}` is damaged ({error}); regenerate the server with mcpgen", arguments.operation),
-        })?;
+            message: format!(
+                "the description of `{}` is damaged ({error}); regenerate the server with mcpgen",
+                arguments.operation
+            ),
+        },
+    )?;
     Ok(description.into())
 }
 

@@ -31,7 +31,10 @@ fn curated_tracker_tools_equal_the_articles_redesign_field_for_field() {
     let ours = curated_tools();
     let article = article_tools();
     let names = |tools: &[Value]| -> Vec<String> {
-        tools.iter().map(|t| t["name"].as_str().unwrap_or_default().to_string()).collect()
+        tools
+            .iter()
+            .map(|t| t["name"].as_str().unwrap_or_default().to_string())
+            .collect()
     };
     assert_eq!(names(&ours), names(&article));
     for (ours, article) in ours.iter().zip(&article) {
@@ -40,11 +43,17 @@ fn curated_tracker_tools_equal_the_articles_redesign_field_for_field() {
             assert_eq!(ours[field], article[field], "{name}: `{field}` differs");
         }
         match article.get("outputSchema") {
-            Some(schema) => assert_eq!(&ours["outputSchema"], schema, "{name}: outputSchema differs"),
+            Some(schema) => assert_eq!(
+                &ours["outputSchema"], schema,
+                "{name}: outputSchema differs"
+            ),
             // The article shows none; ours may have one, but then it must describe an object.
             None => {
                 if let Some(schema) = ours.get("outputSchema") {
-                    assert_eq!(schema["type"], "object", "{name}: outputSchema is not an object");
+                    assert_eq!(
+                        schema["type"], "object",
+                        "{name}: outputSchema is not an object"
+                    );
                 }
             }
         }
@@ -52,9 +61,15 @@ fn curated_tracker_tools_equal_the_articles_redesign_field_for_field() {
             .as_object()
             .expect("a tool is an object")
             .keys()
-            .filter(|key| !article.as_object().expect("an object").contains_key(*key) && *key != "outputSchema")
+            .filter(|key| {
+                !article.as_object().expect("an object").contains_key(*key)
+                    && *key != "outputSchema"
+            })
             .collect();
-        assert!(extra.is_empty(), "{name}: fields the article does not have: {extra:?}");
+        assert!(
+            extra.is_empty(),
+            "{name}: fields the article does not have: {extra:?}"
+        );
     }
 }
 
@@ -66,8 +81,21 @@ fn no_curated_tracker_tool_can_delete_an_issue() {
         &mcpgen::Options::default(),
     )
     .expect("the tracker example generates");
-    let called: Vec<&str> = plan.operations.iter().map(|op| op.api_id.as_str()).collect();
-    assert!(!called.contains(&"deleteIssue"), "the client calls {called:?}");
-    let client = files.iter().find(|f| f.path == "src/client.rs").expect("a client");
-    assert!(!client.contents.contains("DELETE"), "the generated client can send DELETE");
+    let called: Vec<&str> = plan
+        .operations
+        .iter()
+        .map(|op| op.api_id.as_str())
+        .collect();
+    assert!(
+        !called.contains(&"deleteIssue"),
+        "the client calls {called:?}"
+    );
+    let client = files
+        .iter()
+        .find(|f| f.path == "src/client.rs")
+        .expect("a client");
+    assert!(
+        !client.contents.contains("DELETE"),
+        "the generated client can send DELETE"
+    );
 }

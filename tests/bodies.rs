@@ -19,7 +19,13 @@ mod support;
 fn uploads_server() -> PathBuf {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
     BINARY
-        .get_or_init(|| support::generate_and_build("uploads-mcp", &support::repo().join("tests/fixtures/uploads.yaml"), None))
+        .get_or_init(|| {
+            support::generate_and_build(
+                "uploads-mcp",
+                &support::repo().join("tests/fixtures/uploads.yaml"),
+                None,
+            )
+        })
         .clone()
 }
 
@@ -27,9 +33,16 @@ fn uploads_server() -> PathBuf {
 type Received = Arc<Mutex<Vec<Vec<Value>>>>;
 
 /// `POST /documents`: answers 201 with the parts it parsed, in order.
-async fn upload(State(received): State<Received>, mut form: Multipart) -> (StatusCode, axum::Json<Value>) {
+async fn upload(
+    State(received): State<Received>,
+    mut form: Multipart,
+) -> (StatusCode, axum::Json<Value>) {
     let mut parts = Vec::new();
-    while let Some(field) = form.next_field().await.expect("a well-formed multipart body") {
+    while let Some(field) = form
+        .next_field()
+        .await
+        .expect("a well-formed multipart body")
+    {
         let name = field.name().unwrap_or_default().to_string();
         let filename = field.file_name().map(str::to_string);
         let content_type = field.content_type().map(str::to_string);
@@ -51,14 +64,21 @@ async fn start_upstream() -> (String, Received) {
     let app = axum::Router::new()
         .route("/documents", axum::routing::post(upload))
         .with_state(received.clone());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let address = listener.local_addr().expect("address");
     tokio::spawn(async move { axum::serve(listener, app).await });
     (format!("http://{address}"), received)
 }
 
 /// Calls `upload_document` once over stdio with the official Rust client.
-async fn call(binary: &Path, base_url: &str, upload_dir: Option<&Path>, arguments: Value) -> CallToolResult {
+async fn call(
+    binary: &Path,
+    base_url: &str,
+    upload_dir: Option<&Path>,
+    arguments: Value,
+) -> CallToolResult {
     let command = tokio::process::Command::new(binary).configure(|command| {
         command.env("UPLOADS_BASE_URL", base_url).kill_on_drop(true);
         match upload_dir {
@@ -66,13 +86,21 @@ async fn call(binary: &Path, base_url: &str, upload_dir: Option<&Path>, argument
             None => command.env_remove("UPLOADS_UPLOAD_DIR"),
         };
     });
-    let client = ().serve(TokioChildProcess::new(command).expect("the server starts")).await.expect("initialized");
-    let Value::Object(arguments) = arguments else { panic!("arguments are an object") };
+    let client =
+        ().serve(TokioChildProcess::new(command).expect("the server starts"))
+            .await
+            .expect("initialized");
+    let Value::Object(arguments) = arguments else {
+        panic!("arguments are an object")
+    };
     let request = CallToolRequestParams::new("upload_document").with_arguments(arguments);
-    let result = tokio::time::timeout(std::time::Duration::from_secs(60), client.call_tool(request))
-        .await
-        .expect("the call answers within a minute")
-        .expect("the call gets a result");
+    let result = tokio::time::timeout(
+        std::time::Duration::from_secs(60),
+        client.call_tool(request),
+    )
+    .await
+    .expect("the call answers within a minute")
+    .expect("the call gets a result");
     let _ = client.cancel().await;
     result
 }
@@ -108,7 +136,11 @@ async fn a_multipart_body_carries_text_lists_and_files_from_base64_and_the_allow
     )
     .await;
     assert_ne!(result.is_error, Some(true), "{}", text_of(&result));
-    let parts = received.lock().expect("lock").pop().expect("the upstream got one request");
+    let parts = received
+        .lock()
+        .expect("lock")
+        .pop()
+        .expect("the upstream got one request");
     assert_eq!(
         parts,
         vec![
@@ -133,7 +165,8 @@ async fn a_multipart_body_carries_text_lists_and_files_from_base64_and_the_allow
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn a_file_path_outside_the_allowed_folder_or_without_one_is_refused_before_anything_is_sent() {
+async fn a_file_path_outside_the_allowed_folder_or_without_one_is_refused_before_anything_is_sent()
+{
     let binary = uploads_server();
     let (base_url, received) = start_upstream().await;
     let outer = tempfile::tempdir().expect("a temporary folder");
@@ -163,20 +196,53 @@ async fn a_file_path_outside_the_allowed_folder_or_without_one_is_refused_before
     )
     .await;
     assert_eq!(absolute.is_error, Some(true));
-    assert!(text_of(&absolute).contains("is not a file inside the upload folder"), "{}", text_of(&absolute));
+    assert!(
+        text_of(&absolute).contains("is not a file inside the upload folder"),
+        "{}",
+        text_of(&absolute)
+    );
 
-    let no_folder = call(&binary, &base_url, None, json!({ "title": "t", "file": { "path": "a.txt" } })).await;
+    let no_folder = call(
+        &binary,
+        &base_url,
+        None,
+        json!({ "title": "t", "file": { "path": "a.txt" } }),
+    )
+    .await;
     assert_eq!(
         text_of(&no_folder),
         "Invalid arguments for POST /documents: `file.path`: this server reads no files (its operator can allow a folder with UPLOADS_UPLOAD_DIR); give `content_base64` instead"
     );
 
-    let bad_base64 = call(&binary, &base_url, None, json!({ "title": "t", "file": { "content_base64": "not base64!" } })).await;
+    let bad_base64 = call(
+        &binary,
+        &base_url,
+        None,
+        json!({ "title": "t", "file": { "content_base64": "not base64!" } }),
+    )
+    .await;
     assert_eq!(bad_base64.is_error, Some(true));
-    assert!(text_of(&bad_base64).contains("`file.content_base64` is not valid base64"), "{}", text_of(&bad_base64));
+    assert!(
+        text_of(&bad_base64).contains("`file.content_base64` is not valid base64"),
+        "{}",
+        text_of(&bad_base64)
+    );
 
-    let neither = call(&binary, &base_url, None, json!({ "title": "t", "file": { "filename": "x" } })).await;
-    assert!(text_of(&neither).contains("`file` is a file: give"), "{}", text_of(&neither));
+    let neither = call(
+        &binary,
+        &base_url,
+        None,
+        json!({ "title": "t", "file": { "filename": "x" } }),
+    )
+    .await;
+    assert!(
+        text_of(&neither).contains("`file` is a file: give"),
+        "{}",
+        text_of(&neither)
+    );
 
-    assert!(received.lock().expect("lock").is_empty(), "nothing reached the upstream");
+    assert!(
+        received.lock().expect("lock").is_empty(),
+        "nothing reached the upstream"
+    );
 }

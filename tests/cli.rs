@@ -375,7 +375,6 @@ fn a_name_without_letters_or_digits_is_refused() {
     assert!(!dir.path().join("out").exists());
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // Cursed names
 
@@ -549,23 +548,42 @@ fn external_refs_stay_in_the_documents_folder_unless_refs_root_allows_a_wider_on
         "openapi: 3.0.3\ninfo: { title: Split, version: '1' }\npaths:\n  /things:\n    get:\n      operationId: listThings\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: { $ref: '../common/Thing.yaml' }\n",
     )
     .expect("the document");
-    std::fs::write(work.path().join("common/Thing.yaml"), "type: object\nproperties: { name: { type: string } }\n")
-        .expect("the shared schema");
+    std::fs::write(
+        work.path().join("common/Thing.yaml"),
+        "type: object\nproperties: { name: { type: string } }\n",
+    )
+    .expect("the shared schema");
 
     let refused = mcpgen(work.path(), &["build", "spec/openapi.yaml", "-o", "out"]);
     assert_eq!(refused.code, Some(1), "{}", refused.stderr);
     assert!(
-        refused.stderr.contains("`$ref: ../common/Thing.yaml` climbs out of the folder of the document")
+        refused
+            .stderr
+            .contains("`$ref: ../common/Thing.yaml` climbs out of the folder of the document")
             && refused.stderr.contains("name it with --refs-root DIR"),
         "{}",
         refused.stderr
     );
     assert!(!work.path().join("out").exists(), "nothing is written");
 
-    let allowed = mcpgen(work.path(), &["build", "spec/openapi.yaml", "-o", "out", "--refs-root", "."]);
+    let allowed = mcpgen(
+        work.path(),
+        &[
+            "build",
+            "spec/openapi.yaml",
+            "-o",
+            "out",
+            "--refs-root",
+            ".",
+        ],
+    );
     assert_eq!(allowed.code, Some(0), "{}", allowed.stderr);
-    let tools = std::fs::read_to_string(work.path().join("out/tests/tools.json")).expect("tools.json");
-    assert!(tools.contains("\"name\""), "the schema from common/ is inlined: {tools:.400}");
+    let tools =
+        std::fs::read_to_string(work.path().join("out/tests/tools.json")).expect("tools.json");
+    assert!(
+        tools.contains("\"name\""),
+        "the schema from common/ is inlined: {tools:.400}"
+    );
 }
 
 #[test]
@@ -578,7 +596,9 @@ fn hostile_texts_round_trip_byte_for_byte_through_tools_list() {
     let (_dir, krate) = build_cursed();
     let (ok, stderr, _) = cargo_on(&krate, "build", &["--quiet"]);
     assert!(ok, "the generated crate does not build:\n{stderr}");
-    let binary = root().join("target/generated/debug").join(&plan.server.crate_name);
+    let binary = root()
+        .join("target/generated/debug")
+        .join(&plan.server.crate_name);
     let document = mcpgen::load::parse_text(&std::fs::read_to_string(&spec).expect("the fixture"))
         .expect("the fixture parses");
 
@@ -587,13 +607,19 @@ fn hostile_texts_round_trip_byte_for_byte_through_tools_list() {
         let command = tokio::process::Command::new(&binary).configure(|c| {
             c.kill_on_drop(true);
         });
-        let client = ().serve(TokioChildProcess::new(command).expect("the server starts")).await.expect("initialized");
+        let client =
+            ().serve(TokioChildProcess::new(command).expect("the server starts"))
+                .await
+                .expect("initialized");
         let tools = client.list_all_tools().await.expect("tools/list");
         let _ = client.cancel().await;
         tools
     });
     let tool = |name: &str| {
-        let tool = tools.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no tool {name}"));
+        let tool = tools
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("no tool {name}"));
         serde_json::to_value(tool).expect("a tool serializes")
     };
     // Parameter descriptions: exactly the document's text.
@@ -607,13 +633,32 @@ fn hostile_texts_round_trip_byte_for_byte_through_tools_list() {
         );
     }
     // Tool descriptions: the document's description, whole, code fences and all.
-    let description = document["paths"]["/type"]["get"]["description"].as_str().expect("a description");
+    let description = document["paths"]["/type"]["get"]["description"]
+        .as_str()
+        .expect("a description");
     let listed_description = listed["description"].as_str().expect("a tool description");
-    assert!(listed_description.contains(description.trim_end()), "{listed_description:?}");
-    let braces = document["paths"]["/self"]["post"]["description"].as_str().expect("a description");
-    assert!(tool("self")["description"].as_str().is_some_and(|d| d.contains(braces)), "{}", tool("self"));
+    assert!(
+        listed_description.contains(description.trim_end()),
+        "{listed_description:?}"
+    );
+    let braces = document["paths"]["/self"]["post"]["description"]
+        .as_str()
+        .expect("a description");
+    assert!(
+        tool("self")["description"]
+            .as_str()
+            .is_some_and(|d| d.contains(braces)),
+        "{}",
+        tool("self")
+    );
     // Property names and enum values: the API's spelling.
     let body = &tool("self")["inputSchema"]["properties"];
-    assert!(body.get("3d").is_some() && body.get("+1").is_some(), "{body}");
-    assert_eq!(body["kind"]["enum"], serde_json::json!(["a-b", "a_b", "3", "", "Self", "self", "type"]));
+    assert!(
+        body.get("3d").is_some() && body.get("+1").is_some(),
+        "{body}"
+    );
+    assert_eq!(
+        body["kind"]["enum"],
+        serde_json::json!(["a-b", "a_b", "3", "", "Self", "self", "type"])
+    );
 }

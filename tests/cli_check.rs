@@ -313,7 +313,10 @@ fn without_a_curation_file_a_tool_over_the_default_budget_is_a_warning() {
         "{}",
         run.stderr
     );
-    assert!(run.stderr.contains("over the default per-tool budget of 800"));
+    assert!(
+        run.stderr
+            .contains("over the default per-tool budget of 800")
+    );
     assert!(!run.stderr.contains("error"), "{}", run.stderr);
     assert_eq!(mcpgen(&["check", spec, "--deny-warnings"]).code, 1);
 }
@@ -457,7 +460,7 @@ fn budgets_are_checked_by_the_function_build_calls() {
     .expect("the tracker generates");
     assert!(mcpgen::lint::check_budgets(&plan, Some(&root().join(tracker))).is_ok());
     let heavy = root().join("tests/cli_check/heavy-openapi.yaml");
-    let (plan, _) = mcpgen::generate(&heavy, None, &mcpgen::Options::default())
-        .expect("the mirror generates");
+    let (plan, _) =
+        mcpgen::generate(&heavy, None, &mcpgen::Options::default()).expect("the mirror generates");
     assert!(mcpgen::lint::check_budgets(&plan, None).is_ok());
 }

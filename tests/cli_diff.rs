@@ -72,7 +72,10 @@ fn every_kind_of_change_between_two_versions_as_text() {
     assert_eq!(run.stderr, "");
     assert_golden("v1-v2.txt", &run.stdout);
     for line in run.stdout.lines().take_while(|l| !l.is_empty()) {
-        assert!(line.starts_with("BREAKING  ") || line.starts_with("ok        "), "{line}");
+        assert!(
+            line.starts_with("BREAKING  ") || line.starts_with("ok        "),
+            "{line}"
+        );
     }
 }
 
@@ -106,7 +109,14 @@ fn curation_references_the_new_version_breaks_are_breaking_changes_of_their_tool
     assert!(!run.stdout.contains("list_notes"), "{}", run.stdout);
     assert!(!run.stdout.contains("archive_note"), "{}", run.stdout);
 
-    let run = diff(&["v1.yaml", "v2.yaml", "-c", "mcpgen.yaml", "--format", "json"]);
+    let run = diff(&[
+        "v1.yaml",
+        "v2.yaml",
+        "-c",
+        "mcpgen.yaml",
+        "--format",
+        "json",
+    ]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert_golden("v1-v2-curated.json", &run.stdout);
 }
@@ -114,7 +124,17 @@ fn curation_references_the_new_version_breaks_are_breaking_changes_of_their_tool
 #[test]
 fn the_fixtures_cover_every_kind_of_change() {
     let mut seen = BTreeSet::new();
-    for args in [&["v1.yaml", "v2.yaml", "--format", "json"][..], &["v1.yaml", "v2.yaml", "-c", "mcpgen.yaml", "--format", "json"]] {
+    for args in [
+        &["v1.yaml", "v2.yaml", "--format", "json"][..],
+        &[
+            "v1.yaml",
+            "v2.yaml",
+            "-c",
+            "mcpgen.yaml",
+            "--format",
+            "json",
+        ],
+    ] {
         let run = diff(args);
         seen.extend(kinds(&serde_json::from_str(&run.stdout).expect("JSON")));
     }
@@ -162,7 +182,10 @@ fn changes_that_break_nothing_exit_0() {
             limit,
             &format!("{limit}        - {{ name: sort, in: query, schema: {{ type: string }} }}\n"),
         )
-        .replace("enum: [open, archived, deleted]", "enum: [open, archived, deleted, draft]");
+        .replace(
+            "enum: [open, archived, deleted]",
+            "enum: [open, archived, deleted, draft]",
+        );
     std::fs::write(dir.path().join("v1.yaml"), &v1).unwrap();
     std::fs::write(dir.path().join("v1.1.yaml"), more).unwrap();
     let run = diff_in(dir.path(), &["v1.yaml", "v1.1.yaml"]);
@@ -177,21 +200,35 @@ fn changes_that_break_nothing_exit_0() {
     // The other way round, the same changes break.
     let run = diff_in(dir.path(), &["v1.1.yaml", "v1.yaml"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert!(run.stdout.contains("BREAKING  list_notes  parameter `sort` removed"), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("BREAKING  list_notes  parameter `sort` removed"),
+        "{}",
+        run.stdout
+    );
 }
 
 #[test]
 fn errors_exit_1() {
     let run = diff(&["v1.yaml", "missing.yaml"]);
     assert_eq!(run.code, Some(1));
-    assert!(run.stderr.starts_with("error: missing.yaml: cannot read the file"), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("error: missing.yaml: cannot read the file"),
+        "{}",
+        run.stderr
+    );
     assert_eq!(run.stdout, "");
 
     // The curation file must hold against the old version.
     let run = diff(&["v2.yaml", "v1.yaml", "-c", "mcpgen.yaml"]);
     assert_eq!(run.code, Some(1));
     assert_eq!(run.stdout, "");
-    assert!(run.stderr.contains("unknown operation `archiveNote`"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("unknown operation `archiveNote`"),
+        "{}",
+        run.stderr
+    );
     assert!(
         run.stderr.trim_end().ends_with(
             "note: the curation file must check against the old version (v2.yaml) for `mcpgen diff` to compare"
@@ -207,14 +244,29 @@ fn a_curation_file_broken_outside_its_tools_is_reported_without_comparing_tools(
     for name in ["v1.yaml", "v2.yaml"] {
         std::fs::copy(fixtures().join(name), dir.path().join(name)).unwrap();
     }
-    std::fs::write(dir.path().join("hide.yaml"), "operations:\n  hide: [deleteNote]\n").unwrap();
+    std::fs::write(
+        dir.path().join("hide.yaml"),
+        "operations:\n  hide: [deleteNote]\n",
+    )
+    .unwrap();
     let run = diff_in(dir.path(), &["v1.yaml", "v2.yaml", "-c", "hide.yaml"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert!(
-        run.stdout.starts_with("BREAKING  (curation)  hide.yaml:2:10: unknown operation `deleteNote`"),
+        run.stdout
+            .starts_with("BREAKING  (curation)  hide.yaml:2:10: unknown operation `deleteNote`"),
         "{}",
         run.stdout
     );
-    assert_eq!(run.stdout.lines().filter(|l| l.starts_with("BREAKING") || l.starts_with("ok")).count(), 1);
-    assert!(run.stderr.contains("the tools were not compared"), "{}", run.stderr);
+    assert_eq!(
+        run.stdout
+            .lines()
+            .filter(|l| l.starts_with("BREAKING") || l.starts_with("ok"))
+            .count(),
+        1
+    );
+    assert!(
+        run.stderr.contains("the tools were not compared"),
+        "{}",
+        run.stderr
+    );
 }

@@ -6,12 +6,24 @@ use std::path::PathBuf;
 
 use assert_cmd::Command;
 
-const COMMANDS: &[&str] = &["", "build", "check", "tools", "diff", "init", "schema", "completions"];
+const COMMANDS: &[&str] = &[
+    "",
+    "build",
+    "check",
+    "tools",
+    "diff",
+    "init",
+    "schema",
+    "completions",
+];
 
 fn golden(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/cli_help")
-        .join(format!("{}.txt", if name.is_empty() { "mcpgen" } else { name }))
+        .join(format!(
+            "{}.txt",
+            if name.is_empty() { "mcpgen" } else { name }
+        ))
 }
 
 #[test]
@@ -21,7 +33,11 @@ fn every_command_has_help_with_examples_pinned_as_golden_text() {
         if !command.is_empty() {
             cmd.arg(command);
         }
-        let output = cmd.arg("--help").env("COLUMNS", "100").output().expect("mcpgen runs");
+        let output = cmd
+            .arg("--help")
+            .env("COLUMNS", "100")
+            .output()
+            .expect("mcpgen runs");
         assert!(output.status.success(), "`mcpgen {command} --help` failed");
         let text = String::from_utf8(output.stdout).expect("help is UTF-8");
         let path = golden(command);
@@ -31,9 +47,17 @@ fn every_command_has_help_with_examples_pinned_as_golden_text() {
         }
         let expected = std::fs::read_to_string(&path)
             .unwrap_or_else(|_| panic!("{} is missing; run with UPDATE_GOLDEN=1", path.display()));
-        assert_eq!(text, expected, "`mcpgen {command} --help` changed; UPDATE_GOLDEN=1 rewrites {}", path.display());
+        assert_eq!(
+            text,
+            expected,
+            "`mcpgen {command} --help` changed; UPDATE_GOLDEN=1 rewrites {}",
+            path.display()
+        );
         if *command != "schema" {
-            assert!(text.contains("Examples:"), "`mcpgen {command} --help` shows no examples");
+            assert!(
+                text.contains("Examples:"),
+                "`mcpgen {command} --help` shows no examples"
+            );
         }
     }
 }
@@ -49,8 +73,16 @@ fn a_closed_stdout_pipe_is_not_an_error() {
         .expect("mcpgen runs");
     drop(child.stdout.take());
     let output = child.wait_with_output().expect("mcpgen exits");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    assert!(output.stderr.is_empty(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 #[test]
@@ -63,7 +95,10 @@ fn shell_completions_name_every_command() {
     assert!(output.status.success());
     let script = String::from_utf8(output.stdout).expect("UTF-8");
     for command in COMMANDS.iter().filter(|c| !c.is_empty()) {
-        assert!(script.contains(command), "the bash completion lacks `{command}`");
+        assert!(
+            script.contains(command),
+            "the bash completion lacks `{command}`"
+        );
     }
 }
 
@@ -83,9 +118,16 @@ fn a_large_spec_shows_progress_on_stderr_and_a_small_one_does_not() {
         .arg(&large)
         .output()
         .expect("mcpgen runs");
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.starts_with("loading "), "no progress for a large spec: {stderr:?}");
+    assert!(
+        stderr.starts_with("loading "),
+        "no progress for a large spec: {stderr:?}"
+    );
 
     let quiet = Command::cargo_bin("mcpgen")
         .expect("the binary is built")
@@ -102,5 +144,9 @@ fn a_large_spec_shows_progress_on_stderr_and_a_small_one_does_not() {
         .arg(&small)
         .output()
         .expect("mcpgen runs");
-    assert!(output.stderr.is_empty(), "a small spec needs no progress: {:?}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.stderr.is_empty(),
+        "a small spec needs no progress: {:?}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }

@@ -15,7 +15,14 @@ const TRACKER: &str = "specs/tracker/openapi.yaml";
 const PETSTORE: &str = "../shared/specs/swagger-petstore-v3/openapi.yaml";
 
 /// The example blocks of the starter file, each a top-level `# key:` comment block.
-const EXAMPLES: &[&str] = &["enums", "resolvers", "pagination", "errors", "budgets", "tools"];
+const EXAMPLES: &[&str] = &[
+    "enums",
+    "resolvers",
+    "pagination",
+    "errors",
+    "budgets",
+    "tools",
+];
 
 /// What one run of the binary did.
 struct Run {
@@ -45,8 +52,17 @@ fn load(spec: &str) -> mcpgen::api::Api {
 /// The starter file for `spec`, from the binary's stdout.
 fn starter(spec: &str) -> String {
     let run = mcpgen(&["init", spec]);
-    assert_eq!(run.code, Some(0), "mcpgen init {spec} failed:\n{}", run.stderr);
-    assert!(run.stderr.is_empty(), "init printed to stderr:\n{}", run.stderr);
+    assert_eq!(
+        run.code,
+        Some(0),
+        "mcpgen init {spec} failed:\n{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.is_empty(),
+        "init printed to stderr:\n{}",
+        run.stderr
+    );
     run.stdout
 }
 
@@ -96,7 +112,11 @@ fn listing(text: &str) -> Vec<(String, String)> {
             break;
         }
         if let Some(row) = line.strip_prefix("  #   ") {
-            let id = row.split_whitespace().next().expect("an operationId").to_string();
+            let id = row
+                .split_whitespace()
+                .next()
+                .expect("an operationId")
+                .to_string();
             rows.push((heading.clone().expect("a heading before the first row"), id));
         } else if let Some(title) = line.strip_prefix("  # ")
             && !title.starts_with(' ')
@@ -119,7 +139,12 @@ fn tracker_starter_matches_the_golden_file() {
     }
     let expected = std::fs::read_to_string(&path)
         .unwrap_or_else(|_| panic!("{} is missing; run with UPDATE_GOLDEN=1", path.display()));
-    assert_eq!(text, expected, "the tracker starter changed; UPDATE_GOLDEN=1 rewrites {}", path.display());
+    assert_eq!(
+        text,
+        expected,
+        "the tracker starter changed; UPDATE_GOLDEN=1 rewrites {}",
+        path.display()
+    );
 }
 
 #[test]
@@ -128,13 +153,29 @@ fn the_starter_starts_with_the_schema_line_and_says_how_to_build() {
     assert!(text.starts_with(
         "# yaml-language-server: $schema=https://raw.githubusercontent.com/mcpgen/mcpgen/main/schemas/mcpgen.schema.json\n"
     ));
-    assert!(text.contains("#   mcpgen build specs/tracker/openapi.yaml -c mcpgen.yaml\n"), "{text}");
-    for key in ["server:", "auth:", "operations:", "  mirror: all", "  hide: []"] {
-        assert!(text.lines().any(|l| l.starts_with(key)), "no `{key}` in\n{text}");
+    assert!(
+        text.contains("#   mcpgen build specs/tracker/openapi.yaml -c mcpgen.yaml\n"),
+        "{text}"
+    );
+    for key in [
+        "server:",
+        "auth:",
+        "operations:",
+        "  mirror: all",
+        "  hide: []",
+    ] {
+        assert!(
+            text.lines().any(|l| l.starts_with(key)),
+            "no `{key}` in\n{text}"
+        );
     }
     assert!(text.contains("  bearer: { env: TRACKER_TOKEN }"), "{text}");
     for example in EXAMPLES {
-        assert!(text.lines().any(|l| l.starts_with(&format!("# {example}:"))), "no `{example}` example");
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with(&format!("# {example}:"))),
+            "no `{example}` example"
+        );
     }
 }
 
@@ -145,17 +186,44 @@ fn every_operation_is_listed_once_under_its_tag() {
         let rows = listing(&starter(spec));
         assert_eq!(rows.len(), api.operations.len(), "{spec}: {rows:?}");
         for operation in &api.operations {
-            let found: Vec<&(String, String)> = rows.iter().filter(|(_, id)| *id == operation.id).collect();
-            assert_eq!(found.len(), 1, "{spec}: `{}` listed {} times", operation.id, found.len());
-            let tag = operation.tags.first().map_or(mcpgen::init::UNTAGGED, String::as_str);
-            assert_eq!(found[0].0, tag, "{spec}: `{}` is under the wrong heading", operation.id);
+            let found: Vec<&(String, String)> =
+                rows.iter().filter(|(_, id)| *id == operation.id).collect();
+            assert_eq!(
+                found.len(),
+                1,
+                "{spec}: `{}` listed {} times",
+                operation.id,
+                found.len()
+            );
+            let tag = operation
+                .tags
+                .first()
+                .map_or(mcpgen::init::UNTAGGED, String::as_str);
+            assert_eq!(
+                found[0].0, tag,
+                "{spec}: `{}` is under the wrong heading",
+                operation.id
+            );
         }
     }
     // Method, path and summary are on the operation's line.
     let text = starter(TRACKER);
-    let line = text.lines().find(|l| l.starts_with("  #   listIssues ")).expect("listIssues is listed");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("  #   listIssues "))
+        .expect("listIssues is listed");
     let columns: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!(columns[..5], ["#", "listIssues", "GET", "/v2/projects/{project_id}/issues", "—"], "{line}");
+    assert_eq!(
+        columns[..5],
+        [
+            "#",
+            "listIssues",
+            "GET",
+            "/v2/projects/{project_id}/issues",
+            "—"
+        ],
+        "{line}"
+    );
     assert!(line.ends_with("— List issues of a project"), "{line}");
 }
 
@@ -189,13 +257,33 @@ fn the_starter_builds_as_written_into_a_crate_that_compiles() {
         let run = mcpgen(&["init", spec, "-o", file_arg]);
         assert_eq!(run.code, Some(0), "{}", run.stderr);
         let count = load(spec).operations.len();
-        assert_eq!(run.stderr, format!("wrote {file_arg} ({count} operations listed)\n"));
+        assert_eq!(
+            run.stderr,
+            format!("wrote {file_arg} ({count} operations listed)\n")
+        );
         assert!(run.stdout.is_empty());
         let text = std::fs::read_to_string(&file).unwrap();
-        assert!(text.contains(&format!("#   mcpgen build {spec} -c {file_arg}\n")), "{text}");
+        assert!(
+            text.contains(&format!("#   mcpgen build {spec} -c {file_arg}\n")),
+            "{text}"
+        );
 
-        let run = mcpgen(&["build", spec, "-c", file_arg, "-o", out.to_str().unwrap(), "--name", name]);
-        assert_eq!(run.code, Some(0), "the starter for {spec} does not build:\n{}", run.stderr);
+        let run = mcpgen(&[
+            "build",
+            spec,
+            "-c",
+            file_arg,
+            "-o",
+            out.to_str().unwrap(),
+            "--name",
+            name,
+        ]);
+        assert_eq!(
+            run.code,
+            Some(0),
+            "the starter for {spec} does not build:\n{}",
+            run.stderr
+        );
         cargo(&out, &["check", "--quiet"]);
     }
 }
@@ -204,22 +292,44 @@ fn the_starter_builds_as_written_into_a_crate_that_compiles() {
 fn the_examples_uncommented_check_cleanly_and_build_into_a_crate_that_compiles() {
     for (spec, name, tool) in [
         (TRACKER, "init-tracker-examples", "tracker_list_issues"),
-        (PETSTORE, "init-petstore-examples", "petstore_find_pets_by_status"),
+        (
+            PETSTORE,
+            "init-petstore-examples",
+            "petstore_find_pets_by_status",
+        ),
     ] {
         let api = load(spec);
         let text = uncomment_examples(&starter(spec));
         for example in EXAMPLES {
-            assert!(text.lines().any(|l| l.starts_with(&format!("{example}:"))), "{spec}: `{example}` stayed commented");
+            assert!(
+                text.lines().any(|l| l.starts_with(&format!("{example}:"))),
+                "{spec}: `{example}` stayed commented"
+            );
         }
         assert_checks(&format!("{spec} (examples uncommented)"), &text, &api);
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("mcpgen.yaml");
         std::fs::write(&file, &text).unwrap();
-        let (plan, _) = mcpgen::generate(&root().join(spec), Some(&file), &mcpgen::Options::default())
-            .unwrap_or_else(|e| panic!("{spec} with the examples uncommented does not generate: {e:#}\n{text}"));
-        assert!(plan.tools.iter().any(|t| t.name == tool), "{spec}: no curated tool `{tool}`");
+        let (plan, _) =
+            mcpgen::generate(&root().join(spec), Some(&file), &mcpgen::Options::default())
+                .unwrap_or_else(|e| {
+                    panic!("{spec} with the examples uncommented does not generate: {e:#}\n{text}")
+                });
+        assert!(
+            plan.tools.iter().any(|t| t.name == tool),
+            "{spec}: no curated tool `{tool}`"
+        );
         let out = dir.path().join("out");
-        let run = mcpgen(&["build", spec, "-c", file.to_str().unwrap(), "-o", out.to_str().unwrap(), "--name", name]);
+        let run = mcpgen(&[
+            "build",
+            spec,
+            "-c",
+            file.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--name",
+            name,
+        ]);
         assert_eq!(run.code, Some(0), "{}", run.stderr);
         cargo(&out, &["check", "--quiet"]);
     }
@@ -230,12 +340,17 @@ fn shared_specs() -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut stack = vec![root().join("../shared/specs")];
     while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for entry in entries {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 stack.push(path);
-            } else if matches!(path.extension().and_then(|e| e.to_str()), Some("yaml" | "yml" | "json")) {
+            } else if matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("yaml" | "yml" | "json")
+            ) {
                 found.push(path);
             }
         }
@@ -247,14 +362,23 @@ fn shared_specs() -> Vec<PathBuf> {
 #[test]
 fn every_shared_spec_gets_a_starter_that_checks_and_generates() {
     let specs = shared_specs();
-    assert!(specs.len() > 10, "expected the shared specs, found {specs:?}");
+    assert!(
+        specs.len() > 10,
+        "expected the shared specs, found {specs:?}"
+    );
     let mut tried = 0;
     for spec in specs {
-        let Ok(api) = mcpgen::load::load(&spec) else { continue };
+        let Ok(api) = mcpgen::load::load(&spec) else {
+            continue;
+        };
         tried += 1;
         let name = spec.display().to_string();
         let text = mcpgen::init::starter(&api, &name);
-        assert_eq!(text, mcpgen::init::starter(&api, &name), "{name}: not deterministic");
+        assert_eq!(
+            text,
+            mcpgen::init::starter(&api, &name),
+            "{name}: not deterministic"
+        );
         assert_checks(&name, &text, &api);
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("mcpgen.yaml");
@@ -262,7 +386,10 @@ fn every_shared_spec_gets_a_starter_that_checks_and_generates() {
         if let Err(error) = mcpgen::generate(&spec, Some(&file), &mcpgen::Options::default()) {
             // The starter must not be why: the spec alone fails the same way.
             let alone = mcpgen::generate(&spec, None, &mcpgen::Options::default());
-            assert!(alone.is_err(), "{name}: the starter does not generate: {error:#}");
+            assert!(
+                alone.is_err(),
+                "{name}: the starter does not generate: {error:#}"
+            );
         }
         // Uncommented, the examples hold, but for operations named `your…`, which the spec has
         // nothing to fill in for.
@@ -272,9 +399,15 @@ fn every_shared_spec_gets_a_starter_that_checks_and_generates() {
                 .diagnostics
                 .iter()
                 .filter(|d| d.severity == mcpgen::curate::Severity::Error)
-                .filter(|d| !d.message.contains(&format!("`{}", mcpgen::init::PLACEHOLDER_PREFIX)))
+                .filter(|d| {
+                    !d.message
+                        .contains(&format!("`{}", mcpgen::init::PLACEHOLDER_PREFIX))
+                })
                 .collect();
-            assert!(real.is_empty(), "{name} with the examples uncommented:\n{error}\n--- the file ---\n{examples}");
+            assert!(
+                real.is_empty(),
+                "{name} with the examples uncommented:\n{error}\n--- the file ---\n{examples}"
+            );
         }
     }
     assert!(tried > 10, "only {tried} shared specs load");
@@ -330,23 +463,44 @@ paths:
     let api = mcpgen::load::load(&spec).expect("the cursed spec loads");
     let text = mcpgen::init::starter(&api, "cursed spec.yaml");
     assert_checks("cursed", &text, &api);
-    assert_checks("cursed (examples uncommented)", &uncomment_examples(&text), &api);
+    assert_checks(
+        "cursed (examples uncommented)",
+        &uncomment_examples(&text),
+        &api,
+    );
     // The filter examples name the spec's own tag and operation exactly.
     let filters: String = text
         .lines()
         .map(|line| match line.strip_prefix("  # ") {
-            Some(rest) if rest.starts_with("include:") || rest.starts_with("exclude:") => format!("  {rest}\n"),
+            Some(rest) if rest.starts_with("include:") || rest.starts_with("exclude:") => {
+                format!("  {rest}\n")
+            }
             _ => format!("{line}\n"),
         })
         .collect();
-    assert!(filters.contains("\n  include:") && filters.contains("\n  exclude:"), "{filters}");
+    assert!(
+        filters.contains("\n  include:") && filters.contains("\n  exclude:"),
+        "{filters}"
+    );
     assert_checks("cursed (filters uncommented)", &filters, &api);
     let parsed = mcpgen::curate::parse(&text).expect("the starter parses");
-    assert!(parsed.tools.is_empty(), "text from the spec became a tool:\n{text}");
-    assert_eq!(parsed.server.name.as_ref().map(|n| n.value.as_str()), Some("cursed"));
-    assert!(text.contains("#   mcpgen build 'cursed spec.yaml' -c mcpgen.yaml"), "{text}");
+    assert!(
+        parsed.tools.is_empty(),
+        "text from the spec became a tool:\n{text}"
+    );
+    assert_eq!(
+        parsed.server.name.as_ref().map(|n| n.value.as_str()),
+        Some("cursed")
+    );
+    assert!(
+        text.contains("#   mcpgen build 'cursed spec.yaml' -c mcpgen.yaml"),
+        "{text}"
+    );
     for line in text.lines() {
-        assert!(!line.contains(['\r', '\u{2028}', '\u{85}']), "a line break survived: {line:?}");
+        assert!(
+            !line.contains(['\r', '\u{2028}', '\u{85}']),
+            "a line break survived: {line:?}"
+        );
     }
     let rows = listing(&text);
     assert_eq!(rows.len(), 2, "{text}");
@@ -357,19 +511,69 @@ paths:
 #[test]
 fn scalars_read_back_as_the_same_text() {
     let cases = [
-        "plain words", "", "null", "~", "true", "No", "1", "1.5", "1e3", "0x1F", "-x", "- x", "a: b",
-        "a #b", "a:", "#x", "*alias", "&anchor", "!tag", "|", ">", "'q'", "\"d\"", "%x", "@x", "`x`",
-        "a, b", "[x]", "{x}", "x: {y}", "/v2/issues/*", "https://x.example/a?b=c", "ünïcødé", " lead",
-        "trail ", "back\\slash", "tab\there", "line\nbreak", "cr\r\nlf", "sep\u{2028}para\u{2029}",
-        "nel\u{85}del\u{7f}", "bom\u{feff}", "emoji 🦀",
+        "plain words",
+        "",
+        "null",
+        "~",
+        "true",
+        "No",
+        "1",
+        "1.5",
+        "1e3",
+        "0x1F",
+        "-x",
+        "- x",
+        "a: b",
+        "a #b",
+        "a:",
+        "#x",
+        "*alias",
+        "&anchor",
+        "!tag",
+        "|",
+        ">",
+        "'q'",
+        "\"d\"",
+        "%x",
+        "@x",
+        "`x`",
+        "a, b",
+        "[x]",
+        "{x}",
+        "x: {y}",
+        "/v2/issues/*",
+        "https://x.example/a?b=c",
+        "ünïcødé",
+        " lead",
+        "trail ",
+        "back\\slash",
+        "tab\there",
+        "line\nbreak",
+        "cr\r\nlf",
+        "sep\u{2028}para\u{2029}",
+        "nel\u{85}del\u{7f}",
+        "bom\u{feff}",
+        "emoji 🦀",
     ];
     for case in cases {
         for flow in [false, true] {
             let written = mcpgen::init::scalar(case, flow);
-            let document = if flow { format!("x: {{ v: {written} }}\n") } else { format!("x:\n  v: {written}\n") };
-            let value = mcpgen::load::parse_text(&document).unwrap_or_else(|e| panic!("{document:?}: {e}"));
-            assert_eq!(value["x"]["v"], serde_json::Value::String(case.to_string()), "{document:?}");
-            assert!(!written.contains(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}']), "{written:?} spans lines");
+            let document = if flow {
+                format!("x: {{ v: {written} }}\n")
+            } else {
+                format!("x:\n  v: {written}\n")
+            };
+            let value =
+                mcpgen::load::parse_text(&document).unwrap_or_else(|e| panic!("{document:?}: {e}"));
+            assert_eq!(
+                value["x"]["v"],
+                serde_json::Value::String(case.to_string()),
+                "{document:?}"
+            );
+            assert!(
+                !written.contains(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}']),
+                "{written:?} spans lines"
+            );
         }
     }
 }
@@ -382,15 +586,28 @@ fn output_refuses_to_overwrite_an_existing_file_without_force() {
     let file_arg = file.to_str().unwrap();
     let run = mcpgen(&["init", TRACKER, "-o", file_arg]);
     assert_eq!(run.code, Some(1));
-    assert_eq!(run.stderr, format!("error: {file_arg} already exists; pass --force to overwrite it\n"));
+    assert_eq!(
+        run.stderr,
+        format!("error: {file_arg} already exists; pass --force to overwrite it\n")
+    );
     assert!(run.stdout.is_empty());
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine\n");
 
     let run = mcpgen(&["init", TRACKER, "-o", file_arg, "--force"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(std::fs::read_to_string(&file).unwrap().starts_with("# yaml-language-server:"));
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .starts_with("# yaml-language-server:")
+    );
 
-    let run = mcpgen(&["-q", "init", TRACKER, "-o", dir.path().join("quiet.yaml").to_str().unwrap()]);
+    let run = mcpgen(&[
+        "-q",
+        "init",
+        TRACKER,
+        "-o",
+        dir.path().join("quiet.yaml").to_str().unwrap(),
+    ]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.stderr.is_empty(), "{}", run.stderr);
 }
@@ -405,7 +622,11 @@ fn a_bad_spec_is_exit_1_and_writes_nothing() {
         let file = dir.path().join("mcpgen.yaml");
         let run = mcpgen(&["init", spec.to_str().unwrap(), "-o", file.to_str().unwrap()]);
         assert_eq!(run.code, Some(1), "{}", run.stderr);
-        assert!(run.stderr.starts_with("error: ") && run.stderr.contains(spec.to_str().unwrap()), "{}", run.stderr);
+        assert!(
+            run.stderr.starts_with("error: ") && run.stderr.contains(spec.to_str().unwrap()),
+            "{}",
+            run.stderr
+        );
         assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
         assert!(!file.exists(), "a file was written for a bad spec");
         let run = mcpgen(&["init", spec.to_str().unwrap()]);
@@ -421,7 +642,10 @@ fn auth_is_what_the_spec_asks_for() {
             r#"{ type: apiKey, in: query, name: key }"#,
             "  api_key: { in: query, name: key, env: AUTH_TEST_API_KEY }",
         ),
-        (r#"{ type: http, scheme: basic }"#, "  basic: { username_env: AUTH_TEST_USERNAME, password_env: AUTH_TEST_PASSWORD }"),
+        (
+            r#"{ type: http, scheme: basic }"#,
+            "  basic: { username_env: AUTH_TEST_USERNAME, password_env: AUTH_TEST_PASSWORD }",
+        ),
         (
             r#"{ type: oauth2, flows: { clientCredentials: { tokenUrl: "https://id.example.com/token", scopes: {} } } }"#,
             "  oauth2_client_credentials: { token_url: \"https://id.example.com/token\", client_id_env: AUTH_TEST_CLIENT_ID, client_secret_env: AUTH_TEST_CLIENT_SECRET, scopes: [] }",
@@ -432,7 +656,9 @@ fn auth_is_what_the_spec_asks_for() {
         let security = if scheme.is_empty() {
             String::new()
         } else {
-            format!("security: [{{ main: [] }}]\ncomponents: {{ securitySchemes: {{ main: {scheme} }} }}\n")
+            format!(
+                "security: [{{ main: [] }}]\ncomponents: {{ securitySchemes: {{ main: {scheme} }} }}\n"
+            )
         };
         let spec = format!(
             "openapi: 3.0.3\ninfo: {{ title: Auth test, version: '1' }}\n{security}paths:\n  /ping:\n    get:\n      operationId: ping\n      responses: {{ '204': {{ description: ok }} }}\n"
@@ -442,11 +668,20 @@ fn auth_is_what_the_spec_asks_for() {
         std::fs::write(&path, &spec).unwrap();
         let api = mcpgen::load::load(&path).unwrap_or_else(|e| panic!("{spec}: {e}"));
         let text = mcpgen::init::starter(&api, "api.yaml");
-        assert!(text.lines().any(|l| l.starts_with(expected)), "expected `{expected}` in\n{text}");
+        assert!(
+            text.lines().any(|l| l.starts_with(expected)),
+            "expected `{expected}` in\n{text}"
+        );
         assert_checks("auth", &text, &api);
         let file = dir.path().join("mcpgen.yaml");
         std::fs::write(&file, &text).unwrap();
-        let (plan, _) = mcpgen::generate(&path, Some(&file), &mcpgen::Options::default()).expect("the starter generates");
-        assert_eq!(plan.server.auth.is_empty(), scheme.is_empty(), "{:?}", plan.server.auth);
+        let (plan, _) = mcpgen::generate(&path, Some(&file), &mcpgen::Options::default())
+            .expect("the starter generates");
+        assert_eq!(
+            plan.server.auth.is_empty(),
+            scheme.is_empty(),
+            "{:?}",
+            plan.server.auth
+        );
     }
 }

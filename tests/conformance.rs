@@ -151,7 +151,13 @@ fn the_curated_petstore_server_passes_the_2026_07_28_conformance_suite() {
         Command::new(&prism)
             .arg("mock")
             .arg(support::repo().join("../shared/specs/swagger-petstore-v3/openapi.yaml"))
-            .args(["-h", "127.0.0.1", "-p", &prism_address.port().to_string(), "--errors"])
+            .args([
+                "-h",
+                "127.0.0.1",
+                "-p",
+                &prism_address.port().to_string(),
+                "--errors",
+            ])
             .stdin(Stdio::null())
             .stdout(prism_out.try_clone().expect("a second handle"))
             .stderr(prism_out)
@@ -165,7 +171,12 @@ fn the_curated_petstore_server_passes_the_2026_07_28_conformance_suite() {
     let server_out = File::create(&server_log).expect("a file for the server's log");
     let mut server = Guard(
         Command::new(&binary)
-            .args(["--transport", "http", "--listen", &server_address.to_string()])
+            .args([
+                "--transport",
+                "http",
+                "--listen",
+                &server_address.to_string(),
+            ])
             .args(["--base-url", &format!("http://{prism_address}")])
             .env("PETSTORE_TOKEN", "petstore-conformance-token")
             .env_remove("PETSTORE_BASE_URL")
@@ -175,7 +186,15 @@ fn the_curated_petstore_server_passes_the_2026_07_28_conformance_suite() {
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display())),
     );
-    wait_until_listening(&mut server, server_address, "the petstore server", &server_log);
+    wait_until_listening(
+        &mut server,
+        server_address,
+        "the petstore server",
+        &server_log,
+    );
 
-    run_suite(&format!("http://{server_address}/mcp"), "curated petstore server");
+    run_suite(
+        &format!("http://{server_address}/mcp"),
+        "curated petstore server",
+    );
 }

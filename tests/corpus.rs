@@ -83,8 +83,12 @@ fn name_for(relative: &str) -> String {
 /// example keeps its shared schemas in a folder beside the document's (`spec/` and `common/`), so
 /// it needs the parent folder allowed (`--refs-root`); every other document its own folder.
 fn refs_root(path: &Path) -> Option<PathBuf> {
-    let is_split = path.components().any(|c| c.as_os_str() == "petstore-separate");
-    is_split.then(|| path.parent().and_then(Path::parent).map(Path::to_path_buf)).flatten()
+    let is_split = path
+        .components()
+        .any(|c| c.as_os_str() == "petstore-separate");
+    is_split
+        .then(|| path.parent().and_then(Path::parent).map(Path::to_path_buf))
+        .flatten()
 }
 
 /// Generates the document into `out/<crate name>`; returns the crate's folder name and its
@@ -116,7 +120,13 @@ fn check_workspace(out: &Path, members: &[String]) -> Result<(), String> {
     )
     .map_err(|e| e.to_string())?;
     let output = Command::new(env!("CARGO"))
-        .args(["check", "--workspace", "--all-targets", "--message-format=short", "--manifest-path"])
+        .args([
+            "check",
+            "--workspace",
+            "--all-targets",
+            "--message-format=short",
+            "--manifest-path",
+        ])
         .arg(out.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", root().join("target/generated"))
         .output()
@@ -136,7 +146,10 @@ fn check_workspace(out: &Path, members: &[String]) -> Result<(), String> {
         return Err(format!("cargo check failed:\n{stderr}"));
     }
     if !warnings.is_empty() {
-        return Err(format!("generated code has warnings:\n{}", warnings.join("\n")));
+        return Err(format!(
+            "generated code has warnings:\n{}",
+            warnings.join("\n")
+        ));
     }
     Ok(())
 }
@@ -188,7 +201,11 @@ fn every_corpus_document_generates_a_crate_that_compiles_or_is_refused_as_pinned
     );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     if let Err(problem) = check_workspace(&out, &crates) {
-        panic!("the {} generated corpus crates in {}: {problem}", crates.len(), out.display());
+        panic!(
+            "the {} generated corpus crates in {}: {problem}",
+            crates.len(),
+            out.display()
+        );
     }
 }
 
@@ -213,7 +230,10 @@ fn swagger_2_documents_with_external_refs_generate() {
         // Without --refs-root, the sibling folder is out of bounds.
         let error = load_error(&path);
         assert!(
-            error.message.contains("climbs out of the folder of the document") && error.message.ends_with("name it with --refs-root DIR"),
+            error
+                .message
+                .contains("climbs out of the folder of the document")
+                && error.message.ends_with("name it with --refs-root DIR"),
             "{error}"
         );
         let find = api

@@ -37,7 +37,10 @@ fn features() -> (mcpgen::plan::Plan, Vec<Value>) {
 #[test]
 fn operation_filters_mirror_included_tags_minus_excluded_paths_and_never_hidden_ones() {
     let (plan, tools) = features();
-    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap_or_default()).collect();
+    let names: Vec<&str> = tools
+        .iter()
+        .map(|t| t["name"].as_str().unwrap_or_default())
+        .collect();
     assert_eq!(
         names,
         [
@@ -49,26 +52,43 @@ fn operation_filters_mirror_included_tags_minus_excluded_paths_and_never_hidden_
         ]
     );
     let called: Vec<&str> = plan.operations.iter().map(|o| o.api_id.as_str()).collect();
-    assert!(!called.contains(&"deleteWidget"), "hidden operations get no client code: {called:?}");
-    assert!(!called.contains(&"internalStats"), "excluded operations get no client code: {called:?}");
+    assert!(
+        !called.contains(&"deleteWidget"),
+        "hidden operations get no client code: {called:?}"
+    );
+    assert!(
+        !called.contains(&"internalStats"),
+        "excluded operations get no client code: {called:?}"
+    );
 }
 
 #[test]
 fn fixed_values_and_paging_parameters_are_hidden_and_header_params_carry_x_mcp_header() {
     let (_, tools) = features();
     let find = tool(&tools, "widgets_find_widgets");
-    let properties = find["inputSchema"]["properties"].as_object().expect("properties");
+    let properties = find["inputSchema"]["properties"]
+        .as_object()
+        .expect("properties");
     let names: Vec<&String> = properties.keys().collect();
     assert_eq!(
         names,
         ["shade", "tags", "sort", "limit"],
         "api-version is fixed; offset/limit are the server's"
     );
-    assert_eq!(properties["sort"]["default"], "name", "the API's default is kept");
+    assert_eq!(
+        properties["sort"]["default"], "name",
+        "the API's default is kept"
+    );
     assert_eq!(properties["tags"]["type"], "array");
     assert_eq!(properties["shade"]["x-mcp-header"], "Shade");
-    assert_eq!(properties["shade"]["enum"], json!(["crimson", "lime", "navy"]));
-    assert_eq!(properties["limit"], json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 10}));
+    assert_eq!(
+        properties["shade"]["enum"],
+        json!(["crimson", "lime", "navy"])
+    );
+    assert_eq!(
+        properties["limit"],
+        json!({"type": "integer", "minimum": 1, "maximum": 100, "default": 10})
+    );
 }
 
 #[test]
@@ -76,20 +96,41 @@ fn defaults_required_overrides_removed_descriptions_and_mapped_spec_defaults() {
     let (_, tools) = features();
     let add = tool(&tools, "widgets_add_widget");
     let schema = &add["inputSchema"];
-    assert_eq!(schema["properties"]["name"], json!({"type": "string", "maxLength": 40}), "description: null drops the API's text");
-    assert_eq!(schema["properties"]["shade"]["default"], "lime", "the API's default `green` shown by its readable name");
+    assert_eq!(
+        schema["properties"]["name"],
+        json!({"type": "string", "maxLength": 40}),
+        "description: null drops the API's text"
+    );
+    assert_eq!(
+        schema["properties"]["shade"]["default"], "lime",
+        "the API's default `green` shown by its readable name"
+    );
     assert_eq!(schema["properties"]["size"]["default"], 3);
     assert_eq!(schema["required"], json!(["name"]));
     let details = tool(&tools, "widgets_widget_details");
-    assert_eq!(details["inputSchema"]["properties"]["widget"], json!({"type": "string", "description": "The widget's name"}));
+    assert_eq!(
+        details["inputSchema"]["properties"]["widget"],
+        json!({"type": "string", "description": "The widget's name"})
+    );
 }
 
 #[test]
 fn every_curation_feature_generates_a_clippy_clean_crate() {
     let fixtures = root().join("tests/fixtures/features");
-    let binary = support::generate_and_build("features", &fixtures.join("openapi.yaml"), Some(&fixtures.join("mcpgen.yaml")));
-    let main = std::fs::read_to_string(root().join("target/e2e/features/src/main.rs")).expect("main.rs");
-    for env in ["WIDGETS_KEY", "WIDGETS_USER", "WIDGETS_PASSWORD", "WIDGETS_CLIENT_ID", "WIDGETS_CLIENT_SECRET"] {
+    let binary = support::generate_and_build(
+        "features",
+        &fixtures.join("openapi.yaml"),
+        Some(&fixtures.join("mcpgen.yaml")),
+    );
+    let main =
+        std::fs::read_to_string(root().join("target/e2e/features/src/main.rs")).expect("main.rs");
+    for env in [
+        "WIDGETS_KEY",
+        "WIDGETS_USER",
+        "WIDGETS_PASSWORD",
+        "WIDGETS_CLIENT_ID",
+        "WIDGETS_CLIENT_SECRET",
+    ] {
         assert!(main.contains(env), "{env} is read from the environment");
     }
     assert!(binary.exists());
@@ -98,7 +139,11 @@ fn every_curation_feature_generates_a_clippy_clean_crate() {
 #[test]
 fn every_paging_style_generates_a_clippy_clean_crate() {
     let fixtures = root().join("tests/fixtures/paging");
-    support::generate_and_build("paging", &fixtures.join("openapi.yaml"), Some(&fixtures.join("mcpgen.yaml")));
+    support::generate_and_build(
+        "paging",
+        &fixtures.join("openapi.yaml"),
+        Some(&fixtures.join("mcpgen.yaml")),
+    );
 }
 
 /// One `tools/call` over stdio in the 2026-07-28 (stateless) protocol.
@@ -145,27 +190,63 @@ fn a_generated_server_walks_pages_through_link_headers_and_resolves_keys_by_look
     );
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let base_url = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
         let address = listener.local_addr().expect("address");
         tokio::spawn(tracker_api::serve(listener));
         format!("http://{address}")
     });
     // 60 issues: a full page of 50, then 10 of the page its Link header points to.
-    let result = call_over_stdio(&binary, &base_url, "search_issues", json!({"project": "WEB", "limit": 60}));
+    let result = call_over_stdio(
+        &binary,
+        &base_url,
+        "search_issues",
+        json!({"project": "WEB", "limit": 60}),
+    );
     assert_ne!(result["isError"], true, "{result}");
-    let issues = result["structuredContent"]["issues"].as_array().expect("issues").clone();
-    let keys: Vec<&str> = issues.iter().map(|i| i["key"].as_str().expect("a key")).collect();
+    let issues = result["structuredContent"]["issues"]
+        .as_array()
+        .expect("issues")
+        .clone();
+    let keys: Vec<&str> = issues
+        .iter()
+        .map(|i| i["key"].as_str().expect("a key"))
+        .collect();
     let expected: Vec<String> = (71..=130).rev().map(|n| format!("WEB-{n}")).collect();
     assert_eq!(keys, expected, "newest first, no gaps, no repeats");
     assert_eq!(result["structuredContent"]["truncated"], true);
     // A lookup resolver: one call per value, the id it finds sent on.
-    let result = call_over_stdio(&binary, &base_url, "issue_details", json!({"issue": "WEB-42"}));
+    let result = call_over_stdio(
+        &binary,
+        &base_url,
+        "issue_details",
+        json!({"issue": "WEB-42"}),
+    );
     assert_eq!(result["structuredContent"]["key"], "WEB-42", "{result}");
-    let result = call_over_stdio(&binary, &base_url, "issue_details", json!({"issue": "WEB-9999"}));
+    let result = call_over_stdio(
+        &binary,
+        &base_url,
+        "issue_details",
+        json!({"issue": "WEB-9999"}),
+    );
     assert_eq!(result["isError"], true, "{result}");
-    assert_eq!(result["content"][0]["text"], "Issue \"WEB-9999\" not found.");
+    assert_eq!(
+        result["content"][0]["text"],
+        "Issue \"WEB-9999\" not found."
+    );
     // All 130: three pages, the last one without a Link header.
-    let result = call_over_stdio(&binary, &base_url, "search_issues", json!({"project": "WEB", "limit": 200}));
-    assert_eq!(result["structuredContent"]["issues"].as_array().map(Vec::len), Some(130));
+    let result = call_over_stdio(
+        &binary,
+        &base_url,
+        "search_issues",
+        json!({"project": "WEB", "limit": 200}),
+    );
+    assert_eq!(
+        result["structuredContent"]["issues"]
+            .as_array()
+            .map(Vec::len),
+        Some(130)
+    );
     assert_eq!(result["structuredContent"]["truncated"], false);
 }

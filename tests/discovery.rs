@@ -68,7 +68,14 @@ fn options(name: &str) -> mcpgen::Options {
 fn a_spec_over_the_threshold_gets_only_the_discovery_tools_and_stderr_says_so() {
     let output = Cli::cargo_bin("mcpgen")
         .expect("the mcpgen binary")
-        .args(["tools", "specs/tracker/openapi.yaml", "--discovery-threshold", "5", "--format", "json"])
+        .args([
+            "tools",
+            "specs/tracker/openapi.yaml",
+            "--discovery-threshold",
+            "5",
+            "--format",
+            "json",
+        ])
         .current_dir(repo())
         .output()
         .expect("mcpgen runs");
@@ -77,7 +84,9 @@ fn a_spec_over_the_threshold_gets_only_the_discovery_tools_and_stderr_says_so() 
     let notes: Vec<&str> = stderr.lines().filter(|l| l.starts_with("note:")).collect();
     assert_eq!(
         notes,
-        ["note: the spec has 10 operations (more than 5), so the server has 3 discovery tools (tracker_search_operations, tracker_describe_operation, tracker_call_operation) instead of one tool per operation; --no-discovery gives one tool per operation, a curation file (mcpgen init) chooses tools"],
+        [
+            "note: the spec has 10 operations (more than 5), so the server has 3 discovery tools (tracker_search_operations, tracker_describe_operation, tracker_call_operation) instead of one tool per operation; --no-discovery gives one tool per operation, a curation file (mcpgen init) chooses tools"
+        ],
         "{stderr}"
     );
     let listed: Value = serde_json::from_slice(&output.stdout).expect("JSON on stdout");
@@ -89,15 +98,22 @@ fn a_spec_over_the_threshold_gets_only_the_discovery_tools_and_stderr_says_so() 
         .collect();
     assert_eq!(
         names,
-        ["tracker_search_operations", "tracker_describe_operation", "tracker_call_operation"]
+        [
+            "tracker_search_operations",
+            "tracker_describe_operation",
+            "tracker_call_operation"
+        ]
     );
 }
 
 #[test]
 fn no_discovery_and_a_higher_threshold_give_one_tool_per_operation_without_a_note() {
-    for flags in [&["--no-discovery"][..], &["--discovery-threshold", "10"][..]] {
+    for flags in [
+        &["--no-discovery"][..],
+        &["--discovery-threshold", "10"][..],
+    ] {
         let output = Cli::cargo_bin("mcpgen")
-        .expect("the mcpgen binary")
+            .expect("the mcpgen binary")
             .args(["tools", "specs/tracker/openapi.yaml", "--format", "json"])
             .args(flags)
             .current_dir(repo())
@@ -107,7 +123,11 @@ fn no_discovery_and_a_higher_threshold_give_one_tool_per_operation_without_a_not
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!stderr.contains("note:"), "{flags:?}: {stderr}");
         let listed: Value = serde_json::from_slice(&output.stdout).expect("JSON on stdout");
-        assert_eq!(listed["tools"].as_array().map(Vec::len), Some(10), "{flags:?}");
+        assert_eq!(
+            listed["tools"].as_array().map(Vec::len),
+            Some(10),
+            "{flags:?}"
+        );
     }
 }
 
@@ -125,7 +145,10 @@ fn the_default_threshold_is_40_operations() {
         .collect();
     let plan = mcpgen::plan::plan(&many, &mcpgen::Options::default(), None).expect("it plans");
     assert_eq!(plan.tools.len(), 3);
-    assert_eq!(plan.discovery.as_ref().map(|d| d.operations.len()), Some(41));
+    assert_eq!(
+        plan.discovery.as_ref().map(|d| d.operations.len()),
+        Some(41)
+    );
     many.operations.truncate(40);
     let plan = mcpgen::plan::plan(&many, &mcpgen::Options::default(), None).expect("it plans");
     assert_eq!(plan.tools.len(), 40);
@@ -141,8 +164,12 @@ fn tracker_fixture() -> PathBuf {
 #[test]
 fn curation_decides_what_is_curated_discoverable_and_hidden() {
     let spec = repo().join("specs/tracker/openapi.yaml");
-    let (plan, files) =
-        mcpgen::generate(&spec, Some(&tracker_fixture()), &options("tracker-discovery")).expect("it generates");
+    let (plan, files) = mcpgen::generate(
+        &spec,
+        Some(&tracker_fixture()),
+        &options("tracker-discovery"),
+    )
+    .expect("it generates");
     let names: Vec<&str> = plan.tools.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(
         names,
@@ -154,19 +181,44 @@ fn curation_decides_what_is_curated_discoverable_and_hidden() {
         ]
     );
     let discovery = plan.discovery.as_ref().expect("discovery tools");
-    let reached: Vec<&str> = discovery.operations.iter().map(|o| o.name.as_str()).collect();
+    let reached: Vec<&str> = discovery
+        .operations
+        .iter()
+        .map(|o| o.name.as_str())
+        .collect();
     // listIssues (the curated tool) and listProjects (its resolver) have tools; deleteIssue is
     // hidden; everything else is discoverable.
     assert_eq!(
         reached,
-        ["listUsers", "getCurrentUser", "createIssue", "getIssue", "getIssueByKey", "listTransitions", "transitionIssue"]
+        [
+            "listUsers",
+            "getCurrentUser",
+            "createIssue",
+            "getIssue",
+            "getIssueByKey",
+            "listTransitions",
+            "transitionIssue"
+        ]
     );
     let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    for path in ["data/operations.jsonl", "data/search-index.txt", "src/discovery.rs", "src/operations.rs", "src/search.rs"] {
+    for path in [
+        "data/operations.jsonl",
+        "data/search-index.txt",
+        "src/discovery.rs",
+        "src/operations.rs",
+        "src/search.rs",
+    ] {
         assert!(paths.contains(&path), "{path} in {paths:?}");
     }
-    let client = &files.iter().find(|f| f.path == "src/client.rs").expect("a client").contents;
-    assert!(!client.contains("delete_issue"), "hidden operations get no client code");
+    let client = &files
+        .iter()
+        .find(|f| f.path == "src/client.rs")
+        .expect("a client")
+        .contents;
+    assert!(
+        !client.contains("delete_issue"),
+        "hidden operations get no client code"
+    );
 }
 
 #[test]
@@ -174,15 +226,27 @@ fn read_only_discovery_leaves_write_operations_out_and_makes_the_call_tool_read_
     let spec = repo().join("specs/tracker/openapi.yaml");
     let text = std::fs::read_to_string(tracker_fixture())
         .expect("the fixture")
-        .replace("discovery: {}", "discovery:\n  read_only: true\n  exclude: [{ tag: Users }]");
+        .replace(
+            "discovery: {}",
+            "discovery:\n  read_only: true\n  exclude: [{ tag: Users }]",
+        );
     let dir = tempfile::tempdir().expect("a scratch directory");
     let curation = dir.path().join("mcpgen.yaml");
     std::fs::write(&curation, text).expect("written");
-    let (plan, _) = mcpgen::generate(&spec, Some(&curation), &options("tracker-discovery")).expect("it generates");
+    let (plan, _) = mcpgen::generate(&spec, Some(&curation), &options("tracker-discovery"))
+        .expect("it generates");
     let discovery = plan.discovery.as_ref().expect("discovery tools");
-    let reached: Vec<&str> = discovery.operations.iter().map(|o| o.name.as_str()).collect();
+    let reached: Vec<&str> = discovery
+        .operations
+        .iter()
+        .map(|o| o.name.as_str())
+        .collect();
     assert_eq!(reached, ["getIssue", "getIssueByKey", "listTransitions"]);
-    let call = plan.tools.iter().find(|t| t.name == "tracker_call_operation").expect("the call tool");
+    let call = plan
+        .tools
+        .iter()
+        .find(|t| t.name == "tracker_call_operation")
+        .expect("the call tool");
     assert_eq!(call.annotations.read_only, Some(true));
 }
 
@@ -191,14 +255,20 @@ fn a_discovery_filter_naming_an_unknown_operation_is_a_curation_mistake() {
     let spec = repo().join("specs/tracker/openapi.yaml");
     let text = std::fs::read_to_string(tracker_fixture())
         .expect("the fixture")
-        .replace("discovery: {}", "discovery:\n  exclude: [{ operation: getIssueByKee }]");
+        .replace(
+            "discovery: {}",
+            "discovery:\n  exclude: [{ operation: getIssueByKee }]",
+        );
     let dir = tempfile::tempdir().expect("a scratch directory");
     let curation = dir.path().join("mcpgen.yaml");
     std::fs::write(&curation, text).expect("written");
     let error = mcpgen::generate(&spec, Some(&curation), &options("tracker-discovery"))
         .expect_err("refused")
         .to_string();
-    assert!(error.contains("unknown operation `getIssueByKee`"), "{error}");
+    assert!(
+        error.contains("unknown operation `getIssueByKee`"),
+        "{error}"
+    );
     assert!(error.contains("getIssueByKey"), "a suggestion: {error}");
 }
 
@@ -211,7 +281,10 @@ struct Session {
 
 impl Session {
     async fn start(binary: &Path, env: &[(&str, &str)]) -> Session {
-        let env: Vec<(String, String)> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let env: Vec<(String, String)> = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         let command = tokio::process::Command::new(binary).configure(|command| {
             for (key, value) in &env {
                 command.env(key, value);
@@ -222,16 +295,19 @@ impl Session {
             .stderr(Stdio::null())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {}: {e}", binary.display()));
-        let service = tokio::time::timeout(CALL_TIMEOUT, ClientConfig::default().serve_with_lifecycle(
-            transport,
-            // MCP 2026-07-28: `server/discover`, then stateless requests.
-            ClientLifecycleMode::Discover {
-                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            },
-        ))
-            .await
-            .expect("the handshake finishes in time")
-            .expect("the handshake succeeds");
+        let service = tokio::time::timeout(
+            CALL_TIMEOUT,
+            ClientConfig::default().serve_with_lifecycle(
+                transport,
+                // MCP 2026-07-28: `server/discover`, then stateless requests.
+                ClientLifecycleMode::Discover {
+                    preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                },
+            ),
+        )
+        .await
+        .expect("the handshake finishes in time")
+        .expect("the handshake succeeds");
         Session { service }
     }
 
@@ -263,8 +339,16 @@ fn text(result: &CallToolResult) -> String {
 }
 
 fn structured(result: &CallToolResult) -> Value {
-    assert_ne!(result.is_error, Some(true), "the call failed: {}", text(result));
-    result.structured_content.clone().expect("structuredContent")
+    assert_ne!(
+        result.is_error,
+        Some(true),
+        "the call failed: {}",
+        text(result)
+    );
+    result
+        .structured_content
+        .clone()
+        .expect("structuredContent")
 }
 
 // --- the tracker: curated tools and discovery in one server --------------------------------------
@@ -274,7 +358,10 @@ fn structured(result: &CallToolResult) -> Value {
 fn tracker_discovery_binary() -> &'static Path {
     static BINARY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     let built = BINARY.get_or_init(|| {
-        support::build_crate(&repo().join("generated-examples/tracker-discovery"), "tracker-discovery-mcp")
+        support::build_crate(
+            &repo().join("generated-examples/tracker-discovery"),
+            "tracker-discovery-mcp",
+        )
     });
     match built {
         Ok(binary) => binary,
@@ -294,25 +381,63 @@ async fn the_tracker_serves_a_curated_tool_and_discovers_the_rest_against_the_re
         ],
     )
     .await;
-    let names: Vec<String> = session.tools().await.iter().map(|t| t.name.to_string()).collect();
+    let names: Vec<String> = session
+        .tools()
+        .await
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
     assert_eq!(
         names,
-        ["tracker_search_issues", "tracker_search_operations", "tracker_describe_operation", "tracker_call_operation"]
+        [
+            "tracker_search_issues",
+            "tracker_search_operations",
+            "tracker_describe_operation",
+            "tracker_call_operation"
+        ]
     );
 
     // The curated tool works as ever.
-    let issues = structured(&session.call("tracker_search_issues", json!({ "project": "WEB", "limit": 1 })).await);
-    assert_eq!(issues["issues"].as_array().map(Vec::len), Some(1), "{issues}");
+    let issues = structured(
+        &session
+            .call(
+                "tracker_search_issues",
+                json!({ "project": "WEB", "limit": 1 }),
+            )
+            .await,
+    );
+    assert_eq!(
+        issues["issues"].as_array().map(Vec::len),
+        Some(1),
+        "{issues}"
+    );
 
     // The long tail: found by words, described, called against the tracker.
-    let found = structured(&session.call("tracker_search_operations", json!({ "query": "look up an issue by its key" })).await);
+    let found = structured(
+        &session
+            .call(
+                "tracker_search_operations",
+                json!({ "query": "look up an issue by its key" }),
+            )
+            .await,
+    );
     assert_eq!(found["results"][0]["operation"], "getIssueByKey", "{found}");
-    let described = structured(&session.call("tracker_describe_operation", json!({ "operation": "getIssueByKey" })).await);
+    let described = structured(
+        &session
+            .call(
+                "tracker_describe_operation",
+                json!({ "operation": "getIssueByKey" }),
+            )
+            .await,
+    );
     assert_eq!(described["input_schema"]["required"], json!(["issue_key"]));
     assert_eq!(described["read_only"], true);
     let called = structured(
         &session
-            .call("tracker_call_operation", json!({ "operation": "getIssueByKey", "arguments": { "issue_key": "WEB-1" } }))
+            .call(
+                "tracker_call_operation",
+                json!({ "operation": "getIssueByKey", "arguments": { "issue_key": "WEB-1" } }),
+            )
             .await,
     );
     assert_eq!(called["read_only"], true);
@@ -330,18 +455,37 @@ async fn the_tracker_serves_a_curated_tool_and_discovers_the_rest_against_the_re
         .await;
     let value = structured(&created);
     assert_eq!(value["read_only"], false);
-    assert!(text(&created).contains("is not read-only"), "{}", text(&created));
+    assert!(
+        text(&created).contains("is not read-only"),
+        "{}",
+        text(&created)
+    );
     let stored = upstream
-        .get_ok(&format!("/v2/issues/by-key/{}", value["result"]["key"].as_str().expect("a key")))
+        .get_ok(&format!(
+            "/v2/issues/by-key/{}",
+            value["result"]["key"].as_str().expect("a key")
+        ))
         .await;
     assert_eq!(stored["title"], "Found through discovery");
 
     // Unknown operations and wrong arguments are the model's to fix, with the way out named.
-    let unknown = session.call("tracker_call_operation", json!({ "operation": "get_issue_by_key" })).await;
+    let unknown = session
+        .call(
+            "tracker_call_operation",
+            json!({ "operation": "get_issue_by_key" }),
+        )
+        .await;
     assert_eq!(unknown.is_error, Some(true));
-    assert!(text(&unknown).contains("Did you mean `getIssueByKey`"), "{}", text(&unknown));
+    assert!(
+        text(&unknown).contains("Did you mean `getIssueByKey`"),
+        "{}",
+        text(&unknown)
+    );
     let wrong = session
-        .call("tracker_call_operation", json!({ "operation": "getIssueByKey", "arguments": { "key": "WEB-1" } }))
+        .call(
+            "tracker_call_operation",
+            json!({ "operation": "getIssueByKey", "arguments": { "key": "WEB-1" } }),
+        )
         .await;
     assert_eq!(wrong.is_error, Some(true));
     assert!(text(&wrong).contains("`key`"), "{}", text(&wrong));
@@ -357,8 +501,13 @@ fn github_binary() -> &'static Path {
     let built = BINARY.get_or_init(|| {
         let spec = github_spec();
         let started = Instant::now();
-        let (plan, files) = mcpgen::generate(&spec, None, &options("github")).map_err(|e| format!("{e:#}"))?;
-        eprintln!("generated the GitHub crate ({} tools) in {:?}", plan.tools.len(), started.elapsed());
+        let (plan, files) =
+            mcpgen::generate(&spec, None, &options("github")).map_err(|e| format!("{e:#}"))?;
+        eprintln!(
+            "generated the GitHub crate ({} tools) in {:?}",
+            plan.tools.len(),
+            started.elapsed()
+        );
         let dir = repo().join("target/e2e/github-mcp");
         mcpgen::write::write(&dir, &files).map_err(|e| e.to_string())?;
         let started = Instant::now();
@@ -425,9 +574,15 @@ impl Prism {
         let mut process = Guard(child);
         let deadline = Instant::now() + PRISM_STARTUP;
         loop {
-            let listening = std::fs::read_to_string(&log).unwrap_or_default().contains("Prism is listening");
+            let listening = std::fs::read_to_string(&log)
+                .unwrap_or_default()
+                .contains("Prism is listening");
             if listening
-                && TcpStream::connect_timeout(&([127, 0, 0, 1], port).into(), Duration::from_millis(200)).is_ok()
+                && TcpStream::connect_timeout(
+                    &([127, 0, 0, 1], port).into(),
+                    Duration::from_millis(200),
+                )
+                .is_ok()
             {
                 return Prism {
                     _process: process,
@@ -437,9 +592,15 @@ impl Prism {
                 };
             }
             if let Ok(Some(status)) = process.0.try_wait() {
-                panic!("Prism exited ({status}):\n{}", std::fs::read_to_string(&log).unwrap_or_default());
+                panic!(
+                    "Prism exited ({status}):\n{}",
+                    std::fs::read_to_string(&log).unwrap_or_default()
+                );
             }
-            assert!(Instant::now() < deadline, "Prism did not listen within {PRISM_STARTUP:?}");
+            assert!(
+                Instant::now() < deadline,
+                "Prism did not listen within {PRISM_STARTUP:?}"
+            );
             std::thread::sleep(Duration::from_millis(100));
         }
     }
@@ -474,23 +635,39 @@ impl Prism {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn github_zero_config_lists_three_tools_in_under_3000_tokens_and_finds_describes_and_calls_pull_requests() {
+async fn github_zero_config_lists_three_tools_in_under_3000_tokens_and_finds_describes_and_calls_pull_requests()
+ {
     let binary = github_binary();
-    let prism = tokio::task::spawn_blocking(Prism::start).await.expect("Prism starts");
+    let prism = tokio::task::spawn_blocking(Prism::start)
+        .await
+        .expect("Prism starts");
     let base_url = prism.base_url();
     let session = Session::start(binary, &[("GITHUB_BASE_URL", base_url.as_str())]).await;
 
     let tools = session.tools().await;
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
-    assert_eq!(names, ["github_search_operations", "github_describe_operation", "github_call_operation"]);
+    assert_eq!(
+        names,
+        [
+            "github_search_operations",
+            "github_describe_operation",
+            "github_call_operation"
+        ]
+    );
     let listed = serde_json::to_string(&json!({ "tools": tools })).expect("JSON");
     let tokens = cl100k(&listed);
-    eprintln!("GitHub REST tools/list: {} tools, {tokens} cl100k tokens", tools.len());
+    eprintln!(
+        "GitHub REST tools/list: {} tools, {tokens} cl100k tokens",
+        tools.len()
+    );
     assert!(tokens < 3000, "tools/list takes {tokens} tokens");
 
     let found = structured(
         &session
-            .call("github_search_operations", json!({ "query": "list the pull requests of a repository" }))
+            .call(
+                "github_search_operations",
+                json!({ "query": "list the pull requests of a repository" }),
+            )
             .await,
     );
     let top: Vec<&str> = found["results"]
@@ -501,13 +678,29 @@ async fn github_zero_config_lists_three_tools_in_under_3000_tokens_and_finds_des
         .filter_map(|r| r["operation"].as_str())
         .collect();
     eprintln!("top 3: {top:?}");
-    assert!(top.contains(&"pulls/list"), "pulls/list not in the top 3: {found}");
+    assert!(
+        top.contains(&"pulls/list"),
+        "pulls/list not in the top 3: {found}"
+    );
 
-    let described = structured(&session.call("github_describe_operation", json!({ "operation": "pulls/list" })).await);
+    let described = structured(
+        &session
+            .call(
+                "github_describe_operation",
+                json!({ "operation": "pulls/list" }),
+            )
+            .await,
+    );
     assert_eq!(described["request"], "GET /repos/{owner}/{repo}/pulls");
     assert_eq!(described["read_only"], true);
-    assert_eq!(described["input_schema"]["required"], json!(["owner", "repo"]));
-    assert!(described["input_schema"]["properties"]["state"].is_object(), "{described}");
+    assert_eq!(
+        described["input_schema"]["required"],
+        json!(["owner", "repo"])
+    );
+    assert!(
+        described["input_schema"]["properties"]["state"].is_object(),
+        "{described}"
+    );
 
     let called = structured(
         &session
@@ -521,7 +714,11 @@ async fn github_zero_config_lists_three_tools_in_under_3000_tokens_and_finds_des
     assert!(called["result"].is_array(), "{called}");
     let seen = prism.requests();
     assert_eq!(seen, ["get /repos/octocat/hello-world/pulls"]);
-    assert!(prism.request_violations().is_empty(), "{:?}", prism.request_violations());
+    assert!(
+        prism.request_violations().is_empty(),
+        "{:?}",
+        prism.request_violations()
+    );
 
     // A bad argument: refused with a message naming it, and nothing reaches Prism.
     let refused = session
@@ -572,14 +769,18 @@ fn github_search_finds_the_expected_operation_in_the_top_5_for_at_least_90_perce
     let discovery = plan.discovery.expect("discovery mode");
     assert_eq!(discovery.operations.len(), 1223);
     let index = mcpgen::search::Index::parse(&discovery.index).expect("the index reads back");
-    let text = std::fs::read_to_string(repo().join("tests/discovery/github-queries.yaml")).expect("the queries");
+    let text = std::fs::read_to_string(repo().join("tests/discovery/github-queries.yaml"))
+        .expect("the queries");
     let queries: Vec<Query> = yaml_serde::from_str(&text).expect("the queries parse");
     assert!(queries.len() >= 30, "{} queries", queries.len());
     let (mut top1, mut top5) = (0, 0);
     let mut misses = Vec::new();
     for query in &queries {
         let hits = index.search(&query.query, &mcpgen::search::Filter::default(), 5);
-        let names: Vec<&str> = hits.iter().map(|h| index.entries[h.entry].name.as_str()).collect();
+        let names: Vec<&str> = hits
+            .iter()
+            .map(|h| index.entries[h.entry].name.as_str())
+            .collect();
         if names.first().is_some_and(|n| query.expect.matches(n)) {
             top1 += 1;
         }
@@ -598,7 +799,11 @@ fn github_search_finds_the_expected_operation_in_the_top_5_for_at_least_90_perce
     for miss in &misses {
         eprintln!("  not in the top 5: {miss}");
     }
-    assert!(top5 * 10 >= n * 9, "top-5 hit rate {:.0}% is below 90%", percent(top5));
+    assert!(
+        top5 * 10 >= n * 9,
+        "top-5 hit rate {:.0}% is below 90%",
+        percent(top5)
+    );
 }
 
 #[test]
@@ -613,7 +818,10 @@ fn a_discovery_section_that_reaches_nothing_says_why() {
     let error = mcpgen::generate(&spec, Some(&curation), &options("tracker-discovery"))
         .expect_err("refused")
         .to_string();
-    assert!(error.contains("the `discovery` section reaches no operation"), "{error}");
+    assert!(
+        error.contains("the `discovery` section reaches no operation"),
+        "{error}"
+    );
     assert!(error.contains("mirror: none"), "{error}");
 }
 

@@ -18,9 +18,7 @@ use std::collections::BTreeSet;
 use rmcp::ServiceError;
 use rmcp::model::{CacheScope, ErrorCode, Tool};
 use serde_json::{Value, json};
-use support::{
-    Connection, McpClient, Protocol, Transport, Upstream, error_text, structured,
-};
+use support::{Connection, McpClient, Protocol, Transport, Upstream, error_text, structured};
 use tracker_api::model::State;
 use tracker_api::seed;
 
@@ -108,7 +106,9 @@ async fn lists_the_ten_tools_in_document_order_with_their_hints(connection: Conn
         );
         if reads_only {
             assert_eq!(
-                tool.annotations.as_ref().map(|a| (a.destructive_hint, a.idempotent_hint)),
+                tool.annotations
+                    .as_ref()
+                    .map(|a| (a.destructive_hint, a.idempotent_hint)),
                 Some((None, None)),
                 "{client}: {} is read-only, so it has no write hints",
                 tool.name
@@ -124,7 +124,11 @@ async fn lists_the_ten_tools_in_document_order_with_their_hints(connection: Conn
         "{client}: delete_issue is destructive"
     );
     assert_eq!(
-        (delete.read_only_hint, delete.destructive_hint, delete.idempotent_hint),
+        (
+            delete.read_only_hint,
+            delete.destructive_hint,
+            delete.idempotent_hint
+        ),
         (None, None, Some(true)),
         "{client}: delete_issue says only that it is idempotent"
     );

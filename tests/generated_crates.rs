@@ -42,9 +42,15 @@ fn cargo(dir: &Path, args: &[&str]) {
 #[test]
 fn every_generated_example_is_clippy_clean_and_passes_its_own_tests() {
     let examples = examples();
-    assert!(examples.len() >= 2, "expected the committed examples, found {examples:?}");
+    assert!(
+        examples.len() >= 2,
+        "expected the committed examples, found {examples:?}"
+    );
     for dir in examples {
-        cargo(&dir, &["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"]);
+        cargo(
+            &dir,
+            &["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"],
+        );
         cargo(&dir, &["test", "--quiet"]);
     }
 }

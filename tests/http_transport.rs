@@ -217,7 +217,12 @@ async fn post(url: &str, extra: &[(&str, &str)], message: &Value) -> (u16, Strin
 }
 
 /// [`post`] with `body` as the bytes sent (the headers still describe `message`).
-async fn post_body(url: &str, extra: &[(&str, &str)], message: &Value, body: String) -> (u16, String) {
+async fn post_body(
+    url: &str,
+    extra: &[(&str, &str)],
+    message: &Value,
+    body: String,
+) -> (u16, String) {
     let http = reqwest::Client::builder()
         .timeout(PATIENCE)
         .build()
@@ -280,7 +285,10 @@ fn help_teaches_every_http_option() {
         "--shutdown-grace <SECONDS>",
         "SIGTERM",
     ] {
-        assert!(help.contains(taught), "--help should mention {taught:?}:\n{help}");
+        assert!(
+            help.contains(taught),
+            "--help should mention {taught:?}:\n{help}"
+        );
     }
 }
 
@@ -292,7 +300,12 @@ fn listening_address(pid: u32) -> Option<String> {
         .filter_map(|entry| std::fs::read_link(entry.ok()?.path()).ok())
         .filter_map(|target| {
             let target = target.to_string_lossy().into_owned();
-            Some(target.strip_prefix("socket:[")?.strip_suffix(']')?.to_owned())
+            Some(
+                target
+                    .strip_prefix("socket:[")?
+                    .strip_suffix(']')?
+                    .to_owned(),
+            )
         })
         .collect();
     for table in ["tcp", "tcp6"] {
@@ -300,7 +313,10 @@ fn listening_address(pid: u32) -> Option<String> {
         for line in text.lines().skip(1) {
             let fields: Vec<&str> = line.split_whitespace().collect();
             // local_address, state 0A = LISTEN, inode
-            if fields.len() > 9 && fields[3] == "0A" && inodes.iter().any(|inode| inode == fields[9]) {
+            if fields.len() > 9
+                && fields[3] == "0A"
+                && inodes.iter().any(|inode| inode == fields[9])
+            {
                 return Some(fields[1].to_owned());
             }
         }
@@ -330,7 +346,11 @@ fn without_listen_the_server_binds_loopback_port_8000_only() {
                 assert_eq!(address, "0100007F:1F40", "the default listening address");
                 return;
             }
-            assert!(Instant::now() < deadline, "the server neither listened nor exited:\n{}", server.stderr());
+            assert!(
+                Instant::now() < deadline,
+                "the server neither listened nor exited:\n{}",
+                server.stderr()
+            );
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     });
@@ -348,13 +368,22 @@ fn a_foreign_host_or_origin_is_refused_with_403() {
         let (status, body) = post(&url, &[], &discover()).await;
         assert_eq!(status, 200, "a plain loopback request is served: {body}");
         let (status, body) = post(&url, &[("Origin", &loopback_origin)], &discover()).await;
-        assert_eq!(status, 200, "a page on localhost may call the server: {body}");
+        assert_eq!(
+            status, 200,
+            "a page on localhost may call the server: {body}"
+        );
 
         let evil_host = format!("evil.example:{port}");
         for (what, headers) in [
-            ("a foreign Host (DNS rebinding)", vec![("Host", evil_host.as_str())]),
+            (
+                "a foreign Host (DNS rebinding)",
+                vec![("Host", evil_host.as_str())],
+            ),
             ("a foreign Origin", vec![("Origin", "http://evil.example")]),
-            ("a foreign Origin on a loopback port", vec![("Origin", "https://evil.example:8000")]),
+            (
+                "a foreign Origin on a loopback port",
+                vec![("Origin", "https://evil.example:8000")],
+            ),
             ("Origin: null", vec![("Origin", "null")]),
         ] {
             let (status, body) = post(&url, &headers, &discover()).await;
@@ -362,7 +391,10 @@ fn a_foreign_host_or_origin_is_refused_with_403() {
             let (status, _) = post(&url, &headers, &search_web()).await;
             assert_eq!(status, 403, "{what}: a tool call must be refused too");
         }
-        assert!(api.authorizations().is_empty(), "no refused request reached the API");
+        assert!(
+            api.authorizations().is_empty(),
+            "no refused request reached the API"
+        );
     });
 }
 
@@ -379,26 +411,62 @@ fn allowed_hosts_adds_hosts_and_their_origins_and_nothing_else() {
         let url = server.url();
         for (what, headers, expected) in [
             ("the proxy's name", vec![("Host", "mcp.example.com")], 200),
-            ("the proxy's name and a port", vec![("Host", "mcp.example.com:443")], 200),
-            ("a name with its port", vec![("Host", "proxy.example.net:8443")], 200),
-            ("a name on another port", vec![("Host", "proxy.example.net:9000")], 403),
-            ("an origin of the proxy", vec![("Origin", "https://mcp.example.com")], 200),
-            ("an origin with the port", vec![("Origin", "https://proxy.example.net:8443")], 200),
-            ("an origin on another port", vec![("Origin", "https://proxy.example.net")], 403),
+            (
+                "the proxy's name and a port",
+                vec![("Host", "mcp.example.com:443")],
+                200,
+            ),
+            (
+                "a name with its port",
+                vec![("Host", "proxy.example.net:8443")],
+                200,
+            ),
+            (
+                "a name on another port",
+                vec![("Host", "proxy.example.net:9000")],
+                403,
+            ),
+            (
+                "an origin of the proxy",
+                vec![("Origin", "https://mcp.example.com")],
+                200,
+            ),
+            (
+                "an origin with the port",
+                vec![("Origin", "https://proxy.example.net:8443")],
+                200,
+            ),
+            (
+                "an origin on another port",
+                vec![("Origin", "https://proxy.example.net")],
+                403,
+            ),
             ("a host not named", vec![("Host", "other.example.com")], 403),
-            ("an origin not named", vec![("Origin", "https://other.example.com")], 403),
+            (
+                "an origin not named",
+                vec![("Origin", "https://other.example.com")],
+                403,
+            ),
         ] {
             let (status, body) = post(&url, &headers, &discover()).await;
             assert_eq!(status, expected, "{what} {headers:?}: {body}");
         }
 
         let bad = Command::new(SERVER.binary())
-            .args(["--transport", "http", "--allowed-hosts", "https://x.example/path"])
+            .args([
+                "--transport",
+                "http",
+                "--allowed-hosts",
+                "https://x.example/path",
+            ])
             .output()
             .expect("the server runs");
         assert!(!bad.status.success(), "a URL is not a host name");
         let stderr = String::from_utf8_lossy(&bad.stderr);
-        assert!(stderr.contains("--allowed-hosts") && stderr.contains("host:port"), "{stderr}");
+        assert!(
+            stderr.contains("--allowed-hosts") && stderr.contains("host:port"),
+            "{stderr}"
+        );
     });
 }
 
@@ -418,26 +486,46 @@ fn auth_token_env_requires_the_bearer_token_and_never_logs_it() {
         let longer = format!("Bearer {CLIENT_TOKEN}0");
         for (what, headers) in [
             ("no Authorization header", vec![]),
-            ("another token", vec![("Authorization", "Bearer alice-token")]),
-            ("a token differing in its last byte", vec![("Authorization", almost.as_str())]),
-            ("the token with a byte more", vec![("Authorization", longer.as_str())]),
-            ("the token without the Bearer scheme", vec![("Authorization", CLIENT_TOKEN)]),
+            (
+                "another token",
+                vec![("Authorization", "Bearer alice-token")],
+            ),
+            (
+                "a token differing in its last byte",
+                vec![("Authorization", almost.as_str())],
+            ),
+            (
+                "the token with a byte more",
+                vec![("Authorization", longer.as_str())],
+            ),
+            (
+                "the token without the Bearer scheme",
+                vec![("Authorization", CLIENT_TOKEN)],
+            ),
         ] {
             let (status, body) = post(&url, &headers, &search_web()).await;
             assert_eq!(status, 401, "{what} must be refused: {body}");
-            assert!(!body.contains(CLIENT_TOKEN), "the answer never shows the token: {body}");
+            assert!(
+                !body.contains(CLIENT_TOKEN),
+                "the answer never shows the token: {body}"
+            );
         }
-        assert!(api.authorizations().is_empty(), "no refused request reached the API");
+        assert!(
+            api.authorizations().is_empty(),
+            "no refused request reached the API"
+        );
 
         let (status, body) = post(&url, &[("Authorization", &right)], &search_web()).await;
         assert_eq!(status, 200, "the right token is let through: {body}");
         assert_ne!(result_of(&body)["isError"], true, "{body}");
         let lowercase_scheme = format!("bearer {CLIENT_TOKEN}");
-        let (status, body) = post(&url, &[("Authorization", &lowercase_scheme)], &search_web()).await;
+        let (status, body) =
+            post(&url, &[("Authorization", &lowercase_scheme)], &search_web()).await;
         assert_eq!(status, 200, "the scheme is case-insensitive: {body}");
 
         // rmcp's client with the token: the whole session works.
-        let config = StreamableHttpClientTransportConfig::with_uri(url.clone()).auth_header(CLIENT_TOKEN);
+        let config =
+            StreamableHttpClientTransportConfig::with_uri(url.clone()).auth_header(CLIENT_TOKEN);
         let client = rmcp::model::ClientConfig::default()
             .serve_with_lifecycle(
                 StreamableHttpClientTransport::from_config(config),
@@ -448,11 +536,19 @@ fn auth_token_env_requires_the_bearer_token_and_never_logs_it() {
             .await
             .expect("rmcp's client connects with the token");
         let tools = client.list_tools(None).await.expect("tools/list");
-        assert!(tools.tools.iter().any(|tool| tool.name == "tracker_search_issues"));
+        assert!(
+            tools
+                .tools
+                .iter()
+                .any(|tool| tool.name == "tracker_search_issues")
+        );
         let _ = client.cancel().await;
 
         let stderr = server.stderr();
-        assert!(!stderr.contains(CLIENT_TOKEN), "the token is never logged:\n{stderr}");
+        assert!(
+            !stderr.contains(CLIENT_TOKEN),
+            "the token is never logged:\n{stderr}"
+        );
     });
 }
 
@@ -462,11 +558,22 @@ fn auth_token_env_naming_an_unset_or_empty_variable_stops_the_server_at_start() 
         for env in [vec![], vec![("MCP_CLIENT_TOKEN", "")]] {
             let mut server = HttpServer::spawn(
                 "http://127.0.0.1:9",
-                &["--listen", "127.0.0.1:0", "--auth-token-env", "MCP_CLIENT_TOKEN"],
+                &[
+                    "--listen",
+                    "127.0.0.1:0",
+                    "--auth-token-env",
+                    "MCP_CLIENT_TOKEN",
+                ],
                 &env,
             );
-            let status = server.exit_status().await.expect("the server exits by itself");
-            assert!(!status.success(), "{env:?}: the server must not start without a token");
+            let status = server
+                .exit_status()
+                .await
+                .expect("the server exits by itself");
+            assert!(
+                !status.success(),
+                "{env:?}: the server must not start without a token"
+            );
             let stderr = server.stderr();
             assert!(
                 stderr.contains("MCP_CLIENT_TOKEN") && stderr.contains("unset or empty"),
@@ -523,11 +630,23 @@ fn a_reply_of_one_message_is_one_json_body_not_an_event_stream() {
             .await
             .expect("the server answers");
         assert_eq!(response.status(), 200);
-        let content_type = response.headers()["content-type"].to_str().unwrap_or_default().to_owned();
-        assert!(content_type.starts_with("application/json"), "one JSON body: {content_type}");
-        let body: Value = response.json().await.expect("the body is one JSON-RPC message");
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(
+            content_type.starts_with("application/json"),
+            "one JSON body: {content_type}"
+        );
+        let body: Value = response
+            .json()
+            .await
+            .expect("the body is one JSON-RPC message");
         assert_eq!(body["id"], 2, "{body}");
-        assert_ne!(body["result"]["isError"], true, "the search succeeds: {body}");
+        assert_ne!(
+            body["result"]["isError"], true,
+            "the search succeeds: {body}"
+        );
     });
 }
 
@@ -542,9 +661,11 @@ fn request_bodies_over_max_request_bytes_are_refused_with_413() {
             let text = message.to_string();
             format!("{text}{}", " ".repeat(size.saturating_sub(text.len())))
         };
-        let (status, body) = post_body(&server.url(), &[], &message, padded(4 * 1024 * 1024 - 1)).await;
+        let (status, body) =
+            post_body(&server.url(), &[], &message, padded(4 * 1024 * 1024 - 1)).await;
         assert_eq!(status, 200, "just under 4 MiB is served: {body}");
-        let (status, _) = post_body(&server.url(), &[], &message, padded(4 * 1024 * 1024 + 1)).await;
+        let (status, _) =
+            post_body(&server.url(), &[], &message, padded(4 * 1024 * 1024 + 1)).await;
         assert_eq!(status, 413, "over 4 MiB is refused by default");
         drop(server);
 
@@ -586,22 +707,35 @@ fn sigterm_lets_a_call_in_flight_finish_then_exits_0() {
         let (status, body) = call.await.expect("the call's task");
         assert_eq!(status, 200, "the call in flight is answered: {body}");
         let result = result_of(&body);
-        assert_ne!(result["isError"], true, "the call got the API's answer: {body}");
+        assert_ne!(
+            result["isError"], true,
+            "the call got the API's answer: {body}"
+        );
         assert!(
-            result["structuredContent"]["issues"].as_array().is_some_and(|issues| !issues.is_empty()),
+            result["structuredContent"]["issues"]
+                .as_array()
+                .is_some_and(|issues| !issues.is_empty()),
             "the call got the issues: {body}"
         );
-        let status = server
-            .exit_status()
-            .await
-            .unwrap_or_else(|| panic!("the server did not exit after SIGTERM:\n{}", server.stderr()));
-        assert!(status.success(), "the server exits 0 after SIGTERM, got {status}:\n{}", server.stderr());
+        let status = server.exit_status().await.unwrap_or_else(|| {
+            panic!(
+                "the server did not exit after SIGTERM:\n{}",
+                server.stderr()
+            )
+        });
+        assert!(
+            status.success(),
+            "the server exits 0 after SIGTERM, got {status}:\n{}",
+            server.stderr()
+        );
         assert!(
             signalled.elapsed() < Duration::from_secs(10),
             "the server exits soon after its last call, not after the grace period"
         );
         assert!(
-            tokio::net::TcpStream::connect(server.address).await.is_err(),
+            tokio::net::TcpStream::connect(server.address)
+                .await
+                .is_err(),
             "nothing listens after the exit"
         );
     });
@@ -621,11 +755,17 @@ fn a_call_running_past_shutdown_grace_does_not_hold_the_server() {
             .expect("the call reaches the API");
         let signalled = Instant::now();
         sigterm(server.child.id());
-        let status = server
-            .exit_status()
-            .await
-            .unwrap_or_else(|| panic!("the server did not exit after SIGTERM:\n{}", server.stderr()));
-        assert!(status.success(), "the server exits 0, got {status}:\n{}", server.stderr());
+        let status = server.exit_status().await.unwrap_or_else(|| {
+            panic!(
+                "the server did not exit after SIGTERM:\n{}",
+                server.stderr()
+            )
+        });
+        assert!(
+            status.success(),
+            "the server exits 0, got {status}:\n{}",
+            server.stderr()
+        );
         let waited = signalled.elapsed();
         assert!(
             waited >= Duration::from_secs(1) && waited < Duration::from_secs(8),
@@ -648,11 +788,21 @@ fn sigterm_with_only_idle_clients_exits_0_at_once() {
             .serve_with_lifecycle(transport, ClientLifecycleMode::Initialize)
             .await
             .expect("a 2025-11-25 client connects");
-        legacy.list_tools(None).await.expect("tools/list in the session");
+        legacy
+            .list_tools(None)
+            .await
+            .expect("tools/list in the session");
         let signalled = Instant::now();
         sigterm(server.child.id());
-        let status = server.exit_status().await.expect("the server exits after SIGTERM");
+        let status = server
+            .exit_status()
+            .await
+            .expect("the server exits after SIGTERM");
         assert!(status.success(), "exit status {status}");
-        assert!(signalled.elapsed() < Duration::from_secs(5), "took {:?}", signalled.elapsed());
+        assert!(
+            signalled.elapsed() < Duration::from_secs(5),
+            "took {:?}",
+            signalled.elapsed()
+        );
     });
 }

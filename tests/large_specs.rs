@@ -29,12 +29,23 @@ fn generates(file: &str, operations: usize, max_schema_bytes: usize) {
     };
     let (plan, files) = mcpgen::generate(&path, None, &options)
         .unwrap_or_else(|e| panic!("{} does not generate: {e:#}", path.display()));
-    assert_eq!(plan.tools.len(), operations, "{file}: one tool per operation");
-    assert!(files.iter().any(|f| f.path.ends_with("tools.rs")), "{file}: a crate is generated");
+    assert_eq!(
+        plan.tools.len(),
+        operations,
+        "{file}: one tool per operation"
+    );
+    assert!(
+        files.iter().any(|f| f.path.ends_with("tools.rs")),
+        "{file}: a crate is generated"
+    );
     let mut largest = (0, String::new());
     for tool in &plan.tools {
         let definition = tool.definition();
-        assert_eq!(definition["inputSchema"]["type"], "object", "{file}: {}", tool.name);
+        assert_eq!(
+            definition["inputSchema"]["type"], "object",
+            "{file}: {}",
+            tool.name
+        );
         for schema in ["inputSchema", "outputSchema"] {
             let size = definition[schema].to_string().len();
             if size > largest.0 {
@@ -42,7 +53,12 @@ fn generates(file: &str, operations: usize, max_schema_bytes: usize) {
             }
         }
     }
-    eprintln!("{file}: {} tools, largest schema {} bytes ({})", plan.tools.len(), largest.0, largest.1);
+    eprintln!(
+        "{file}: {} tools, largest schema {} bytes ({})",
+        plan.tools.len(),
+        largest.0,
+        largest.1
+    );
     assert!(
         largest.0 <= max_schema_bytes,
         "{file}: the {} is {} bytes",

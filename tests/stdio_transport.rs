@@ -38,7 +38,11 @@ fn server() -> Command {
 fn ended_within(child: &mut Child, timeout: Duration) -> bool {
     let deadline = std::time::Instant::now() + timeout;
     while std::time::Instant::now() < deadline {
-        if child.try_wait().expect("the server can be waited for").is_some() {
+        if child
+            .try_wait()
+            .expect("the server can be waited for")
+            .is_some()
+        {
             return true;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -61,11 +65,14 @@ fn tool_names(response: &Value) -> Vec<&str> {
 fn over_one_socket_for_stdin_and_stdout_two_requests_get_their_answers_in_turn() {
     let (ours, theirs) = UnixStream::pair().expect("a socket pair");
     let mut child = server()
-        .stdin(Stdio::from(std::os::fd::OwnedFd::from(theirs.try_clone().expect("dup"))))
+        .stdin(Stdio::from(std::os::fd::OwnedFd::from(
+            theirs.try_clone().expect("dup"),
+        )))
         .stdout(Stdio::from(std::os::fd::OwnedFd::from(theirs)))
         .spawn()
         .expect("the server starts");
-    ours.set_read_timeout(Some(Duration::from_secs(20))).expect("a read timeout");
+    ours.set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("a read timeout");
     let mut reader = BufReader::new(ours.try_clone().expect("dup"));
     let mut writer = ours;
     for id in [1, 2] {
@@ -76,7 +83,9 @@ fn over_one_socket_for_stdin_and_stdout_two_requests_get_their_answers_in_turn()
         assert_eq!(response["id"], id, "{response}");
         assert!(tool_names(&response).contains(&"list_issues"), "{response}");
     }
-    writer.shutdown(std::net::Shutdown::Write).expect("stdin closes");
+    writer
+        .shutdown(std::net::Shutdown::Write)
+        .expect("stdin closes");
     assert!(
         ended_within(&mut child, Duration::from_secs(10)),
         "the server ends when the client closes its stdin"

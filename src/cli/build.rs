@@ -26,7 +26,9 @@ pub fn run(args: BuildArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     let (plan, files) = args.inputs.generate(out)?;
     // A token budget the curation file sets is a limit the build enforces too.
     crate::lint::check_budgets(&plan, args.inputs.curation.as_deref())?;
-    let dir = args.output.unwrap_or_else(|| PathBuf::from(&plan.server.crate_name));
+    let dir = args
+        .output
+        .unwrap_or_else(|| PathBuf::from(&plan.server.crate_name));
     if args.check {
         return check(&dir, &files, out);
     }

@@ -32,7 +32,10 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: CheckArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    out.progress(args.inputs.is_large(), &format!("loading {}", args.inputs.spec.display()));
+    out.progress(
+        args.inputs.is_large(),
+        &format!("loading {}", args.inputs.spec.display()),
+    );
     let api = crate::load::load_with(&args.inputs.spec, args.inputs.refs_root.as_deref())?;
     let options = args.inputs.options();
     let (file, text, mut found) = match &args.inputs.curation {

@@ -44,7 +44,11 @@ pub fn run(args: DiffArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     };
 
     let (old_plan, new_plan, broken) = match &args.curation {
-        None => (plan_with(&old_api, None)?, Some(plan_with(&new_api, None)?), Vec::new()),
+        None => (
+            plan_with(&old_api, None)?,
+            Some(plan_with(&new_api, None)?),
+            Vec::new(),
+        ),
         Some(path) => {
             let checked = curate::load(path, &old_api).map_err(|e| against_old(e, &args.old))?;
             let curation = checked.curation;
@@ -109,7 +113,10 @@ struct Recheck<'a> {
 impl Recheck<'_> {
     fn errors(&self, curation: curate::Curation) -> Vec<Diagnostic> {
         let (_, diagnostics) = curate::check::check(self.api, curation);
-        diagnostics.into_iter().filter(|d| d.severity == Severity::Error).collect()
+        diagnostics
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect()
     }
 
     /// The curation to plan the new version with (the tools that still check; `None` when
@@ -141,7 +148,10 @@ impl Recheck<'_> {
                 .filter(|d| !outside.contains(d))
                 .collect();
             if !own.is_empty() {
-                let name = curated_names.get(index).copied().unwrap_or(key.value.as_str());
+                let name = curated_names
+                    .get(index)
+                    .copied()
+                    .unwrap_or(key.value.as_str());
                 owners.push((name.to_string(), own));
             }
         }
@@ -159,7 +169,10 @@ impl Recheck<'_> {
                 }
             }
             if !owned {
-                broken.push(CurationBreak { tool: None, message });
+                broken.push(CurationBreak {
+                    tool: None,
+                    message,
+                });
             }
         }
         if !outside.is_empty() {
@@ -172,7 +185,10 @@ impl Recheck<'_> {
             .keys()
             .enumerate()
             .filter(|(index, key)| {
-                let name = curated_names.get(*index).copied().unwrap_or(key.value.as_str());
+                let name = curated_names
+                    .get(*index)
+                    .copied()
+                    .unwrap_or(key.value.as_str());
                 owners.iter().any(|(tool, _)| tool == name)
             })
             .map(|(index, _)| index)

@@ -33,7 +33,11 @@ pub fn run(args: InitArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         std::fs::write(path, &text).with_context(|| format!("cannot write {}", path.display()))?;
     } else {
         // `create_new`: a file that appears meanwhile is not overwritten either.
-        let mut file = match std::fs::OpenOptions::new().write(true).create_new(true).open(path) {
+        let mut file = match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+        {
             Ok(file) => file,
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => anyhow::bail!(
                 "{} already exists; pass --force to overwrite it",

@@ -112,11 +112,17 @@ impl Inputs {
     }
 
     /// Generates the crate in memory, with progress on stderr for a large spec.
-    pub fn generate(&self, out: &mut Output) -> anyhow::Result<(crate::plan::Plan, Vec<crate::File>)> {
+    pub fn generate(
+        &self,
+        out: &mut Output,
+    ) -> anyhow::Result<(crate::plan::Plan, Vec<crate::File>)> {
         let slow = self.is_large();
-        let generated = crate::generate_with_progress(&self.spec, self.curation.as_deref(), &self.options(), &mut |stage| {
-            out.progress(slow, stage)
-        })?;
+        let generated = crate::generate_with_progress(
+            &self.spec,
+            self.curation.as_deref(),
+            &self.options(),
+            &mut |stage| out.progress(slow, stage),
+        )?;
         if let Some(note) = discovery_note(&generated.0) {
             out.status(&note);
         }
@@ -216,7 +222,9 @@ mcpgen init api.yaml -o mcpgen.yaml --force   # start over, replacing mcpgen.yam
 mcpgen build api.yaml -c mcpgen.yaml          # then build the server from it")]
     Init(init::InitArgs),
     /// Print the JSON Schema of the curation file.
-    #[command(after_help = "Editors complete and check a curation file with it: save it and start the file with\n  # yaml-language-server: $schema=path/to/mcpgen.schema.json")]
+    #[command(
+        after_help = "Editors complete and check a curation file with it: save it and start the file with\n  # yaml-language-server: $schema=path/to/mcpgen.schema.json"
+    )]
     Schema,
     /// Print a shell completion script.
     #[command(after_help = "Examples:\n  \

@@ -40,7 +40,9 @@ impl Output {
     /// quietly.
     pub fn stdout(&mut self, text: &str) {
         let mut stdout = std::io::stdout().lock();
-        let _ = stdout.write_all(text.as_bytes()).and_then(|()| stdout.flush());
+        let _ = stdout
+            .write_all(text.as_bytes())
+            .and_then(|()| stdout.flush());
     }
 
     /// Writes `text` and a newline to stdout.
@@ -81,7 +83,11 @@ impl Output {
         let text = match error.downcast_ref::<crate::curate::CurationError>() {
             Some(diagnostics) => diagnostics.to_string(),
             None => {
-                let label = if self.color { "\u{1b}[1;31merror\u{1b}[0m" } else { "error" };
+                let label = if self.color {
+                    "\u{1b}[1;31merror\u{1b}[0m"
+                } else {
+                    "error"
+                };
                 format!("{label}: {error:#}")
             }
         };

@@ -20,7 +20,10 @@ pub struct ToolsArgs {
 }
 
 pub fn run(args: ToolsArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    out.progress(args.inputs.is_large(), &format!("loading {}", args.inputs.spec.display()));
+    out.progress(
+        args.inputs.is_large(),
+        &format!("loading {}", args.inputs.spec.display()),
+    );
     let plan = plan(&args.inputs)?;
     if let Some(note) = super::discovery_note(&plan) {
         out.status(&note);

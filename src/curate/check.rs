@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::diagnostics::Diagnostic;
 use super::model::{
-    At, Curation, FieldSpec, Pagination, Param, PagingStyle, Results, Spanned, ToolSpec,
+    At, Curation, FieldSpec, Pagination, PagingStyle, Param, Results, Spanned, ToolSpec,
 };
 use crate::api::{Api, Location, Operation};
 use crate::naming;
@@ -53,7 +53,10 @@ pub fn pointer(path: &str) -> String {
 
 /// The schema reached by following a dotted `path` through `properties` (and `items` for a
 /// path segment after an array); `Err` with the names available where the path stops.
-pub fn schema_at<'s>(root: &'s Value, path: &str) -> Result<Option<&'s Value>, (String, Vec<String>)> {
+pub fn schema_at<'s>(
+    root: &'s Value,
+    path: &str,
+) -> Result<Option<&'s Value>, (String, Vec<String>)> {
     let mut current = root;
     if path.is_empty() {
         return Ok(Some(current));
@@ -69,7 +72,10 @@ pub fn schema_at<'s>(root: &'s Value, path: &str) -> Result<Option<&'s Value>, (
             None => {
                 return Err((
                     part.to_string(),
-                    properties.iter().map(|(name, _)| name.to_string()).collect(),
+                    properties
+                        .iter()
+                        .map(|(name, _)| name.to_string())
+                        .collect(),
                 ));
             }
         }
@@ -87,13 +93,21 @@ fn deref<'s>(root: &'s Value, schema: &'s Value) -> &'s Value {
 }
 
 /// The properties of an object schema, merged across `allOf`.
-fn object_properties<'s>(root: &'s Value, schema: &'s Value) -> Option<Vec<(&'s String, &'s Value)>> {
+fn object_properties<'s>(
+    root: &'s Value,
+    schema: &'s Value,
+) -> Option<Vec<(&'s String, &'s Value)>> {
     let schema = deref(root, schema);
     let mut found: Option<Vec<(&String, &Value)>> = None;
     if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
         found.get_or_insert_with(Vec::new).extend(properties.iter());
     }
-    for part in schema.get("allOf").and_then(Value::as_array).into_iter().flatten() {
+    for part in schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         if let Some(more) = object_properties(root, part) {
             found.get_or_insert_with(Vec::new).extend(more);
         }
@@ -184,15 +198,19 @@ impl<'a> Checker<'a> {
     fn operation(&mut self, id: &Spanned<String>) -> Option<&'a Operation> {
         match self.api.operations.iter().find(|op| op.id == id.value) {
             Some(op) if self.hidden(&op.id) => {
-                self.error(id.at, format!("operation `{}` is hidden in `operations.hide`", id.value))
-                    .help = Some("remove it from `operations.hide`, or do not use it here".into());
+                self.error(
+                    id.at,
+                    format!("operation `{}` is hidden in `operations.hide`", id.value),
+                )
+                .help = Some("remove it from `operations.hide`, or do not use it here".into());
                 None
             }
             Some(op) => Some(op),
             None => {
                 let ids: Vec<&str> = self.operation_ids().collect();
-                let diagnostic = Diagnostic::error(id.at, format!("unknown operation `{}`", id.value))
-                    .suggest(&id.value, ids);
+                let diagnostic =
+                    Diagnostic::error(id.at, format!("unknown operation `{}`", id.value))
+                        .suggest(&id.value, ids);
                 self.out.push(diagnostic);
                 None
             }
@@ -204,7 +222,10 @@ impl<'a> Checker<'a> {
         if let Some(name) = &curation.server.name
             && naming::server_name(&name.value).is_none()
         {
-            self.error(name.at, "the server name needs at least one letter or digit");
+            self.error(
+                name.at,
+                "the server name needs at least one letter or digit",
+            );
         }
         let mut prefix_ok = true;
         if let Some(prefix) = &curation.server.prefix
@@ -214,13 +235,17 @@ impl<'a> Checker<'a> {
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
         {
             prefix_ok = false;
-            self.error(prefix.at, "a tool-name prefix may only contain letters, digits, `_` and `-`");
+            self.error(
+                prefix.at,
+                "a tool-name prefix may only contain letters, digits, `_` and `-`",
+            );
         }
         for hidden in &curation.operations.hide {
             if !self.api.operations.iter().any(|op| op.id == hidden.value) {
                 let ids: Vec<&str> = self.operation_ids().collect();
-                let d = Diagnostic::error(hidden.at, format!("unknown operation `{}`", hidden.value))
-                    .suggest(&hidden.value, ids);
+                let d =
+                    Diagnostic::error(hidden.at, format!("unknown operation `{}`", hidden.value))
+                        .suggest(&hidden.value, ids);
                 self.out.push(d);
             }
         }
@@ -229,7 +254,12 @@ impl<'a> Checker<'a> {
             .include
             .iter()
             .chain(&curation.operations.exclude)
-            .chain(curation.discovery.iter().flat_map(|d| d.include.iter().chain(&d.exclude)))
+            .chain(
+                curation
+                    .discovery
+                    .iter()
+                    .flat_map(|d| d.include.iter().chain(&d.exclude)),
+            )
             .collect();
         for filter in filters {
             self.check_filter(filter);
@@ -244,11 +274,23 @@ impl<'a> Checker<'a> {
             let mut codes = Vec::new();
             for (readable, code) in values {
                 if codes.contains(&code.value) {
-                    self.error(code.at, format!("code {} is mapped twice in enum `{}`", code.value, name.value));
+                    self.error(
+                        code.at,
+                        format!(
+                            "code {} is mapped twice in enum `{}`",
+                            code.value, name.value
+                        ),
+                    );
                 }
                 codes.push(code.value.clone());
                 if !(code.is_i64() || code.is_string()) {
-                    self.error(code.at, format!("the code for `{}` must be an integer or a string", readable.value));
+                    self.error(
+                        code.at,
+                        format!(
+                            "the code for `{}` must be an integer or a string",
+                            readable.value
+                        ),
+                    );
                 }
             }
         }
@@ -287,7 +329,13 @@ impl<'a> Checker<'a> {
         match status.value.parse::<u16>() {
             Ok(code) if (100..=599).contains(&code) => {}
             _ => {
-                self.error(status.at, format!("`{}` is not an HTTP status; use a number such as 404", status.value));
+                self.error(
+                    status.at,
+                    format!(
+                        "`{}` is not an HTTP status; use a number such as 404",
+                        status.value
+                    ),
+                );
             }
         }
     }
@@ -297,34 +345,56 @@ impl<'a> Checker<'a> {
             && !self.api.operations.iter().any(|op| op.id == id.value)
         {
             let ids: Vec<&str> = self.operation_ids().collect();
-            let d = Diagnostic::error(id.at, format!("unknown operation `{}`", id.value)).suggest(&id.value, ids);
+            let d = Diagnostic::error(id.at, format!("unknown operation `{}`", id.value))
+                .suggest(&id.value, ids);
             self.out.push(d);
         }
         if let Some(tag) = &filter.tag {
-            let tags: BTreeSet<&str> = self.api.operations.iter().flat_map(|op| op.tags.iter().map(String::as_str)).collect();
+            let tags: BTreeSet<&str> = self
+                .api
+                .operations
+                .iter()
+                .flat_map(|op| op.tags.iter().map(String::as_str))
+                .collect();
             if !tags.contains(tag.value.as_str()) {
-                let d = Diagnostic::error(tag.at, format!("no operation has the tag `{}`", tag.value))
-                    .suggest(&tag.value, tags.iter().copied());
+                let d =
+                    Diagnostic::error(tag.at, format!("no operation has the tag `{}`", tag.value))
+                        .suggest(&tag.value, tags.iter().copied());
                 self.out.push(d);
             }
         }
         if let Some(method) = &filter.method {
-            let known = ["GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE"];
+            let known = [
+                "GET", "PUT", "POST", "DELETE", "OPTIONS", "HEAD", "PATCH", "TRACE",
+            ];
             if !known.contains(&method.value.to_ascii_uppercase().as_str()) {
-                self.error(method.at, format!("`{}` is not an HTTP method", method.value));
+                self.error(
+                    method.at,
+                    format!("`{}` is not an HTTP method", method.value),
+                );
             }
         }
         if let Some(path) = &filter.path
-            && !self.api.operations.iter().any(|op| glob_matches(&path.value, &op.path))
+            && !self
+                .api
+                .operations
+                .iter()
+                .any(|op| glob_matches(&path.value, &op.path))
         {
-            self.error(path.at, format!("no operation's path matches `{}`", path.value))
-                .help = Some("`*` matches one path segment, `**` any number".into());
+            self.error(
+                path.at,
+                format!("no operation's path matches `{}`", path.value),
+            )
+            .help = Some("`*` matches one path segment, `**` any number".into());
         }
     }
 
     fn check_pagination_shape(&mut self, pagination: &Pagination) {
         if pagination.style.value == PagingStyle::Cursor && pagination.next_cursor.is_none() {
-            self.error(pagination.style.at, "`cursor` paging needs `next_cursor`: where the next cursor is in a response");
+            self.error(
+                pagination.style.at,
+                "`cursor` paging needs `next_cursor`: where the next cursor is in a response",
+            );
         }
         if let Some(size) = pagination.max_page_size
             && size < 1
@@ -335,7 +405,11 @@ impl<'a> Checker<'a> {
 
     /// Checks that `operation` takes the paging parameters `pagination` names.
     fn check_pagination_for(&mut self, pagination: &Pagination, operation: &Operation, at: At) {
-        let names: Vec<String> = operation.parameters.iter().map(|p| p.name.clone()).collect();
+        let names: Vec<String> = operation
+            .parameters
+            .iter()
+            .map(|p| p.name.clone())
+            .collect();
         for (param, default) in paging_params(pagination) {
             let (name, param_at) = match param {
                 Some(p) => (p.value.clone(), p.at),
@@ -344,7 +418,10 @@ impl<'a> Checker<'a> {
             if !names.contains(&name) {
                 let d = Diagnostic::error(
                     param_at,
-                    format!("operation `{}` has no parameter `{name}` for paging", operation.id),
+                    format!(
+                        "operation `{}` has no parameter `{name}` for paging",
+                        operation.id
+                    ),
                 )
                 .suggest(&name, names.iter().map(String::as_str));
                 self.out.push(d);
@@ -358,27 +435,48 @@ impl<'a> Checker<'a> {
     }
 
     fn unknown_field(&mut self, at: At, part: &str, available: &[String], operation: &str) {
-        let d = Diagnostic::error(at, format!("the response of `{operation}` has no field `{part}`"))
-            .suggest(part, available.iter().map(String::as_str));
+        let d = Diagnostic::error(
+            at,
+            format!("the response of `{operation}` has no field `{part}`"),
+        )
+        .suggest(part, available.iter().map(String::as_str));
         self.out.push(d);
     }
 
     fn check_resolver(&mut self, name: &Spanned<String>, resolver: &super::model::Resolver) {
         if resolver.list.is_none() && resolver.lookup.is_none() {
-            self.error(name.at, format!("resolver `{}` needs `list` (an operation listing every item) or `lookup`", name.value));
+            self.error(
+                name.at,
+                format!(
+                    "resolver `{}` needs `list` (an operation listing every item) or `lookup`",
+                    name.value
+                ),
+            );
         }
         if let Some(list) = &resolver.list
             && let Some(operation) = self.operation(list)
         {
             let Some(schema) = success_schema(operation) else {
-                self.error(list.at, format!("operation `{}` returns no JSON to resolve from", operation.id));
+                self.error(
+                    list.at,
+                    format!(
+                        "operation `{}` returns no JSON to resolve from",
+                        operation.id
+                    ),
+                );
                 return;
             };
             let items_path = match &resolver.items {
                 Some(items) => match schema_at(schema, &items.value) {
                     Ok(Some(found)) if is_array(found) => Some(items.value.clone()),
                     Ok(Some(_)) => {
-                        self.error(items.at, format!("`{}` in the response of `{}` is not a list", items.value, operation.id));
+                        self.error(
+                            items.at,
+                            format!(
+                                "`{}` in the response of `{}` is not a list",
+                                items.value, operation.id
+                            ),
+                        );
                         None
                     }
                     Ok(None) => Some(items.value.clone()),
@@ -390,7 +488,13 @@ impl<'a> Checker<'a> {
                 None => match only_array(schema) {
                     Some(found) => Some(found),
                     None => {
-                        self.error(list.at, format!("say where the items are in the response of `{}` with `items`", operation.id));
+                        self.error(
+                            list.at,
+                            format!(
+                                "say where the items are in the response of `{}` with `items`",
+                                operation.id
+                            ),
+                        );
                         None
                     }
                 },
@@ -407,7 +511,13 @@ impl<'a> Checker<'a> {
                 }
             }
             if resolver.match_fields.is_empty() {
-                self.error(name.at, format!("resolver `{}` needs `match`: the item fields a value is matched against", name.value));
+                self.error(
+                    name.at,
+                    format!(
+                        "resolver `{}` needs `match`: the item fields a value is matched against",
+                        name.value
+                    ),
+                );
             }
         }
         if let Some(lookup) = &resolver.lookup
@@ -417,14 +527,26 @@ impl<'a> Checker<'a> {
             match &resolver.lookup_param {
                 Some(param) => {
                     if !inputs.iter().any(|(n, _, _)| *n == param.value) {
-                        let d = Diagnostic::error(param.at, format!("operation `{}` has no parameter `{}`", operation.id, param.value))
-                            .suggest(&param.value, inputs.iter().map(|(n, _, _)| n.as_str()));
+                        let d = Diagnostic::error(
+                            param.at,
+                            format!(
+                                "operation `{}` has no parameter `{}`",
+                                operation.id, param.value
+                            ),
+                        )
+                        .suggest(&param.value, inputs.iter().map(|(n, _, _)| n.as_str()));
                         self.out.push(d);
                     }
                 }
                 None => {
                     if inputs.iter().filter(|(_, _, required)| *required).count() != 1 {
-                        self.error(lookup.at, format!("say which parameter of `{}` takes the value with `lookup_param`", operation.id));
+                        self.error(
+                            lookup.at,
+                            format!(
+                                "say which parameter of `{}` takes the value with `lookup_param`",
+                                operation.id
+                            ),
+                        );
                     }
                 }
             }
@@ -433,7 +555,13 @@ impl<'a> Checker<'a> {
             if let Some(op) = self.operation(operation)
                 && op.parameters.iter().any(|p| p.required)
             {
-                self.error(operation.at, format!("an alias needs an operation without required parameters; `{}` has some", op.id));
+                self.error(
+                    operation.at,
+                    format!(
+                        "an alias needs an operation without required parameters; `{}` has some",
+                        op.id
+                    ),
+                );
             }
         }
     }
@@ -444,11 +572,20 @@ impl<'a> Checker<'a> {
         }
         match (&tool.call, tool.steps.is_empty()) {
             (Some(_), false) => {
-                self.error(name.at, format!("tool `{}` has both `call` and `steps`; use one", name.value));
+                self.error(
+                    name.at,
+                    format!("tool `{}` has both `call` and `steps`; use one", name.value),
+                );
                 return;
             }
             (None, true) => {
-                self.error(name.at, format!("tool `{}` needs `call` (one operation) or `steps` (a workflow)", name.value));
+                self.error(
+                    name.at,
+                    format!(
+                        "tool `{}` needs `call` (one operation) or `steps` (a workflow)",
+                        name.value
+                    ),
+                );
                 return;
             }
             _ => {}
@@ -465,17 +602,26 @@ impl<'a> Checker<'a> {
             if let Some(source) = generated {
                 self.error(
                     param_name.at,
-                    format!("parameter `{}` is the one {source} adds; give yours another name", param_name.value),
+                    format!(
+                        "parameter `{}` is the one {source} adds; give yours another name",
+                        param_name.value
+                    ),
                 );
             }
             self.check_param_refs(param_name, param);
             if let Some(header) = &param.header
                 && (header.value.is_empty()
-                    || !header.value.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)))
+                    || !header
+                        .value
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)))
             {
                 self.error(
                     header.at,
-                    format!("`{}` is not a valid header name: use letters, digits and `-`", header.value),
+                    format!(
+                        "`{}` is not a valid header name: use letters, digits and `-`",
+                        header.value
+                    ),
                 );
             }
         }
@@ -486,7 +632,10 @@ impl<'a> Checker<'a> {
             {
                 self.error(
                     header.at,
-                    format!("header `{}` is used by two parameters (header names ignore case)", header.value),
+                    format!(
+                        "header `{}` is used by two parameters (header names ignore case)",
+                        header.value
+                    ),
                 );
             }
         }
@@ -506,28 +655,67 @@ impl<'a> Checker<'a> {
 
     fn check_param_refs(&mut self, name: &Spanned<String>, param: &Param) {
         if let Some(enum_name) = &param.enum_name
-            && !self.curation.enums.keys().any(|k| k.value == enum_name.value)
+            && !self
+                .curation
+                .enums
+                .keys()
+                .any(|k| k.value == enum_name.value)
         {
-            let names: Vec<&str> = self.curation.enums.keys().map(|k| k.value.as_str()).collect();
-            let d = Diagnostic::error(enum_name.at, format!("unknown enum `{}`", enum_name.value)).suggest(&enum_name.value, names);
+            let names: Vec<&str> = self
+                .curation
+                .enums
+                .keys()
+                .map(|k| k.value.as_str())
+                .collect();
+            let d = Diagnostic::error(enum_name.at, format!("unknown enum `{}`", enum_name.value))
+                .suggest(&enum_name.value, names);
             self.out.push(d);
         }
         if let Some(resolver) = &param.resolve
-            && !self.curation.resolvers.keys().any(|k| k.value == resolver.value)
+            && !self
+                .curation
+                .resolvers
+                .keys()
+                .any(|k| k.value == resolver.value)
         {
-            let names: Vec<&str> = self.curation.resolvers.keys().map(|k| k.value.as_str()).collect();
-            let d = Diagnostic::error(resolver.at, format!("unknown resolver `{}`", resolver.value)).suggest(&resolver.value, names);
+            let names: Vec<&str> = self
+                .curation
+                .resolvers
+                .keys()
+                .map(|k| k.value.as_str())
+                .collect();
+            let d = Diagnostic::error(
+                resolver.at,
+                format!("unknown resolver `{}`", resolver.value),
+            )
+            .suggest(&resolver.value, names);
             self.out.push(d);
         }
         if param.enum_name.is_some() && param.resolve.is_some() {
-            self.error(name.at, format!("parameter `{}` cannot both map an enum and resolve an id", name.value));
+            self.error(
+                name.at,
+                format!(
+                    "parameter `{}` cannot both map an enum and resolve an id",
+                    name.value
+                ),
+            );
         }
         if let (Some(enum_name), Some(default)) = (&param.enum_name, &param.default)
-            && let Some(values) = self.curation.enums.iter().find(|(k, _)| k.value == enum_name.value).map(|(_, v)| v)
-            && !values.keys().any(|k| Some(k.value.as_str()) == default.value.as_str())
+            && let Some(values) = self
+                .curation
+                .enums
+                .iter()
+                .find(|(k, _)| k.value == enum_name.value)
+                .map(|(_, v)| v)
+            && !values
+                .keys()
+                .any(|k| Some(k.value.as_str()) == default.value.as_str())
         {
             let names: Vec<&str> = values.keys().map(|k| k.value.as_str()).collect();
-            let shown = default.value.as_str().map_or_else(|| default.value.to_string(), str::to_string);
+            let shown = default
+                .value
+                .as_str()
+                .map_or_else(|| default.value.to_string(), str::to_string);
             let d = Diagnostic::error(
                 default.at,
                 format!(
@@ -546,7 +734,10 @@ impl<'a> Checker<'a> {
         let input_names: Vec<&str> = inputs.iter().map(|(n, _, _)| n.as_str()).collect();
         let mut covered: BTreeSet<String> = BTreeSet::new();
         for (param_name, param) in &tool.params {
-            let from = param.from.as_ref().map_or(param_name.value.as_str(), |f| f.value.as_str());
+            let from = param
+                .from
+                .as_ref()
+                .map_or(param_name.value.as_str(), |f| f.value.as_str());
             let from_at = param.from.as_ref().map_or(param_name.at, |f| f.at);
             match inputs.iter().find(|(n, _, _)| n == from) {
                 Some((_, schema, _)) => {
@@ -557,8 +748,14 @@ impl<'a> Checker<'a> {
                     self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps can use parameters of their own", param_name.value, operation.id));
                 }
                 None => {
-                    let mut d = Diagnostic::error(from_at, format!("operation `{}` has no parameter or body property `{from}`", operation.id))
-                        .suggest(from, input_names.iter().copied());
+                    let mut d = Diagnostic::error(
+                        from_at,
+                        format!(
+                            "operation `{}` has no parameter or body property `{from}`",
+                            operation.id
+                        ),
+                    )
+                    .suggest(from, input_names.iter().copied());
                     if d.help.is_none() {
                         d = d.with_help(format!("expected one of: {}", input_names.join(", ")));
                     }
@@ -570,12 +767,21 @@ impl<'a> Checker<'a> {
             if input_names.contains(&fixed.value.as_str()) {
                 covered.insert(fixed.value.clone());
             } else {
-                let d = Diagnostic::error(fixed.at, format!("operation `{}` has no parameter `{}`", operation.id, fixed.value))
-                    .suggest(&fixed.value, input_names.iter().copied());
+                let d = Diagnostic::error(
+                    fixed.at,
+                    format!(
+                        "operation `{}` has no parameter `{}`",
+                        operation.id, fixed.value
+                    ),
+                )
+                .suggest(&fixed.value, input_names.iter().copied());
                 self.out.push(d);
             }
         }
-        let pagination = tool.pagination.as_ref().or(self.curation.pagination.as_ref());
+        let pagination = tool
+            .pagination
+            .as_ref()
+            .or(self.curation.pagination.as_ref());
         let paged = tool.results.as_ref().is_some_and(|r| r.items.is_some());
         if let Some(pagination) = pagination
             && paged
@@ -585,7 +791,10 @@ impl<'a> Checker<'a> {
                 for (param, default) in paging_params(pagination) {
                     let paging_name = param.map_or(default, |p| p.value.as_str());
                     for (param_name, param) in &tool.params {
-                        let from = param.from.as_ref().map_or(param_name.value.as_str(), |f| f.value.as_str());
+                        let from = param
+                            .from
+                            .as_ref()
+                            .map_or(param_name.value.as_str(), |f| f.value.as_str());
                         if from == paging_name {
                             self.error(
                                 param_name.at,
@@ -602,8 +811,16 @@ impl<'a> Checker<'a> {
         }
         for (name, _, required) in &inputs {
             if *required && !covered.contains(name) {
-                self.error(at, format!("required parameter `{name}` of `{}` gets no value", operation.id))
-                    .help = Some(format!("add a tool parameter with `from: {name}`, or give it under `fixed`"));
+                self.error(
+                    at,
+                    format!(
+                        "required parameter `{name}` of `{}` gets no value",
+                        operation.id
+                    ),
+                )
+                .help = Some(format!(
+                    "add a tool parameter with `from: {name}`, or give it under `fixed`"
+                ));
             }
         }
     }
@@ -615,7 +832,12 @@ impl<'a> Checker<'a> {
         let Some(api_values) = schema.get("enum").and_then(Value::as_array) else {
             return;
         };
-        if let Some((_, values)) = self.curation.enums.iter().find(|(k, _)| k.value == enum_name.value) {
+        if let Some((_, values)) = self
+            .curation
+            .enums
+            .iter()
+            .find(|(k, _)| k.value == enum_name.value)
+        {
             for (readable, code) in values {
                 if !api_values.contains(&code.value) {
                     let codes: Vec<String> = api_values.iter().map(Value::to_string).collect();
@@ -651,9 +873,19 @@ impl<'a> Checker<'a> {
         for (index, step) in tool.steps.iter().enumerate() {
             let step_at = step.at;
             let step = &step.value;
-            let kinds = [step.call.is_some(), step.find.is_some(), step.stop_if.is_some()];
+            let kinds = [
+                step.call.is_some(),
+                step.find.is_some(),
+                step.stop_if.is_some(),
+            ];
             if kinds.iter().filter(|k| **k).count() != 1 {
-                self.error(step_at, format!("step {} must have exactly one of `call`, `find` or `stop_if`", index + 1));
+                self.error(
+                    step_at,
+                    format!(
+                        "step {} must have exactly one of `call`, `find` or `stop_if`",
+                        index + 1
+                    ),
+                );
                 continue;
             }
             for (status, _) in &step.errors {
@@ -671,16 +903,31 @@ impl<'a> Checker<'a> {
                 let names: Vec<&str> = inputs.iter().map(|(n, _, _)| n.as_str()).collect();
                 for (arg, value) in &step.args {
                     if !names.contains(&arg.value.as_str()) {
-                        let d = Diagnostic::error(arg.at, format!("operation `{}` has no parameter `{}`", operation.id, arg.value))
-                            .suggest(&arg.value, names.iter().copied());
+                        let d = Diagnostic::error(
+                            arg.at,
+                            format!(
+                                "operation `{}` has no parameter `{}`",
+                                operation.id, arg.value
+                            ),
+                        )
+                        .suggest(&arg.value, names.iter().copied());
                         self.out.push(d);
                     }
                     self.check_value(value, &params, &results);
                 }
                 for (name, _, required) in &inputs {
                     if *required && !step.args.keys().any(|a| a.value == *name) {
-                        self.error(call.at, format!("required parameter `{name}` of `{}` gets no value in step {}", operation.id, index + 1))
-                            .help = Some(format!("add `{name}: $param` or `{name}: $step.field` under `args`"));
+                        self.error(
+                            call.at,
+                            format!(
+                                "required parameter `{name}` of `{}` gets no value in step {}",
+                                operation.id,
+                                index + 1
+                            ),
+                        )
+                        .help = Some(format!(
+                            "add `{name}: $param` or `{name}: $step.field` under `args`"
+                        ));
                     }
                 }
                 let schema = success_schema(operation).cloned();
@@ -700,8 +947,11 @@ impl<'a> Checker<'a> {
                     if let Some(item) = &item
                         && let Err((part, available)) = schema_at(item, &field.value)
                     {
-                        let d = Diagnostic::error(field.at, format!("the items of `{}` have no field `{part}`", find.value))
-                            .suggest(&part, available.iter().map(String::as_str));
+                        let d = Diagnostic::error(
+                            field.at,
+                            format!("the items of `{}` have no field `{part}`", find.value),
+                        )
+                        .suggest(&part, available.iter().map(String::as_str));
                         self.out.push(d);
                     }
                     self.check_value(value, &params, &results);
@@ -709,7 +959,10 @@ impl<'a> Checker<'a> {
                 match &step.name {
                     Some(name) => results.push((name.value.clone(), item)),
                     None => {
-                        self.error(find.at, "a `find` step needs `as`: the name later steps use for the item found");
+                        self.error(
+                            find.at,
+                            "a `find` step needs `as`: the name later steps use for the item found",
+                        );
                     }
                 }
             } else if let Some(stop) = &step.stop_if {
@@ -717,7 +970,14 @@ impl<'a> Checker<'a> {
                     self.error(stop.equal.at, "`equal` takes two values");
                 }
                 for value in &stop.equal.value {
-                    self.check_value(&Spanned { value: Value::String(value.value.clone()), at: value.at }, &params, &results);
+                    self.check_value(
+                        &Spanned {
+                            value: Value::String(value.value.clone()),
+                            at: value.at,
+                        },
+                        &params,
+                        &results,
+                    );
                 }
                 if let Some(result) = &stop.result {
                     self.check_reference(result, &params, &results);
@@ -726,8 +986,11 @@ impl<'a> Checker<'a> {
         }
         if let Some(from) = tool.results.as_ref().and_then(|r| r.from.as_ref()) {
             if from.value.contains('.') {
-                self.error(from.at, "`results.from` names a step (`$name`), not a field of its result")
-                    .help = Some("shape the step's result with `results.fields` instead".into());
+                self.error(
+                    from.at,
+                    "`results.from` names a step (`$name`), not a field of its result",
+                )
+                .help = Some("shape the step's result with `results.fields` instead".into());
                 return None;
             }
             return self.check_reference(from, &params, &results);
@@ -736,18 +999,41 @@ impl<'a> Checker<'a> {
     }
 
     /// Checks a `$name.path` value; literals pass.
-    fn check_value(&mut self, value: &Spanned<Value>, params: &[&str], results: &[(String, Option<Value>)]) {
+    fn check_value(
+        &mut self,
+        value: &Spanned<Value>,
+        params: &[&str],
+        results: &[(String, Option<Value>)],
+    ) {
         if let Some(text) = value.value.as_str()
             && text.starts_with('$')
         {
-            self.check_reference(&Spanned { value: text.to_string(), at: value.at }, params, results);
+            self.check_reference(
+                &Spanned {
+                    value: text.to_string(),
+                    at: value.at,
+                },
+                params,
+                results,
+            );
         }
     }
 
     /// Checks `$name` or `$step.path`; returns the schema it points to, when known.
-    fn check_reference(&mut self, reference: &Spanned<String>, params: &[&str], results: &[(String, Option<Value>)]) -> Option<Value> {
+    fn check_reference(
+        &mut self,
+        reference: &Spanned<String>,
+        params: &[&str],
+        results: &[(String, Option<Value>)],
+    ) -> Option<Value> {
         let Some(body) = reference.value.strip_prefix('$') else {
-            self.error(reference.at, format!("`{}` is not a reference; write `$param` or `$step.field`", reference.value));
+            self.error(
+                reference.at,
+                format!(
+                    "`{}` is not a reference; write `$param` or `$step.field`",
+                    reference.value
+                ),
+            );
             return None;
         };
         let (head, path) = body.split_once('.').unwrap_or((body, ""));
@@ -758,15 +1044,22 @@ impl<'a> Checker<'a> {
             Some((_, Some(schema))) => match schema_at(schema, path) {
                 Ok(found) => found.cloned(),
                 Err((part, available)) => {
-                    let d = Diagnostic::error(reference.at, format!("the result of `{head}` has no field `{part}`"))
-                        .suggest(&part, available.iter().map(String::as_str));
+                    let d = Diagnostic::error(
+                        reference.at,
+                        format!("the result of `{head}` has no field `{part}`"),
+                    )
+                    .suggest(&part, available.iter().map(String::as_str));
                     self.out.push(d);
                     None
                 }
             },
             Some((_, None)) => None,
             None => {
-                let names: Vec<&str> = params.iter().copied().chain(results.iter().map(|(n, _)| n.as_str())).collect();
+                let names: Vec<&str> = params
+                    .iter()
+                    .copied()
+                    .chain(results.iter().map(|(n, _)| n.as_str()))
+                    .collect();
                 let d = Diagnostic::error(reference.at, format!("`${head}` is neither a parameter of this tool nor the result of an earlier step"))
                     .suggest(head, names);
                 self.out.push(d);
@@ -780,13 +1073,17 @@ impl<'a> Checker<'a> {
             (Some(items), Some(schema)) => match schema_at(schema, &items.value) {
                 Ok(Some(list)) if is_array(list) => list.get("items").cloned(),
                 Ok(Some(_)) => {
-                    self.error(items.at, format!("`{}` in the response is not a list", items.value));
+                    self.error(
+                        items.at,
+                        format!("`{}` in the response is not a list", items.value),
+                    );
                     None
                 }
                 Ok(None) => None,
                 Err((part, available)) => {
-                    let d = Diagnostic::error(items.at, format!("the response has no field `{part}`"))
-                        .suggest(&part, available.iter().map(String::as_str));
+                    let d =
+                        Diagnostic::error(items.at, format!("the response has no field `{part}`"))
+                            .suggest(&part, available.iter().map(String::as_str));
                     self.out.push(d);
                     None
                 }
@@ -797,7 +1094,11 @@ impl<'a> Checker<'a> {
         for (_, field) in results.fields.iter().chain(&results.detailed_fields) {
             let (from, enum_name, resolve) = match field {
                 FieldSpec::Path(path) => (path, None, None),
-                FieldSpec::Mapped(mapped) => (&mapped.from, mapped.enum_name.as_ref(), mapped.resolve.as_ref()),
+                FieldSpec::Mapped(mapped) => (
+                    &mapped.from,
+                    mapped.enum_name.as_ref(),
+                    mapped.resolve.as_ref(),
+                ),
             };
             if let Some(item) = &item
                 && let Err((part, available)) = schema_at(item, &from.value)
@@ -807,21 +1108,52 @@ impl<'a> Checker<'a> {
                 self.out.push(d);
             }
             if let Some(enum_name) = enum_name
-                && !self.curation.enums.keys().any(|k| k.value == enum_name.value)
+                && !self
+                    .curation
+                    .enums
+                    .keys()
+                    .any(|k| k.value == enum_name.value)
             {
-                let names: Vec<&str> = self.curation.enums.keys().map(|k| k.value.as_str()).collect();
-                let d = Diagnostic::error(enum_name.at, format!("unknown enum `{}`", enum_name.value)).suggest(&enum_name.value, names);
+                let names: Vec<&str> = self
+                    .curation
+                    .enums
+                    .keys()
+                    .map(|k| k.value.as_str())
+                    .collect();
+                let d =
+                    Diagnostic::error(enum_name.at, format!("unknown enum `{}`", enum_name.value))
+                        .suggest(&enum_name.value, names);
                 self.out.push(d);
             }
             if let Some(resolver) = resolve {
-                match self.curation.resolvers.iter().find(|(k, _)| k.value == resolver.value) {
+                match self
+                    .curation
+                    .resolvers
+                    .iter()
+                    .find(|(k, _)| k.value == resolver.value)
+                {
                     Some((_, spec)) if spec.list.is_none() => {
-                        self.error(resolver.at, format!("resolver `{}` has no `list`, so ids cannot be shown as names", resolver.value));
+                        self.error(
+                            resolver.at,
+                            format!(
+                                "resolver `{}` has no `list`, so ids cannot be shown as names",
+                                resolver.value
+                            ),
+                        );
                     }
                     Some(_) => {}
                     None => {
-                        let names: Vec<&str> = self.curation.resolvers.keys().map(|k| k.value.as_str()).collect();
-                        let d = Diagnostic::error(resolver.at, format!("unknown resolver `{}`", resolver.value)).suggest(&resolver.value, names);
+                        let names: Vec<&str> = self
+                            .curation
+                            .resolvers
+                            .keys()
+                            .map(|k| k.value.as_str())
+                            .collect();
+                        let d = Diagnostic::error(
+                            resolver.at,
+                            format!("unknown resolver `{}`", resolver.value),
+                        )
+                        .suggest(&resolver.value, names);
                         self.out.push(d);
                     }
                 }
@@ -832,16 +1164,30 @@ impl<'a> Checker<'a> {
             if max.value < 1 || default.value < 1 || default.value > max.value {
                 self.error(
                     default.at,
-                    format!("`limit` needs 1 <= default <= max (got default {}, max {})", default.value, max.value),
+                    format!(
+                        "`limit` needs 1 <= default <= max (got default {}, max {})",
+                        default.value, max.value
+                    ),
                 );
             }
             if results.items.is_none() {
-                self.error(limit.at, "`limit` needs `items`: where the list is in the response");
+                self.error(
+                    limit.at,
+                    "`limit` needs `items`: where the list is in the response",
+                );
             }
         }
         if !results.detailed_fields.is_empty() && results.fields.is_empty() {
-            let at = results.detailed_fields.keys().next().map(|k| k.at).unwrap_or_default();
-            self.error(at, "`detailed_fields` add to `fields`; list the concise fields first");
+            let at = results
+                .detailed_fields
+                .keys()
+                .next()
+                .map(|k| k.at)
+                .unwrap_or_default();
+            self.error(
+                at,
+                "`detailed_fields` add to `fields`; list the concise fields first",
+            );
         }
     }
 }
@@ -894,7 +1240,8 @@ pub fn glob_matches(pattern: &str, path: &str) -> bool {
                 let Some(tail) = segment.strip_prefix(prefix) else {
                     return false;
                 };
-                (0..=tail.len()).any(|i| tail.is_char_boundary(i) && segment_matches(rest, &tail[i..]))
+                (0..=tail.len())
+                    .any(|i| tail.is_char_boundary(i) && segment_matches(rest, &tail[i..]))
             }
         }
     }
@@ -903,7 +1250,9 @@ pub fn glob_matches(pattern: &str, path: &str) -> bool {
             None => path.is_empty(),
             Some((&"**", rest)) => (0..=path.len()).any(|i| matches(rest, &path[i..])),
             Some((first, rest)) => match path.split_first() {
-                Some((segment, path_rest)) => segment_matches(first, segment) && matches(rest, path_rest),
+                Some((segment, path_rest)) => {
+                    segment_matches(first, segment) && matches(rest, path_rest)
+                }
                 None => false,
             },
         }

@@ -121,13 +121,20 @@ fn summary(name: &str, errors: usize, warnings: usize) -> String {
         (0, 0) => String::new(),
         (e, 0) => format!("{name}: {}\n", plural(e, "error")),
         (0, w) => format!("{name}: {}\n", plural(w, "warning")),
-        (e, w) => format!("{name}: {} and {}\n", plural(e, "error"), plural(w, "warning")),
+        (e, w) => format!(
+            "{name}: {} and {}\n",
+            plural(e, "error"),
+            plural(w, "warning")
+        ),
     }
 }
 
 /// The byte range in `text` of a value found at `at` (character offset and length).
 fn byte_range(text: &str, at: At) -> std::ops::Range<usize> {
-    let mut indices = text.char_indices().map(|(i, _)| i).chain(std::iter::once(text.len()));
+    let mut indices = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(text.len()));
     let start = indices.nth(at.offset).unwrap_or(text.len());
     // A quoted value is underlined with its quotes.
     let quoted = text[start..].starts_with(['"', '\'']);

@@ -153,9 +153,10 @@ fn load_error(error: &marked_yaml::LoadError) -> Diagnostic {
         len: 1,
     };
     match error {
-        E::TopLevelMustBeMapping(m) => {
-            Diagnostic::error(at(m), "a curation file is a mapping of keys such as `server` and `tools`")
-        }
+        E::TopLevelMustBeMapping(m) => Diagnostic::error(
+            at(m),
+            "a curation file is a mapping of keys such as `server` and `tools`",
+        ),
         E::DuplicateKey(inner) => {
             let first = inner
                 .prev_key
@@ -163,7 +164,12 @@ fn load_error(error: &marked_yaml::LoadError) -> Diagnostic {
                 .start()
                 .map(|m| format!("line {}", m.line()))
                 .unwrap_or_else(|| "earlier".into());
-            let marker = inner.key.span().start().copied().unwrap_or_else(|| marked_yaml::Marker::new(0, 0, 1, 1));
+            let marker = inner
+                .key
+                .span()
+                .start()
+                .copied()
+                .unwrap_or_else(|| marked_yaml::Marker::new(0, 0, 1, 1));
             Diagnostic::error(
                 At {
                     len: inner.key.as_str().chars().count(),
@@ -172,10 +178,13 @@ fn load_error(error: &marked_yaml::LoadError) -> Diagnostic {
                 format!("duplicate key `{}` (first at {first})", inner.key.as_str()),
             )
         }
-        E::ScanError(m, scan) => Diagnostic::error(at(m), format!("not valid YAML: {}", scan.info())),
-        E::TopLevelMustBeSequence(m) | E::UnexpectedAnchor(m) | E::MappingKeyMustBeScalar(m) | E::UnexpectedTag(m) => {
-            Diagnostic::error(at(m), error.to_string())
+        E::ScanError(m, scan) => {
+            Diagnostic::error(at(m), format!("not valid YAML: {}", scan.info()))
         }
+        E::TopLevelMustBeSequence(m)
+        | E::UnexpectedAnchor(m)
+        | E::MappingKeyMustBeScalar(m)
+        | E::UnexpectedTag(m) => Diagnostic::error(at(m), error.to_string()),
     }
 }
 
@@ -248,7 +257,11 @@ impl Walker<'_> {
     /// The JSON types `schema` accepts, through `$ref`s and `anyOf` (empty: any).
     fn types_of(&self, schema: &Value) -> Vec<&'static str> {
         let schema = self.deref(schema);
-        match schema.get("anyOf").or_else(|| schema.get("oneOf")).and_then(Value::as_array) {
+        match schema
+            .get("anyOf")
+            .or_else(|| schema.get("oneOf"))
+            .and_then(Value::as_array)
+        {
             Some(variants) => {
                 let mut types = Vec::new();
                 for variant in variants {
@@ -289,7 +302,9 @@ impl Walker<'_> {
             self.wrong_type(node, std::slice::from_ref(&schema), path);
             return;
         }
-        if let (Some(allowed), Node::Scalar(scalar)) = (schema.get("enum").and_then(Value::as_array), node) {
+        if let (Some(allowed), Node::Scalar(scalar)) =
+            (schema.get("enum").and_then(Value::as_array), node)
+        {
             let names: Vec<&str> = allowed.iter().filter_map(Value::as_str).collect();
             if !names.contains(&scalar.as_str()) {
                 let diagnostic = Diagnostic::error(
@@ -311,17 +326,28 @@ impl Walker<'_> {
                 let properties = schema.get("properties").and_then(Value::as_object);
                 let additional = schema.get("additionalProperties");
                 for (key, value) in mapping.iter() {
-                    let child = format!("{path}{}{}", if path.is_empty() { "" } else { "." }, key.as_str());
+                    let child = format!(
+                        "{path}{}{}",
+                        if path.is_empty() { "" } else { "." },
+                        key.as_str()
+                    );
                     if let Some(property) = properties.and_then(|p| p.get(key.as_str())) {
                         let empty = matches!(value, Node::Scalar(s) if s.as_str().is_empty());
                         if empty && !self.types_of(property).contains(&"null") {
                             // Nothing was written after the key: point at the key.
                             let key_at = At::from_span(key.span(), key.as_str().chars().count());
-                            self.wrong_type_at(key_at, "nothing".into(), std::slice::from_ref(property), &child);
+                            self.wrong_type_at(
+                                key_at,
+                                "nothing".into(),
+                                std::slice::from_ref(property),
+                                &child,
+                            );
                             continue;
                         }
                         self.walk(value, property, &child);
-                    } else if let Some(additional) = additional.filter(|a| **a != Value::Bool(false)) {
+                    } else if let Some(additional) =
+                        additional.filter(|a| **a != Value::Bool(false))
+                    {
                         self.walk(value, additional, &child);
                     } else if properties.is_some() || additional == Some(&Value::Bool(false)) {
                         let names: Vec<&str> = properties
@@ -332,9 +358,11 @@ impl Walker<'_> {
                             key_at,
                             format!("unknown key `{}`{}", key.as_str(), at_path(path)),
                         );
-                        diagnostic = match diagnostics::closest(key.as_str(), names.iter().copied()) {
+                        diagnostic = match diagnostics::closest(key.as_str(), names.iter().copied())
+                        {
                             Some(best) => diagnostic.with_help(format!("did you mean `{best}`?")),
-                            None => diagnostic.with_help(format!("expected one of: {}", names.join(", "))),
+                            None => diagnostic
+                                .with_help(format!("expected one of: {}", names.join(", "))),
                         };
                         self.out.push(diagnostic);
                     }
@@ -419,11 +447,17 @@ fn at_path(path: &str) -> String {
 
 /// The JSON types a schema accepts (empty: any).
 fn schema_types(schema: &Value) -> Vec<&'static str> {
-    const ALL: [&str; 7] = ["object", "array", "string", "integer", "number", "boolean", "null"];
+    const ALL: [&str; 7] = [
+        "object", "array", "string", "integer", "number", "boolean", "null",
+    ];
     let named = |name: &str| ALL.iter().copied().find(|t| *t == name);
     match schema.get("type") {
         Some(Value::String(name)) => named(name).into_iter().collect(),
-        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).filter_map(named).collect(),
+        Some(Value::Array(names)) => names
+            .iter()
+            .filter_map(Value::as_str)
+            .filter_map(named)
+            .collect(),
         _ if schema.get("enum").is_some() => vec!["string"],
         _ => Vec::new(),
     }

@@ -114,8 +114,13 @@ pub fn typed_scalars(value: Value) -> Value {
                 if let Ok(integer) = text.parse::<i64>() {
                     Value::from(integer)
                 } else if text.contains(['.', 'e', 'E'])
-                    && text.chars().all(|c| c.is_ascii_digit() || ".eE+-".contains(c))
-                    && let Some(number) = text.parse::<f64>().ok().and_then(serde_json::Number::from_f64)
+                    && text
+                        .chars()
+                        .all(|c| c.is_ascii_digit() || ".eE+-".contains(c))
+                    && let Some(number) = text
+                        .parse::<f64>()
+                        .ok()
+                        .and_then(serde_json::Number::from_f64)
                 {
                     Value::Number(number)
                 } else {
@@ -124,7 +129,11 @@ pub fn typed_scalars(value: Value) -> Value {
             }
         },
         Value::Array(items) => Value::Array(items.into_iter().map(typed_scalars).collect()),
-        Value::Object(map) => Value::Object(map.into_iter().map(|(k, v)| (k, typed_scalars(v))).collect()),
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .map(|(k, v)| (k, typed_scalars(v)))
+                .collect(),
+        ),
         other => other,
     }
 }
@@ -481,10 +490,14 @@ pub struct Param {
 }
 
 /// Tells a missing key (`None`) from an explicit `null` (`Some(None)`).
-fn double_option<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Option<String>>, D::Error> {
+fn double_option<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<Option<String>>, D::Error> {
     // The YAML reader hands `null` over as text.
     let text = Option::<String>::deserialize(deserializer)?;
-    Ok(Some(text.filter(|t| !matches!(t.as_str(), "null" | "~" | ""))))
+    Ok(Some(
+        text.filter(|t| !matches!(t.as_str(), "null" | "~" | "")),
+    ))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -557,17 +570,27 @@ impl<'de> Deserialize<'de> for FieldSpec {
             other => Some(other.to_string()),
         };
         match &spanned.value {
-            Value::String(path) => Ok(FieldSpec::Path(Spanned { value: path.clone(), at })),
+            Value::String(path) => Ok(FieldSpec::Path(Spanned {
+                value: path.clone(),
+                at,
+            })),
             Value::Object(map) => {
-                let get = |key: &str| map.get(key).and_then(text).map(|value| Spanned { value, at });
-                let from = get("from").ok_or_else(|| D::Error::custom("a mapped field needs `from`"))?;
+                let get = |key: &str| {
+                    map.get(key)
+                        .and_then(text)
+                        .map(|value| Spanned { value, at })
+                };
+                let from =
+                    get("from").ok_or_else(|| D::Error::custom("a mapped field needs `from`"))?;
                 Ok(FieldSpec::Mapped(MappedField {
                     from,
                     enum_name: get("enum"),
                     resolve: get("resolve"),
                 }))
             }
-            _ => Err(D::Error::custom("a field is a field path or a mapping with `from`")),
+            _ => Err(D::Error::custom(
+                "a field is a field path or a mapping with `from`",
+            )),
         }
     }
 }

@@ -20,7 +20,10 @@ use super::{CurationError, check_text};
 use crate::api::Api;
 
 static API: LazyLock<Api> = LazyLock::new(|| {
-    let spec = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/specs/tracker/openapi.yaml"));
+    let spec = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/specs/tracker/openapi.yaml"
+    ));
     crate::load::load(spec).expect("the tracker spec loads")
 });
 
@@ -110,7 +113,11 @@ tools:
 fn base_with(edits: &[(&str, &str)]) -> String {
     let mut text = BASE.to_string();
     for (from, to) in edits {
-        assert_eq!(text.matches(from).count(), 1, "`{from}` must occur exactly once in the text");
+        assert_eq!(
+            text.matches(from).count(),
+            1,
+            "`{from}` must occur exactly once in the text"
+        );
         text = text.replacen(from, to, 1);
     }
     text
@@ -129,7 +136,9 @@ fn error(text: &str) -> CurationError {
 }
 
 fn golden_path(case: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/curation").join(format!("{case}.txt"))
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/curation")
+        .join(format!("{case}.txt"))
 }
 
 /// Compares `actual` with the golden file of `case`, or rewrites it under `UPDATE_GOLDEN=1`.
@@ -138,11 +147,15 @@ fn golden(case: &str, actual: &str) {
     if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
         std::fs::create_dir_all(path.parent().expect("a golden file has a folder"))
             .unwrap_or_else(|e| panic!("cannot create the folder of {}: {e}", path.display()));
-        std::fs::write(&path, actual).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        std::fs::write(&path, actual)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
         return;
     }
     let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!("cannot read {}: {e}\nrun with UPDATE_GOLDEN=1 to create it; actual:\n{actual}", path.display())
+        panic!(
+            "cannot read {}: {e}\nrun with UPDATE_GOLDEN=1 to create it; actual:\n{actual}",
+            path.display()
+        )
     });
     assert!(
         expected == actual,
@@ -171,7 +184,9 @@ fn places(error: &CurationError) -> Vec<(usize, usize)> {
 
 /// The 1-based line and column of the first occurrence of `needle` in `text`.
 fn position_of(text: &str, needle: &str) -> (usize, usize) {
-    let offset = text.find(needle).unwrap_or_else(|| panic!("`{needle}` is not in the text"));
+    let offset = text
+        .find(needle)
+        .unwrap_or_else(|| panic!("`{needle}` is not in the text"));
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
@@ -190,10 +205,16 @@ fn base_file_checks_clean() {
 
 #[test]
 fn tracker_curation_file_checks_clean() {
-    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/specs/tracker/mcpgen.yaml"));
+    let path = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/specs/tracker/mcpgen.yaml"
+    ));
     let text = std::fs::read_to_string(path).expect("the tracker curation file is readable");
     if let Err(error) = check(&text) {
-        panic!("specs/tracker/mcpgen.yaml has mistakes:\n{}", error.rendered);
+        panic!(
+            "specs/tracker/mcpgen.yaml has mistakes:\n{}",
+            error.rendered
+        );
     }
     let checked = super::load(path, &API).expect("load checks the same file clean");
     assert_eq!(checked.curation.tools.len(), 3);
@@ -202,7 +223,8 @@ fn tracker_curation_file_checks_clean() {
 #[test]
 fn empty_file_is_an_empty_curation() {
     for text in ["", "\n", "  \n\n"] {
-        let checked = check(text).unwrap_or_else(|e| panic!("{text:?} does not check clean:\n{}", e.rendered));
+        let checked = check(text)
+            .unwrap_or_else(|e| panic!("{text:?} does not check clean:\n{}", e.rendered));
         assert!(checked.curation.tools.is_empty());
         assert!(checked.curation.enums.is_empty());
         assert!(checked.curation.server.prefix.is_none());
@@ -211,20 +233,39 @@ fn empty_file_is_an_empty_curation() {
 
 #[test]
 fn file_of_only_comments_is_an_empty_curation() {
-    let checked = check("# yaml-language-server: $schema=../../schemas/mcpgen.schema.json\n# nothing curated yet\n")
-        .unwrap_or_else(|e| panic!("a file of comments does not check clean:\n{}", e.rendered));
+    let checked = check(
+        "# yaml-language-server: $schema=../../schemas/mcpgen.schema.json\n# nothing curated yet\n",
+    )
+    .unwrap_or_else(|e| panic!("a file of comments does not check clean:\n{}", e.rendered));
     assert!(checked.curation.tools.is_empty());
 }
 
 #[test]
 fn json_schema_is_a_closed_2020_12_object() {
     let schema = crate::curate::model::json_schema();
-    assert_eq!(schema["$schema"], "https://json-schema.org/draft/2020-12/schema");
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
     assert_eq!(schema["type"], "object");
     assert_eq!(schema["additionalProperties"], Value::Bool(false));
-    let properties = schema["properties"].as_object().expect("the root lists its properties");
-    for key in ["server", "auth", "operations", "enums", "resolvers", "pagination", "errors", "tools"] {
-        assert!(properties.contains_key(key), "the schema has no property `{key}`");
+    let properties = schema["properties"]
+        .as_object()
+        .expect("the root lists its properties");
+    for key in [
+        "server",
+        "auth",
+        "operations",
+        "enums",
+        "resolvers",
+        "pagination",
+        "errors",
+        "tools",
+    ] {
+        assert!(
+            properties.contains_key(key),
+            "the schema has no property `{key}`"
+        );
     }
 }
 
@@ -246,9 +287,15 @@ fn yaml_unclosed_bracket_is_reported_where_the_reader_stops() {
 
 #[test]
 fn duplicate_key_names_both_places() {
-    let text = base_with(&[("    call: listIssues\n", "    call: listIssues\n    call: listProjects\n")]);
+    let text = base_with(&[(
+        "    call: listIssues\n",
+        "    call: listIssues\n    call: listProjects\n",
+    )]);
     let error = case("duplicate_key", &text);
-    assert_eq!(places(&error), vec![position_of(&text, "call: listProjects")]);
+    assert_eq!(
+        places(&error),
+        vec![position_of(&text, "call: listProjects")]
+    );
 }
 
 #[test]
@@ -288,13 +335,19 @@ fn unknown_key_in_tool() {
 
 #[test]
 fn unknown_key_in_param() {
-    let text = base_with(&[("        resolve: project\n", "        resolve: project\n        descripton: Project key\n")]);
+    let text = base_with(&[(
+        "        resolve: project\n",
+        "        resolve: project\n        descripton: Project key\n",
+    )]);
     case("unknown_key_param", &text);
 }
 
 #[test]
 fn unknown_key_in_param_lists_the_keys_when_none_is_close() {
-    let text = base_with(&[("        resolve: project\n", "        resolve: project\n        colour: blue\n")]);
+    let text = base_with(&[(
+        "        resolve: project\n",
+        "        resolve: project\n        colour: blue\n",
+    )]);
     case("unknown_key_param_far", &text);
 }
 
@@ -306,7 +359,10 @@ fn unknown_key_in_results() {
 
 #[test]
 fn unknown_key_in_step() {
-    let text = base_with(&[("        args: { issue_key: $issue }", "        arg: { issue_key: $issue }")]);
+    let text = base_with(&[(
+        "        args: { issue_key: $issue }",
+        "        arg: { issue_key: $issue }",
+    )]);
     case("unknown_key_step", &text);
 }
 
@@ -315,19 +371,28 @@ fn unknown_key_in_step() {
 
 #[test]
 fn list_where_text_is_expected() {
-    let text = base_with(&[("    description: Search issues in one project.", "    description: [Search, issues]")]);
+    let text = base_with(&[(
+        "    description: Search issues in one project.",
+        "    description: [Search, issues]",
+    )]);
     case("wrong_type_list_for_text", &text);
 }
 
 #[test]
 fn text_where_a_mapping_is_expected() {
-    let text = base_with(&[("  user:\n    list: listUsers\n    match: [username]\n    aliases:\n      me: getCurrentUser\n", "  user: listUsers\n")]);
+    let text = base_with(&[(
+        "  user:\n    list: listUsers\n    match: [username]\n    aliases:\n      me: getCurrentUser\n",
+        "  user: listUsers\n",
+    )]);
     case("wrong_type_text_for_mapping", &text);
 }
 
 #[test]
 fn text_where_a_number_is_expected() {
-    let text = base_with(&[("limit: { default: 20, max: 50 }", "limit: { default: twenty, max: 50 }")]);
+    let text = base_with(&[(
+        "limit: { default: 20, max: 50 }",
+        "limit: { default: twenty, max: 50 }",
+    )]);
     let error = case("wrong_type_text_for_number", &text);
     assert_eq!(places(&error), vec![position_of(&text, "twenty")]);
 }
@@ -340,7 +405,10 @@ fn missing_required_key() {
 
 #[test]
 fn empty_section_is_reported_at_its_key() {
-    let text = base_with(&[("server:\n  name: tracker\n  prefix: tracker_\n  cache_scope: public\n", "server:\n")]);
+    let text = base_with(&[(
+        "server:\n  name: tracker\n  prefix: tracker_\n  cache_scope: public\n",
+        "server:\n",
+    )]);
     let error = case("empty_section", &text);
     assert_eq!(places(&error), vec![(1, 1)]);
 }
@@ -383,7 +451,10 @@ fn unknown_operation_in_resolver_list() {
 
 #[test]
 fn unknown_operation_in_resolver_lookup() {
-    let text = base_with(&[("pagination:\n", "  issue:\n    lookup: getIssueByKy\n\npagination:\n")]);
+    let text = base_with(&[(
+        "pagination:\n",
+        "  issue:\n    lookup: getIssueByKy\n\npagination:\n",
+    )]);
     case("unknown_operation_lookup", &text);
 }
 
@@ -408,19 +479,28 @@ fn unknown_operation_in_hide() {
 
 #[test]
 fn filter_with_unknown_tag() {
-    let text = base_with(&[("  mirror: none\n", "  mirror: none\n  include: [{ tag: Issue }]\n")]);
+    let text = base_with(&[(
+        "  mirror: none\n",
+        "  mirror: none\n  include: [{ tag: Issue }]\n",
+    )]);
     case("filter_unknown_tag", &text);
 }
 
 #[test]
 fn filter_path_that_matches_nothing() {
-    let text = base_with(&[("  mirror: none\n", "  mirror: none\n  exclude: [{ path: /v3/** }]\n")]);
+    let text = base_with(&[(
+        "  mirror: none\n",
+        "  mirror: none\n  exclude: [{ path: /v3/** }]\n",
+    )]);
     case("filter_path_matches_nothing", &text);
 }
 
 #[test]
 fn hidden_operation_used_by_a_tool() {
-    let text = base_with(&[("  change_issue_status:\n", "  delete_issue:\n    call: deleteIssue\n\n  change_issue_status:\n")]);
+    let text = base_with(&[(
+        "  change_issue_status:\n",
+        "  delete_issue:\n    call: deleteIssue\n\n  change_issue_status:\n",
+    )]);
     case("hidden_operation_used", &text);
 }
 
@@ -435,19 +515,28 @@ fn unknown_api_parameter_in_from() {
 
 #[test]
 fn unknown_api_parameter_in_fixed() {
-    let text = base_with(&[("    results:\n      items: items\n", "    fixed: { stat: 1 }\n    results:\n      items: items\n")]);
+    let text = base_with(&[(
+        "    results:\n      items: items\n",
+        "    fixed: { stat: 1 }\n    results:\n      items: items\n",
+    )]);
     case("unknown_parameter_fixed", &text);
 }
 
 #[test]
 fn unknown_api_parameter_in_step_args() {
-    let text = base_with(&[("args: { issue_id: $found.id }", "args: { issue_id: $found.id, expand: true }")]);
+    let text = base_with(&[(
+        "args: { issue_id: $found.id }",
+        "args: { issue_id: $found.id, expand: true }",
+    )]);
     case("unknown_parameter_step_args", &text);
 }
 
 #[test]
 fn required_api_parameter_without_a_value() {
-    let text = base_with(&[("      project:\n        from: project_id\n        resolve: project\n", "")]);
+    let text = base_with(&[(
+        "      project:\n        from: project_id\n        resolve: project\n",
+        "",
+    )]);
     case("required_parameter_missing", &text);
 }
 
@@ -462,7 +551,10 @@ fn required_api_parameter_without_a_value_in_a_step() {
 
 #[test]
 fn unknown_enum_in_param() {
-    let text = base_with(&[("        from: state\n        enum: issue_status", "        from: state\n        enum: issue_state")]);
+    let text = base_with(&[(
+        "        from: state\n        enum: issue_status",
+        "        from: state\n        enum: issue_state",
+    )]);
     case("unknown_enum_param", &text);
 }
 
@@ -474,7 +566,10 @@ fn unknown_resolver_in_param() {
 
 #[test]
 fn unknown_enum_in_result_field() {
-    let text = base_with(&[("status: { from: state, enum: issue_status }", "status: { from: state, enum: status }")]);
+    let text = base_with(&[(
+        "status: { from: state, enum: issue_status }",
+        "status: { from: state, enum: status }",
+    )]);
     case("unknown_enum_result_field", &text);
 }
 
@@ -485,12 +580,18 @@ fn unknown_enum_in_block_result_field() {
         "        status:\n          from: state\n          enum: status",
     )]);
     let error = case("unknown_enum_result_field_block", &text);
-    assert_eq!(places(&error), vec![position_of(&text, "status\n        assignee")]);
+    assert_eq!(
+        places(&error),
+        vec![position_of(&text, "status\n        assignee")]
+    );
 }
 
 #[test]
 fn unknown_resolver_in_result_field() {
-    let text = base_with(&[("assignee: { from: assignee_id, resolve: user }", "assignee: { from: assignee_id, resolve: usr }")]);
+    let text = base_with(&[(
+        "assignee: { from: assignee_id, resolve: user }",
+        "assignee: { from: assignee_id, resolve: usr }",
+    )]);
     case("unknown_resolver_result_field", &text);
 }
 
@@ -515,14 +616,20 @@ fn enum_code_used_by_two_tools_is_reported_once() {
 
   change_issue_status:
 ";
-    let text = base_with(&[("open: 1", "open: 7"), ("  change_issue_status:\n", second_tool)]);
+    let text = base_with(&[
+        ("open: 1", "open: 7"),
+        ("  change_issue_status:\n", second_tool),
+    ]);
     let error = case("enum_code_not_accepted_two_uses", &text);
     assert_eq!(error.diagnostics.len(), 1);
 }
 
 #[test]
 fn enum_default_that_is_not_one_of_its_names() {
-    let text = base_with(&[("        enum: issue_status\n      assignee:", "        enum: issue_status\n        default: opened\n      assignee:")]);
+    let text = base_with(&[(
+        "        enum: issue_status\n      assignee:",
+        "        enum: issue_status\n        default: opened\n      assignee:",
+    )]);
     case("enum_default_not_a_name", &text);
 }
 
@@ -544,32 +651,47 @@ fn resolver_match_field_that_does_not_exist() {
 
 #[test]
 fn resolver_items_that_is_not_a_list() {
-    let text = base_with(&[("    items: items\n    match: [key]", "    items: total\n    match: [key]")]);
+    let text = base_with(&[(
+        "    items: items\n    match: [key]",
+        "    items: total\n    match: [key]",
+    )]);
     case("resolver_items_not_a_list", &text);
 }
 
 #[test]
 fn results_items_that_is_not_a_list() {
-    let text = base_with(&[("      items: items\n      limit", "      items: total\n      limit")]);
+    let text = base_with(&[(
+        "      items: items\n      limit",
+        "      items: total\n      limit",
+    )]);
     case("results_items_not_a_list", &text);
 }
 
 #[test]
 fn unknown_step_variable() {
-    let text = base_with(&[("args: { issue_id: $found.id }", "args: { issue_id: $fond.id }")]);
+    let text = base_with(&[(
+        "args: { issue_id: $found.id }",
+        "args: { issue_id: $fond.id }",
+    )]);
     let error = case("unknown_step_variable", &text);
     assert_eq!(places(&error), vec![position_of(&text, "$fond.id")]);
 }
 
 #[test]
 fn unknown_field_of_a_step_result() {
-    let text = base_with(&[("args: { issue_id: $found.id }", "args: { issue_id: $found.idd }")]);
+    let text = base_with(&[(
+        "args: { issue_id: $found.id }",
+        "args: { issue_id: $found.idd }",
+    )]);
     case("unknown_step_result_field", &text);
 }
 
 #[test]
 fn step_with_neither_call_find_nor_stop_if() {
-    let text = base_with(&[("      - call: listTransitions\n", "      - as: nothing\n      - call: listTransitions\n")]);
+    let text = base_with(&[(
+        "      - call: listTransitions\n",
+        "      - as: nothing\n      - call: listTransitions\n",
+    )]);
     case("step_without_action", &text);
 }
 
@@ -603,15 +725,24 @@ fn bad_prefix() {
 
 #[test]
 fn bad_header_name() {
-    let text = base_with(&[("        resolve: user\n", "        resolve: user\n        header: Assignee Name\n")]);
+    let text = base_with(&[(
+        "        resolve: user\n",
+        "        resolve: user\n        header: Assignee Name\n",
+    )]);
     case("bad_header_name", &text);
 }
 
 #[test]
 fn same_header_on_two_params() {
     let text = base_with(&[
-        ("        resolve: project\n", "        resolve: project\n        header: Target\n"),
-        ("        resolve: user\n", "        resolve: user\n        header: target\n"),
+        (
+            "        resolve: project\n",
+            "        resolve: project\n        header: Target\n",
+        ),
+        (
+            "        resolve: user\n",
+            "        resolve: user\n        header: target\n",
+        ),
     ]);
     case("same_header_twice", &text);
 }
@@ -624,13 +755,19 @@ fn tool_with_both_call_and_steps() {
 
 #[test]
 fn tool_with_neither_call_nor_steps() {
-    let text = base_with(&[("  change_issue_status:\n", "  show_nothing:\n    description: Does nothing.\n\n  change_issue_status:\n")]);
+    let text = base_with(&[(
+        "  change_issue_status:\n",
+        "  show_nothing:\n    description: Does nothing.\n\n  change_issue_status:\n",
+    )]);
     case("tool_neither_call_nor_steps", &text);
 }
 
 #[test]
 fn limit_default_above_max() {
-    let text = base_with(&[("limit: { default: 20, max: 50 }", "limit: { default: 80, max: 50 }")]);
+    let text = base_with(&[(
+        "limit: { default: 20, max: 50 }",
+        "limit: { default: 80, max: 50 }",
+    )]);
     case("limit_default_above_max", &text);
 }
 
@@ -678,7 +815,10 @@ fn rendered_places(rendered: &str) -> Vec<String> {
 fn several_mistakes_are_all_reported_sorted_by_line() {
     // Listed out of file order on purpose: the rendering sorts them.
     let text = base_with(&[
-        ("args: { issue_id: $found.id }", "args: { issue_id: $fond.id }"),
+        (
+            "args: { issue_id: $found.id }",
+            "args: { issue_id: $fond.id }",
+        ),
         ("key: key", "key: keyy"),
         ("hide: [deleteIssue]", "hide: [deleteIsue]"),
         ("  401: The tracker", "  40x: The tracker"),
@@ -695,13 +835,26 @@ fn several_mistakes_are_all_reported_sorted_by_line() {
         "the result has no field `keyy`",
         "`$fond` is neither a parameter of this tool nor the result of an earlier step",
     ] {
-        assert!(error.rendered.contains(&format!("error: {message}")), "`{message}` is not reported");
+        assert!(
+            error.rendered.contains(&format!("error: {message}")),
+            "`{message}` is not reported"
+        );
     }
     assert_eq!(error.diagnostics.len(), 7);
-    assert!(error.rendered.ends_with("mcpgen.yaml: 7 errors\n"), "{}", error.rendered);
+    assert!(
+        error.rendered.ends_with("mcpgen.yaml: 7 errors\n"),
+        "{}",
+        error.rendered
+    );
     let lines: Vec<usize> = rendered_places(&error.rendered)
         .iter()
-        .map(|place| place.split(':').nth(1).and_then(|l| l.parse().ok()).expect("FILE:LINE:COL"))
+        .map(|place| {
+            place
+                .split(':')
+                .nth(1)
+                .and_then(|l| l.parse().ok())
+                .expect("FILE:LINE:COL")
+        })
         .collect();
     assert!(lines.is_sorted(), "not in file order: {lines:?}");
 }
@@ -713,11 +866,18 @@ fn several_schema_mistakes_are_all_reported_in_one_run() {
         ("style: page", "style: pages"),
         ("limit: { default: 20, max: 50 }", "limit: { max: 50 }"),
         ("      fields:\n", "      feilds:\n"),
-        ("        args: { issue_key: $issue }", "        args: [$issue]"),
+        (
+            "        args: { issue_key: $issue }",
+            "        args: [$issue]",
+        ),
     ]);
     let error = case("several_schema_mistakes", &text);
     assert_eq!(error.diagnostics.len(), 5);
-    assert!(error.rendered.ends_with("mcpgen.yaml: 5 errors\n"), "{}", error.rendered);
+    assert!(
+        error.rendered.ends_with("mcpgen.yaml: 5 errors\n"),
+        "{}",
+        error.rendered
+    );
 }
 
 #[test]
@@ -732,13 +892,24 @@ fn diagnostics_name_file_line_and_column() {
     let text = base_with(&[
         ("hide: [deleteIssue]", "hide: [getIssue, deleteIsue]"),
         ("key: key", "key:    keyy"),
-        ("transition_id: $transition.id", "transition_id: $transition.idd"),
-        ("equal: [$found.state, $status]", "equal: [\"Zürich\", $fond.state]"),
+        (
+            "transition_id: $transition.id",
+            "transition_id: $transition.idd",
+        ),
+        (
+            "equal: [$found.state, $status]",
+            "equal: [\"Zürich\", $fond.state]",
+        ),
     ]);
     let error = error(&text);
     assert_eq!(
         rendered_places(&error.rendered),
-        ["mcpgen.yaml:8:20", "mcpgen.yaml:53:17", "mcpgen.yaml:68:29", "mcpgen.yaml:77:53"]
+        [
+            "mcpgen.yaml:8:20",
+            "mcpgen.yaml:53:17",
+            "mcpgen.yaml:68:29",
+            "mcpgen.yaml:77:53"
+        ]
     );
     // Columns count characters, not bytes (`ü` is two bytes).
     assert_eq!(places(&error)[2], (68, 29));
@@ -757,9 +928,19 @@ fn error_displays_its_rendered_text_without_the_trailing_newline() {
 
 #[test]
 fn unreadable_file_names_its_path() {
-    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/curation/no-such-file.yaml"));
+    let path = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/curation/no-such-file.yaml"
+    ));
     let error = super::load(path, &API).expect_err("a missing file does not load");
-    assert!(error.rendered.starts_with(&format!("{}: cannot read the curation file: ", path.display())), "{}", error.rendered);
+    assert!(
+        error.rendered.starts_with(&format!(
+            "{}: cannot read the curation file: ",
+            path.display()
+        )),
+        "{}",
+        error.rendered
+    );
 }
 
 #[test]
@@ -770,16 +951,24 @@ fn file_that_is_not_utf8_names_its_path() {
     let error = super::load(&path, &API).expect_err("a Latin-1 file does not load");
     assert_eq!(
         error.rendered,
-        format!("{}: the curation file is not UTF-8 text; save it as UTF-8", path.display())
+        format!(
+            "{}: the curation file is not UTF-8 text; save it as UTF-8",
+            path.display()
+        )
     );
 }
 
 #[test]
 fn a_parameter_named_like_a_generated_one_is_refused() {
-    let text = base_with(&[("      assignee:\n", "      limit:\n        from: q\n      assignee:\n")]);
+    let text = base_with(&[(
+        "      assignee:\n",
+        "      limit:\n        from: q\n      assignee:\n",
+    )]);
     let error = check(&text).expect_err("refused");
     assert!(
-        error.rendered.contains("parameter `limit` is the one `results.limit` adds"),
+        error
+            .rendered
+            .contains("parameter `limit` is the one `results.limit` adds"),
         "{}",
         error.rendered
     );
@@ -787,10 +976,15 @@ fn a_parameter_named_like_a_generated_one_is_refused() {
 
 #[test]
 fn a_parameter_filling_a_paging_parameter_is_refused() {
-    let text = base_with(&[("      assignee:\n", "      page_number:\n        from: page\n      assignee:\n")]);
+    let text = base_with(&[(
+        "      assignee:\n",
+        "      page_number:\n        from: page\n      assignee:\n",
+    )]);
     let error = check(&text).expect_err("refused");
     assert!(
-        error.rendered.contains("`page` is set by the server while it walks pages"),
+        error
+            .rendered
+            .contains("`page` is set by the server while it walks pages"),
         "{}",
         error.rendered
     );

@@ -15,8 +15,8 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::api::{
-    Api, Body, BodyKind, Location, Method, Operation, ParamStyle, Parameter, Response, SecurityScheme,
-    Style,
+    Api, Body, BodyKind, Location, Method, Operation, ParamStyle, Parameter, Response,
+    SecurityScheme, Style,
 };
 pub use schema::{SchemaContext, SchemaConverter};
 
@@ -58,7 +58,8 @@ pub fn load(path: &Path) -> Result<Api, LoadError> {
 /// [`load`], with external `$ref`s read from anywhere under `refs_root` when given.
 pub fn load_with(path: &Path, refs_root: Option<&Path>) -> Result<Api, LoadError> {
     let error = errors_in(path);
-    let bytes = std::fs::read(path).map_err(|e| error(None, format!("cannot read the file: {e}")))?;
+    let bytes =
+        std::fs::read(path).map_err(|e| error(None, format!("cannot read the file: {e}")))?;
     let text = String::from_utf8(bytes).map_err(|e| {
         error(
             None,
@@ -95,7 +96,8 @@ fn load_document(path: &Path, document: Value, refs_root: Option<&Path>) -> Resu
         true => refs::bundle(path, document, refs_root)?,
         false => document,
     };
-    let mut document = upgrade(document).map_err(|(pointer, message)| error(Some(pointer), message))?;
+    let mut document =
+        upgrade(document).map_err(|(pointer, message)| error(Some(pointer), message))?;
     // The operations are converted one path at a time, and each path's part of the document is
     // freed once converted: in a large API it is a third of the document, which is most of what
     // loading holds. Not when a `$ref` may point into `paths`: those parts stay to be found.
@@ -157,10 +159,11 @@ fn parse(text: &str, leave_out_unused: bool) -> Result<Value, String> {
         }
         false => None,
     };
-    let mut yaml: yaml_serde::Value = yaml_serde::from_str(trimmed).map_err(|e| match &json_error {
-        Some(json_error) => json_error.clone(),
-        None => format!("not valid YAML or JSON: {e}"),
-    })?;
+    let mut yaml: yaml_serde::Value =
+        yaml_serde::from_str(trimmed).map_err(|e| match &json_error {
+            Some(json_error) => json_error.clone(),
+            None => format!("not valid YAML or JSON: {e}"),
+        })?;
     if leave_out_unused {
         unused::remove_from_yaml(&mut yaml);
     }
@@ -335,7 +338,10 @@ impl<'a> Loader<'a> {
                 None => return Ok((current, at)),
             }
         }
-        Err((pointer.into(), "a chain of `$ref`s loops back on itself".into()))
+        Err((
+            pointer.into(),
+            "a chain of `$ref`s loops back on itself".into(),
+        ))
     }
 
     /// Finds the value a local `$ref` points to.
@@ -377,7 +383,11 @@ impl<'a> Loader<'a> {
         Ok(schemes)
     }
 
-    fn operations(&self, root: &Map<String, Value>, paths: Option<Map<String, Value>>) -> Result<Vec<Operation>, Fail> {
+    fn operations(
+        &self,
+        root: &Map<String, Value>,
+        paths: Option<Map<String, Value>>,
+    ) -> Result<Vec<Operation>, Fail> {
         let mut operations = Vec::new();
         match paths {
             Some(paths) => {
@@ -386,7 +396,12 @@ impl<'a> Loader<'a> {
                 }
             }
             None => {
-                for (path, item) in root.get("paths").and_then(Value::as_object).into_iter().flatten() {
+                for (path, item) in root
+                    .get("paths")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                {
                     self.path_operations(path, item, &mut operations)?;
                 }
             }
@@ -395,7 +410,12 @@ impl<'a> Loader<'a> {
     }
 
     /// Appends the operations of the path item `item` to `operations`.
-    fn path_operations(&self, path: &str, item: &Value, operations: &mut Vec<Operation>) -> Result<(), Fail> {
+    fn path_operations(
+        &self,
+        path: &str,
+        item: &Value,
+        operations: &mut Vec<Operation>,
+    ) -> Result<(), Fail> {
         let item_pointer = format!("/paths/{}", pointer_token(path));
         let (item, item_pointer) = self.deref(item, &item_pointer)?;
         let shared = item
@@ -439,7 +459,8 @@ impl<'a> Loader<'a> {
         if let Some(own) = operation.get("parameters") {
             for parameter in self.parameters(own, &format!("{pointer}/parameters"))? {
                 // An operation's parameter replaces the path item's one of the same name and place.
-                parameters.retain(|p| !(p.name == parameter.name && p.location == parameter.location));
+                parameters
+                    .retain(|p| !(p.name == parameter.name && p.location == parameter.location));
                 parameters.push(parameter);
             }
         }
@@ -511,7 +532,8 @@ impl<'a> Loader<'a> {
             };
             // Hop-by-hop and content negotiation headers are the HTTP client's business.
             if location == Location::Header
-                && ["accept", "content-type", "authorization"].contains(&name.to_ascii_lowercase().as_str())
+                && ["accept", "content-type", "authorization"]
+                    .contains(&name.to_ascii_lowercase().as_str())
             {
                 continue;
             }
@@ -610,7 +632,11 @@ impl<'a> Loader<'a> {
         let json = response
             .get("content")
             .and_then(Value::as_object)
-            .and_then(|content| content.iter().find(|(media, _)| is_json(&media.to_ascii_lowercase())));
+            .and_then(|content| {
+                content
+                    .iter()
+                    .find(|(media, _)| is_json(&media.to_ascii_lowercase()))
+            });
         let schema = match json {
             Some((media, content)) => match content.get("schema") {
                 Some(schema) => Some(self.schema(
@@ -638,7 +664,11 @@ impl<'a> Loader<'a> {
 }
 
 /// The parameter's `style` and `explode`, when they differ from its location's default.
-fn param_style(parameter: &Value, location: Location, pointer: &str) -> Result<Option<ParamStyle>, Fail> {
+fn param_style(
+    parameter: &Value,
+    location: Location,
+    pointer: &str,
+) -> Result<Option<ParamStyle>, Fail> {
     let default = ParamStyle::default_for(location);
     let style = match parameter.get("style").and_then(Value::as_str) {
         None => default.style,
@@ -666,7 +696,10 @@ fn file_parts(schema: &mut Value) -> Vec<String> {
     };
     let mut files = Vec::new();
     for (name, property) in properties.iter_mut() {
-        let description = property.get("description").and_then(Value::as_str).map(str::to_string);
+        let description = property
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_string);
         if is_binary(property) {
             *property = crate::api::file_schema(description.as_deref());
             files.push(name.clone());

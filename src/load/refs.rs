@@ -45,7 +45,9 @@ impl RefTargets {
                     {
                         match reference.strip_prefix('#') {
                             // A percent-encoded pointer might spell `/paths` too.
-                            Some(pointer) => self.paths |= pointer.starts_with("/paths") || pointer.contains('%'),
+                            Some(pointer) => {
+                                self.paths |= pointer.starts_with("/paths") || pointer.contains('%')
+                            }
                             None => self.external = true,
                         }
                     } else {
@@ -66,7 +68,11 @@ impl RefTargets {
 /// Replaces the external `$ref`s of `document` (read from `path`) by local ones, bringing the
 /// files they name into it. Files are read only under `refs_root` (default: the document's own
 /// folder). A document without external `$ref`s ([`RefTargets::external`]) is returned as it is.
-pub fn bundle(path: &Path, mut document: Value, refs_root: Option<&Path>) -> Result<Value, LoadError> {
+pub fn bundle(
+    path: &Path,
+    mut document: Value,
+    refs_root: Option<&Path>,
+) -> Result<Value, LoadError> {
     if !RefTargets::of(&document).external {
         return Ok(document);
     }
@@ -113,7 +119,6 @@ pub fn bundle(path: &Path, mut document: Value, refs_root: Option<&Path>) -> Res
     }
     Ok(document)
 }
-
 
 struct Bundler {
     root_file: PathBuf,

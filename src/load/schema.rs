@@ -21,7 +21,13 @@ use super::{Fail, percent_decode, pointer_token};
 use crate::api::subschemas;
 
 /// OpenAPI-only keywords that mean nothing to a JSON Schema validator or a model.
-const DROPPED: &[&str] = &["discriminator", "xml", "externalDocs", "nullable", "example"];
+const DROPPED: &[&str] = &[
+    "discriminator",
+    "xml",
+    "externalDocs",
+    "nullable",
+    "example",
+];
 
 /// How many `$ref`s deep one schema is inlined; a reference deeper than that becomes a schema that
 /// accepts any value of the referenced schema's type and names it (a tool's schema then stays
@@ -110,7 +116,9 @@ impl SchemaContext {
                 refs_in(schema, &mut refs);
             }
             let refs: Rc<[String]> = refs.into();
-            self.refs.borrow_mut().insert(target.to_string(), Rc::clone(&refs));
+            self.refs
+                .borrow_mut()
+                .insert(target.to_string(), Rc::clone(&refs));
             refs
         });
         for next in refs.iter() {
@@ -307,9 +315,7 @@ impl<'a> SchemaConverter<'a> {
         self.converted += object.len();
         let mut out = Map::new();
         for (key, value) in object {
-            if DROPPED.contains(&key.as_str())
-                || (key.starts_with("x-") && key != "x-mcp-header")
-            {
+            if DROPPED.contains(&key.as_str()) || (key.starts_with("x-") && key != "x-mcp-header") {
                 continue;
             }
             let at = at.key(key);
@@ -378,9 +384,13 @@ impl<'a> SchemaConverter<'a> {
         let nested = self.depth > 1;
         let over_budget = (self.stack.len() >= MAX_REF_DEPTH
             || (nested && self.converted > ROOT_BUDGET))
-            && self.context.inlined_size(self.document, &target, &mut Vec::new()) > SMALL_SCHEMA;
+            && self
+                .context
+                .inlined_size(self.document, &target, &mut Vec::new())
+                > SMALL_SCHEMA;
         let mut converted = if self.recursive.contains_key(&target)
-            || (!over_budget && (self.stack.contains(&target) || (nested && self.shared.contains(&target))))
+            || (!over_budget
+                && (self.stack.contains(&target) || (nested && self.shared.contains(&target))))
         {
             json!({ "$ref": def_ref(&self.def_name(&target)) })
         } else if over_budget {
@@ -430,7 +440,10 @@ impl<'a> SchemaConverter<'a> {
 fn stub(schema: &Value, target: &str) -> Value {
     let name = last_token(target);
     let mut stub = Map::new();
-    if let Some(kind) = schema.get("type").filter(|kind| kind.is_string() || kind.is_array()) {
+    if let Some(kind) = schema
+        .get("type")
+        .filter(|kind| kind.is_string() || kind.is_array())
+    {
         stub.insert("type".into(), kind.clone());
     }
     let summary = schema
@@ -462,7 +475,10 @@ fn def_ref(name: &str) -> String {
 
 /// OpenAPI 3.0 writes `exclusiveMinimum: true` beside `minimum`; 2020-12 wants the number.
 fn rewrite_exclusive_bounds(schema: &mut Map<String, Value>) {
-    for (exclusive, bound) in [("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")] {
+    for (exclusive, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
         match schema.get(exclusive) {
             Some(Value::Bool(true)) => match schema.remove(bound) {
                 Some(value) => {
@@ -498,7 +514,10 @@ fn make_nullable(schema: Value) -> Value {
         // Built from the values rather than with `json!`, which would copy the schema.
         _ => {
             let mut wrapper = Map::new();
-            wrapper.insert("anyOf".into(), Value::Array(vec![Value::Object(object), json!({ "type": "null" })]));
+            wrapper.insert(
+                "anyOf".into(),
+                Value::Array(vec![Value::Object(object), json!({ "type": "null" })]),
+            );
             return Value::Object(wrapper);
         }
     }

@@ -469,7 +469,9 @@ fn a_chain_of_refs_is_followed_to_its_end() {
         "TraceReal: { $ref: '#/components/parameters/TraceLast' }\n    TraceLast: { name: trace",
     ))
     .unwrap();
-    let api = Loader::new(&document).api(None).expect("the chain resolves");
+    let api = Loader::new(&document)
+        .api(None)
+        .expect("the chain resolves");
     assert_eq!(
         parameter(&api.operations[0], "trace").schema,
         json!({ "type": "string", "format": "uuid" })
@@ -1083,9 +1085,10 @@ fn load_errors_show_the_file_the_pointer_and_the_message() {
     let error = load(&path).unwrap_err();
     assert_eq!(error.pointer.as_deref(), Some("/swagger"));
     assert!(
-        error
-            .to_string()
-            .starts_with(&format!("{} at /swagger: Swagger version \"1.2\" ", path.display())),
+        error.to_string().starts_with(&format!(
+            "{} at /swagger: Swagger version \"1.2\" ",
+            path.display()
+        )),
         "{error}"
     );
     let (_dir, path) = write_temp("list.yaml", b"- 1\n");
@@ -1139,27 +1142,45 @@ components:
 fn a_ref_cycle_across_files_ends_and_stays_a_recursive_reference() {
     let dir = write_tree(&[
         ("api/openapi.yaml", ROOT_WITH_EXTERNAL_SCHEMA),
-        ("api/a.yaml", "type: object\nproperties:\n  b: { $ref: 'sub/b.yaml' }\n"),
+        (
+            "api/a.yaml",
+            "type: object\nproperties:\n  b: { $ref: 'sub/b.yaml' }\n",
+        ),
         (
             "api/sub/b.yaml",
             "type: object\nproperties:\n  a: { $ref: '../a.yaml' }\n  local: { $ref: '../openapi.yaml#/components/schemas/Local' }\n",
         ),
     ]);
     let api = load(&dir.path().join("api/openapi.yaml")).expect("it loads");
-    let schema = api.operations[0].success.as_ref().unwrap().schema.clone().unwrap();
-    assert_eq!(schema["properties"]["b"]["properties"]["a"], json!({ "$ref": "#/$defs/a" }));
+    let schema = api.operations[0]
+        .success
+        .as_ref()
+        .unwrap()
+        .schema
+        .clone()
+        .unwrap();
+    assert_eq!(
+        schema["properties"]["b"]["properties"]["a"],
+        json!({ "$ref": "#/$defs/a" })
+    );
     assert_eq!(
         schema["properties"]["b"]["properties"]["local"],
         json!({ "type": "string", "enum": ["x"] }),
         "a ref back into the root document is a local ref"
     );
-    assert!(schema["$defs"]["a"]["properties"]["b"].is_object(), "{schema}");
+    assert!(
+        schema["$defs"]["a"]["properties"]["b"].is_object(),
+        "{schema}"
+    );
 }
 
 #[test]
 fn a_ref_to_a_file_that_is_not_yaml_or_json_is_refused() {
     let dir = write_tree(&[
-        ("openapi.yaml", &ROOT_WITH_EXTERNAL_SCHEMA.replace("a.yaml", "secret.txt")),
+        (
+            "openapi.yaml",
+            &ROOT_WITH_EXTERNAL_SCHEMA.replace("a.yaml", "secret.txt"),
+        ),
         ("secret.txt", "type: string\n"),
     ]);
     let error = load(&dir.path().join("openapi.yaml")).unwrap_err();
@@ -1172,7 +1193,10 @@ fn a_ref_to_a_file_that_is_not_yaml_or_json_is_refused() {
 #[test]
 fn a_ref_to_nothing_in_another_file_names_that_file() {
     let dir = write_tree(&[
-        ("openapi.yaml", &ROOT_WITH_EXTERNAL_SCHEMA.replace("a.yaml", "a.yaml#/Nope")),
+        (
+            "openapi.yaml",
+            &ROOT_WITH_EXTERNAL_SCHEMA.replace("a.yaml", "a.yaml#/Nope"),
+        ),
         ("a.yaml", "Pet: { type: string }\n"),
     ]);
     let error = load(&dir.path().join("openapi.yaml")).unwrap_err();
@@ -1194,7 +1218,10 @@ fn a_ref_to_nothing_in_another_file_names_that_file() {
 fn an_error_in_a_referenced_file_names_that_file_and_the_pointer_in_it() {
     let dir = write_tree(&[
         ("openapi.yaml", ROOT_WITH_EXTERNAL_SCHEMA),
-        ("a.yaml", "type: object\nproperties:\n  b: { $ref: 'http://example.com/b.yaml' }\n"),
+        (
+            "a.yaml",
+            "type: object\nproperties:\n  b: { $ref: 'http://example.com/b.yaml' }\n",
+        ),
     ]);
     let error = load(&dir.path().join("openapi.yaml")).unwrap_err();
     assert_eq!(error.file, dir.path().join("a.yaml"));
@@ -1217,8 +1244,13 @@ fn swagger(rest: &str) -> String {
 
 #[test]
 fn swagger_host_base_path_and_schemes_become_servers_https_first() {
-    let api = self::api(&swagger("host: api.example.com\nbasePath: /v1/\nschemes: [http, https]\npaths: {}\n"));
-    assert_eq!(api.servers, ["https://api.example.com/v1", "http://api.example.com/v1"]);
+    let api = self::api(&swagger(
+        "host: api.example.com\nbasePath: /v1/\nschemes: [http, https]\npaths: {}\n",
+    ));
+    assert_eq!(
+        api.servers,
+        ["https://api.example.com/v1", "http://api.example.com/v1"]
+    );
     let api = self::api(&swagger("host: api.example.com\npaths: {}\n"));
     assert_eq!(api.servers, ["https://api.example.com"]);
     let api = self::api(&swagger("basePath: /v2\npaths: {}\n"));
@@ -1255,9 +1287,21 @@ definitions:
     );
     assert!(document.get("definitions").is_none());
     let api = self::api(&text);
-    let schema = api.operations[0].success.as_ref().unwrap().schema.clone().unwrap();
-    assert_eq!(schema["items"]["properties"]["name"], json!({ "type": "string" }));
-    assert_eq!(schema["items"]["properties"]["parent"], json!({ "$ref": "#/$defs/Pet" }));
+    let schema = api.operations[0]
+        .success
+        .as_ref()
+        .unwrap()
+        .schema
+        .clone()
+        .unwrap();
+    assert_eq!(
+        schema["items"]["properties"]["name"],
+        json!({ "type": "string" })
+    );
+    assert_eq!(
+        schema["items"]["properties"]["parent"],
+        json!({ "$ref": "#/$defs/Pet" })
+    );
 }
 
 #[test]
@@ -1293,7 +1337,10 @@ parameters:
         "a body parameter is no component parameter in 3.0"
     );
     let operation = &document["paths"]["/pets"]["get"];
-    assert_eq!(operation["parameters"][0], json!({ "$ref": "#/components/parameters/limit" }));
+    assert_eq!(
+        operation["parameters"][0],
+        json!({ "$ref": "#/components/parameters/limit" })
+    );
     assert_eq!(
         operation["parameters"][1],
         json!({ "name": "tags", "in": "query", "description": "the tags", "style": "form", "explode": false, "schema": {
@@ -1328,14 +1375,23 @@ definitions:
     assert_eq!(request.content_type, "application/json");
     assert!(request.required);
     assert_eq!(request.description.as_deref(), Some("the pet"));
-    assert_eq!(request.schema["properties"]["name"], json!({ "type": "string" }));
+    assert_eq!(
+        request.schema["properties"]["name"],
+        json!({ "type": "string" })
+    );
 
-    let api = self::api(&swagger(&body.replace("CONSUMES", "consumes: [application/xml, application/vnd.pet+json]")));
+    let api = self::api(&swagger(&body.replace(
+        "CONSUMES",
+        "consumes: [application/xml, application/vnd.pet+json]",
+    )));
     let request = api.operations[0].body.as_ref().expect("a body");
     assert_eq!(request.content_type, "application/vnd.pet+json");
 
     // The document's `consumes` applies when the operation has none (Stripe: form-encoded).
-    let text = format!("consumes: [application/x-www-form-urlencoded]\n{}", body.replace("CONSUMES", ""));
+    let text = format!(
+        "consumes: [application/x-www-form-urlencoded]\n{}",
+        body.replace("CONSUMES", "")
+    );
     let api = self::api(&swagger(&text));
     let request = api.operations[0].body.as_ref().expect("a body");
     assert_eq!(request.kind, BodyKind::Form);
@@ -1366,9 +1422,17 @@ parameters:
     assert!(document["paths"]["/pets"].get("parameters").is_none());
     let api = self::api(&text);
     let put = &api.operations[0];
-    assert!(put.body.as_ref().unwrap().schema["properties"].get("a").is_some());
+    assert!(
+        put.body.as_ref().unwrap().schema["properties"]
+            .get("a")
+            .is_some()
+    );
     let post = &api.operations[1];
-    assert!(post.body.as_ref().unwrap().schema["properties"].get("b").is_some());
+    assert!(
+        post.body.as_ref().unwrap().schema["properties"]
+            .get("b")
+            .is_some()
+    );
 }
 
 #[test]
@@ -1477,7 +1541,10 @@ responses:
             }
         })
     );
-    assert_eq!(a["default"], json!({ "$ref": "#/components/responses/Error" }));
+    assert_eq!(
+        a["default"],
+        json!({ "$ref": "#/components/responses/Error" })
+    );
     assert_eq!(
         document["components"]["responses"]["Error"]["content"]["application/xml"],
         json!({ "schema": { "type": "object" } })
@@ -1496,7 +1563,11 @@ responses:
         "paths:\n  /a:\n    get:\n      responses:\n        '200': { description: ok, schema: { type: integer } }\n",
     ));
     let success = api.operations[0].success.as_ref().unwrap();
-    assert_eq!(success.schema, Some(json!({ "type": "integer" })), "application/json by default");
+    assert_eq!(
+        success.schema,
+        Some(json!({ "type": "integer" })),
+        "application/json by default"
+    );
 }
 
 #[test]
@@ -1519,7 +1590,10 @@ securityDefinitions:
         schemes["basic"],
         json!({ "type": "http", "scheme": "basic", "description": "user and password" })
     );
-    assert_eq!(schemes["key"], json!({ "type": "apiKey", "in": "query", "name": "api_key" }));
+    assert_eq!(
+        schemes["key"],
+        json!({ "type": "apiKey", "in": "query", "name": "api_key" })
+    );
     assert_eq!(
         schemes["machine"],
         json!({ "type": "oauth2", "flows": { "clientCredentials": {
@@ -1537,11 +1611,16 @@ securityDefinitions:
     assert_eq!(api.security_schemes["basic"], SecurityScheme::Basic);
     assert_eq!(
         api.security_schemes["key"],
-        SecurityScheme::ApiKey { location: Location::Query, name: "api_key".into() }
+        SecurityScheme::ApiKey {
+            location: Location::Query,
+            name: "api_key".into()
+        }
     );
     assert_eq!(
         api.security_schemes["machine"],
-        SecurityScheme::OAuth2ClientCredentials { token_url: "https://auth.example/token".into() }
+        SecurityScheme::OAuth2ClientCredentials {
+            token_url: "https://auth.example/token".into()
+        }
     );
     assert_eq!(api.security_schemes["user"], SecurityScheme::Bearer);
 }
@@ -1567,9 +1646,15 @@ definitions:
 "#,
     ));
     let operation = &api.operations[0];
-    assert_eq!(parameter(operation, "q").schema["type"], json!(["string", "null"]));
+    assert_eq!(
+        parameter(operation, "q").schema["type"],
+        json!(["string", "null"])
+    );
     let schema = operation.success.as_ref().unwrap().schema.clone().unwrap();
-    assert_eq!(schema["properties"]["note"], json!({ "type": ["string", "null"] }));
+    assert_eq!(
+        schema["properties"]["note"],
+        json!({ "type": ["string", "null"] })
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1625,7 +1710,10 @@ fn plan_annotations_follow_the_http_method_with_only_the_hints_that_differ_from_
             .clone()
     };
     assert_eq!(annotations("list_issues"), json!({ "readOnlyHint": true }));
-    assert_eq!(annotations("delete_issue"), json!({ "idempotentHint": true }));
+    assert_eq!(
+        annotations("delete_issue"),
+        json!({ "idempotentHint": true })
+    );
     // No annotations object at all.
     assert_eq!(annotations("create_issue"), Value::Null);
 }
@@ -1951,24 +2039,41 @@ fn a_multipart_body_turns_binary_properties_into_file_arguments() {
             }
         } } }),
     );
-    let api = Loader::new(&document).api(None).expect("the document loads");
+    let api = Loader::new(&document)
+        .api(None)
+        .expect("the document loads");
     let body = api.operations[0].body.as_ref().expect("a body");
     assert_eq!(body.kind, BodyKind::Multipart);
     assert_eq!(body.content_type, "multipart/form-data");
-    assert_eq!(body.files, ["file", "pages"], "binary strings are files; base64 `byte` is text");
+    assert_eq!(
+        body.files,
+        ["file", "pages"],
+        "binary strings are files; base64 `byte` is text"
+    );
     let properties = &body.schema["properties"];
     assert_eq!(properties["title"], json!({ "type": "string" }));
-    assert_eq!(properties["checksum"], json!({ "type": "string", "format": "byte" }));
+    assert_eq!(
+        properties["checksum"],
+        json!({ "type": "string", "format": "byte" })
+    );
     let file = &properties["file"];
     assert_eq!(file["type"], "object");
     assert!(
-        file["description"].as_str().is_some_and(|d| d.starts_with("The document. A file: give `content_base64`")),
+        file["description"]
+            .as_str()
+            .is_some_and(|d| d.starts_with("The document. A file: give `content_base64`")),
         "{file}"
     );
-    assert_eq!(file["properties"]["content_base64"]["contentEncoding"], "base64");
+    assert_eq!(
+        file["properties"]["content_base64"]["contentEncoding"],
+        "base64"
+    );
     assert_eq!(file["additionalProperties"], false);
     assert_eq!(properties["pages"]["type"], "array");
-    assert_eq!(properties["pages"]["items"]["properties"]["path"]["type"], "string");
+    assert_eq!(
+        properties["pages"]["items"]["properties"]["path"]["type"],
+        "string"
+    );
 }
 
 #[test]
@@ -1983,24 +2088,38 @@ fn a_3_1_multipart_body_knows_files_by_their_content_media_type() {
             }
         } } }),
     );
-    let api = Loader::new(&document).api(None).expect("the document loads");
+    let api = Loader::new(&document)
+        .api(None)
+        .expect("the document loads");
     let body = api.operations[0].body.as_ref().expect("a body");
     assert_eq!(body.files, ["avatar"]);
     let plan = plan::plan(&api, &plan::Options::default(), None).expect("it plans");
     let tool = plan.tools[0].definition();
-    assert_eq!(tool["inputSchema"]["properties"]["avatar"]["type"], "object", "{tool}");
-    assert_eq!(tool["inputSchema"]["properties"]["name"]["type"], "string", "{tool}");
+    assert_eq!(
+        tool["inputSchema"]["properties"]["avatar"]["type"], "object",
+        "{tool}"
+    );
+    assert_eq!(
+        tool["inputSchema"]["properties"]["name"]["type"], "string",
+        "{tool}"
+    );
 }
 
 #[test]
 fn json_wins_over_form_and_form_over_multipart_when_a_body_offers_several() {
-    let string_body = json!({ "schema": { "type": "object", "properties": { "a": { "type": "string" } } } });
+    let string_body =
+        json!({ "schema": { "type": "object", "properties": { "a": { "type": "string" } } } });
     let document = with_body(
         "3.0.3",
         json!({ "multipart/form-data": string_body, "application/x-www-form-urlencoded": string_body }),
     );
-    let api = Loader::new(&document).api(None).expect("the document loads");
-    assert_eq!(api.operations[0].body.as_ref().map(|b| b.kind), Some(BodyKind::Form));
+    let api = Loader::new(&document)
+        .api(None)
+        .expect("the document loads");
+    assert_eq!(
+        api.operations[0].body.as_ref().map(|b| b.kind),
+        Some(BodyKind::Form)
+    );
 }
 
 /// A document whose `Node0` has `width` properties each referring to `Node1`, and so on down to
@@ -2009,7 +2128,12 @@ fn wide_graph(width: usize, depth: usize) -> Value {
     let mut schemas = serde_json::Map::new();
     for level in 0..depth {
         let properties: serde_json::Map<String, Value> = (0..width)
-            .map(|i| (format!("p{i}"), json!({ "$ref": format!("#/components/schemas/Node{}", level + 1) })))
+            .map(|i| {
+                (
+                    format!("p{i}"),
+                    json!({ "$ref": format!("#/components/schemas/Node{}", level + 1) }),
+                )
+            })
             .collect();
         schemas.insert(
             format!("Node{level}"),
@@ -2020,7 +2144,10 @@ fn wide_graph(width: usize, depth: usize) -> Value {
         format!("Node{depth}"),
         json!({ "type": "object", "properties": { "leaf": { "type": "string" } } }),
     );
-    with_response_schema(json!({ "$ref": "#/components/schemas/Node0" }), Value::Object(schemas))
+    with_response_schema(
+        json!({ "$ref": "#/components/schemas/Node0" }),
+        Value::Object(schemas),
+    )
 }
 
 #[test]
@@ -2035,7 +2162,11 @@ fn schemas_that_refer_to_each_other_many_times_convert_to_a_bounded_size() {
     // Whatever is referenced is defined.
     let defs = schema["$defs"].as_object().expect("$defs");
     for name in text.match_indices("#/$defs/").map(|(at, _)| {
-        text[at + 8..].split('"').next().unwrap_or_default().to_string()
+        text[at + 8..]
+            .split('"')
+            .next()
+            .unwrap_or_default()
+            .to_string()
     }) {
         assert!(defs.contains_key(&name), "#/$defs/{name} is not defined");
     }
@@ -2050,7 +2181,10 @@ fn a_small_schema_used_many_times_stays_inline() {
             "b": { "$ref": "#/components/schemas/Id" }
         } }
     });
-    let schema = response_schema(&with_response_schema(json!({ "$ref": "#/components/schemas/Pair" }), schemas));
+    let schema = response_schema(&with_response_schema(
+        json!({ "$ref": "#/components/schemas/Pair" }),
+        schemas,
+    ));
     assert_eq!(
         schema,
         json!({ "type": "object", "properties": {
@@ -2063,7 +2197,12 @@ fn a_small_schema_used_many_times_stays_inline() {
 #[test]
 fn a_large_schema_used_twice_in_one_root_is_defined_once_under_defs() {
     let properties: serde_json::Map<String, Value> = (0..80)
-        .map(|i| (format!("field{i}"), json!({ "type": "string", "description": "text" })))
+        .map(|i| {
+            (
+                format!("field{i}"),
+                json!({ "type": "string", "description": "text" }),
+            )
+        })
         .collect();
     let schemas = json!({
         "Big": { "type": "object", "properties": properties },
@@ -2072,25 +2211,45 @@ fn a_large_schema_used_twice_in_one_root_is_defined_once_under_defs() {
             "second": { "$ref": "#/components/schemas/Big" }
         } }
     });
-    let schema = response_schema(&with_response_schema(json!({ "$ref": "#/components/schemas/Pair" }), schemas));
-    assert_eq!(schema["properties"]["first"], json!({ "$ref": "#/$defs/Big" }));
-    assert_eq!(schema["properties"]["second"], json!({ "$ref": "#/$defs/Big" }));
-    assert_eq!(schema["$defs"]["Big"]["properties"].as_object().map(|p| p.len()), Some(80));
+    let schema = response_schema(&with_response_schema(
+        json!({ "$ref": "#/components/schemas/Pair" }),
+        schemas,
+    ));
+    assert_eq!(
+        schema["properties"]["first"],
+        json!({ "$ref": "#/$defs/Big" })
+    );
+    assert_eq!(
+        schema["properties"]["second"],
+        json!({ "$ref": "#/$defs/Big" })
+    );
+    assert_eq!(
+        schema["$defs"]["Big"]["properties"]
+            .as_object()
+            .map(|p| p.len()),
+        Some(80)
+    );
 }
 
 #[test]
-fn a_tree_of_distinct_schemas_is_cut_off_at_the_budget_with_schemas_that_name_what_they_stand_for() {
+fn a_tree_of_distinct_schemas_is_cut_off_at_the_budget_with_schemas_that_name_what_they_stand_for()
+{
     // T has 6 properties, each a distinct schema with 6 properties, five levels down: 6^5 schemas.
     let mut schemas = serde_json::Map::new();
     fn add(schemas: &mut serde_json::Map<String, Value>, name: String, level: usize) {
         let properties: serde_json::Map<String, Value> = if level == 5 {
-            [("leaf".to_string(), json!({ "type": "integer" }))].into_iter().collect()
+            [("leaf".to_string(), json!({ "type": "integer" }))]
+                .into_iter()
+                .collect()
         } else {
             (0..6)
                 .map(|i| {
                     let child = format!("{name}_{i}");
                     add(schemas, child.clone(), level + 1);
-                    (format!("p{i}"), json!({ "$ref": format!("#/components/schemas/{child}") }))
+                    (
+                        format!("p{i}"),
+                        json!({ "$ref": format!("#/components/schemas/{child}") }),
+                    )
                 })
                 .collect()
         };
@@ -2105,16 +2264,33 @@ fn a_tree_of_distinct_schemas_is_cut_off_at_the_budget_with_schemas_that_name_wh
         Value::Object(schemas),
     ));
     let text = schema.to_string();
-    assert!(text.len() < 100_000, "the converted schema has {} bytes", text.len());
-    assert_eq!(schema["description"], "The T part.\nMore.", "the root is inlined");
+    assert!(
+        text.len() < 100_000,
+        "the converted schema has {} bytes",
+        text.len()
+    );
+    assert_eq!(
+        schema["description"], "The T part.\nMore.",
+        "the root is inlined"
+    );
     // Depth first: the first branch is whole, a later one is cut off.
-    assert!(text.contains(r#""description":"The T_0_0_0_0_0 part.\nMore.""#), "{text:.600}");
+    assert!(
+        text.contains(r#""description":"The T_0_0_0_0_0 part.\nMore.""#),
+        "{text:.600}"
+    );
     let stub = text
         .find(r#"{"type":"object","description":"A T_"#)
         .map(|at| &text[at..at + text[at..].find('}').unwrap_or(0) + 1]);
     let stub = stub.expect("a cut-off schema keeps its type and names what it stands for");
-    let name = stub.split("A ").nth(1).and_then(|rest| rest.split(':').next()).unwrap_or_default();
-    assert_eq!(stub, format!(r#"{{"type":"object","description":"A {name}: The {name} part."}}"#));
+    let name = stub
+        .split("A ")
+        .nth(1)
+        .and_then(|rest| rest.split(':').next())
+        .unwrap_or_default();
+    assert_eq!(
+        stub,
+        format!(r#"{{"type":"object","description":"A {name}: The {name} part."}}"#)
+    );
 }
 
 #[test]
@@ -2142,7 +2318,11 @@ paths:
     assert_eq!(style("ids"), styled(Style::Matrix, true));
     assert_eq!(style("tags"), None, "form, exploded: the query's default");
     assert_eq!(style("csv"), styled(Style::Form, false));
-    assert_eq!(style("pipes"), styled(Style::PipeDelimited, false), "explode defaults to false but for form");
+    assert_eq!(
+        style("pipes"),
+        styled(Style::PipeDelimited, false),
+        "explode defaults to false but for form"
+    );
     assert_eq!(style("filter"), styled(Style::DeepObject, true));
     assert_eq!(style("X-Ids"), None, "simple: the header's default");
     assert_eq!(style("prefs"), styled(Style::Form, false));
@@ -2150,7 +2330,8 @@ paths:
 
 #[test]
 fn an_unknown_parameter_style_is_an_error_at_its_pointer() {
-    let (pointer, message) = load_error(r#"
+    let (pointer, message) = load_error(
+        r#"
 openapi: 3.0.3
 info: { title: Styles, version: '1' }
 paths:
@@ -2159,9 +2340,13 @@ paths:
       parameters:
         - { name: q, in: query, style: commaSeparated, schema: { type: string } }
       responses: { '200': { description: ok } }
-"#);
+"#,
+    );
     assert_eq!(pointer, "/paths/~1things/get/parameters/0/style");
-    assert!(message.starts_with("unknown parameter style \"commaSeparated\""), "{message}");
+    assert!(
+        message.starts_with("unknown parameter style \"commaSeparated\""),
+        "{message}"
+    );
 }
 
 #[test]
@@ -2182,10 +2367,28 @@ paths:
 "#);
     let operation = &api.operations[0];
     let style = |name: &str| parameter(operation, name).style;
-    assert_eq!(style("plain"), Some(ParamStyle { style: Style::Form, explode: false }));
+    assert_eq!(
+        style("plain"),
+        Some(ParamStyle {
+            style: Style::Form,
+            explode: false
+        })
+    );
     assert_eq!(style("multi"), None);
-    assert_eq!(style("pipes"), Some(ParamStyle { style: Style::PipeDelimited, explode: false }));
-    assert_eq!(style("ssv"), Some(ParamStyle { style: Style::SpaceDelimited, explode: false }));
+    assert_eq!(
+        style("pipes"),
+        Some(ParamStyle {
+            style: Style::PipeDelimited,
+            explode: false
+        })
+    );
+    assert_eq!(
+        style("ssv"),
+        Some(ParamStyle {
+            style: Style::SpaceDelimited,
+            explode: false
+        })
+    );
 }
 
 #[test]
@@ -2211,10 +2414,27 @@ paths:
       operationId: listThings
       responses: { '200': { description: ok } }
 "#);
-    let server = |id: &str| api.operations.iter().find(|o| o.id == id).and_then(|o| o.server.clone());
-    assert_eq!(server("upload").as_deref(), Some("https://eu.uploads.example/v1"), "the path's server");
-    assert_eq!(server("listFiles").as_deref(), Some("/v2"), "the operation's own server wins");
-    assert_eq!(server("listThings"), None, "the document's server is the base URL");
+    let server = |id: &str| {
+        api.operations
+            .iter()
+            .find(|o| o.id == id)
+            .and_then(|o| o.server.clone())
+    };
+    assert_eq!(
+        server("upload").as_deref(),
+        Some("https://eu.uploads.example/v1"),
+        "the path's server"
+    );
+    assert_eq!(
+        server("listFiles").as_deref(),
+        Some("/v2"),
+        "the operation's own server wins"
+    );
+    assert_eq!(
+        server("listThings"),
+        None,
+        "the document's server is the base URL"
+    );
     assert_eq!(api.servers, ["https://api.example"]);
 }
 
@@ -2244,11 +2464,15 @@ components:
     Thing: { type: object, properties: { name: { type: string }, parts: { type: array, items: { $ref: "#/components/schemas/Thing" } } } }
 "##;
     let document = parse_text(text).expect("the test document parses");
-    let borrowed = Loader::new(&document).api(None).expect("the document loads");
+    let borrowed = Loader::new(&document)
+        .api(None)
+        .expect("the document loads");
     let mut without_paths = document.clone();
     let paths = take_paths(&mut without_paths).expect("the document has paths");
     assert!(without_paths.get("paths").is_none());
-    let taken = Loader::new(&without_paths).api(Some(paths)).expect("the document loads");
+    let taken = Loader::new(&without_paths)
+        .api(Some(paths))
+        .expect("the document loads");
     assert_eq!(format!("{taken:?}"), format!("{borrowed:?}"));
     assert_eq!(taken.operations.len(), 3);
 }
@@ -2256,14 +2480,37 @@ components:
 #[test]
 fn ref_targets_tell_external_refs_and_refs_into_paths() {
     let of = |document: Value| refs::RefTargets::of(&document);
-    let local = of(json!({ "a": { "$ref": "#/components/schemas/A" }, "b": [{ "$ref": "#/components/schemas/B" }] }));
-    assert_eq!(local, refs::RefTargets { external: false, paths: false });
+    let local = of(
+        json!({ "a": { "$ref": "#/components/schemas/A" }, "b": [{ "$ref": "#/components/schemas/B" }] }),
+    );
+    assert_eq!(
+        local,
+        refs::RefTargets {
+            external: false,
+            paths: false
+        }
+    );
     let into_paths = of(json!({ "a": [{ "$ref": "#/paths/~1a/get/parameters/0" }] }));
-    assert_eq!(into_paths, refs::RefTargets { external: false, paths: true });
+    assert_eq!(
+        into_paths,
+        refs::RefTargets {
+            external: false,
+            paths: true
+        }
+    );
     let encoded = of(json!({ "a": { "$ref": "#%2Fpaths%2F~1a" } }));
-    assert!(encoded.paths, "a percent-encoded pointer may point into paths");
+    assert!(
+        encoded.paths,
+        "a percent-encoded pointer may point into paths"
+    );
     let external = of(json!({ "a": { "b": { "$ref": "Pet.yaml" } } }));
-    assert_eq!(external, refs::RefTargets { external: true, paths: false });
+    assert_eq!(
+        external,
+        refs::RefTargets {
+            external: true,
+            paths: false
+        }
+    );
     // A property called `$ref` is a schema, not a reference.
     let property = of(json!({ "properties": { "$ref": { "type": "string" } } }));
     assert_eq!(property, refs::RefTargets::default());
@@ -2287,7 +2534,11 @@ paths:
       responses: { "201": { description: made } }
 "##;
     let api = load_text(Path::new("openapi.yaml"), text).expect("the document loads");
-    let bodies: Vec<_> = api.operations.iter().map(|op| op.body.as_ref().map(|b| b.schema.clone())).collect();
+    let bodies: Vec<_> = api
+        .operations
+        .iter()
+        .map(|op| op.body.as_ref().map(|b| b.schema.clone()))
+        .collect();
     assert_eq!(bodies[0], bodies[1]);
     assert!(bodies[0].is_some());
 }

@@ -41,7 +41,10 @@ pub fn remove_from_yaml(document: &mut yaml_serde::Value) {
     };
     root.retain(|key, _| !key.as_str().is_some_and(|key| Part::Root.leaves_out(key)));
     if let Some(components) = root.get_mut("components").and_then(|c| c.as_mapping_mut()) {
-        components.retain(|key, _| !key.as_str().is_some_and(|key| Part::Components.leaves_out(key)));
+        components.retain(|key, _| {
+            !key.as_str()
+                .is_some_and(|key| Part::Components.leaves_out(key))
+        });
     }
 }
 
@@ -138,17 +141,31 @@ mod tests {
         let root = expected.as_object_mut().unwrap();
         root.remove("webhooks");
         root.remove("x-webhooks");
-        root["components"].as_object_mut().unwrap().remove("examples");
+        root["components"]
+            .as_object_mut()
+            .unwrap()
+            .remove("examples");
         assert_eq!(parse_json(text).unwrap(), expected);
-        assert_eq!(expected["paths"]["/a"]["get"], json!({ "examples": { "x": 1 }, "x-webhooks": 2 }));
+        assert_eq!(
+            expected["paths"]["/a"]["get"],
+            json!({ "examples": { "x": 1 }, "x-webhooks": 2 })
+        );
     }
 
     #[test]
     fn a_document_that_is_not_an_object_and_malformed_json_read_as_serde_json_reads_them() {
-        assert_eq!(parse_json("[1, {\"webhooks\": 2}]").unwrap(), json!([1, { "webhooks": 2 }]));
-        assert_eq!(parse_json("{\"components\": 7}").unwrap(), json!({ "components": 7 }));
+        assert_eq!(
+            parse_json("[1, {\"webhooks\": 2}]").unwrap(),
+            json!([1, { "webhooks": 2 }])
+        );
+        assert_eq!(
+            parse_json("{\"components\": 7}").unwrap(),
+            json!({ "components": 7 })
+        );
         let ours = parse_json("{\"a\": [1,}").unwrap_err().to_string();
-        let theirs = serde_json::from_str::<Value>("{\"a\": [1,}").unwrap_err().to_string();
+        let theirs = serde_json::from_str::<Value>("{\"a\": [1,}")
+            .unwrap_err()
+            .to_string();
         assert_eq!(ours, theirs);
         assert!(parse_json("{} trailing").is_err());
     }

@@ -10,10 +10,13 @@ use serde_json::{Map, Value, json};
 
 use super::{Action, Annotations, Auth, Builder, FieldType, Tool, field_type, hoist_defs};
 use crate::api::{Api, Location, Operation, SecurityScheme};
-use crate::curate::check::{is_array, only_array, operation_inputs, paging_params, schema_at, success_schema, takes_paging, glob_matches};
+use crate::curate::check::{
+    glob_matches, is_array, only_array, operation_inputs, paging_params, schema_at, success_schema,
+    takes_paging,
+};
 use crate::curate::model::{
-    AllOrNone, AnnotationsSpec, AuthSection, Curation, FieldSpec, Filter, KeyIn,
-    Pagination, Param, PagingStyle, Results, Spanned, Step, ToolSpec,
+    AllOrNone, AnnotationsSpec, AuthSection, Curation, FieldSpec, Filter, KeyIn, Pagination,
+    PagingStyle, Param, Results, Spanned, Step, ToolSpec,
 };
 use crate::naming::{self, Scope};
 
@@ -166,7 +169,10 @@ pub enum ValueRef {
     /// A tool parameter (by index), as the API wants it (enum code, resolved id).
     Input(usize),
     /// A field of an earlier result: the local variable and a JSON pointer.
-    Step { var: String, pointer: String },
+    Step {
+        var: String,
+        pointer: String,
+    },
     Literal(Value),
 }
 
@@ -223,19 +229,32 @@ pub fn mirrored(curation: &Curation, operation: &Operation, used: &BTreeSet<Stri
     if section.hide.iter().any(|h| h.value == operation.id) || used.contains(&operation.id) {
         return false;
     }
-    let included = section.mirror.as_ref().is_none_or(|m| m.value == AllOrNone::All)
-        && (section.include.is_empty() || section.include.iter().any(|f| filter_matches(f, operation)));
+    let included = section
+        .mirror
+        .as_ref()
+        .is_none_or(|m| m.value == AllOrNone::All)
+        && (section.include.is_empty()
+            || section.include.iter().any(|f| filter_matches(f, operation)));
     included && !section.exclude.iter().any(|f| filter_matches(f, operation))
 }
 
 pub(crate) fn filter_matches(filter: &Filter, operation: &Operation) -> bool {
-    filter.operation.as_ref().is_none_or(|id| id.value == operation.id)
-        && filter.tag.as_ref().is_none_or(|tag| operation.tags.contains(&tag.value))
+    filter
+        .operation
+        .as_ref()
+        .is_none_or(|id| id.value == operation.id)
+        && filter
+            .tag
+            .as_ref()
+            .is_none_or(|tag| operation.tags.contains(&tag.value))
         && filter
             .method
             .as_ref()
             .is_none_or(|m| m.value.eq_ignore_ascii_case(operation.method.as_upper()))
-        && filter.path.as_ref().is_none_or(|p| glob_matches(&p.value, &operation.path))
+        && filter
+            .path
+            .as_ref()
+            .is_none_or(|p| glob_matches(&p.value, &operation.path))
 }
 
 /// The credentials a curation file's `auth` section asks for.
@@ -264,12 +283,20 @@ pub fn auth(section: &AuthSection, api: &Api) -> Vec<Auth> {
         });
     }
     if let Some(oauth) = &section.oauth2_client_credentials {
-        let token_url = oauth.token_url.as_ref().map(|u| u.value.clone()).or_else(|| {
-            api.security_schemes.values().find_map(|scheme| match scheme {
-                SecurityScheme::OAuth2ClientCredentials { token_url } => Some(token_url.clone()),
-                _ => None,
-            })
-        });
+        let token_url = oauth
+            .token_url
+            .as_ref()
+            .map(|u| u.value.clone())
+            .or_else(|| {
+                api.security_schemes
+                    .values()
+                    .find_map(|scheme| match scheme {
+                        SecurityScheme::OAuth2ClientCredentials { token_url } => {
+                            Some(token_url.clone())
+                        }
+                        _ => None,
+                    })
+            });
         auth.push(Auth::OAuth2ClientCredentials {
             token_url: token_url.unwrap_or_default(),
             client_id_env: oauth.client_id_env.value.clone(),
@@ -299,7 +326,11 @@ impl<'c> CuratedPlanner<'c> {
         }
     }
 
-    pub fn plan(mut self, builder: &mut Builder, tool_names: &mut Scope) -> Result<CuratedOutcome, String> {
+    pub fn plan(
+        mut self,
+        builder: &mut Builder,
+        tool_names: &mut Scope,
+    ) -> Result<CuratedOutcome, String> {
         for (name, values) in &self.curation.enums {
             let type_name = builder
                 .type_names
@@ -308,7 +339,8 @@ impl<'c> CuratedPlanner<'c> {
             let variants = values
                 .iter()
                 .map(|(readable, code)| EnumVariant {
-                    ident: variant_names.unique_type(naming::rust_type_ident(&readable.value, "Value")),
+                    ident: variant_names
+                        .unique_type(naming::rust_type_ident(&readable.value, "Value")),
                     name: readable.value.clone(),
                     code: code.value.clone(),
                 })
@@ -351,14 +383,20 @@ impl<'c> CuratedPlanner<'c> {
         builder: &mut Builder,
         idents: &mut Scope,
     ) -> Result<ResolverPlan, String> {
-        let match_fields: Vec<String> = spec.match_fields.iter().map(|f| pointer(&f.value)).collect();
+        let match_fields: Vec<String> = spec
+            .match_fields
+            .iter()
+            .map(|f| pointer(&f.value))
+            .collect();
         let id_field = pointer(spec.id.as_ref().map_or("id", |i| i.value.as_str()));
         let source = match (&spec.list, &spec.lookup) {
             (Some(list), _) => {
                 let operation = builder.find(&list.value)?.clone();
                 let items = match &spec.items {
                     Some(items) => items.value.clone(),
-                    None => success_schema(&operation).and_then(only_array).unwrap_or_default(),
+                    None => success_schema(&operation)
+                        .and_then(only_array)
+                        .unwrap_or_default(),
                 };
                 let paging = self
                     .curation
@@ -367,7 +405,10 @@ impl<'c> CuratedPlanner<'c> {
                     .filter(|p| takes_paging(p, &operation))
                     .map(|p| paging_plan(p, &operation, &items));
                 let index = self.use_operation(&list.value, builder)?;
-                if paging.as_ref().is_some_and(|p| p.style == PagingStyle::Link) {
+                if paging
+                    .as_ref()
+                    .is_some_and(|p| p.style == PagingStyle::Link)
+                {
                     builder.operations[index].link_paged = true;
                 }
                 ResolverSource::List {
@@ -391,7 +432,12 @@ impl<'c> CuratedPlanner<'c> {
                     param,
                 }
             }
-            (None, None) => return Err(format!("internal error: resolver `{}` has no source", name.value)),
+            (None, None) => {
+                return Err(format!(
+                    "internal error: resolver `{}` has no source",
+                    name.value
+                ));
+            }
         };
         // The id's type, from the item the list (or the lookup) returns.
         let id_path = spec.id.as_ref().map_or("id", |i| i.value.as_str());
@@ -400,7 +446,9 @@ impl<'c> CuratedPlanner<'c> {
                 let operation = builder.find(&list.value)?;
                 let items = match &spec.items {
                     Some(items) => items.value.clone(),
-                    None => success_schema(operation).and_then(only_array).unwrap_or_default(),
+                    None => success_schema(operation)
+                        .and_then(only_array)
+                        .unwrap_or_default(),
                 };
                 success_schema(operation)
                     .and_then(|s| schema_at(s, &items).ok().flatten())
@@ -421,8 +469,14 @@ impl<'c> CuratedPlanner<'c> {
         Ok(ResolverPlan {
             name: name.value.clone(),
             ident: idents.unique(naming::rust_snake_ident(&name.value, "resolver")),
-            what: spec.what.clone().unwrap_or_else(|| name.value.replace('_', " ")),
-            name_field: match_fields.first().cloned().unwrap_or_else(|| id_field.clone()),
+            what: spec
+                .what
+                .clone()
+                .unwrap_or_else(|| name.value.replace('_', " ")),
+            name_field: match_fields
+                .first()
+                .cloned()
+                .unwrap_or_else(|| id_field.clone()),
             match_fields,
             id_field,
             source,
@@ -446,8 +500,14 @@ impl<'c> CuratedPlanner<'c> {
             .ok_or_else(|| format!("internal error: resolver `{name}` vanished"))
     }
 
-    fn tool(&mut self, name: String, spec: &ToolSpec, builder: &mut Builder) -> Result<Tool, String> {
-        let mut idents = Scope::with_reserved(&["client", "arguments", "args", "input", "vars", "params"]);
+    fn tool(
+        &mut self,
+        name: String,
+        spec: &ToolSpec,
+        builder: &mut Builder,
+    ) -> Result<Tool, String> {
+        let mut idents =
+            Scope::with_reserved(&["client", "arguments", "args", "input", "vars", "params"]);
         let mut params = Vec::new();
         let mut properties = Map::new();
         let mut required = Vec::new();
@@ -455,9 +515,15 @@ impl<'c> CuratedPlanner<'c> {
             Some(call) => Some(builder.find(&call.value)?.clone()),
             None => None,
         };
-        let api_inputs = call_operation.as_ref().map(operation_inputs).unwrap_or_default();
+        let api_inputs = call_operation
+            .as_ref()
+            .map(operation_inputs)
+            .unwrap_or_default();
         for (param_name, param) in &spec.params {
-            let api = param.from.as_ref().map_or(param_name.value.as_str(), |f| f.value.as_str());
+            let api = param
+                .from
+                .as_ref()
+                .map_or(param_name.value.as_str(), |f| f.value.as_str());
             let api_input = call_operation
                 .as_ref()
                 .and_then(|_| api_inputs.iter().find(|(n, _, _)| n == api));
@@ -482,7 +548,9 @@ impl<'c> CuratedPlanner<'c> {
             params.push(ToolParam {
                 name: "limit".into(),
                 ident: idents.unique("limit".into()),
-                kind: ParamKind::Limit { max: limit.max.value },
+                kind: ParamKind::Limit {
+                    max: limit.max.value,
+                },
                 required: false,
                 default: Some(json!(limit.default.value)),
                 target: None,
@@ -517,18 +585,36 @@ impl<'c> CuratedPlanner<'c> {
         let (body, response, method_annotations) = match &call_operation {
             Some(operation) => {
                 let index = self.use_operation(&operation.id, builder)?;
-                let fixed = spec.fixed.iter().map(|(k, v)| (k.value.clone(), v.value.clone())).collect();
-                let paging = match (&results_spec.items, spec.pagination.as_ref().or(self.curation.pagination.as_ref())) {
-                    (Some(items), Some(pagination)) if spec.pagination.is_some() || takes_paging(pagination, operation) => {
+                let fixed = spec
+                    .fixed
+                    .iter()
+                    .map(|(k, v)| (k.value.clone(), v.value.clone()))
+                    .collect();
+                let paging = match (
+                    &results_spec.items,
+                    spec.pagination
+                        .as_ref()
+                        .or(self.curation.pagination.as_ref()),
+                ) {
+                    (Some(items), Some(pagination))
+                        if spec.pagination.is_some() || takes_paging(pagination, operation) =>
+                    {
                         Some(paging_plan(pagination, operation, &items.value))
                     }
                     _ => None,
                 };
-                if paging.as_ref().is_some_and(|p| p.style == PagingStyle::Link) {
+                if paging
+                    .as_ref()
+                    .is_some_and(|p| p.style == PagingStyle::Link)
+                {
                     builder.operations[index].link_paged = true;
                 }
                 (
-                    CuratedBody::Call { operation: index, fixed, paging },
+                    CuratedBody::Call {
+                        operation: index,
+                        fixed,
+                        paging,
+                    },
                     success_schema(operation).cloned(),
                     Annotations::from_method(operation.method),
                 )
@@ -584,7 +670,12 @@ impl<'c> CuratedPlanner<'c> {
             schema.insert("type".into(), json!("string"));
             schema.insert(
                 "enum".into(),
-                json!(plan.variants.iter().map(|v| v.name.clone()).collect::<Vec<_>>()),
+                json!(
+                    plan.variants
+                        .iter()
+                        .map(|v| v.name.clone())
+                        .collect::<Vec<_>>()
+                ),
             );
             if default.is_none()
                 && let Some(code) = api_schema.and_then(|s| s.get("default"))
@@ -597,7 +688,10 @@ impl<'c> CuratedPlanner<'c> {
             kind = ParamKind::Resolve(self.resolver_index(&resolver.value)?);
         } else if let Some(api_schema) = api_schema {
             for (key, value) in api_schema.as_object().into_iter().flatten() {
-                if !matches!(key.as_str(), "description" | "examples" | "default" | "title" | "x-mcp-header") {
+                if !matches!(
+                    key.as_str(),
+                    "description" | "examples" | "default" | "title" | "x-mcp-header"
+                ) {
                     schema.insert(key.clone(), value.clone());
                 }
             }
@@ -664,13 +758,29 @@ impl<'c> CuratedPlanner<'c> {
         // Step results become locals of the generated function: they must not shadow its own
         // (the arguments as `arg_<name>`, the `find` conditions, the resolved names...).
         let mut reserved: Vec<String> = [
-            "client", "arguments", "args", "input", "vars", "params", "body", "collected", "items",
-            "limit", "more", "e", "page", "value",
+            "client",
+            "arguments",
+            "args",
+            "input",
+            "vars",
+            "params",
+            "body",
+            "collected",
+            "items",
+            "limit",
+            "more",
+            "e",
+            "page",
+            "value",
         ]
         .iter()
         .map(|s| s.to_string())
         .collect();
-        reserved.extend(params.iter().map(|p| format!("arg_{}", p.ident.trim_end_matches('_'))));
+        reserved.extend(
+            params
+                .iter()
+                .map(|p| format!("arg_{}", p.ident.trim_end_matches('_'))),
+        );
         reserved.extend((0..16).map(|i| format!("wanted_{i}")));
         reserved.extend((0..16).map(|i| format!("names_{i}")));
         let reserved: Vec<&str> = reserved.iter().map(String::as_str).collect();
@@ -685,12 +795,20 @@ impl<'c> CuratedPlanner<'c> {
                 let operation = builder.find(&call.value)?.clone();
                 let op_index = self.use_operation(&operation.id, builder)?;
                 methods.push(operation.method);
-                let written = step.name.as_ref().map_or_else(|| format!("step_{}", index + 1), |n| n.value.clone());
+                let written = step
+                    .name
+                    .as_ref()
+                    .map_or_else(|| format!("step_{}", index + 1), |n| n.value.clone());
                 let var = vars.unique(naming::rust_snake_ident(&written, "step"));
                 let args = step
                     .args
                     .iter()
-                    .map(|(name, value)| Ok((name.value.clone(), value_ref(&value.value, params, &results)?)))
+                    .map(|(name, value)| {
+                        Ok((
+                            name.value.clone(),
+                            value_ref(&value.value, params, &results)?,
+                        ))
+                    })
                     .collect::<Result<Vec<_>, String>>()?;
                 let schema = success_schema(&operation).cloned();
                 results.insert(written, (var.clone(), schema.clone()));
@@ -716,18 +834,33 @@ impl<'c> CuratedPlanner<'c> {
                     .as_ref()
                     .map(|r| value_ref(&Value::String(r.value.clone()), params, &results))
                     .transpose()?;
-                steps.push(StepPlan::StopIf { left, right, result });
+                steps.push(StepPlan::StopIf {
+                    left,
+                    right,
+                    result,
+                });
             } else if let Some(find) = &step.find {
                 let list = value_ref(&Value::String(find.value.clone()), params, &results)?;
                 let conditions = step
                     .where_fields
                     .iter()
-                    .map(|(field, value)| Ok((pointer(&field.value), value_ref(&value.value, params, &results)?)))
+                    .map(|(field, value)| {
+                        Ok((
+                            pointer(&field.value),
+                            value_ref(&value.value, params, &results)?,
+                        ))
+                    })
                     .collect::<Result<Vec<_>, String>>()?;
-                let written = step.name.as_ref().map_or_else(|| format!("step_{}", index + 1), |n| n.value.clone());
+                let written = step
+                    .name
+                    .as_ref()
+                    .map_or_else(|| format!("step_{}", index + 1), |n| n.value.clone());
                 let var = vars.unique(naming::rust_snake_ident(&written, "found"));
                 let item_schema = match &list {
-                    ValueRef::Step { var: list_var, pointer: list_pointer } => results
+                    ValueRef::Step {
+                        var: list_var,
+                        pointer: list_pointer,
+                    } => results
                         .values()
                         .find(|(v, _)| v == list_var)
                         .and_then(|(_, s)| s.as_ref())
@@ -751,61 +884,82 @@ impl<'c> CuratedPlanner<'c> {
         }
         let response = match spec.results.as_ref().and_then(|r| r.from.as_ref()) {
             Some(from) => {
-                let head = from.value.trim_start_matches('$').split('.').next().unwrap_or_default();
+                let head = from
+                    .value
+                    .trim_start_matches('$')
+                    .split('.')
+                    .next()
+                    .unwrap_or_default();
                 results.get(head).and_then(|(_, s)| s.clone())
             }
             None => last,
         };
-        Ok((CuratedBody::Steps(steps), response, combined_annotations(&methods)))
+        Ok((
+            CuratedBody::Steps(steps),
+            response,
+            combined_annotations(&methods),
+        ))
     }
 
-    fn results(&self, spec: &Results, response: Option<&Value>, body: &CuratedBody) -> Result<ResultsPlan, String> {
+    fn results(
+        &self,
+        spec: &Results,
+        response: Option<&Value>,
+        body: &CuratedBody,
+    ) -> Result<ResultsPlan, String> {
         let mut lookups: Vec<usize> = Vec::new();
-        let mut fields_of = |fields: &IndexMap<Spanned<String>, FieldSpec>| -> Result<Vec<ShapeField>, String> {
-            fields
-                .iter()
-                .map(|(name, field)| {
-                    let (from, convert) = match field {
-                        FieldSpec::Path(path) => (path.value.clone(), ShapeConvert::Copy),
-                        FieldSpec::Mapped(mapped) => {
-                            let convert = match (&mapped.enum_name, &mapped.resolve) {
-                                (Some(e), _) => ShapeConvert::Enum(self.enum_index(&e.value)?),
-                                (None, Some(r)) => {
-                                    let resolver = self.resolver_index(&r.value)?;
-                                    let slot = match lookups.iter().position(|l| *l == resolver) {
-                                        Some(slot) => slot,
-                                        None => {
-                                            lookups.push(resolver);
-                                            lookups.len() - 1
-                                        }
-                                    };
-                                    ShapeConvert::Lookup(slot)
-                                }
-                                (None, None) => ShapeConvert::Copy,
-                            };
-                            (mapped.from.value.clone(), convert)
-                        }
-                    };
-                    Ok(ShapeField {
-                        name: name.value.clone(),
-                        from: pointer(&from),
-                        convert,
+        let mut fields_of =
+            |fields: &IndexMap<Spanned<String>, FieldSpec>| -> Result<Vec<ShapeField>, String> {
+                fields
+                    .iter()
+                    .map(|(name, field)| {
+                        let (from, convert) = match field {
+                            FieldSpec::Path(path) => (path.value.clone(), ShapeConvert::Copy),
+                            FieldSpec::Mapped(mapped) => {
+                                let convert = match (&mapped.enum_name, &mapped.resolve) {
+                                    (Some(e), _) => ShapeConvert::Enum(self.enum_index(&e.value)?),
+                                    (None, Some(r)) => {
+                                        let resolver = self.resolver_index(&r.value)?;
+                                        let slot = match lookups.iter().position(|l| *l == resolver)
+                                        {
+                                            Some(slot) => slot,
+                                            None => {
+                                                lookups.push(resolver);
+                                                lookups.len() - 1
+                                            }
+                                        };
+                                        ShapeConvert::Lookup(slot)
+                                    }
+                                    (None, None) => ShapeConvert::Copy,
+                                };
+                                (mapped.from.value.clone(), convert)
+                            }
+                        };
+                        Ok(ShapeField {
+                            name: name.value.clone(),
+                            from: pointer(&from),
+                            convert,
+                        })
                     })
-                })
-                .collect()
-        };
+                    .collect()
+            };
         let fields = fields_of(&spec.fields)?;
         let detailed = fields_of(&spec.detailed_fields)?;
         let list = match (&spec.items, response) {
             (Some(items), _) => Some(ListPlan {
                 items: pointer(&items.value),
                 name: spec.name.clone().unwrap_or_else(|| "items".into()),
-                limit: spec.limit.as_ref().map(|l| (l.value.default.value, l.value.max.value)),
+                limit: spec
+                    .limit
+                    .as_ref()
+                    .map(|l| (l.value.default.value, l.value.max.value)),
                 truncated_message: spec
                     .truncated_message
                     .as_ref()
                     .map(|m| m.trim().to_string())
-                    .unwrap_or_else(|| "More results match than were returned; narrow the request.".into()),
+                    .unwrap_or_else(|| {
+                        "More results match than were returned; narrow the request.".into()
+                    }),
             }),
             _ => None,
         };
@@ -818,7 +972,10 @@ impl<'c> CuratedPlanner<'c> {
                     }
                     StepPlan::StopIf { .. } => None,
                 });
-                var.map(|var| ValueRef::Step { var, pointer: String::new() })
+                var.map(|var| ValueRef::Step {
+                    var,
+                    pointer: String::new(),
+                })
             }
             _ => None,
         };
@@ -839,7 +996,9 @@ fn dotted(pointer: &str) -> String {
 fn step_errors(step: &Step) -> Vec<(u16, String)> {
     step.errors
         .iter()
-        .filter_map(|(status, message)| Some((status.value.parse().ok()?, message.trim().to_string())))
+        .filter_map(|(status, message)| {
+            Some((status.value.parse().ok()?, message.trim().to_string()))
+        })
         .collect()
 }
 
@@ -886,8 +1045,17 @@ fn paging_plan(pagination: &Pagination, operation: &Operation, items: &str) -> P
         style: pagination.style.value,
         position_param,
         size_param,
-        next_cursor: pagination.next_cursor.as_ref().map(|c| pointer(&c.value)).unwrap_or_default(),
-        items: pointer(pagination.items.as_ref().map_or(items, |i| i.value.as_str())),
+        next_cursor: pagination
+            .next_cursor
+            .as_ref()
+            .map(|c| pointer(&c.value))
+            .unwrap_or_default(),
+        items: pointer(
+            pagination
+                .items
+                .as_ref()
+                .map_or(items, |i| i.value.as_str()),
+        ),
         max_page_size: pagination.max_page_size.or(spec_max).unwrap_or(100),
         max_pages: pagination.max_pages.unwrap_or(20),
     }
@@ -898,7 +1066,10 @@ fn paging_plan(pagination: &Pagination, operation: &Operation, items: &str) -> P
 /// when every writing step is (PUT, DELETE), and destructive (the default, so absent) since
 /// every writing method may be.
 fn combined_annotations(methods: &[crate::api::Method]) -> Annotations {
-    let each: Vec<Annotations> = methods.iter().map(|m| Annotations::from_method(*m)).collect();
+    let each: Vec<Annotations> = methods
+        .iter()
+        .map(|m| Annotations::from_method(*m))
+        .collect();
     let writes: Vec<&Annotations> = each.iter().filter(|a| !a.read_only_hint()).collect();
     if writes.is_empty() {
         return Annotations {
@@ -931,7 +1102,9 @@ fn annotations(written: &AnnotationsSpec) -> Annotations {
 fn output_schema(results: &ResultsPlan, response: Option<&Value>) -> Option<Value> {
     if results.fields.is_empty() {
         return match (&results.list, response) {
-            (None, Some(schema)) if super::is_object_schema(schema) => Some(super::lean::output(schema)),
+            (None, Some(schema)) if super::is_object_schema(schema) => {
+                Some(super::lean::output(schema))
+            }
             _ => None,
         };
     }
@@ -947,9 +1120,12 @@ fn output_schema(results: &ResultsPlan, response: Option<&Value>) -> Option<Valu
     let mut properties = Map::new();
     let mut required = Vec::new();
     for field in &results.fields {
-        let source = item_schema
-            .as_ref()
-            .and_then(|item| schema_at(item, &dotted(&field.from)).ok().flatten().cloned());
+        let source = item_schema.as_ref().and_then(|item| {
+            schema_at(item, &dotted(&field.from))
+                .ok()
+                .flatten()
+                .cloned()
+        });
         let schema = match field.convert {
             ShapeConvert::Copy => source.as_ref().map_or(json!({}), minimal_schema),
             ShapeConvert::Enum(_) | ShapeConvert::Lookup(_) => json!({ "type": "string" }),
@@ -960,7 +1136,10 @@ fn output_schema(results: &ResultsPlan, response: Option<&Value>) -> Option<Valu
             .as_ref()
             .and_then(|item| item.get("required"))
             .and_then(Value::as_array)
-            .is_some_and(|r| r.iter().any(|n| Some(n.as_str().unwrap_or_default()) == field.from.strip_prefix('/')));
+            .is_some_and(|r| {
+                r.iter()
+                    .any(|n| Some(n.as_str().unwrap_or_default()) == field.from.strip_prefix('/'))
+            });
         let nullable = source.as_ref().is_some_and(accepts_null);
         if top && source_required && !nullable {
             required.push(field.name.clone());
@@ -1027,7 +1206,13 @@ mod tests {
     #[test]
     fn a_workflow_is_read_only_only_when_every_step_reads() {
         let read = combined_annotations(&[Method::Get, Method::Get]);
-        assert_eq!(read, Annotations { read_only: Some(true), ..Annotations::default() });
+        assert_eq!(
+            read,
+            Annotations {
+                read_only: Some(true),
+                ..Annotations::default()
+            }
+        );
         let write = combined_annotations(&[Method::Get, Method::Post]);
         assert!(!write.read_only_hint());
     }
@@ -1036,7 +1221,13 @@ mod tests {
     fn a_workflow_is_idempotent_only_when_every_write_is_and_always_destructive() {
         // Only the hints that differ from MCP's defaults are set: destructive is the default.
         let put_then_delete = combined_annotations(&[Method::Put, Method::Delete]);
-        assert_eq!(put_then_delete, Annotations { idempotent: Some(true), ..Annotations::default() });
+        assert_eq!(
+            put_then_delete,
+            Annotations {
+                idempotent: Some(true),
+                ..Annotations::default()
+            }
+        );
         // A POST then a PUT: the POST is not idempotent, so the workflow is not.
         let post_then_put = combined_annotations(&[Method::Post, Method::Put]);
         assert_eq!(post_then_put, Annotations::default());

@@ -156,7 +156,9 @@ pub fn plan(
             let lines: Vec<String> = chosen
                 .par_iter()
                 .zip(&operations)
-                .map(|(operation, found)| catalog_line(operation, &plans[found.operation], found.read_only))
+                .map(|(operation, found)| {
+                    catalog_line(operation, &plans[found.operation], found.read_only)
+                })
                 .collect();
             lines.concat()
         },
@@ -177,9 +179,21 @@ pub fn plan(
     tags.sort();
     tags.dedup();
     let tools = vec![
-        search_definition(&search_tool, &describe_tool, &call_tool, operations.len(), &tags),
+        search_definition(
+            &search_tool,
+            &describe_tool,
+            &call_tool,
+            operations.len(),
+            &tags,
+        ),
         describe_definition(&describe_tool, &search_tool, &call_tool),
-        call_definition(&call_tool, &search_tool, &describe_tool, all_read_only, &chosen),
+        call_definition(
+            &call_tool,
+            &search_tool,
+            &describe_tool,
+            all_read_only,
+            &chosen,
+        ),
     ];
     Ok((
         DiscoveryPlan {
@@ -229,11 +243,21 @@ fn catalog_line(operation: &Operation, plan: &OperationPlan, read_only: bool) ->
     let line = CatalogLine {
         operation: &operation.id,
         request: plan.label(),
-        summary: operation.summary.as_deref().map(one_line).unwrap_or_default(),
-        description: operation.description.as_deref().map(str::trim).unwrap_or_default(),
+        summary: operation
+            .summary
+            .as_deref()
+            .map(one_line)
+            .unwrap_or_default(),
+        description: operation
+            .description
+            .as_deref()
+            .map(str::trim)
+            .unwrap_or_default(),
         tags: &operation.tags,
         read_only,
-        annotations: Annotations::from_method(operation.method).to_json().unwrap_or(json!({})),
+        annotations: Annotations::from_method(operation.method)
+            .to_json()
+            .unwrap_or(json!({})),
         input_schema: &plan.input_schema,
         returns: returns(operation),
     };
@@ -249,7 +273,11 @@ fn document(operation: &Operation, read_only: bool) -> Document {
         .split('/')
         .filter(|segment| !segment.is_empty() && !segment.starts_with('{'))
         .collect();
-    let mut parameters: Vec<String> = operation.parameters.iter().map(|p| p.name.clone()).collect();
+    let mut parameters: Vec<String> = operation
+        .parameters
+        .iter()
+        .map(|p| p.name.clone())
+        .collect();
     if let Some(body) = &operation.body
         && let Some(properties) = body.schema.get("properties").and_then(Value::as_object)
     {
@@ -260,19 +288,32 @@ fn document(operation: &Operation, read_only: bool) -> Document {
     let description = operation
         .description
         .as_deref()
-        .map(|d| d.trim().split("\n\n").next().unwrap_or_default().to_string())
+        .map(|d| {
+            d.trim()
+                .split("\n\n")
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        })
         .unwrap_or_default();
     Document {
         entry: Entry {
             name: operation.id.clone(),
             request: format!("{} {}", operation.method.as_upper(), operation.path),
             read_only,
-            summary: operation.summary.as_deref().map(one_line).unwrap_or_default(),
+            summary: operation
+                .summary
+                .as_deref()
+                .map(one_line)
+                .unwrap_or_default(),
             tags: operation.tags.clone(),
         },
         fields: vec![
             (Field::Name, operation.id.clone()),
-            (Field::Summary, operation.summary.clone().unwrap_or_default()),
+            (
+                Field::Summary,
+                operation.summary.clone().unwrap_or_default(),
+            ),
             (Field::Tags, operation.tags.join(" ")),
             (Field::Path, path_words.join(" ")),
             (Field::Description, description),
@@ -316,7 +357,10 @@ fn brief_schema(schema: &Value, depth: usize) -> Value {
         if let Some(Value::Array(items)) = object.get(key)
             && depth > 0
         {
-            out.insert(key.into(), Value::Array(items.iter().map(|s| brief_schema(s, depth - 1)).collect()));
+            out.insert(
+                key.into(),
+                Value::Array(items.iter().map(|s| brief_schema(s, depth - 1)).collect()),
+            );
         }
     }
     if let Some(items) = object.get("items") {
@@ -343,7 +387,13 @@ fn brief_schema(schema: &Value, depth: usize) -> Value {
     Value::Object(out)
 }
 
-fn search_definition(name: &str, describe: &str, call: &str, count: usize, tags: &[&String]) -> Tool {
+fn search_definition(
+    name: &str,
+    describe: &str,
+    call: &str,
+    count: usize,
+    tags: &[&String],
+) -> Tool {
     let mut properties = Map::new();
     properties.insert(
         "query".into(),
@@ -465,7 +515,13 @@ fn describe_definition(name: &str, search: &str, call: &str) -> Tool {
     }
 }
 
-fn call_definition(name: &str, search: &str, describe: &str, all_read_only: bool, chosen: &[&Operation]) -> Tool {
+fn call_definition(
+    name: &str,
+    search: &str,
+    describe: &str,
+    all_read_only: bool,
+    chosen: &[&Operation],
+) -> Tool {
     // Only the hints that differ from MCP's defaults, as for the tools mcpgen derives from a
     // method: `destructiveHint: false` when no reachable operation updates or deletes (PUT,
     // DELETE), else nothing (not read-only, destructive, not idempotent).

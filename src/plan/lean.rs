@@ -103,10 +103,16 @@ pub fn input(schema: &Value) -> Value {
 /// {"description": "User Status"}`), at any depth: a model reads the name already. What a
 /// curation file writes is never passed through this; it applies to what the spec says.
 pub fn without_restated_names(schema: &Value) -> Value {
-    walk(schema, None, &|key, value, _, property| match (key, value, property) {
-        ("description", Value::String(text), Some(name)) if restates_name(text, name) => Edit::Drop,
-        _ => Edit::Keep,
-    })
+    walk(
+        schema,
+        None,
+        &|key, value, _, property| match (key, value, property) {
+            ("description", Value::String(text), Some(name)) if restates_name(text, name) => {
+                Edit::Drop
+            }
+            _ => Edit::Keep,
+        },
+    )
 }
 
 /// Whether `text` is `name` in other words: the same [`words`](crate::text::words), case,
@@ -159,7 +165,9 @@ fn walk(schema: &Value, property: Option<&str>, edit: &Editor) -> Value {
                 Value::Object(_) if subschemas::ONE.contains(&key.as_str()) => {
                     walk(value, None, edit)
                 }
-                Value::Array(list) if subschemas::LISTS.contains(&key.as_str()) || key == "items" => {
+                Value::Array(list)
+                    if subschemas::LISTS.contains(&key.as_str()) || key == "items" =>
+                {
                     Value::Array(list.iter().map(|s| walk(s, None, edit)).collect())
                 }
                 Value::Object(map) if subschemas::MAPS.contains(&key.as_str()) => {

@@ -71,9 +71,18 @@ pub struct Server {
 /// One credential the server sends upstream, read from its environment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Auth {
-    Bearer { env: String },
-    ApiKey { location: Location, name: String, env: String },
-    Basic { username_env: String, password_env: String },
+    Bearer {
+        env: String,
+    },
+    ApiKey {
+        location: Location,
+        name: String,
+        env: String,
+    },
+    Basic {
+        username_env: String,
+        password_env: String,
+    },
     OAuth2ClientCredentials {
         token_url: String,
         client_id_env: String,
@@ -144,8 +153,16 @@ impl Annotations {
         let differs = |value: Option<bool>, default: bool| value.filter(|v| *v != default);
         Annotations {
             read_only: differs(self.read_only, false),
-            destructive: if read_only { None } else { differs(self.destructive, true) },
-            idempotent: if read_only { None } else { differs(self.idempotent, false) },
+            destructive: if read_only {
+                None
+            } else {
+                differs(self.destructive, true)
+            },
+            idempotent: if read_only {
+                None
+            } else {
+                differs(self.idempotent, false)
+            },
             open_world: differs(self.open_world, true),
         }
     }
@@ -335,7 +352,9 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
             .ok_or_else(|| format!("--name {name:?} has no letters or digits to make a name of"))?,
         (None, Some(name)) => naming::server_name(&name.value)
             .ok_or_else(|| format!("server name {:?} has no letters or digits", name.value))?,
-        (None, None) => naming::server_name_from_title(&api.title).unwrap_or_else(|| "api".to_string()),
+        (None, None) => {
+            naming::server_name_from_title(&api.title).unwrap_or_else(|| "api".to_string())
+        }
     };
     let env_prefix = naming::env_prefix(&name);
     let server = Server {
@@ -349,7 +368,11 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
         title: api.title.clone(),
         api_version: api.version.clone(),
         description: api.description.clone(),
-        instructions: curation.server.instructions.as_ref().map(|s| s.trim().to_string()),
+        instructions: curation
+            .server
+            .instructions
+            .as_ref()
+            .map(|s| s.trim().to_string()),
         default_base_url: api.servers.first().cloned(),
         tools_list_ttl_ms: curation
             .server
@@ -357,7 +380,11 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
             .map_or(DEFAULT_TOOLS_LIST_TTL_MS, |s| s.saturating_mul(1000)),
         cache_public: curation.server.cache_scope != Some(CacheScope::Private),
     };
-    let prefix = curation.server.prefix.as_ref().map_or("", |p| p.value.as_str());
+    let prefix = curation
+        .server
+        .prefix
+        .as_ref()
+        .map_or("", |p| p.value.as_str());
 
     let mut builder = Builder {
         api,
@@ -368,11 +395,16 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
     };
     let mut tool_names = Scope::default();
     let mut tools = Vec::new();
-    let curated = curated::CuratedPlanner::new(curation, prefix).plan(&mut builder, &mut tool_names)?;
+    let curated =
+        curated::CuratedPlanner::new(curation, prefix).plan(&mut builder, &mut tool_names)?;
     tools.extend(curated.tools);
     let mut candidates = Vec::new();
     for operation in &api.operations {
-        let hidden = curation.operations.hide.iter().any(|h| h.value == operation.id);
+        let hidden = curation
+            .operations
+            .hide
+            .iter()
+            .any(|h| h.value == operation.id);
         if hidden || curated.used.contains(&operation.id) {
             continue;
         }
@@ -384,7 +416,12 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
         }
         let index = builder.operation(operation);
         let tool_name = tool_names.tool_name(&format!("{prefix}{}", operation.id));
-        tools.push(mirror_tool(&builder.operations[index], operation, tool_name, index));
+        tools.push(mirror_tool(
+            &builder.operations[index],
+            operation,
+            tool_name,
+            index,
+        ));
     }
     let discovery = match mode {
         discovery::Mode::Off => None,
@@ -434,9 +471,10 @@ impl<'a> Builder<'a> {
         let fn_name = self
             .fn_names
             .unique(naming::rust_snake_ident(&operation.id, "operation"));
-        let params_type = self
-            .type_names
-            .unique_type(naming::rust_type_ident(&format!("{} params", operation.id), "OperationParams"));
+        let params_type = self.type_names.unique_type(naming::rust_type_ident(
+            &format!("{} params", operation.id),
+            "OperationParams",
+        ));
         let (fields, properties, required, body) = fields(operation, &mut self.type_names);
         let mut input = Map::new();
         input.insert("type".into(), json!("object"));
@@ -538,8 +576,16 @@ fn echoes_body(operation: &Operation, schema: &Value) -> bool {
 /// paragraph when the description starts as prose, after a blank line when it starts with
 /// anything else (a list, a heading, code), so that its Markdown still reads as written.
 pub fn description(operation: &Operation) -> Option<String> {
-    let summary = operation.summary.as_deref().map(str::trim).filter(|s| !s.is_empty());
-    let description = operation.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
+    let summary = operation
+        .summary
+        .as_deref()
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    let description = operation
+        .description
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty());
     match (summary, description) {
         (Some(summary), Some(description))
             if description.starts_with(summary)
@@ -553,11 +599,18 @@ pub fn description(operation: &Operation) -> Option<String> {
         (Some(summary), Some(description)) => {
             let prose = description.starts_with(char::is_alphabetic);
             let separator = if prose { " " } else { "\n\n" };
-            Some(format!("{}{separator}{description}", with_full_stop(summary)))
+            Some(format!(
+                "{}{separator}{description}",
+                with_full_stop(summary)
+            ))
         }
         (Some(summary), None) => Some(with_full_stop(summary)),
         (None, Some(description)) => Some(description.to_string()),
-        (None, None) => Some(format!("{} {}", operation.method.as_upper(), operation.path)),
+        (None, None) => Some(format!(
+            "{} {}",
+            operation.method.as_upper(),
+            operation.path
+        )),
     }
 }
 
@@ -603,7 +656,12 @@ fn collect_defs(schema: &mut Value, defs: &mut Map<String, Value>, is_root: bool
     }
 }
 
-type FieldsAndSchema = (Vec<Field>, Map<String, Value>, Vec<String>, Option<BodyPlan>);
+type FieldsAndSchema = (
+    Vec<Field>,
+    Map<String, Value>,
+    Vec<String>,
+    Option<BodyPlan>,
+);
 
 /// The operation's parameters and body properties, flattened into one set of fields and the
 /// matching input-schema properties.
@@ -747,9 +805,15 @@ pub fn field_type(schema: &Value, ident: &str, type_names: &mut Scope) -> FieldT
             None => FieldType::String,
         },
         Some("integer") => FieldType::Integer {
-            allowed: schema.get("enum").and_then(Value::as_array).and_then(|values| {
-                values.iter().map(Value::as_i64).collect::<Option<Vec<i64>>>()
-            }),
+            allowed: schema
+                .get("enum")
+                .and_then(Value::as_array)
+                .and_then(|values| {
+                    values
+                        .iter()
+                        .map(Value::as_i64)
+                        .collect::<Option<Vec<i64>>>()
+                }),
         },
         Some("number") => FieldType::Number,
         Some("boolean") => FieldType::Boolean,

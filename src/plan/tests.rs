@@ -165,7 +165,10 @@ fn mirrored_writes_that_send_their_body_back_publish_no_output_schema_and_answer
     let plan = zero_config();
     let add = tool(&plan, "add_pet");
     assert_eq!(add.output_schema, None);
-    assert!(matches!(add.action, super::Action::Call { wrap: false, .. }));
+    assert!(matches!(
+        add.action,
+        super::Action::Call { wrap: false, .. }
+    ));
     assert!(add.definition().get("outputSchema").is_none());
 }
 
@@ -174,7 +177,10 @@ fn mirrored_writes_whose_answer_is_not_their_body_publish_the_answers_schema() {
     let plan = zero_config();
     let update = tool(&plan, "update_pet");
     assert_eq!(update.output_schema, Some(lean_pet()));
-    assert!(matches!(update.action, super::Action::Call { wrap: false, .. }));
+    assert!(matches!(
+        update.action,
+        super::Action::Call { wrap: false, .. }
+    ));
 }
 
 #[test]
@@ -451,18 +457,27 @@ paths:
 
 fn described(name: &str) -> String {
     let plan = zero_config_of(DESCRIPTIONS);
-    tool(&plan, name).description.clone().expect("a description")
+    tool(&plan, name)
+        .description
+        .clone()
+        .expect("a description")
 }
 
 #[test]
 fn a_summary_that_only_restates_the_descriptions_first_sentence_is_left_out() {
-    assert_eq!(described("summary_opens_the_description"), "Update an existing pet by Id.");
+    assert_eq!(
+        described("summary_opens_the_description"),
+        "Update an existing pet by Id."
+    );
     assert_eq!(described("same_words_other_forms"), "Delete a pet.");
 }
 
 #[test]
 fn a_description_that_only_restates_the_summary_is_left_out() {
-    assert_eq!(described("description_says_less"), "Logs user into the system.");
+    assert_eq!(
+        described("description_says_less"),
+        "Logs user into the system."
+    );
 }
 
 #[test]

@@ -25,11 +25,22 @@ pub fn snapshot(plan: &Plan) -> String {
 fn sample(ty: &FieldType) -> Value {
     match ty {
         FieldType::String => json!("sample"),
-        FieldType::Integer { allowed } => json!(allowed.as_ref().and_then(|a| a.first()).copied().unwrap_or(1)),
+        FieldType::Integer { allowed } => json!(
+            allowed
+                .as_ref()
+                .and_then(|a| a.first())
+                .copied()
+                .unwrap_or(1)
+        ),
         FieldType::Number => json!(1.5),
         FieldType::Boolean => json!(true),
         FieldType::StringEnum { variants, .. } => {
-            json!(variants.first().map(|(_, value)| value.clone()).unwrap_or_default())
+            json!(
+                variants
+                    .first()
+                    .map(|(_, value)| value.clone())
+                    .unwrap_or_default()
+            )
         }
         FieldType::List(item) => json!([sample(item)]),
         FieldType::Json => json!({}),
@@ -125,7 +136,8 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
                 }
             }
             Action::Curated(_) => {
-                let name = format_ident!("{}_refuses_a_wrong_argument_before_calling_the_api", module);
+                let name =
+                    format_ident!("{}_refuses_a_wrong_argument_before_calling_the_api", module);
                 let doc = format!(" `{}` checks its arguments before any request.", tool.name);
                 tests.push(quote! {
                     #[doc = #doc]
@@ -270,17 +282,23 @@ fn discovery_test(
         }
         DiscoveryTool::Call => {
             let (operation_arguments, line) = request_for(operation);
-            let good = raw_string(&json!({ "operation": name, "arguments": operation_arguments }).to_string());
+            let good = raw_string(
+                &json!({ "operation": name, "arguments": operation_arguments }).to_string(),
+            );
             let bad = raw_string(
                 &json!({ "operation": name, "arguments": { "not_a_parameter": 1 } }).to_string(),
             );
             let test = format_ident!("{}_sends_the_request_of_the_operation_named", module);
-            let refuses = format_ident!("{}_refuses_a_wrong_argument_before_calling_the_api", module);
+            let refuses =
+                format_ident!("{}_refuses_a_wrong_argument_before_calling_the_api", module);
             let check = match line {
                 Some(line) => quote! { assert_eq!(api.requests(), [#line]); },
                 None => quote! { assert_eq!(api.requests().len(), 1, "{:?}", api.requests()); },
             };
-            let doc = format!(" `{name}` through the call tool sends `{}`.", operation.label());
+            let doc = format!(
+                " `{name}` through the call tool sends `{}`.",
+                operation.label()
+            );
             quote! {
                 #[doc = #doc]
                 #[tokio::test]

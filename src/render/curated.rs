@@ -122,8 +122,12 @@ fn paging_puts(paging: &PagingPlan) -> TokenStream {
     let size = &paging.size_param;
     let position = match (&paging.style, &paging.position_param) {
         (PagingStyle::Page, Some(name)) => quote! { curated::put(&mut args, #name, page.number); },
-        (PagingStyle::Offset, Some(name)) => quote! { curated::put(&mut args, #name, page.offset); },
-        (PagingStyle::Cursor, Some(name)) => quote! { curated::put(&mut args, #name, page.cursor.clone()); },
+        (PagingStyle::Offset, Some(name)) => {
+            quote! { curated::put(&mut args, #name, page.offset); }
+        }
+        (PagingStyle::Cursor, Some(name)) => {
+            quote! { curated::put(&mut args, #name, page.cursor.clone()); }
+        }
         _ => quote! {},
     };
     quote! {
@@ -157,7 +161,11 @@ fn paging_const(name: &proc_macro2::Ident, paging: &PagingPlan) -> TokenStream {
 }
 
 /// The future of one page of `operation` in a page walk (`page` and `args` in scope).
-fn page_fetch(operation: &OperationPlan, paging: &PagingPlan, receiver: TokenStream) -> TokenStream {
+fn page_fetch(
+    operation: &OperationPlan,
+    paging: &PagingPlan,
+    receiver: TokenStream,
+) -> TokenStream {
     let (prelude, call) = call_operation(operation, receiver.clone());
     if paging.style != PagingStyle::Link {
         return quote! {
@@ -166,7 +174,11 @@ fn page_fetch(operation: &OperationPlan, paging: &PagingPlan, receiver: TokenStr
         };
     }
     let page_fn = ident(&format!("{}_page", operation.fn_name));
-    let module = if receiver.to_string() == "self" { quote! {} } else { quote! { client:: } };
+    let module = if receiver.to_string() == "self" {
+        quote! {}
+    } else {
+        quote! { client:: }
+    };
     let params_type = ident(&operation.params_type);
     let api_id = &operation.api_id;
     quote! {
@@ -206,17 +218,29 @@ pub fn resolvers(plan: &Plan) -> TokenStream {
     if plan.resolvers.is_empty() {
         return TokenStream::new();
     }
-    let fields = plan.resolvers.iter().filter(|r| matches!(r.source, ResolverSource::List { .. })).map(|r| {
-        let field = ident(&r.ident);
-        quote! { #field: curated::ResolverCache, }
-    });
-    let inits = plan.resolvers.iter().filter(|r| matches!(r.source, ResolverSource::List { .. })).map(|r| {
-        let field = ident(&r.ident);
-        let spec = ident(&format!("{}_RESOLVER", r.ident.to_uppercase()));
-        quote! { #field: curated::ResolverCache::new(&#spec), }
-    });
+    let fields = plan
+        .resolvers
+        .iter()
+        .filter(|r| matches!(r.source, ResolverSource::List { .. }))
+        .map(|r| {
+            let field = ident(&r.ident);
+            quote! { #field: curated::ResolverCache, }
+        });
+    let inits = plan
+        .resolvers
+        .iter()
+        .filter(|r| matches!(r.source, ResolverSource::List { .. }))
+        .map(|r| {
+            let field = ident(&r.ident);
+            let spec = ident(&format!("{}_RESOLVER", r.ident.to_uppercase()));
+            quote! { #field: curated::ResolverCache::new(&#spec), }
+        });
     let items = plan.resolvers.iter().map(|r| resolver(plan, r));
-    if !plan.resolvers.iter().any(|r| matches!(r.source, ResolverSource::List { .. })) {
+    if !plan
+        .resolvers
+        .iter()
+        .any(|r| matches!(r.source, ResolverSource::List { .. }))
+    {
         return quote! { #( #items )* };
     }
     quote! {
@@ -281,7 +305,10 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
         } => {
             let field = ident(&r.ident);
             let operation = &plan.operations[*operation];
-            let list_doc = format!(" Every item `{}` lists, for the `{}` resolver.", operation.api_id, r.name);
+            let list_doc = format!(
+                " Every item `{}` lists, for the `{}` resolver.",
+                operation.api_id, r.name
+            );
             let list_body = match paging {
                 Some(paging) => {
                     let paging_name = ident(&format!("{}_PAGING", r.ident.to_uppercase()));
@@ -396,7 +423,10 @@ fn default_fn(plan: &Plan, param: &ToolParam) -> Option<(proc_macro2::Ident, Tok
             let variant = ident(&variant.ident);
             quote! { #enum_name::#variant }
         }
-        (ParamKind::Limit { .. } | ParamKind::Plain(FieldType::Integer { .. }), Value::Number(n)) => {
+        (
+            ParamKind::Limit { .. } | ParamKind::Plain(FieldType::Integer { .. }),
+            Value::Number(n),
+        ) => {
             let lit = Literal::i64_unsuffixed(n.as_i64()?);
             quote! { #lit }
         }
@@ -410,11 +440,14 @@ fn default_fn(plan: &Plan, param: &ToolParam) -> Option<(proc_macro2::Ident, Tok
         }
         _ => return None,
     };
-    Some((name.clone(), quote! {
-        fn #name() -> #ty {
-            #body
-        }
-    }))
+    Some((
+        name.clone(),
+        quote! {
+            fn #name() -> #ty {
+                #body
+            }
+        },
+    ))
 }
 
 /// The value a parameter gives the API, as a `serde_json::Value` expression (resolving and
@@ -519,7 +552,8 @@ pub fn tool_module(
             super::rust::collect_enums(ty, &mut enum_types);
         }
     }
-    let param_enums: Vec<TokenStream> = enum_types.into_iter().map(super::rust::enum_type).collect();
+    let param_enums: Vec<TokenStream> =
+        enum_types.into_iter().map(super::rust::enum_type).collect();
     let checks = tool.params.iter().filter_map(|param| match param.kind {
         ParamKind::Limit { max } => {
             let field = ident(&param.ident);
@@ -529,16 +563,24 @@ pub fn tool_module(
         }
         _ => None,
     });
-    let vars = tool.params.iter().filter(|p| !matches!(p.kind, ParamKind::Limit { .. } | ParamKind::ResponseFormat)).map(|param| {
-        let field = ident(&param.ident);
-        let name = &param.name;
-        quote! { (#name, curated::text(&input.#field)) }
-    });
+    let vars = tool
+        .params
+        .iter()
+        .filter(|p| !matches!(p.kind, ParamKind::Limit { .. } | ParamKind::ResponseFormat))
+        .map(|param| {
+            let field = ident(&param.ident);
+            let name = &param.name;
+            quote! { (#name, curated::text(&input.#field)) }
+        });
     let errors = tool.errors.iter().map(|(status, message)| {
         let status = Literal::u16_unsuffixed(*status);
         quote! { (#status, #message) }
     });
-    let detailed = match tool.params.iter().find(|p| matches!(p.kind, ParamKind::ResponseFormat)) {
+    let detailed = match tool
+        .params
+        .iter()
+        .find(|p| matches!(p.kind, ParamKind::ResponseFormat))
+    {
         Some(param) => {
             let field = ident(&param.ident);
             quote! { input.#field.is_detailed() }
@@ -546,11 +588,16 @@ pub fn tool_module(
         None => quote! { false },
     };
     let shape = shape_const(plan, &tool.results);
-    let lookups_fetch = tool.results.lookups.iter().enumerate().map(|(slot, resolver)| {
-        let names_fn = ident(&format!("{}_names", plan.resolvers[*resolver].ident));
-        let local = ident(&format!("names_{slot}"));
-        quote! { let #local = client.#names_fn().await.map_err(|e| e.explain(ERRORS, &vars))?; }
-    });
+    let lookups_fetch = tool
+        .results
+        .lookups
+        .iter()
+        .enumerate()
+        .map(|(slot, resolver)| {
+            let names_fn = ident(&format!("{}_names", plan.resolvers[*resolver].ident));
+            let local = ident(&format!("names_{slot}"));
+            quote! { let #local = client.#names_fn().await.map_err(|e| e.explain(ERRORS, &vars))?; }
+        });
     let lookups_fetch: Vec<TokenStream> = lookups_fetch.collect();
     let lookup_refs: Vec<TokenStream> = (0..tool.results.lookups.len())
         .map(|slot| {
@@ -563,8 +610,29 @@ pub fn tool_module(
             operation,
             fixed,
             paging,
-        } => call_body(plan, tool_name, tool, &plan.operations[*operation], fixed, paging.as_ref(), &detailed, &lookups_fetch, &lookup_refs),
-        CuratedBody::Steps(steps) => (TokenStream::new(), steps_body(plan, tool_name, tool, steps, &detailed, &lookups_fetch, &lookup_refs)),
+        } => call_body(
+            plan,
+            tool_name,
+            tool,
+            &plan.operations[*operation],
+            fixed,
+            paging.as_ref(),
+            &detailed,
+            &lookups_fetch,
+            &lookup_refs,
+        ),
+        CuratedBody::Steps(steps) => (
+            TokenStream::new(),
+            steps_body(
+                plan,
+                tool_name,
+                tool,
+                steps,
+                &detailed,
+                &lookups_fetch,
+                &lookup_refs,
+            ),
+        ),
     };
     quote! {
         #[doc = #doc]
@@ -669,10 +737,14 @@ fn call_body(
         let value = json_value(value);
         quote! { curated::put(&mut args, #name, #value); }
     });
-    let limit = tool.params.iter().find(|p| matches!(p.kind, ParamKind::Limit { .. })).map(|p| {
-        let field = ident(&p.ident);
-        quote! { usize::try_from(input.#field).unwrap_or(1) }
-    });
+    let limit = tool
+        .params
+        .iter()
+        .find(|p| matches!(p.kind, ParamKind::Limit { .. }))
+        .map(|p| {
+            let field = ident(&p.ident);
+            quote! { usize::try_from(input.#field).unwrap_or(1) }
+        });
     let explain = quote! { .map_err(|e| e.explain(ERRORS, &vars)) };
     let mut module_items = TokenStream::new();
     let shaped = match (&tool.results.list, paging) {
@@ -779,11 +851,15 @@ fn steps_body(
     lookup_refs: &[TokenStream],
 ) -> TokenStream {
     // Each parameter's value as the API wants it, computed once.
-    let arg_values = tool.params.iter().filter(|p| !matches!(p.kind, ParamKind::Limit { .. } | ParamKind::ResponseFormat)).map(|param| {
-        let local = ident(&format!("arg_{}", param.ident.trim_end_matches('_')));
-        let value = api_value(plan, tool_name, param, is_optional(plan, param));
-        quote! { let #local: serde_json::Value = #value; }
-    });
+    let arg_values = tool
+        .params
+        .iter()
+        .filter(|p| !matches!(p.kind, ParamKind::Limit { .. } | ParamKind::ResponseFormat))
+        .map(|param| {
+            let local = ident(&format!("arg_{}", param.ident.trim_end_matches('_')));
+            let value = api_value(plan, tool_name, param, is_optional(plan, param));
+            quote! { let #local: serde_json::Value = #value; }
+        });
     let shape_result = |value: TokenStream| {
         if lookups_fetch.is_empty() {
             quote! { Ok(curated::shape_item(&SHAPE, &#value, #detailed, &[]).into()) }

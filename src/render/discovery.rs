@@ -17,7 +17,12 @@ pub const INDEX_PATH: &str = "data/search-index.txt";
 pub const CATALOG_PATH: &str = "data/operations.jsonl";
 
 /// The module of a discovery tool in `src/tools.rs`.
-pub(super) fn tool_module(module: &Ident, name: &str, definition: TokenStream, kind: DiscoveryTool) -> TokenStream {
+pub(super) fn tool_module(
+    module: &Ident,
+    name: &str,
+    definition: TokenStream,
+    kind: DiscoveryTool,
+) -> TokenStream {
     let (what, body) = match kind {
         DiscoveryTool::Search => (
             "searches the operations that have no tool of their own",
@@ -61,13 +66,27 @@ pub(super) fn tool_module(module: &Ident, name: &str, definition: TokenStream, k
 /// The module of each discoverable operation in `src/operations.rs`, in order.
 pub(super) fn operation_modules(plan: &Plan, discovery: &DiscoveryPlan) -> Vec<String> {
     let mut modules = Scope::with_reserved(&[
-        "client", "runtime", "discovery", "search", "tools", "std", "serde", "serde_json", "rmcp",
-        "crate", "curated",
+        "client",
+        "runtime",
+        "discovery",
+        "search",
+        "tools",
+        "std",
+        "serde",
+        "serde_json",
+        "rmcp",
+        "crate",
+        "curated",
     ]);
     discovery
         .operations
         .iter()
-        .map(|op| modules.unique(naming::rust_snake_ident(&plan.operations[op.operation].fn_name, "operation")))
+        .map(|op| {
+            modules.unique(naming::rust_snake_ident(
+                &plan.operations[op.operation].fn_name,
+                "operation",
+            ))
+        })
         .collect()
 }
 
@@ -75,7 +94,10 @@ pub(super) fn operation_modules(plan: &Plan, discovery: &DiscoveryPlan) -> Vec<S
 /// of operations per part.
 pub fn operations_rs<'a>(plan: &'a Plan, discovery: &'a DiscoveryPlan) -> Vec<emit::Part<'a>> {
     let modules = operation_modules(plan, discovery);
-    let chunks = discovery.operations.chunks(OPERATIONS_PER_PART).zip(modules.chunks(OPERATIONS_PER_PART));
+    let chunks = discovery
+        .operations
+        .chunks(OPERATIONS_PER_PART)
+        .zip(modules.chunks(OPERATIONS_PER_PART));
     let mut parts = Vec::new();
     for (operations, modules) in chunks {
         let modules = modules.to_vec();
@@ -97,7 +119,10 @@ pub fn operations_rs<'a>(plan: &'a Plan, discovery: &'a DiscoveryPlan) -> Vec<em
             quote! { #( #modules )* }
         }));
     }
-    parts.insert(0, emit::Part::items(move || operations_head(discovery, &modules)));
+    parts.insert(
+        0,
+        emit::Part::items(move || operations_head(discovery, &modules)),
+    );
     parts
 }
 
@@ -109,18 +134,22 @@ fn operations_head(discovery: &DiscoveryPlan, modules: &[String]) -> TokenStream
     let search = &discovery.search_tool;
     let describe = &discovery.describe_tool;
     let call = &discovery.call_tool;
-    let entries = discovery.operations.iter().zip(modules).map(|(op, module)| {
-        let module = ident(module);
-        let name = &op.name;
-        let read_only = op.read_only;
-        quote! {
-            Operation {
-                name: #name,
-                read_only: #read_only,
-                call: |client, arguments| Box::pin(#module::call(client, arguments)),
+    let entries = discovery
+        .operations
+        .iter()
+        .zip(modules)
+        .map(|(op, module)| {
+            let module = ident(module);
+            let name = &op.name;
+            let read_only = op.read_only;
+            quote! {
+                Operation {
+                    name: #name,
+                    read_only: #read_only,
+                    call: |client, arguments| Box::pin(#module::call(client, arguments)),
+                }
             }
-        }
-    });
+        });
     quote! {
         //! The operations the discovery tools reach: each one's handler (the same code a
         //! one-to-one tool of the operation would run), the table `call` dispatches through, and

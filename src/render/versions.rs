@@ -4,11 +4,20 @@
 /// One dependency line of a generated `Cargo.toml`: name and the TOML after `=`.
 pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("anyhow", r#""1.0.100""#),
-    ("axum", r#"{ version = "0.8.9", default-features = false, features = ["http1", "tokio"] }"#),
+    (
+        "axum",
+        r#"{ version = "0.8.9", default-features = false, features = ["http1", "tokio"] }"#,
+    ),
     ("base64", r#""0.22.1""#),
-    ("clap", r#"{ version = "4.6", features = ["derive", "env", "string"] }"#),
+    (
+        "clap",
+        r#"{ version = "4.6", features = ["derive", "env", "string"] }"#,
+    ),
     ("httpdate", r#""1.0.3""#),
-    ("jsonschema", r#"{ version = "0.61.2", default-features = false }"#),
+    (
+        "jsonschema",
+        r#"{ version = "0.61.2", default-features = false }"#,
+    ),
     (
         "reqwest",
         r#"{ version = "0.13.5", default-features = false, features = ["form", "json", "multipart", "query", "rustls"] }"#,
@@ -18,13 +27,22 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
         r#"{ version = "3.11.0", default-features = false, features = ["server", "transport-io", "transport-streamable-http-server"] }"#,
     ),
     ("serde", r#"{ version = "1.0.228", features = ["derive"] }"#),
-    ("serde_json", r#"{ version = "1.0.145", features = ["preserve_order"] }"#),
+    (
+        "serde_json",
+        r#"{ version = "1.0.145", features = ["preserve_order"] }"#,
+    ),
     ("serde_path_to_error", r#""0.1.20""#),
     ("subtle", r#""2.6""#),
-    ("tokio", r#"{ version = "1.48", features = ["macros", "net", "rt-multi-thread", "signal", "sync", "time"] }"#),
+    (
+        "tokio",
+        r#"{ version = "1.48", features = ["macros", "net", "rt-multi-thread", "signal", "sync", "time"] }"#,
+    ),
     ("tokio-util", r#"{ version = "0.7.17", features = ["rt"] }"#),
     ("tracing", r#""0.1.41""#),
-    ("tracing-subscriber", r#"{ version = "0.3.20", default-features = false, features = ["fmt", "std"] }"#),
+    (
+        "tracing-subscriber",
+        r#"{ version = "0.3.20", default-features = false, features = ["fmt", "std"] }"#,
+    ),
 ];
 
 #[cfg(test)]

@@ -852,7 +852,11 @@ impl ClientCredentials {
                     .redirect(reqwest::redirect::Policy::none())
                     .connect_timeout(Duration::from_secs(10))
                     .timeout(Duration::from_secs(30))
-                    .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")))
+                    .user_agent(concat!(
+                        env!("CARGO_PKG_NAME"),
+                        "/",
+                        env!("CARGO_PKG_VERSION")
+                    ))
                     .build()
                     .ok()
             })
@@ -1001,7 +1005,10 @@ fn shorten(text: &str, max_chars: usize) -> String {
 /// Turns the arguments gathered for an operation into its parameter type. The generator only
 /// gathers arguments the operation declares, so a failure here means the API's answer (used as
 /// an argument) had an unexpected type.
-pub fn params<T: serde::de::DeserializeOwned>(operation: &str, args: Map<String, Value>) -> Result<T, ToolError> {
+pub fn params<T: serde::de::DeserializeOwned>(
+    operation: &str,
+    args: Map<String, Value>,
+) -> Result<T, ToolError> {
     serde_path_to_error::deserialize(Value::Object(args)).map_err(|error| {
         let path = error.path().to_string();
         ToolError::InvalidArguments(format!(
@@ -1033,7 +1040,9 @@ pub fn value_at(value: &Value, pointer: &str) -> Value {
 /// as text matches the API's integer).
 pub fn same(left: &Value, right: &Value) -> bool {
     match (left, right) {
-        (Value::Number(n), Value::String(s)) | (Value::String(s), Value::Number(n)) => n.to_string() == *s,
+        (Value::Number(n), Value::String(s)) | (Value::String(s), Value::Number(n)) => {
+            n.to_string() == *s
+        }
         _ => left == right,
     }
 }
@@ -1041,7 +1050,11 @@ pub fn same(left: &Value, right: &Value) -> bool {
 /// The first item of the list at `pointer` in `value` whose fields equal the conditions
 /// (`(field pointer, value)`).
 pub fn find_item(value: &Value, pointer: &str, conditions: &[(&str, &Value)]) -> Option<Value> {
-    let list = if pointer.is_empty() { Some(value) } else { value.pointer(pointer) };
+    let list = if pointer.is_empty() {
+        Some(value)
+    } else {
+        value.pointer(pointer)
+    };
     list?
         .as_array()?
         .iter()
@@ -1061,7 +1074,9 @@ pub fn fill(template: &str, vars: &[(&str, &str)]) -> String {
 
 /// Borrows owned message variables as [`Explain::explain`] takes them.
 pub fn borrow_vars<'a>(vars: &'a [(&'a str, String)]) -> Vec<(&'a str, &'a str)> {
-    vars.iter().map(|(name, value)| (*name, value.as_str())).collect()
+    vars.iter()
+        .map(|(name, value)| (*name, value.as_str()))
+        .collect()
 }
 
 /// The text of an argument for messages: text as is, other values as JSON, nothing when absent.
@@ -1079,7 +1094,9 @@ pub fn id_value(id: String, integer: bool) -> Result<Value, ToolError> {
         return Ok(Value::String(id));
     }
     id.parse::<i64>().map(Value::from).map_err(|_| {
-        ToolError::InvalidArguments(format!("The API gave the id {id:?}, which is not a number as expected."))
+        ToolError::InvalidArguments(format!(
+            "The API gave the id {id:?}, which is not a number as expected."
+        ))
     })
 }
 
@@ -1101,7 +1118,9 @@ impl ResponseFormat {
 }
 
 impl crate::runtime::TokenSource for ClientCredentials {
-    fn token(&self) -> std::pin::Pin<Box<dyn Future<Output = Result<String, ToolError>> + Send + '_>> {
+    fn token(
+        &self,
+    ) -> std::pin::Pin<Box<dyn Future<Output = Result<String, ToolError>> + Send + '_>> {
         Box::pin(ClientCredentials::token(self))
     }
 }
@@ -1729,7 +1748,11 @@ mod tests {
     #[tokio::test]
     async fn the_servers_page_bound_stops_a_walk_the_curated_bound_would_continue() {
         let curated = paging(PagingStyle::Page, "/items");
-        assert_eq!(curated.within(100).max_pages, 50, "the curated bound stays the lower");
+        assert_eq!(
+            curated.within(100).max_pages,
+            50,
+            "the curated bound stays the lower"
+        );
         let bounded = curated.within(2);
         let mut calls = 0;
         // An API whose pages never end.
@@ -2086,7 +2109,11 @@ mod tests {
         let source = credentials(&url, &[]);
         assert_eq!(source.token().await.expect("a token"), "token-1");
         assert_eq!(source.token().await.expect("a token"), "token-1");
-        assert_eq!(posts.load(Ordering::SeqCst), 1, "the fresh token was reused");
+        assert_eq!(
+            posts.load(Ordering::SeqCst),
+            1,
+            "the fresh token was reused"
+        );
         tokio::time::sleep(Duration::from_millis(1_100)).await;
         // token-1 is valid for another 59 s, yet it is replaced now.
         assert_eq!(source.token().await.expect("a token"), "token-2");

@@ -28,10 +28,10 @@ const NAME_COVERAGE_WEIGHT: f64 = 0.5;
 /// Words too common in requests to tell operations apart.
 const STOP_WORDS: &[&str] = &[
     "a", "about", "also", "an", "and", "any", "are", "as", "at", "be", "by", "can", "could", "did",
-    "do", "does", "for", "from", "has", "have", "how", "i", "in", "into", "is", "it", "its", "just",
-    "me", "my", "of", "on", "or", "our", "please", "some", "that", "the", "their", "them", "there",
-    "these", "they", "this", "those", "to", "under", "us", "want", "was", "we", "were", "what",
-    "when", "where", "which", "who", "will", "with", "would", "you", "your",
+    "do", "does", "for", "from", "has", "have", "how", "i", "in", "into", "is", "it", "its",
+    "just", "me", "my", "of", "on", "or", "our", "please", "some", "that", "the", "their", "them",
+    "there", "these", "they", "this", "those", "to", "under", "us", "want", "was", "we", "were",
+    "what", "when", "where", "which", "who", "will", "with", "would", "you", "your",
 ];
 
 /// The fields of an operation that the index knows, with their weights.
@@ -241,7 +241,11 @@ fn singular(word: &str) -> String {
             return word[..word.len() - 2].to_string();
         }
     }
-    if word.ends_with('s') && !word.ends_with("ss") && !word.ends_with("us") && !word.ends_with("is") {
+    if word.ends_with('s')
+        && !word.ends_with("ss")
+        && !word.ends_with("us")
+        && !word.ends_with("is")
+    {
         return word[..word.len() - 1].to_string();
     }
     word.to_string()
@@ -305,7 +309,10 @@ pub fn build(documents: &[Document]) -> String {
             }
         }
         for (word, weight) in weights {
-            postings.entry(word.to_string()).or_default().push((index, weight));
+            postings
+                .entry(word.to_string())
+                .or_default()
+                .push((index, weight));
         }
     }
     let mut out = String::new();
@@ -451,7 +458,9 @@ impl Index {
                 let coverage = matched / query_weight.max(f64::MIN_POSITIVE);
                 Hit {
                     entry: index as usize,
-                    score: score * (0.5 + 0.5 * coverage) * (1.0 + NAME_COVERAGE_WEIGHT * name_coverage),
+                    score: score
+                        * (0.5 + 0.5 * coverage)
+                        * (1.0 + NAME_COVERAGE_WEIGHT * name_coverage),
                 }
             })
             .collect();
@@ -477,9 +486,22 @@ mod tests {
     fn terms_split_cases_and_separators_and_drop_common_words() {
         assert_eq!(
             terms("pulls/list-review-comments getRepositoryHTTPHooks the_owner"),
-            ["pull", "list", "review", "comment", "get", "repository", "http", "hook", "owner"]
+            [
+                "pull",
+                "list",
+                "review",
+                "comment",
+                "get",
+                "repository",
+                "http",
+                "hook",
+                "owner"
+            ]
         );
-        assert_eq!(terms("/repos/{owner}/{repo}/branches"), ["repo", "owner", "repo", "branch"]);
+        assert_eq!(
+            terms("/repos/{owner}/{repo}/branches"),
+            ["repo", "owner", "repo", "branch"]
+        );
     }
 
     #[test]
@@ -502,13 +524,22 @@ mod tests {
     fn a_query_adds_what_its_words_stand_for_at_a_lower_weight() {
         let weighted = query_terms("open a PR in my repo");
         let has = |word: &str, weight: f64| weighted.contains(&(terms(word).remove(0), weight));
-        assert!(has("open", LITERAL_WEIGHT) && has("create", 1.0), "{weighted:?}");
+        assert!(
+            has("open", LITERAL_WEIGHT) && has("create", 1.0),
+            "{weighted:?}"
+        );
         assert!(has("pull", 1.0) && has("request", 1.0), "{weighted:?}");
-        assert!(has("repo", LITERAL_WEIGHT) && has("repository", 1.0), "{weighted:?}");
+        assert!(
+            has("repo", LITERAL_WEIGHT) && has("repository", 1.0),
+            "{weighted:?}"
+        );
         assert!(has("authenticated", 0.3), "{weighted:?}");
         assert!(!has("list", PLURAL_LIST_WEIGHT), "{weighted:?}");
         let plural = query_terms("branches of the repo");
-        assert!(plural.contains(&(terms("list").remove(0), PLURAL_LIST_WEIGHT)), "{plural:?}");
+        assert!(
+            plural.contains(&(terms("list").remove(0), PLURAL_LIST_WEIGHT)),
+            "{plural:?}"
+        );
         assert!(!weighted.iter().any(|(t, _)| t == "my"), "{weighted:?}");
     }
 
@@ -536,9 +567,20 @@ mod tests {
         assert_eq!(index.entries[0].summary, "List issues of a project");
         let hits = index.search("create a new issue", &Filter::default(), 10);
         assert_eq!(hits[0].entry, 1);
-        let read_only = Filter { tag: None, read_only: true };
-        assert!(index.search("create issue", &read_only, 10).iter().all(|h| h.entry != 1));
-        let projects = Filter { tag: Some("Projects"), read_only: false };
+        let read_only = Filter {
+            tag: None,
+            read_only: true,
+        };
+        assert!(
+            index
+                .search("create issue", &read_only, 10)
+                .iter()
+                .all(|h| h.entry != 1)
+        );
+        let projects = Filter {
+            tag: Some("Projects"),
+            read_only: false,
+        };
         let hits = index.search("list", &projects, 10);
         assert_eq!(hits.iter().map(|h| h.entry).collect::<Vec<_>>(), [2]);
         assert_eq!(index.search("list", &Filter::default(), 1).len(), 1);

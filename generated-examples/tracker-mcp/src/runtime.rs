@@ -182,7 +182,11 @@ impl<C> LoadedTool<C> {
         let validator = self
             .output
             .get_or_init(|| {
-                compile_schema(&self.definition.name, "output", &Value::Object(schema.clone()))
+                compile_schema(
+                    &self.definition.name,
+                    "output",
+                    &Value::Object(schema.clone()),
+                )
             })
             .as_ref()?;
         let error = validator.iter_errors(value).next()?;
@@ -293,7 +297,11 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = self.tools.iter().map(|tool| tool.definition.clone()).collect();
+        let tools = self
+            .tools
+            .iter()
+            .map(|tool| tool.definition.clone())
+            .collect();
         let scope = if self.identity.tools_list_public {
             CacheScope::Public
         } else {
@@ -406,7 +414,12 @@ fn describe_argument_error(error: &jsonschema::ValidationError<'_>, schema: &Val
         Kind::AdditionalProperties { unexpected } => {
             let names: Vec<String> = unexpected
                 .iter()
-                .map(|name| format!("`{}`", argument_name(&format!("{path}/{}", escape_pointer(name)))))
+                .map(|name| {
+                    format!(
+                        "`{}`",
+                        argument_name(&format!("{path}/{}", escape_pointer(name)))
+                    )
+                })
                 .collect();
             let known: Vec<String> = rule
                 .get("properties")
@@ -418,26 +431,87 @@ fn describe_argument_error(error: &jsonschema::ValidationError<'_>, schema: &Val
             } else {
                 format!("only {}", known.join(", "))
             };
-            let noun = if names.len() == 1 { "argument" } else { "arguments" };
-            return format!("Unknown {noun} {}: the tool takes {takes}.", names.join(", "));
+            let noun = if names.len() == 1 {
+                "argument"
+            } else {
+                "arguments"
+            };
+            return format!(
+                "Unknown {noun} {}: the tool takes {takes}.",
+                names.join(", ")
+            );
         }
-        Kind::Enum { options } => (path, format!("{given} is not allowed; use one of {}", list(options))),
-        Kind::Constant { expected_value } => (path, format!("{given} is not allowed; use {}", show(expected_value))),
-        Kind::Type { .. } => (path, format!("{given} is {}; give {}", kind_of(value), valid())),
-        Kind::Minimum { limit } => (path, format!("{given} is below the minimum {limit}; give {}", valid())),
-        Kind::Maximum { limit } => (path, format!("{given} is above the maximum {limit}; give {}", valid())),
-        Kind::ExclusiveMinimum { limit } => (path, format!("{given} is not above {limit}; give {}", valid())),
-        Kind::ExclusiveMaximum { limit } => (path, format!("{given} is not below {limit}; give {}", valid())),
-        Kind::MinLength { limit } => (path, format!("{given} is shorter than {limit} characters; give {}", valid())),
+        Kind::Enum { options } => (
+            path,
+            format!("{given} is not allowed; use one of {}", list(options)),
+        ),
+        Kind::Constant { expected_value } => (
+            path,
+            format!("{given} is not allowed; use {}", show(expected_value)),
+        ),
+        Kind::Type { .. } => (
+            path,
+            format!("{given} is {}; give {}", kind_of(value), valid()),
+        ),
+        Kind::Minimum { limit } => (
+            path,
+            format!("{given} is below the minimum {limit}; give {}", valid()),
+        ),
+        Kind::Maximum { limit } => (
+            path,
+            format!("{given} is above the maximum {limit}; give {}", valid()),
+        ),
+        Kind::ExclusiveMinimum { limit } => (
+            path,
+            format!("{given} is not above {limit}; give {}", valid()),
+        ),
+        Kind::ExclusiveMaximum { limit } => (
+            path,
+            format!("{given} is not below {limit}; give {}", valid()),
+        ),
+        Kind::MinLength { limit } => (
+            path,
+            format!(
+                "{given} is shorter than {limit} characters; give {}",
+                valid()
+            ),
+        ),
         Kind::MaxLength { limit } => {
             let length = value.as_str().map_or(0, |text| text.chars().count());
-            (path, format!("the text given has {length} characters, more than the maximum {limit}; give {}", valid()))
+            (
+                path,
+                format!(
+                    "the text given has {length} characters, more than the maximum {limit}; give {}",
+                    valid()
+                ),
+            )
         }
-        Kind::Pattern { pattern } => (path, format!("{given} does not match the pattern `{pattern}`; give {}", valid())),
-        Kind::Format { format } => (path, format!("{given} is not a valid {format}; give {}", valid())),
-        Kind::MinItems { limit } => (path, format!("{given} has fewer than {limit} items; give {}", valid())),
-        Kind::MaxItems { limit } => (path, format!("the list given has more than {limit} items; give {}", valid())),
-        Kind::UniqueItems => (path, format!("{given} has repeated items; give each item once")),
+        Kind::Pattern { pattern } => (
+            path,
+            format!(
+                "{given} does not match the pattern `{pattern}`; give {}",
+                valid()
+            ),
+        ),
+        Kind::Format { format } => (
+            path,
+            format!("{given} is not a valid {format}; give {}", valid()),
+        ),
+        Kind::MinItems { limit } => (
+            path,
+            format!("{given} has fewer than {limit} items; give {}", valid()),
+        ),
+        Kind::MaxItems { limit } => (
+            path,
+            format!(
+                "the list given has more than {limit} items; give {}",
+                valid()
+            ),
+        ),
+        Kind::UniqueItems => (
+            path,
+            format!("{given} has repeated items; give each item once"),
+        ),
         _ => (path, shorten(&error.to_string(), 300)),
     };
     if argument.is_empty() {
@@ -499,7 +573,9 @@ fn kind_of(value: &Value) -> &'static str {
 fn valid_with_example(rule: &Value) -> String {
     let valid = valid_values(rule);
     match example(rule) {
-        Some(example) if !valid.starts_with("one of") => format!("{valid}, e.g. {}", show(&example)),
+        Some(example) if !valid.starts_with("one of") => {
+            format!("{valid}, e.g. {}", show(&example))
+        }
         _ => valid,
     }
 }
@@ -521,7 +597,11 @@ fn valid_values(rule: &Value) -> String {
     let number = |key: &str| rule.get(key).filter(|value| value.is_number());
     let mut text = match types.iter().copied().find(|name| *name != "null") {
         Some(kind @ ("integer" | "number")) => {
-            let mut text = if kind == "integer" { "an integer".to_string() } else { "a number".to_string() };
+            let mut text = if kind == "integer" {
+                "an integer".to_string()
+            } else {
+                "a number".to_string()
+            };
             match (number("minimum"), number("maximum")) {
                 (Some(min), Some(max)) => text.push_str(&format!(" from {min} to {max}")),
                 (Some(min), None) => text.push_str(&format!(" of at least {min}")),
@@ -637,7 +717,10 @@ fn stdio_on_event_loop() -> std::io::Result<Option<(StdioInput, StdioOutput)>> {
 
     let input = std::fs::File::from(std::io::stdin().as_fd().try_clone_to_owned()?);
     let output = std::fs::File::from(std::io::stdout().as_fd().try_clone_to_owned()?);
-    let (input_type, output_type) = (input.metadata()?.file_type(), output.metadata()?.file_type());
+    let (input_type, output_type) = (
+        input.metadata()?.file_type(),
+        output.metadata()?.file_type(),
+    );
     // Both or neither: making one of them non-blocking would break tokio's blocking reads or
     // writes of it.
     if !(input_type.is_fifo() || input_type.is_socket())
@@ -921,7 +1004,10 @@ impl fmt::Display for ToolError {
                 message,
                 retry_after,
             } => {
-                write!(f, "The API rejected {operation} with HTTP {status} {reason}")?;
+                write!(
+                    f,
+                    "The API rejected {operation} with HTTP {status} {reason}"
+                )?;
                 if !message.is_empty() {
                     // The API's own sentence may end with a full stop already.
                     write!(f, ": {}", message.trim_end_matches('.'))?;
@@ -945,7 +1031,10 @@ impl fmt::Display for ToolError {
                 }
             }
             ToolError::Transport { operation, message } => {
-                write!(f, "Could not complete {operation}: {message}. Try again later.")
+                write!(
+                    f,
+                    "Could not complete {operation}: {message}. Try again later."
+                )
             }
             ToolError::Answer(message) => write!(f, "{message}"),
         }
@@ -1105,7 +1194,11 @@ impl HttpSettings {
             .redirect(redirects)
             .connect_timeout(self.connect_timeout)
             .timeout(self.timeout)
-            .user_agent(concat!(env!("CARGO_PKG_NAME"), "/", env!("CARGO_PKG_VERSION")))
+            .user_agent(concat!(
+                env!("CARGO_PKG_NAME"),
+                "/",
+                env!("CARGO_PKG_VERSION")
+            ))
             .build()
     }
 }
@@ -1213,7 +1306,9 @@ impl Upstream {
                 request.url = url;
             }
             Err(error) => {
-                request.problem = Some(format!("the API's server {server:?} for this operation is not a valid URL ({error})"));
+                request.problem = Some(format!(
+                    "the API's server {server:?} for this operation is not a valid URL ({error})"
+                ));
             }
         }
         request
@@ -1270,7 +1365,10 @@ impl Upstream {
         self.exchange(request).await
     }
 
-    async fn exchange(&self, request: UpstreamRequest) -> Result<(Value, Option<String>), ToolError> {
+    async fn exchange(
+        &self,
+        request: UpstreamRequest,
+    ) -> Result<(Value, Option<String>), ToolError> {
         let operation = request.operation;
         if let Some(invalid) = request.invalid {
             return Err(ToolError::InvalidArguments(invalid));
@@ -1397,7 +1495,10 @@ impl Upstream {
                 Ok(response) => response,
                 Err(error) => {
                     let delay = backoff(tries);
-                    if error.is_connect() && retries_left && waited + delay <= self.options.api_max_retry_wait {
+                    if error.is_connect()
+                        && retries_left
+                        && waited + delay <= self.options.api_max_retry_wait
+                    {
                         waited += delay;
                         tokio::time::sleep(delay).await;
                         continue;
@@ -1410,7 +1511,9 @@ impl Upstream {
             };
             let status = response.status();
             let retry_after = retry_after(response.headers());
-            if retries_left && (status == reqwest::StatusCode::TOO_MANY_REQUESTS || status.is_server_error()) {
+            if retries_left
+                && (status == reqwest::StatusCode::TOO_MANY_REQUESTS || status.is_server_error())
+            {
                 let delay = retry_after.unwrap_or_else(|| backoff(tries));
                 if waited + delay <= self.options.api_max_retry_wait {
                     waited += delay;
@@ -1432,13 +1535,16 @@ impl Upstream {
                     let media = value.split(';').next().unwrap_or("").trim();
                     media.eq_ignore_ascii_case("application/json") || media.ends_with("+json")
                 });
-            let bytes = self.read_limited(response, operation).await.map_err(|error| match error {
-                ToolError::Transport { operation, message } => ToolError::Transport {
-                    operation,
-                    message: scrub(message),
-                },
-                other => other,
-            })?;
+            let bytes =
+                self.read_limited(response, operation)
+                    .await
+                    .map_err(|error| match error {
+                        ToolError::Transport { operation, message } => ToolError::Transport {
+                            operation,
+                            message: scrub(message),
+                        },
+                        other => other,
+                    })?;
             let body = parse_body(&bytes);
             if !status.is_success() {
                 return Err(ToolError::Status {
@@ -1494,7 +1600,10 @@ impl Upstream {
                 limit
             ))
         };
-        if response.content_length().is_some_and(|length| length > limit as u64) {
+        if response
+            .content_length()
+            .is_some_and(|length| length > limit as u64)
+        {
             return Err(too_large());
         }
         let mut bytes = Vec::new();
@@ -1542,12 +1651,19 @@ fn backoff(tries: u32) -> Duration {
 
 /// How long a `Retry-After` header asks callers to wait: a number of seconds or an HTTP date.
 fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
-    let text = headers.get(reqwest::header::RETRY_AFTER)?.to_str().ok()?.trim();
+    let text = headers
+        .get(reqwest::header::RETRY_AFTER)?
+        .to_str()
+        .ok()?
+        .trim();
     if let Ok(seconds) = text.parse::<u64>() {
         return Some(Duration::from_secs(seconds));
     }
     let when = httpdate::parse_http_date(text).ok()?;
-    Some(when.duration_since(SystemTime::now()).unwrap_or(Duration::ZERO))
+    Some(
+        when.duration_since(SystemTime::now())
+            .unwrap_or(Duration::ZERO),
+    )
 }
 
 /// `text` with every credential in `secrets` replaced by `<redacted>`.
@@ -1725,7 +1841,12 @@ impl ParamValue for Value {
         Some(
             object
                 .iter()
-                .flat_map(|(name, value)| value.texts().into_iter().map(move |text| (name.clone(), text)))
+                .flat_map(|(name, value)| {
+                    value
+                        .texts()
+                        .into_iter()
+                        .map(move |text| (name.clone(), text))
+                })
                 .collect(),
         )
     }
@@ -1781,11 +1902,18 @@ impl UpstreamRequest {
     /// Adds a query parameter written in `style`: `form` (`x=a,b`, or `x=a&x=b` when `explode`;
     /// an exploded object is one parameter per property), `spaceDelimited` (`x=a b`),
     /// `pipeDelimited` (`x=a|b`) or `deepObject` (`x[p]=v`).
-    pub fn query_styled(mut self, name: &'static str, value: &impl ParamValue, style: Style, explode: bool) -> Self {
+    pub fn query_styled(
+        mut self,
+        name: &'static str,
+        value: &impl ParamValue,
+        style: Style,
+        explode: bool,
+    ) -> Self {
         if let Some(pairs) = value.pairs() {
             match (style, explode) {
                 (Style::DeepObject, _) => {
-                    self.query.extend(pairs.into_iter().map(|(k, v)| (format!("{name}[{k}]"), v)));
+                    self.query
+                        .extend(pairs.into_iter().map(|(k, v)| (format!("{name}[{k}]"), v)));
                 }
                 (Style::Form, true) => self.query.extend(pairs),
                 _ => {
@@ -1805,7 +1933,8 @@ impl UpstreamRequest {
             _ => ",",
         };
         if explode {
-            self.query.extend(texts.into_iter().map(|text| (name.to_string(), text)));
+            self.query
+                .extend(texts.into_iter().map(|text| (name.to_string(), text)));
         } else {
             self.query.push((name.to_string(), texts.join(separator)));
         }
@@ -1813,14 +1942,26 @@ impl UpstreamRequest {
     }
 
     /// Adds a header written in style `simple` (`a,b`; an object `k,v` or, exploded, `k=v`).
-    pub fn header_styled(self, name: &'static str, value: &impl ParamValue, _style: Style, explode: bool) -> Self {
+    pub fn header_styled(
+        self,
+        name: &'static str,
+        value: &impl ParamValue,
+        _style: Style,
+        explode: bool,
+    ) -> Self {
         let items = styled_items(value, explode);
         self.header(name, &items)
     }
 
     /// Adds a cookie written in style `form`: a list or object is one cookie `a,b` (`k,v`), or,
     /// exploded, one cookie per item.
-    pub fn cookie_styled(mut self, name: &'static str, value: &impl ParamValue, _style: Style, explode: bool) -> Self {
+    pub fn cookie_styled(
+        mut self,
+        name: &'static str,
+        value: &impl ParamValue,
+        _style: Style,
+        explode: bool,
+    ) -> Self {
         let items = styled_items(value, false);
         if explode {
             for item in items {
@@ -1963,7 +2104,10 @@ fn read_file_argument(name: &str, value: &Value, upload_env: &str) -> Result<Par
         }
     };
     let content_type = text("content_type").unwrap_or("application/octet-stream");
-    if reqwest::multipart::Part::text("").mime_str(content_type).is_err() {
+    if reqwest::multipart::Part::text("")
+        .mime_str(content_type)
+        .is_err()
+    {
         return Err(format!(
             "`{name}.content_type` {content_type:?} is not a media type; give one such as \"image/png\""
         ));
@@ -2000,7 +2144,8 @@ fn read_upload(name: &str, path: &str, upload_env: &str) -> Result<(Vec<u8>, Str
             "`{name}.path`: {path:?} has {size} bytes, more than the {MAX_UPLOAD_BYTES} the server sends"
         ));
     }
-    let bytes = std::fs::read(&file).map_err(|error| format!("`{name}.path`: cannot read {path:?}: {error}"))?;
+    let bytes = std::fs::read(&file)
+        .map_err(|error| format!("`{name}.path`: cannot read {path:?}: {error}"))?;
     let filename = file
         .file_name()
         .map_or_else(|| name.to_string(), |n| n.to_string_lossy().into_owned());
@@ -2016,7 +2161,9 @@ fn is_cookie_safe(text: &str) -> bool {
 
 /// The message for a cookie argument `name` whose value [`is_cookie_safe`] refuses.
 fn cookie_problem(name: &str) -> String {
-    format!("Invalid argument `{name}`: a cookie value cannot contain `;`, `,`, quotes, backslashes or spaces.")
+    format!(
+        "Invalid argument `{name}`: a cookie value cannot contain `;`, `,`, quotes, backslashes or spaces."
+    )
 }
 
 /// The text of a path parameter that is a list (OpenAPI's default style `simple`): its items
@@ -2042,13 +2189,22 @@ mod tests {
 
     fn upstream() -> Upstream {
         // Nothing listens there: a request that got sent would fail with a transport error.
-        Upstream::new("http://127.0.0.1:9/api", Vec::new(), UpstreamOptions::default()).expect("a valid base URL")
+        Upstream::new(
+            "http://127.0.0.1:9/api",
+            Vec::new(),
+            UpstreamOptions::default(),
+        )
+        .expect("a valid base URL")
     }
 
     #[tokio::test]
     async fn path_parameters_that_would_climb_or_vanish_are_refused_before_sending() {
         for segment in ["", ".", ".."] {
-            let request = upstream().request(reqwest::Method::DELETE, "DELETE /issues/{id}", &["issues", segment]);
+            let request = upstream().request(
+                reqwest::Method::DELETE,
+                "DELETE /issues/{id}",
+                &["issues", segment],
+            );
             let error = upstream().send(request).await.expect_err("refused");
             assert!(
                 matches!(&error, ToolError::InvalidArguments(text) if text.contains("path parameter cannot be")),
@@ -2088,9 +2244,17 @@ mod tests {
             "POST /files/{name}",
             &["files", "a b"],
         );
-        assert_eq!(request.url.as_str(), "https://uploads.example/v1/files/a%20b");
-        let request = upstream().request_on("/other", reqwest::Method::GET, "GET /files", &["files"]);
-        assert_eq!(request.url.as_str(), "http://127.0.0.1:9/other/files", "relative to the base URL");
+        assert_eq!(
+            request.url.as_str(),
+            "https://uploads.example/v1/files/a%20b"
+        );
+        let request =
+            upstream().request_on("/other", reqwest::Method::GET, "GET /files", &["files"]);
+        assert_eq!(
+            request.url.as_str(),
+            "http://127.0.0.1:9/other/files",
+            "relative to the base URL"
+        );
     }
 
     #[test]
@@ -2108,7 +2272,11 @@ mod tests {
             (Style::Matrix, true, &object, ";role=admin;first=Alex"),
         ];
         for (style, explode, value, expected) in cases {
-            assert_eq!(path_styled("id", value, style, explode), expected, "{style:?} explode={explode} {value}");
+            assert_eq!(
+                path_styled("id", value, style, explode),
+                expected,
+                "{style:?} explode={explode} {value}"
+            );
         }
     }
 
@@ -2121,12 +2289,28 @@ mod tests {
             request.query
         };
         let pair = |name: &str, value: &str| (name.to_string(), value.to_string());
-        assert_eq!(query(Style::Form, false, json!(["a", "b"])), [pair("id", "a,b")]);
-        assert_eq!(query(Style::Form, true, json!(["a", "b"])), [pair("id", "a"), pair("id", "b")]);
-        assert_eq!(query(Style::SpaceDelimited, false, json!(["a", "b"])), [pair("id", "a b")]);
-        assert_eq!(query(Style::PipeDelimited, false, json!(["a", "b"])), [pair("id", "a|b")]);
         assert_eq!(
-            query(Style::DeepObject, true, json!({ "role": "admin", "first": "Alex" })),
+            query(Style::Form, false, json!(["a", "b"])),
+            [pair("id", "a,b")]
+        );
+        assert_eq!(
+            query(Style::Form, true, json!(["a", "b"])),
+            [pair("id", "a"), pair("id", "b")]
+        );
+        assert_eq!(
+            query(Style::SpaceDelimited, false, json!(["a", "b"])),
+            [pair("id", "a b")]
+        );
+        assert_eq!(
+            query(Style::PipeDelimited, false, json!(["a", "b"])),
+            [pair("id", "a|b")]
+        );
+        assert_eq!(
+            query(
+                Style::DeepObject,
+                true,
+                json!({ "role": "admin", "first": "Alex" })
+            ),
             [pair("id[role]", "admin"), pair("id[first]", "Alex")]
         );
         assert_eq!(
@@ -2134,8 +2318,14 @@ mod tests {
             [pair("role", "admin")],
             "an exploded form object is one parameter per property"
         );
-        assert_eq!(query(Style::Form, false, json!({ "role": "admin" })), [pair("id", "role,admin")]);
-        assert!(query(Style::Form, false, Value::Null).is_empty(), "an absent value adds nothing");
+        assert_eq!(
+            query(Style::Form, false, json!({ "role": "admin" })),
+            [pair("id", "role,admin")]
+        );
+        assert!(
+            query(Style::Form, false, Value::Null).is_empty(),
+            "an absent value adds nothing"
+        );
     }
 
     #[test]
@@ -2148,13 +2338,20 @@ mod tests {
         assert_eq!(request.headers, [("X-Ids", "a=1,b=2".to_string())]);
         assert_eq!(
             request.cookies,
-            [("ids", "1,2".to_string()), ("tag", "x".to_string()), ("tag", "y".to_string())]
+            [
+                ("ids", "1,2".to_string()),
+                ("tag", "x".to_string()),
+                ("tag", "y".to_string())
+            ]
         );
         assert!(request.invalid.is_none());
         let request = upstream()
             .request(reqwest::Method::GET, "GET /things", &["things"])
             .cookie_styled("ids", &json!(["1", "2; admin=1"]), Style::Form, false);
-        assert!(request.invalid.is_some(), "an item that would add a cookie is refused");
+        assert!(
+            request.invalid.is_some(),
+            "an item that would add a cookie is refused"
+        );
     }
 
     #[test]
@@ -2178,7 +2375,10 @@ mod tests {
     #[test]
     fn the_upstream_defaults_are_those_of_an_empty_command_line() {
         use clap::Parser;
-        assert_eq!(Cli::parse_from(["server"]).upstream, UpstreamOptions::default());
+        assert_eq!(
+            Cli::parse_from(["server"]).upstream,
+            UpstreamOptions::default()
+        );
     }
 
     #[test]
@@ -2213,13 +2413,25 @@ mod tests {
         assert_eq!(backoff(1), Duration::from_millis(250));
         assert_eq!(backoff(2), Duration::from_millis(500));
         let mut headers = reqwest::header::HeaderMap::new();
-        headers.insert(reqwest::header::RETRY_AFTER, "7".parse().expect("a header value"));
+        headers.insert(
+            reqwest::header::RETRY_AFTER,
+            "7".parse().expect("a header value"),
+        );
         assert_eq!(retry_after(&headers), Some(Duration::from_secs(7)));
         let later = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(30));
-        headers.insert(reqwest::header::RETRY_AFTER, later.parse().expect("a header value"));
+        headers.insert(
+            reqwest::header::RETRY_AFTER,
+            later.parse().expect("a header value"),
+        );
         let wait = retry_after(&headers).expect("a date is read");
-        assert!(wait > Duration::from_secs(27) && wait <= Duration::from_secs(30), "{wait:?}");
-        headers.insert(reqwest::header::RETRY_AFTER, "soon".parse().expect("a header value"));
+        assert!(
+            wait > Duration::from_secs(27) && wait <= Duration::from_secs(30),
+            "{wait:?}"
+        );
+        headers.insert(
+            reqwest::header::RETRY_AFTER,
+            "soon".parse().expect("a header value"),
+        );
         assert_eq!(retry_after(&headers), None);
     }
 
@@ -2235,14 +2447,38 @@ mod tests {
     #[test]
     fn what_a_schema_accepts_is_put_in_words_with_an_example() {
         let cases = [
-            (json!({"type": "integer", "minimum": 1, "maximum": 5}), "an integer from 1 to 5, e.g. 3"),
-            (json!({"type": "integer", "minimum": 1, "examples": [10]}), "an integer of at least 1, e.g. 10"),
-            (json!({"type": "number", "exclusiveMinimum": 0}), "a number above 0"),
-            (json!({"type": "string", "maxLength": 20}), "a string of at most 20 characters"),
-            (json!({"type": "string", "format": "uuid", "default": "x"}), "a string in uuid format, e.g. \"x\""),
-            (json!({"type": ["string", "null"], "pattern": "^a"}), "a string matching `^a` or null"),
-            (json!({"type": "string", "enum": ["a", "b"]}), "one of \"a\", \"b\""),
-            (json!({"type": "array", "maxItems": 3}), "a list of at most 3 items"),
+            (
+                json!({"type": "integer", "minimum": 1, "maximum": 5}),
+                "an integer from 1 to 5, e.g. 3",
+            ),
+            (
+                json!({"type": "integer", "minimum": 1, "examples": [10]}),
+                "an integer of at least 1, e.g. 10",
+            ),
+            (
+                json!({"type": "number", "exclusiveMinimum": 0}),
+                "a number above 0",
+            ),
+            (
+                json!({"type": "string", "maxLength": 20}),
+                "a string of at most 20 characters",
+            ),
+            (
+                json!({"type": "string", "format": "uuid", "default": "x"}),
+                "a string in uuid format, e.g. \"x\"",
+            ),
+            (
+                json!({"type": ["string", "null"], "pattern": "^a"}),
+                "a string matching `^a` or null",
+            ),
+            (
+                json!({"type": "string", "enum": ["a", "b"]}),
+                "one of \"a\", \"b\"",
+            ),
+            (
+                json!({"type": "array", "maxItems": 3}),
+                "a list of at most 3 items",
+            ),
             (json!({"type": "boolean"}), "true or false"),
         ];
         for (schema, expected) in cases {

@@ -63,7 +63,9 @@ async fn run(args: Args) -> Result<bool, String> {
         .unwrap_or_default()
         .to_owned();
     if !matches!(host.as_str(), "127.0.0.1" | "localhost" | "[::1]") {
-        return Err(format!("--url must be on the loopback interface, not {host}"));
+        return Err(format!(
+            "--url must be on the loopback interface, not {host}"
+        ));
     }
     let arguments: Value =
         serde_json::from_str(&args.arguments).map_err(|e| format!("--arguments: {e}"))?;
@@ -91,7 +93,9 @@ async fn run(args: Args) -> Result<bool, String> {
     let started = Instant::now();
     let deadline = started + duration;
 
-    let sampler = args.server_pid.map(|pid| tokio::spawn(sample_rss(pid, deadline)));
+    let sampler = args
+        .server_pid
+        .map(|pid| tokio::spawn(sample_rss(pid, deadline)));
     let mut clients = Vec::with_capacity(args.clients);
     for _ in 0..args.clients {
         let url = args.url.clone();
@@ -104,13 +108,19 @@ async fn run(args: Args) -> Result<bool, String> {
     let mut latencies = Vec::new();
     let mut failures = Vec::new();
     for client in clients {
-        let outcome = client.await.map_err(|e| format!("a client panicked: {e}"))?;
+        let outcome = client
+            .await
+            .map_err(|e| format!("a client panicked: {e}"))?;
         latencies.extend(outcome.latencies);
         failures.extend(outcome.failures);
     }
     let elapsed = started.elapsed();
     let rss = match sampler {
-        Some(sampler) => Some(sampler.await.map_err(|e| format!("the sampler panicked: {e}"))?),
+        Some(sampler) => Some(
+            sampler
+                .await
+                .map_err(|e| format!("the sampler panicked: {e}"))?,
+        ),
         None => None,
     };
 
@@ -147,7 +157,10 @@ async fn run(args: Args) -> Result<bool, String> {
         ("duration", format!("{:.1} s", elapsed.as_secs_f64())),
         ("calls", calls.to_string()),
         ("failed calls", failures.len().to_string()),
-        ("calls/s", format!("{:.0}", calls as f64 / elapsed.as_secs_f64())),
+        (
+            "calls/s",
+            format!("{:.0}", calls as f64 / elapsed.as_secs_f64()),
+        ),
         ("p50 latency", percentile(0.50)),
         ("p99 latency", percentile(0.99)),
         ("RSS start", kib(rss_start)),
@@ -174,7 +187,10 @@ async fn run(args: Args) -> Result<bool, String> {
     }
     if growing {
         ok = false;
-        eprintln!("the server's memory kept growing: {:?} KiB", rss.unwrap_or_default());
+        eprintln!(
+            "the server's memory kept growing: {:?} KiB",
+            rss.unwrap_or_default()
+        );
     }
     Ok(ok)
 }
@@ -282,13 +298,17 @@ mod tests {
 
     #[test]
     fn memory_that_levels_off_after_warm_up_is_flat() {
-        let samples = [10_000, 30_000, 40_000, 41_000, 41_500, 41_000, 41_200, 41_300, 41_100];
+        let samples = [
+            10_000, 30_000, 40_000, 41_000, 41_500, 41_000, 41_200, 41_300, 41_100,
+        ];
         assert!(!keeps_growing(&samples));
     }
 
     #[test]
     fn memory_that_climbs_to_the_end_keeps_growing() {
-        let samples = [10_000, 20_000, 30_000, 40_000, 50_000, 60_000, 70_000, 80_000, 90_000];
+        let samples = [
+            10_000, 20_000, 30_000, 40_000, 50_000, 60_000, 70_000, 80_000, 90_000,
+        ];
         assert!(keeps_growing(&samples));
     }
 }

@@ -277,7 +277,9 @@ fn next_link(project_id: &str, query: &ListIssuesQuery, page: &Page<Issue>) -> O
     pairs.push(("page", (page.page + 1).to_string()));
     pairs.push(("per_page", page.per_page.to_string()));
     let query = serde_urlencoded::to_string(&pairs).unwrap_or_default();
-    Some(format!("</v2/projects/{project_id}/issues?{query}>; rel=\"next\""))
+    Some(format!(
+        "</v2/projects/{project_id}/issues?{query}>; rel=\"next\""
+    ))
 }
 
 /// The body of `createIssue` (`NewIssue` in the document), before validation.

@@ -18,7 +18,11 @@ async fn get(client: &reqwest::Client, url: &str) -> (Option<String>, Value) {
         .send()
         .await
         .expect("the tracker answers");
-    assert!(response.status().is_success(), "{url}: {}", response.status());
+    assert!(
+        response.status().is_success(),
+        "{url}: {}",
+        response.status()
+    );
     let link = response
         .headers()
         .get("link")
@@ -31,7 +35,10 @@ async fn following_next_links_visits_every_issue_once_and_keeps_the_filters() {
     let base = start().await;
     let client = reqwest::Client::new();
     let (_, projects) = get(&client, &format!("{base}/v2/projects")).await;
-    let web = projects["items"][0]["id"].as_str().expect("WEB's id").to_string();
+    let web = projects["items"][0]["id"]
+        .as_str()
+        .expect("WEB's id")
+        .to_string();
     let mut url = format!("{base}/v2/projects/{web}/issues?state=1&per_page=20");
     let mut keys = Vec::new();
     let mut pages = 0;
@@ -64,7 +71,10 @@ async fn the_last_page_has_no_link() {
     let base = start().await;
     let client = reqwest::Client::new();
     let (_, projects) = get(&client, &format!("{base}/v2/projects")).await;
-    let mobile = projects["items"][2]["id"].as_str().expect("MOBILE's id").to_string();
+    let mobile = projects["items"][2]["id"]
+        .as_str()
+        .expect("MOBILE's id")
+        .to_string();
     let (link, page) = get(&client, &format!("{base}/v2/projects/{mobile}/issues")).await;
     assert_eq!(page["total"], 4);
     assert_eq!(link, None);
