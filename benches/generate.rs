@@ -40,7 +40,7 @@ fn inputs() -> Vec<Input> {
         },
         Input {
             name: "petstore",
-            spec: repo.join("../shared/specs/swagger-petstore-v3/openapi.yaml"),
+            spec: repo.join("tests/corpus/swagger-petstore-v3/openapi.yaml"),
             curation: None,
             large: false,
         },

@@ -10,7 +10,7 @@ use assert_cmd::Command;
 use serde_json::Value;
 
 const TRACKER: &str = "specs/tracker/openapi.yaml";
-const PETSTORE: &str = "../shared/specs/swagger-petstore-v3/openapi.yaml";
+const PETSTORE: &str = "tests/corpus/swagger-petstore-v3/openapi.yaml";
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -12,7 +12,7 @@ fn root() -> PathBuf {
 }
 
 const TRACKER: &str = "specs/tracker/openapi.yaml";
-const PETSTORE: &str = "../shared/specs/swagger-petstore-v3/openapi.yaml";
+const PETSTORE: &str = "tests/corpus/swagger-petstore-v3/openapi.yaml";
 
 /// The example blocks of the starter file, each a top-level `# key:` comment block.
 const EXAMPLES: &[&str] = &[
@@ -335,10 +335,10 @@ fn the_examples_uncommented_check_cleanly_and_build_into_a_crate_that_compiles()
     }
 }
 
-/// Every document in `../shared/specs` that loads.
+/// Every document in `tests/corpus` that loads.
 fn shared_specs() -> Vec<PathBuf> {
     let mut found = Vec::new();
-    let mut stack = vec![root().join("../shared/specs")];
+    let mut stack = vec![root().join("tests/corpus")];
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;

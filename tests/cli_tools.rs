@@ -10,7 +10,7 @@ use serde_json::Value;
 
 const TRACKER: &str = "specs/tracker/openapi.yaml";
 const TRACKER_CURATION: &str = "specs/tracker/mcpgen.yaml";
-const PETSTORE: &str = "../shared/specs/swagger-petstore-v3/openapi.yaml";
+const PETSTORE: &str = "tests/corpus/swagger-petstore-v3/openapi.yaml";
 const PETSTORE_CURATION: &str = "specs/petstore/mcpgen.yaml";
 
 fn root() -> PathBuf {

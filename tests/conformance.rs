@@ -150,7 +150,7 @@ fn the_curated_petstore_server_passes_the_2026_07_28_conformance_suite() {
     let mut prism = Guard(
         Command::new(&prism)
             .arg("mock")
-            .arg(support::repo().join("../shared/specs/swagger-petstore-v3/openapi.yaml"))
+            .arg(support::repo().join("tests/corpus/swagger-petstore-v3/openapi.yaml"))
             .args([
                 "-h",
                 "127.0.0.1",

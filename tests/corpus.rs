@@ -1,4 +1,4 @@
-//! Every real document under `../shared/specs/` loads and generates a crate that compiles without
+//! Every real document under `tests/corpus/` loads and generates a crate that compiles without
 //! warnings (all of them checked as one cargo workspace in the shared target directory), or is
 //! refused with the message pinned below; and the loader's file fixtures under
 //! `tests/fixtures/load/` (external `$ref`s) do what they should.
@@ -11,7 +11,7 @@ fn root() -> PathBuf {
 }
 
 fn specs() -> PathBuf {
-    root().join("../shared/specs")
+    root().join("tests/corpus")
 }
 
 /// Documents that must be refused, by path under `specs/`, with the end of their error message.

@@ -29,7 +29,7 @@ fn examples() -> Vec<(&'static str, PathBuf, Option<PathBuf>)> {
         ),
         (
             "petstore-mcp",
-            root().join("../shared/specs/swagger-petstore-v3/openapi.yaml"),
+            root().join("tests/corpus/swagger-petstore-v3/openapi.yaml"),
             Some(root().join("specs/petstore/mcpgen.yaml")),
         ),
     ]

@@ -68,7 +68,7 @@ fn repo() -> &'static Path {
 }
 
 fn spec() -> PathBuf {
-    repo().join("../shared/specs/swagger-petstore-v3/openapi.yaml")
+    repo().join("tests/corpus/swagger-petstore-v3/openapi.yaml")
 }
 
 /// A program the test environment provides; a missing one fails the test, never skips it.
