@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::diagnostics::Diagnostic;
+use super::diagnostics::{Diagnostic, Severity};
 use super::model::{
     At, Curation, FieldSpec, Pagination, PagingStyle, Param, Results, Spanned, ToolSpec,
 };
@@ -859,6 +859,22 @@ impl<'a> Checker<'a> {
     fn check_steps(&mut self, tool: &ToolSpec) -> Option<Value> {
         // Names visible to later steps: tool parameters, and each step's result with its schema.
         let params: Vec<&str> = tool.params.keys().map(|k| k.value.as_str()).collect();
+        // The JSON type each parameter reaches a step with, where the file says it plainly.
+        let typed_params: Vec<(&str, Option<&'static str>)> = tool
+            .params
+            .iter()
+            .map(|(name, param)| {
+                let plain = param.enum_name.is_none() && param.resolve.is_none();
+                (
+                    name.value.as_str(),
+                    param
+                        .ty
+                        .as_ref()
+                        .filter(|_| plain)
+                        .map(|t| t.value.as_str()),
+                )
+            })
+            .collect();
         let mut results: Vec<(String, Option<Value>)> = Vec::new();
         let mut last: Option<Value> = None;
         for (param_name, param) in &tool.params {
@@ -893,9 +909,11 @@ impl<'a> Checker<'a> {
             }
             if let Some(call) = &step.call {
                 let Some(operation) = self.operation(call) else {
-                    // Later steps may still use the result: it is only of unknown shape.
+                    // Later steps may still use the result; its shape is unknown because of the
+                    // error just reported, so it is taken as anything (`true`) rather than
+                    // warned about as undocumented.
                     if let Some(name) = &step.name {
-                        results.push((name.value.clone(), None));
+                        results.push((name.value.clone(), Some(Value::Bool(true))));
                     }
                     continue;
                 };
@@ -913,7 +931,11 @@ impl<'a> Checker<'a> {
                         .suggest(&arg.value, names.iter().copied());
                         self.out.push(d);
                     }
-                    self.check_value(value, &params, &results);
+                    let slot = inputs
+                        .iter()
+                        .find(|(n, _, _)| *n == arg.value)
+                        .map(|(_, schema, _)| schema);
+                    self.check_value(value, &arg.value, slot, &typed_params, &results);
                 }
                 for (name, _, required) in &inputs {
                     if *required && !step.args.keys().any(|a| a.value == *name) {
@@ -937,11 +959,12 @@ impl<'a> Checker<'a> {
                 }
             } else if let Some(find) = &step.find {
                 let list = self.check_reference(find, &params, &results);
-                let item = list.as_ref().and_then(|s| s.get("items")).cloned();
+                let mut item = list.as_ref().and_then(|s| s.get("items")).cloned();
                 if let Some(list) = &list
                     && !is_array(list)
                 {
                     self.error(find.at, format!("`{}` is not a list", find.value));
+                    item = Some(Value::Bool(true));
                 }
                 for (field, value) in &step.where_fields {
                     if let Some(item) = &item
@@ -954,7 +977,10 @@ impl<'a> Checker<'a> {
                         .suggest(&part, available.iter().map(String::as_str));
                         self.out.push(d);
                     }
-                    self.check_value(value, &params, &results);
+                    let slot = item
+                        .as_ref()
+                        .and_then(|item| schema_at(item, &field.value).ok().flatten().cloned());
+                    self.check_value(value, &field.value, slot.as_ref(), &typed_params, &results);
                 }
                 match &step.name {
                     Some(name) => results.push((name.value.clone(), item)),
@@ -975,7 +1001,9 @@ impl<'a> Checker<'a> {
                             value: Value::String(value.value.clone()),
                             at: value.at,
                         },
-                        &params,
+                        "equal",
+                        None,
+                        &typed_params,
                         &results,
                     );
                 }
@@ -998,24 +1026,125 @@ impl<'a> Checker<'a> {
         last
     }
 
-    /// Checks a `$name.path` value; literals pass.
+    /// Checks a value written under `args`, `where` or `equal` against `target`, the schema of the
+    /// slot it fills when known: `$name` and `$step.path` at any depth of nested objects and
+    /// arrays, the fields a nested object names, and each part's JSON type against the slot's
+    /// (a string where the API takes an object is refused here, not by the API at run time).
     fn check_value(
         &mut self,
         value: &Spanned<Value>,
-        params: &[&str],
+        slot: &str,
+        target: Option<&Value>,
+        params: &[(&str, Option<&'static str>)],
         results: &[(String, Option<Value>)],
     ) {
-        if let Some(text) = value.value.as_str()
-            && text.starts_with('$')
-        {
-            self.check_reference(
-                &Spanned {
-                    value: text.to_string(),
-                    at: value.at,
+        let at = value.at;
+        let target = target.map(any_branch);
+        let names: Vec<&str> = params.iter().map(|(name, _)| *name).collect();
+        match &value.value {
+            Value::String(text) if text.starts_with('$') => {
+                let reference = Spanned {
+                    value: text.clone(),
+                    at,
+                };
+                let head = text[1..].split('.').next().unwrap_or_default();
+                let source_types: Vec<&str> = match params.iter().find(|(name, _)| *name == head) {
+                    Some((_, declared)) if !text.contains('.') => {
+                        declared.iter().copied().collect()
+                    }
+                    _ => match self.check_reference(&reference, &names, results) {
+                        Some(schema) => json_types(&schema),
+                        None => Vec::new(),
+                    },
+                };
+                if let Some(target) = target {
+                    self.check_types(at, slot, &format!("`{text}` is"), &source_types, target);
+                }
+            }
+            Value::Object(fields) => {
+                if let Some(target) = target {
+                    self.check_types(at, slot, "an object is given", &["object"], target);
+                }
+                let properties = target
+                    .and_then(|t| t.get("properties"))
+                    .and_then(Value::as_object);
+                for (name, field) in fields {
+                    let slot_schema = properties.and_then(|p| p.get(name));
+                    if let (Some(properties), None) = (properties, slot_schema)
+                        && target
+                            .and_then(|t| t.get("additionalProperties"))
+                            .is_none_or(|extra| extra == false)
+                    {
+                        let d = Diagnostic::error(
+                            at,
+                            format!("`{slot}` has no field `{name}` in the API's schema"),
+                        )
+                        .suggest(name, properties.keys().map(String::as_str));
+                        self.out.push(d);
+                    }
+                    let field = Spanned {
+                        value: field.clone(),
+                        at,
+                    };
+                    self.check_value(
+                        &field,
+                        &format!("{slot}.{name}"),
+                        slot_schema,
+                        params,
+                        results,
+                    );
+                }
+            }
+            Value::Array(items) => {
+                if let Some(target) = target {
+                    self.check_types(at, slot, "a list is given", &["array"], target);
+                }
+                let item_schema = target.and_then(|t| t.get("items"));
+                for item in items {
+                    let item = Spanned {
+                        value: item.clone(),
+                        at,
+                    };
+                    self.check_value(&item, &format!("{slot}[]"), item_schema, params, results);
+                }
+            }
+            literal => {
+                if let Some(target) = target {
+                    let given = format!("`{literal}` is");
+                    self.check_types(at, slot, &given, &json_types_of(literal), target);
+                }
+            }
+        }
+    }
+
+    /// Refuses a value whose JSON types cannot fill `target` (unknown types on either side pass).
+    fn check_types(&mut self, at: At, slot: &str, given: &str, source: &[&str], target: &Value) {
+        let wanted = json_types(target);
+        if source.is_empty() || wanted.is_empty() {
+            return;
+        }
+        let fits = source.iter().any(|s| {
+            wanted.contains(s) || (*s == "integer" && wanted.contains(&"number")) || *s == "null"
+        });
+        if !fits {
+            self.error(
+                at,
+                match given {
+                    "an object is given" | "a list is given" => format!(
+                        "`{slot}` takes {}, but {given}",
+                        with_article(&wanted.join(" or "))
+                    ),
+                    _ => format!(
+                        "`{slot}` takes {}, but {given} {}",
+                        with_article(&wanted.join(" or ")),
+                        with_article(&source.join(" or "))
+                    ),
                 },
-                params,
-                results,
-            );
+            )
+            .help = Some(match wanted.first() {
+                Some(&"object") => "write the object's fields here, each with its own value".into(),
+                _ => "give a value of the type the API takes".into(),
+            });
         }
     }
 
@@ -1053,6 +1182,18 @@ impl<'a> Checker<'a> {
                     None
                 }
             },
+            Some((_, None)) if !path.is_empty() => {
+                self.out.push(Diagnostic {
+                    severity: Severity::Warning,
+                    message: format!(
+                        "`{}` cannot be checked: the API description documents no schema for the answer of `{head}`, so a wrong field would only show when the tool runs",
+                        reference.value
+                    ),
+                    at: Some(reference.at),
+                    help: Some("check the field against a real answer of the API".into()),
+                });
+                None
+            }
             Some((_, None)) => None,
             None => {
                 let names: Vec<&str> = params
@@ -1258,4 +1399,59 @@ pub fn glob_matches(pattern: &str, path: &str) -> bool {
         }
     }
     matches(&segments(pattern), &segments(path))
+}
+
+/// The JSON types a schema allows (`integer` is also a `number`); empty when it does not say.
+fn json_types(schema: &Value) -> Vec<&'static str> {
+    const TYPES: [&str; 7] = [
+        "string", "integer", "number", "boolean", "object", "array", "null",
+    ];
+    let named = |t: &str| TYPES.iter().copied().find(|known| *known == t);
+    match schema.get("type") {
+        Some(Value::String(t)) => named(t).into_iter().collect(),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .filter_map(named)
+            .collect(),
+        _ if schema.get("properties").is_some() => vec!["object"],
+        _ => Vec::new(),
+    }
+}
+
+/// The JSON type of a literal.
+fn json_types_of(value: &Value) -> Vec<&'static str> {
+    vec![match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }]
+}
+
+/// A schema's one branch when it is `anyOf`/`oneOf` of a type and null (3.0's nullable, once
+/// converted), so the branch's type and properties can be checked; otherwise the schema itself.
+fn any_branch(schema: &Value) -> &Value {
+    for key in ["anyOf", "oneOf"] {
+        if let Some(branches) = schema.get(key).and_then(Value::as_array) {
+            let real: Vec<&Value> = branches
+                .iter()
+                .filter(|b| b.get("type") != Some(&Value::from("null")))
+                .collect();
+            if let [only] = real.as_slice() {
+                return only;
+            }
+        }
+    }
+    schema
+}
+
+fn with_article(types: &str) -> String {
+    match types.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {types}"),
+        _ => format!("a {types}"),
+    }
 }

@@ -69,7 +69,10 @@ pub fn parse(text: &str) -> Result<Curation, Vec<Diagnostic>> {
     if text.trim().is_empty() {
         return Ok(Curation::default());
     }
-    let options = LoaderOptions::default().error_on_duplicate_keys(true);
+    // Quoted scalars are marked as such, so that `"true"` stays text (see keep_quoted_strings).
+    let options = LoaderOptions::default()
+        .error_on_duplicate_keys(true)
+        .prevent_coercion(true);
     let node = marked_yaml::parse_yaml_with_options(0, text, options)
         .map_err(|error| vec![load_error(&error)])?;
     let schema = model::json_schema();
@@ -95,6 +98,7 @@ pub fn parse(text: &str) -> Result<Curation, Vec<Diagnostic>> {
         vec![Diagnostic::error(at, error.to_string())]
     })?;
     place_mapped_fields(&mut curation, &node);
+    keep_quoted_strings(&mut curation, &node);
     Ok(curation)
 }
 
@@ -141,6 +145,94 @@ fn place_mapped_fields(curation: &mut Curation, node: &Node) {
                 }
             }
         }
+    }
+}
+
+/// Turns back into text every value the file quotes: the YAML reader hands each scalar over as
+/// text and [`model::typed_scalars`] reads `3`, `true` and `null` as a number, a boolean and
+/// null, but `"true"` and `'3'` are strings as written (a quoted `"true"` under `fixed:` reaches
+/// a string parameter as the text `true`). Covers every literal the API receives: `fixed`
+/// values, enum codes, parameter defaults and step `args` and `where` values at any depth.
+fn keep_quoted_strings(curation: &mut Curation, node: &Node) {
+    if let Some(enums) = node.as_mapping().and_then(|m| m.get_mapping("enums")) {
+        for (name, codes) in curation.enums.iter_mut() {
+            let Some(written) = enums.get_mapping(name.value.as_str()) else {
+                continue;
+            };
+            for (readable, code) in codes.iter_mut() {
+                if let Some(node) = written.get_node(readable.value.as_str()) {
+                    quoted_stay_strings(&mut code.value, node);
+                }
+            }
+        }
+    }
+    let Some(tools) = node.as_mapping().and_then(|m| m.get_mapping("tools")) else {
+        return;
+    };
+    for (name, tool) in curation.tools.iter_mut() {
+        let Some(written) = tools.get_mapping(name.value.as_str()) else {
+            continue;
+        };
+        if let Some(fixed) = written.get_mapping("fixed") {
+            for (key, value) in tool.fixed.iter_mut() {
+                if let Some(node) = fixed.get_node(key.value.as_str()) {
+                    quoted_stay_strings(&mut value.value, node);
+                }
+            }
+        }
+        if let Some(params) = written.get_mapping("params") {
+            for (key, param) in tool.params.iter_mut() {
+                let node = params
+                    .get_mapping(key.value.as_str())
+                    .and_then(|p| p.get_node("default"));
+                if let (Some(default), Some(node)) = (param.default.as_mut(), node) {
+                    quoted_stay_strings(&mut default.value, node);
+                }
+            }
+        }
+        let Some(steps) = written.get_sequence("steps") else {
+            continue;
+        };
+        for (step, written) in tool.steps.iter_mut().zip(steps.iter()) {
+            let Some(written) = written.as_mapping() else {
+                continue;
+            };
+            for (section, values) in [
+                ("args", &mut step.value.args),
+                ("where", &mut step.value.where_fields),
+            ] {
+                let Some(section) = written.get_mapping(section) else {
+                    continue;
+                };
+                for (key, value) in values.iter_mut() {
+                    if let Some(node) = section.get_node(key.value.as_str()) {
+                        quoted_stay_strings(&mut value.value, node);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// [`keep_quoted_strings`] for one value and the node it was read from, at any depth.
+fn quoted_stay_strings(value: &mut Value, node: &Node) {
+    match (value, node) {
+        (value, Node::Scalar(scalar)) if !scalar.may_coerce() => {
+            *value = Value::String(scalar.as_str().to_string());
+        }
+        (Value::Object(fields), Node::Mapping(mapping)) => {
+            for (key, field) in fields.iter_mut() {
+                if let Some(node) = mapping.get_node(key.as_str()) {
+                    quoted_stay_strings(field, node);
+                }
+            }
+        }
+        (Value::Array(items), Node::Sequence(nodes)) => {
+            for (item, node) in items.iter_mut().zip(nodes.iter()) {
+                quoted_stay_strings(item, node);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -174,6 +174,17 @@ pub enum ValueRef {
         pointer: String,
     },
     Literal(Value),
+    /// An object some of whose fields (at any depth) are references.
+    Object(Vec<(String, ValueRef)>),
+    /// A list some of whose items (at any depth) are references.
+    Array(Vec<ValueRef>),
+}
+
+impl ValueRef {
+    /// Whether the value is a literal through and through.
+    fn is_literal(&self) -> bool {
+        matches!(self, ValueRef::Literal(_))
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -1009,7 +1020,33 @@ fn value_ref(
     results: &IndexMap<String, (String, Option<Value>)>,
 ) -> Result<ValueRef, String> {
     let Some(reference) = value.as_str().and_then(|s| s.strip_prefix('$')) else {
-        return Ok(ValueRef::Literal(value.clone()));
+        // References may sit at any depth of an object or a list; a part without any stays a
+        // literal, written as it is.
+        return Ok(match value {
+            Value::Object(fields) => {
+                let fields = fields
+                    .iter()
+                    .map(|(name, field)| Ok((name.clone(), value_ref(field, params, results)?)))
+                    .collect::<Result<Vec<_>, String>>()?;
+                if fields.iter().all(|(_, field)| field.is_literal()) {
+                    ValueRef::Literal(value.clone())
+                } else {
+                    ValueRef::Object(fields)
+                }
+            }
+            Value::Array(items) => {
+                let items = items
+                    .iter()
+                    .map(|item| value_ref(item, params, results))
+                    .collect::<Result<Vec<_>, String>>()?;
+                if items.iter().all(ValueRef::is_literal) {
+                    ValueRef::Literal(value.clone())
+                } else {
+                    ValueRef::Array(items)
+                }
+            }
+            literal => ValueRef::Literal(literal.clone()),
+        });
     };
     let (head, path) = reference.split_once('.').unwrap_or((reference, ""));
     if path.is_empty()

@@ -396,10 +396,23 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
     }
 }
 
+/// The Rust type of a plain curated parameter: the client's type, with JSON named in full, since
+/// `tools.rs` does not import `serde_json::Value` (the client module does).
+fn plain_param_type(ty: &FieldType) -> TokenStream {
+    match ty {
+        FieldType::Json => quote! { serde_json::Value },
+        FieldType::List(item) => {
+            let item = plain_param_type(item);
+            quote! { Vec<#item> }
+        }
+        other => rust_type(other),
+    }
+}
+
 /// The Rust type of a curated parameter.
 fn param_type(plan: &Plan, param: &ToolParam) -> TokenStream {
     match &param.kind {
-        ParamKind::Plain(ty) => rust_type(ty),
+        ParamKind::Plain(ty) => plain_param_type(ty),
         ParamKind::Enum(index) => {
             let name = ident(&plan.enums[*index].type_name);
             quote! { #name }
@@ -838,6 +851,15 @@ fn value_expr(tool: &CuratedTool, value: &ValueRef) -> TokenStream {
             }
         }
         ValueRef::Literal(value) => json_value(value),
+        ValueRef::Object(fields) => {
+            let names = fields.iter().map(|(name, _)| name);
+            let values = fields.iter().map(|(_, value)| value_expr(tool, value));
+            quote! { curated::object([ #( (#names, #values) ),* ]) }
+        }
+        ValueRef::Array(items) => {
+            let items = items.iter().map(|item| value_expr(tool, item));
+            quote! { serde_json::Value::Array(vec![ #( #items ),* ]) }
+        }
     }
 }
 
@@ -871,8 +893,8 @@ fn steps_body(
         }
     };
     let mut last_var: Option<String> = None;
-    let mut number = 0usize;
-    let statements = steps.iter().map(|step| match step {
+    // Steps are numbered as the file lists them, `find` and `stop_if` steps included.
+    let statements = steps.iter().enumerate().map(|(index, step)| match step {
         StepPlan::Call {
             operation,
             api_id,
@@ -880,7 +902,6 @@ fn steps_body(
             args,
             errors,
         } => {
-            number += 1;
             let operation = &plan.operations[*operation];
             let local = ident(var);
             last_var = Some(var.clone());
@@ -892,7 +913,7 @@ fn steps_body(
                 let status = Literal::u16_unsuffixed(*status);
                 quote! { (#status, #message) }
             });
-            let step_number = Literal::usize_unsuffixed(number);
+            let step_number = Literal::usize_unsuffixed(index + 1);
             let (prelude, call) = call_operation(operation, quote! { client });
             let puts: Vec<TokenStream> = puts.collect();
             let args_decl = if operation.fields.is_empty() {

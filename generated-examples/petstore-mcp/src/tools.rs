@@ -628,7 +628,7 @@ pub mod petstore_adopt_pet {
                 .map_err(|e| {
                     e.explain(STEP_ERRORS, &vars)
                         .explain(ERRORS, &vars)
-                        .in_step(2, "getPetById")
+                        .in_step(3, "getPetById")
                 })?
         };
         let order = {
@@ -651,7 +651,7 @@ pub mod petstore_adopt_pet {
                 .map_err(|e| {
                     e.explain(STEP_ERRORS, &vars)
                         .explain(ERRORS, &vars)
-                        .in_step(3, "placeOrder")
+                        .in_step(4, "placeOrder")
                 })?
         };
         Ok(curated::shape_item(&SHAPE, &order, false, &[]).into())

@@ -1031,6 +1031,18 @@ pub fn put(args: &mut Map<String, Value>, name: &str, value: impl Into<Value>) {
     }
 }
 
+/// An object of the fields that have a value: a field whose value is null (an optional argument
+/// the model left out) is left out, as [`put`] leaves it out of a request.
+pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    Value::Object(
+        fields
+            .into_iter()
+            .filter(|(_, value)| !value.is_null())
+            .map(|(name, value)| (name.to_string(), value))
+            .collect(),
+    )
+}
+
 /// The value at `pointer` in `value`, or null.
 pub fn value_at(value: &Value, pointer: &str) -> Value {
     value.pointer(pointer).cloned().unwrap_or(Value::Null)

@@ -715,7 +715,7 @@ pub mod tracker_change_issue_status {
                 .map_err(|e| {
                     e.explain(STEP_ERRORS, &vars)
                         .explain(ERRORS, &vars)
-                        .in_step(2, "listTransitions")
+                        .in_step(3, "listTransitions")
                 })?
         };
         let wanted_0 = arg_status.clone();
@@ -753,7 +753,7 @@ pub mod tracker_change_issue_status {
                 .map_err(|e| {
                     e.explain(STEP_ERRORS, &vars)
                         .explain(ERRORS, &vars)
-                        .in_step(3, "transitionIssue")
+                        .in_step(5, "transitionIssue")
                 })?
         };
         Ok(curated::shape_item(&SHAPE, &updated, false, &[]).into())

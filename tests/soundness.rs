@@ -1,0 +1,320 @@
+//! The curation file's soundness: what `mcpgen check` accepts generates a crate that compiles with
+//! no warnings and sends the API exactly what the file says, and what it cannot serve is refused
+//! at check time. One case per class of bug found on real APIs, over `tests/fixtures/soundness/`
+//! (a small API that nests values in request bodies). Refusals pin the rendered diagnostics in
+//! `tests/soundness/<case>.txt` (`UPDATE_GOLDEN=1` rewrites them); generated servers are called
+//! over stdio and the requests a recording upstream received are compared whole.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+
+use serde_json::{Value, json};
+
+mod support;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixtures() -> PathBuf {
+    root().join("tests/fixtures/soundness")
+}
+
+/// The fixture's curation file with each `(from, to)` replacement made (each `from` once).
+fn curation_with(edits: &[(&str, &str)]) -> String {
+    let mut text = std::fs::read_to_string(fixtures().join("mcpgen.yaml")).expect("the fixture");
+    for (from, to) in edits {
+        assert_eq!(text.matches(from).count(), 1, "`{from}` must occur once");
+        text = text.replacen(from, to, 1);
+    }
+    text
+}
+
+/// Checks `text` against the fixture API: it must be refused with the golden diagnostics `case`.
+fn refused(case: &str, text: &str) {
+    let api = mcpgen::load::load(&fixtures().join("openapi.yaml")).expect("the fixture loads");
+    let error = match mcpgen::curate::check_text(Path::new("mcpgen.yaml"), text, &api) {
+        Ok(_) => panic!("check accepts a file it cannot serve:\n{text}"),
+        Err(error) => error.rendered,
+    };
+    let path = root().join("tests/soundness").join(format!("{case}.txt"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("the folder");
+        std::fs::write(&path, &error).expect("the golden file is written");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; UPDATE_GOLDEN=1 writes it:\n{error}",
+            path.display()
+        )
+    });
+    assert_eq!(expected, error, "the diagnostics of {case}");
+}
+
+/// One request as the upstream received it.
+#[derive(Debug, Clone, PartialEq)]
+struct Received {
+    method: String,
+    path: String,
+    query: Option<String>,
+    body: Value,
+}
+
+/// An upstream on 127.0.0.1 that records every request and answers from `answers` (by method
+/// and path; 404 otherwise). Returns its base URL (with the spec's `/api` prefix) and the log.
+fn recording_upstream(
+    runtime: &tokio::runtime::Runtime,
+    answers: Vec<(&'static str, &'static str, u16, Value)>,
+) -> (String, Arc<Mutex<Vec<Received>>>) {
+    let log: Arc<Mutex<Vec<Received>>> = Arc::default();
+    let recorded = log.clone();
+    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+        let recorded = recorded.clone();
+        let answers = answers.clone();
+        async move {
+            let method = request.method().to_string();
+            let path = request.uri().path().to_string();
+            let query = request.uri().query().map(str::to_string);
+            let bytes = axum::body::to_bytes(request.into_body(), 1 << 20)
+                .await
+                .unwrap_or_default();
+            let body = if bytes.is_empty() {
+                Value::Null
+            } else {
+                serde_json::from_slice(&bytes)
+                    .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()))
+            };
+            recorded.lock().expect("the log").push(Received {
+                method: method.clone(),
+                path: path.clone(),
+                query,
+                body,
+            });
+            match answers
+                .iter()
+                .find(|(m, p, _, _)| *m == method && *p == path)
+            {
+                Some((_, _, status, answer)) => (
+                    axum::http::StatusCode::from_u16(*status).expect("a status"),
+                    axum::Json(answer.clone()),
+                ),
+                None => (
+                    axum::http::StatusCode::NOT_FOUND,
+                    axum::Json(json!({"message": "no such route"})),
+                ),
+            }
+        }
+    });
+    let address = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a free port on 127.0.0.1");
+        let address = listener.local_addr().expect("its address");
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        address
+    });
+    (format!("http://{address}/api"), log)
+}
+
+/// One `tools/call` over stdio in the 2026-07-28 (stateless) protocol; the `result`.
+fn call(binary: &Path, base_url: &str, tool: &str, arguments: Value) -> Value {
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "mcpgen-tests", "version": "1" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let request = json!({
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": { "name": tool, "arguments": arguments, "_meta": meta },
+    });
+    let mut child = Command::new(binary)
+        .env("BOARDS_BASE_URL", base_url)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the server starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "{request}").expect("the request is written");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("a response line");
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    let response: Value = serde_json::from_str(&line).expect("a JSON-RPC response");
+    response["result"].clone()
+}
+
+/// The fixture's server, generated, checked by clippy and built once per test process.
+fn boards() -> &'static Path {
+    static BINARY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BINARY.get_or_init(|| {
+        support::generate_and_build(
+            "soundness",
+            &fixtures().join("openapi.yaml"),
+            Some(&fixtures().join("mcpgen.yaml")),
+        )
+    })
+}
+
+#[test]
+fn step_arguments_nested_in_objects_and_lists_reach_the_api_as_values_and_steps_count_from_the_file()
+ {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/issues/WEB-1/transitions",
+                200,
+                json!({"transitions": [{"id": "11", "name": "Start"}, {"id": "31", "name": "Done"}]}),
+            ),
+            ("POST", "/api/issues/WEB-1/transitions", 200, json!({})),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_move_issue",
+        json!({"issue": "WEB-1", "transition": "Done"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let received = log.lock().expect("the log").clone();
+    assert_eq!(
+        received,
+        [
+            Received {
+                method: "GET".into(),
+                path: "/api/issues/WEB-1/transitions".into(),
+                query: None,
+                body: Value::Null,
+            },
+            Received {
+                method: "POST".into(),
+                path: "/api/issues/WEB-1/transitions".into(),
+                query: None,
+                body: json!({
+                    "transition": {"id": "31"},
+                    "fields": {"resolution": {"name": "Fixed"}, "labels": ["triaged", "Done"]},
+                }),
+            },
+        ]
+    );
+
+    // The third step fails: its error names it as the file numbers it (a `find` step is step 2).
+    log.lock().expect("the log").clear();
+    let (failing_url, _) = recording_upstream(
+        &runtime,
+        vec![(
+            "GET",
+            "/api/issues/WEB-1/transitions",
+            200,
+            json!({"transitions": [{"id": "31", "name": "Done"}]}),
+        )],
+    );
+    let result = call(
+        binary,
+        &failing_url,
+        "boards_move_issue",
+        json!({"issue": "WEB-1", "transition": "Done"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.starts_with("Step 3 (doTransition) failed"), "{text}");
+}
+
+#[test]
+fn an_object_parameter_compiles_and_a_quoted_fixed_value_is_sent_as_text() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![("POST", "/api/notes", 201, json!({"id": "n1"}))],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_create_note",
+        json!({"data": {"text": "hello", "tags": ["a"]}}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let received = log.lock().expect("the log").clone();
+    assert_eq!(
+        received,
+        [Received {
+            method: "POST".into(),
+            path: "/api/notes".into(),
+            query: None,
+            body: json!({"data": {"text": "hello", "tags": ["a"]}, "pinned": "true"}),
+        }]
+    );
+}
+
+#[test]
+fn a_text_where_the_api_takes_an_object_is_refused_at_check_time() {
+    refused(
+        "text_for_an_object",
+        &curation_with(&[("transition: { id: $chosen.id }", "transition: $chosen.id")]),
+    );
+}
+
+#[test]
+fn a_field_the_nested_body_does_not_have_is_refused_with_a_suggestion() {
+    refused(
+        "unknown_nested_field",
+        &curation_with(&[("resolution: { name: Fixed }", "resolutoin: { name: Fixed }")]),
+    );
+}
+
+#[test]
+fn a_list_where_the_api_takes_text_is_refused() {
+    refused(
+        "list_for_text",
+        &curation_with(&[("key: $issue\n", "key: [$issue]\n")]),
+    );
+}
+
+#[test]
+fn a_number_where_the_api_takes_text_is_refused() {
+    refused(
+        "number_for_text",
+        &curation_with(&[("resolution: { name: Fixed }", "resolution: { name: 3 }")]),
+    );
+}
+
+#[test]
+fn a_step_result_path_the_spec_cannot_verify_is_a_warning_naming_it() {
+    let text = curation_with(&[(
+        "      - call: getTransitions\n        as: available\n        args: { key: $issue }",
+        "      - call: getIssue\n        as: found\n        args: { key: $issue }\n      - call: getTransitions\n        as: available\n        args: { key: $found.key }",
+    )]);
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let curation = dir.path().join("mcpgen.yaml");
+    std::fs::write(&curation, text).expect("the file is written");
+    let output = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .arg("check")
+        .arg(fixtures().join("openapi.yaml"))
+        .arg("-c")
+        .arg(&curation)
+        .args(["--deny-warnings", "--color", "never"])
+        .output()
+        .expect("mcpgen runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "warning: `$found.key` cannot be checked: the API description documents no schema for the answer of `found`"
+        ) && stderr.contains("mcpgen.yaml:27:22"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("1 warning"), "only that warning: {stderr}");
+}
