@@ -318,3 +318,105 @@ fn a_step_result_path_the_spec_cannot_verify_is_a_warning_naming_it() {
     );
     assert!(stderr.contains("1 warning"), "only that warning: {stderr}");
 }
+
+#[test]
+fn a_limit_or_items_on_a_workflows_results_is_refused_instead_of_ignored() {
+    refused(
+        "workflow_results_limit",
+        &curation_with(&[(
+            "            labels: [triaged, $transition]\n",
+            "            labels: [triaged, $transition]\n    results:\n      items: transitions\n      limit: { default: 5, max: 10 }\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_resolver_whose_list_needs_an_argument_is_refused() {
+    refused(
+        "resolver_list_needs_argument",
+        &curation_with(&[(
+            "operations:\n  mirror: none\n",
+            "operations:\n  mirror: none\n\nresolvers:\n  project:\n    list: listWorkspaceProjects\n    items: data\n    match: [name]\n    id: gid\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_lookup_over_an_operation_that_answers_with_a_list_is_refused() {
+    refused(
+        "lookup_answers_a_list",
+        &curation_with(&[(
+            "operations:\n  mirror: none\n",
+            "operations:\n  mirror: none\n\nresolvers:\n  user:\n    lookup: findUsers\n    lookup_param: name\n    id: accountId\n",
+        )]),
+    );
+}
+
+#[test]
+fn offset_paging_over_a_text_offset_is_refused_with_cursor_paging_suggested() {
+    refused(
+        "offset_is_text",
+        &curation_with(&[
+            (
+                "operations:\n  mirror: none\n",
+                "operations:\n  mirror: none\n\npagination:\n  style: offset\n  items: events\n",
+            ),
+            (
+                "tools:\n",
+                "tools:\n  list_events:\n    description: List the events, newest first. Returns at most `limit` events.\n    call: listEvents\n    results:\n      items: events\n      limit: { default: 10, max: 50 }\n",
+            ),
+        ]),
+    );
+}
+
+#[test]
+fn find_matches_text_ignoring_case_and_its_missing_message_lists_what_was_there() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let transitions =
+        json!({"transitions": [{"id": "11", "name": "Start"}, {"id": "31", "name": "Done"}]});
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            ("GET", "/api/issues/WEB-1/transitions", 200, transitions),
+            ("POST", "/api/issues/WEB-1/transitions", 200, json!({})),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_move_issue",
+        json!({"issue": "WEB-1", "transition": "done"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let posted = log.lock().expect("the log")[1].body.clone();
+    assert_eq!(
+        posted["transition"],
+        json!({"id": "31"}),
+        "`done` finds Done"
+    );
+
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_move_issue",
+        json!({"issue": "WEB-1", "transition": "Close"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["content"][0]["text"],
+        "Issue WEB-1 has no transition named Close; it can take Start, Done."
+    );
+    let methods: Vec<String> = log
+        .lock()
+        .expect("the log")
+        .iter()
+        .map(|r| r.method.clone())
+        .collect();
+    assert_eq!(
+        methods,
+        ["GET"],
+        "nothing is posted when the transition is missing"
+    );
+}

@@ -427,6 +427,30 @@ impl<'a> Checker<'a> {
                 self.out.push(d);
             }
         }
+        // Page numbers, offsets and sizes are counts the server computes: a parameter that takes
+        // text (an offset token the API hands out) is a cursor, not an offset.
+        for (param, default) in paging_params(pagination) {
+            let name = param.map_or(default, |p| p.value.as_str());
+            if default == "cursor" {
+                continue;
+            }
+            if let Some(found) = operation.parameters.iter().find(|p| p.name == name) {
+                let types = json_types(any_branch(&found.schema));
+                if !types.is_empty() && !types.iter().any(|t| matches!(*t, "integer" | "number")) {
+                    self.error(
+                        param.map_or(at, |p| p.at),
+                        format!(
+                            "`{name}` of `{}` takes {}, not a count the server can compute",
+                            operation.id,
+                            with_article(&types.join(" or "))
+                        ),
+                    )
+                    .help = Some(
+                        "an offset the API hands out as text is a cursor: use `style: cursor` with `cursor_param` and `next_cursor`".into(),
+                    );
+                }
+            }
+        }
         if let (Some(next), Some(schema)) = (&pagination.next_cursor, success_schema(operation))
             && let Err((part, available)) = schema_at(schema, &next.value)
         {
@@ -456,6 +480,29 @@ impl<'a> Checker<'a> {
         if let Some(list) = &resolver.list
             && let Some(operation) = self.operation(list)
         {
+            // The list is called with no arguments but the paging ones.
+            let paging: Vec<String> = self
+                .curation
+                .pagination
+                .iter()
+                .flat_map(paging_params)
+                .map(|(param, default)| param.map_or(default.to_string(), |p| p.value.clone()))
+                .collect();
+            for (input, _, required) in operation_inputs(operation) {
+                if required && !paging.contains(&input) {
+                    self.error(
+                        list.at,
+                        format!(
+                            "resolver `{}` lists with `{}`, which needs `{input}` on every call; a resolver's `list` must list every item without arguments",
+                            name.value, operation.id
+                        ),
+                    )
+                    .help = Some(format!(
+                        "list with an operation that takes no `{input}`, or give the tool a `{input}` parameter and pick the item with a `find` step over `{}`",
+                        operation.id
+                    ));
+                }
+            }
             let Some(schema) = success_schema(operation) else {
                 self.error(
                     list.at,
@@ -524,6 +571,42 @@ impl<'a> Checker<'a> {
             && let Some(operation) = self.operation(lookup)
         {
             let inputs = operation_inputs(operation);
+            match success_schema(operation) {
+                Some(schema) if is_array(schema) => {
+                    self.error(
+                        lookup.at,
+                        format!(
+                            "`{}` answers with a list, and a `lookup` takes the id from one item",
+                            operation.id
+                        ),
+                    )
+                    .help = Some(format!(
+                        "use it as `list: {}` with `match:`, so that no match and several matches are told apart",
+                        operation.id
+                    ));
+                }
+                Some(schema) => {
+                    if let Some(id) = resolver.id.as_ref().filter(|_| resolver.list.is_none())
+                        && let Err((part, available)) = schema_at(schema, &id.value)
+                    {
+                        self.unknown_field(id.at, &part, &available, &operation.id);
+                    }
+                }
+                None => {}
+            }
+            if let Some(param) = &resolver.lookup_param {
+                for (input, _, required) in &inputs {
+                    if *required && *input != param.value {
+                        self.error(
+                            lookup.at,
+                            format!(
+                                "`{}` also needs `{input}`, which a resolver's lookup cannot give",
+                                operation.id
+                            ),
+                        );
+                    }
+                }
+            }
             match &resolver.lookup_param {
                 Some(param) => {
                     if !inputs.iter().any(|(n, _, _)| *n == param.value) {
@@ -649,6 +732,18 @@ impl<'a> Checker<'a> {
             self.check_steps(tool)
         };
         if let Some(results) = &tool.results {
+            if tool.call.is_none() {
+                // A workflow returns one result; its steps neither page nor cut a list.
+                for (key, at) in [
+                    ("items", results.items.as_ref().map(|i| i.at)),
+                    ("limit", results.limit.as_ref().map(|l| l.at)),
+                ] {
+                    if let Some(at) = at {
+                        self.error(at, format!("`results.{key}` needs a one-call tool (`call:`); a workflow's result is shaped as one item"))
+                            .help = Some("make a one-call tool for the list, or shape the step's item with `results.fields`".into());
+                    }
+                }
+            }
             self.check_results(results, response.as_ref());
         }
     }

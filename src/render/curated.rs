@@ -984,10 +984,20 @@ fn steps_body(
             let condition_fields: Vec<&String> = conditions.iter().map(|(field, _)| field).collect();
             let wanted: Vec<proc_macro2::Ident> = (0..conditions.len()).map(|i| ident(&format!("wanted_{i}"))).collect();
             last_var = Some(var.clone());
+            // `{available}` in the message: the values the list had, in the first `where` field.
+            let missing_message = match condition_fields.first() {
+                Some(field) if missing.contains("{available}") => quote! {{
+                    let available = curated::item_values(#list_value, #list_pointer, #field);
+                    let mut vars = vars.clone();
+                    vars.push(("available", available.as_str()));
+                    curated::fill(#missing, &vars)
+                }},
+                _ => quote! { curated::fill(#missing, &vars) },
+            };
             quote! {
                 #( let #wanted = #condition_values; )*
                 let Some(#local) = curated::find_item(#list_value, #list_pointer, &[#( (#condition_fields, &#wanted) ),*]) else {
-                    return Err(ToolError::InvalidArguments(curated::fill(#missing, &vars)));
+                    return Err(ToolError::InvalidArguments(#missing_message));
                 };
             }
         }
