@@ -648,6 +648,11 @@ async fn change_issue_status_moves_the_issue_and_repeating_it_changes_nothing(
         &moved,
         "{what}: repeating the call gives the same result"
     );
+    assert_eq!(
+        texts(&result).last().map(String::as_str),
+        Some("Issue WEB-1 already has status in_progress; nothing changed."),
+        "{what}: a call that changed nothing says so and why"
+    );
     let after_repeat = upstream.get_ok("/v2/issues/by-key/WEB-1").await;
     assert_eq!(
         after_repeat, after_move,

@@ -669,6 +669,9 @@ pub struct StopIf {
     pub equal: Spanned<Vec<Spanned<String>>>,
     /// The result to shape and return (`$step`; default: the last result).
     pub result: Option<Spanned<String>>,
+    /// What the model is told beside the result: why nothing changed (`{param}` is replaced by
+    /// the argument). Default: "Nothing changed: it was already as asked."
+    pub message: Option<String>,
 }
 
 /// Behaviour hints, emitted exactly as written.

@@ -154,6 +154,8 @@ pub enum StepPlan {
         left: ValueRef,
         right: ValueRef,
         result: Option<ValueRef>,
+        /// Why nothing changed, told beside the result (`{param}` placeholders).
+        message: String,
     },
     Find {
         var: String,
@@ -162,6 +164,9 @@ pub enum StepPlan {
         missing: String,
     },
 }
+
+/// What a `stop_if` step that ends a workflow says when its file gives no `message`.
+const NOTHING_CHANGED: &str = "Nothing changed: it was already as asked.";
 
 /// A value a step uses.
 #[derive(Debug, Clone, PartialEq)]
@@ -849,6 +854,12 @@ impl<'c> CuratedPlanner<'c> {
                     left,
                     right,
                     result,
+                    message: stop
+                        .message
+                        .as_deref()
+                        .map(str::trim)
+                        .unwrap_or(NOTHING_CHANGED)
+                        .to_string(),
                 });
             } else if let Some(find) = &step.find {
                 let list = value_ref(&Value::String(find.value.clone()), params, &results)?;

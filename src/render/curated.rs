@@ -939,7 +939,12 @@ fn steps_body(
                 };
             }
         }
-        StepPlan::StopIf { left, right, result } => {
+        StepPlan::StopIf {
+            left,
+            right,
+            result,
+            message,
+        } => {
             let left = value_expr(tool, left);
             let right = value_expr(tool, right);
             let result = match result {
@@ -954,9 +959,10 @@ fn steps_body(
             };
             let shaped = shape_result(result);
             quote! {
-                // Nothing to do: the result is already as asked.
+                // Nothing to do: the result is already as asked, and the model is told so.
                 if curated::same(&#left, &#right) {
-                    return #shaped;
+                    let shaped: Result<ToolOutput, ToolError> = #shaped;
+                    return shaped.map(|output| output.with_note(curated::fill(#message, &vars)));
                 }
             }
         }

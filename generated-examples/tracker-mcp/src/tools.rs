@@ -698,7 +698,19 @@ pub mod tracker_change_issue_status {
                 })?
         };
         if curated::same(&curated::value_at(&found, "/state"), &arg_status.clone()) {
-            return Ok(curated::shape_item(&SHAPE, &found.clone(), false, &[]).into());
+            let shaped: Result<ToolOutput, ToolError> = Ok(
+                curated::shape_item(&SHAPE, &found.clone(), false, &[]).into(),
+            );
+            return shaped
+                .map(|output| {
+                    output
+                        .with_note(
+                            curated::fill(
+                                "Issue {issue} already has status {status}; nothing changed.",
+                                &vars,
+                            ),
+                        )
+                });
         }
         let transitions = {
             let mut args = serde_json::Map::new();
