@@ -197,11 +197,13 @@ fn first_line_has_marker(bytes: &[u8]) -> bool {
 /// Writes `files` (and the manifest) under `dir`, creating it when needed; returns what changed
 /// (nothing when `dir` was up to date). On an error, `dir` is left as it was.
 pub fn write<'a>(dir: &Path, files: &'a [File]) -> Result<Vec<Change<'a>>, String> {
+    refuse_a_file(dir)?;
     let changes = compare(dir, files)?;
     if changes.is_empty() {
         return Ok(changes);
     }
     refuse_foreign_files(dir, &changes)?;
+    refuse_an_unrelated_folder(dir, &changes)?;
     let parent = match dir.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
@@ -224,6 +226,68 @@ pub fn write<'a>(dir: &Path, files: &'a [File]) -> Result<Vec<Change<'a>>, Strin
         });
     let _ = fs::remove_dir_all(&staging);
     result.map(|()| changes)
+}
+
+/// `dir` as shown in messages: `.` for the empty path.
+fn shown(dir: &Path) -> &Path {
+    if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    }
+}
+
+/// Refuses an output path that is a file: `-o` names a directory.
+fn refuse_a_file(dir: &Path) -> Result<(), String> {
+    match fs::metadata(dir) {
+        Ok(metadata) if !metadata.is_dir() => Err(format!(
+            "{} is a file, not a directory: -o names the directory the crate is written to",
+            shown(dir).display()
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Refuses a directory that holds files of its own and nothing of a crate mcpgen wrote (no
+/// manifest, no file with the `@generated` marker that the build replaces, no generated
+/// `Cargo.toml`): the crate would be written among unrelated files. (Files in the way of
+/// generated ones were refused before, by [`refuse_foreign_files`].) Names starting with `.`
+/// (`.git`) do not count, so a fresh repository is a fine place for a crate.
+fn refuse_an_unrelated_folder(dir: &Path, changes: &[Change]) -> Result<(), String> {
+    let shown = shown(dir);
+    if !dir.is_dir() || changes.iter().any(|c| c.kind != ChangeKind::Missing) {
+        return Ok(());
+    }
+    if dir.join(MANIFEST).is_file() {
+        return Ok(());
+    }
+    if fs::read(dir.join("Cargo.toml")).is_ok_and(|bytes| first_line_has_marker(&bytes)) {
+        return Ok(());
+    }
+    let entries = fs::read_dir(dir).map_err(|e| io_error("read", shown, e))?;
+    let mut own: Vec<String> = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| io_error("read", shown, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with('.') {
+            own.push(name);
+        }
+    }
+    if own.is_empty() {
+        return Ok(());
+    }
+    own.sort();
+    let listed = if own.len() <= 2 {
+        let quoted: Vec<String> = own.iter().map(|name| format!("`{name}`")).collect();
+        quoted.join(" and ")
+    } else {
+        format!("`{}`, `{}` and {} more", own[0], own[1], own.len() - 2)
+    };
+    Err(format!(
+        "{} already holds {listed} and no crate mcpgen generated (no {MANIFEST}): write the crate \
+         to a new or empty directory with -o",
+        shown.display()
+    ))
 }
 
 /// Refuses to replace a file mcpgen did not write: one that neither the manifest lists nor
@@ -455,6 +519,62 @@ mod tests {
         assert_eq!(previous_manifest(&out).unwrap(), Vec::<String>::new());
         write(&out, &[file("a.txt", "a")]).unwrap();
         assert_eq!(read(dir.path(), "precious.txt").as_deref(), Some("keep"));
+    }
+
+    #[test]
+    fn an_output_path_that_is_a_file_is_refused_as_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("afile");
+        fs::write(&out, "mine").unwrap();
+        let error = write(&out, &[file("a.txt", "a")]).unwrap_err();
+        assert_eq!(
+            error,
+            format!(
+                "{} is a file, not a directory: -o names the directory the crate is written to",
+                out.display()
+            )
+        );
+        assert_eq!(read(dir.path(), "afile").as_deref(), Some("mine"));
+    }
+
+    #[test]
+    fn a_non_empty_folder_without_a_generated_crate_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("notes");
+        fs::create_dir_all(out.join(".git")).unwrap();
+        for name in ["todo.txt", "photo.png", "zz.md"] {
+            fs::write(out.join(name), "mine").unwrap();
+        }
+        let error = write(&out, &[file("a.txt", "a")]).unwrap_err();
+        assert_eq!(
+            error,
+            format!(
+                "{} already holds `photo.png`, `todo.txt` and 1 more and no crate mcpgen generated \
+                 (no .mcpgen-files): write the crate to a new or empty directory with -o",
+                out.display()
+            )
+        );
+        assert_eq!(listing(&out), [".git", "photo.png", "todo.txt", "zz.md"]);
+    }
+
+    #[test]
+    fn a_folder_of_hidden_entries_or_an_earlier_build_is_written_to() {
+        let dir = tempfile::tempdir().unwrap();
+        let fresh = dir.path().join("fresh");
+        fs::create_dir_all(fresh.join(".git")).unwrap();
+        write(&fresh, &[file("a.txt", "a")]).unwrap();
+        assert_eq!(read(&fresh, "a.txt").as_deref(), Some("a"));
+        // A crate of yours beside the generated files, after the first build, stays welcome.
+        fs::write(fresh.join("NOTES.md"), "mine").unwrap();
+        write(&fresh, &[file("a.txt", "b")]).unwrap();
+        assert_eq!(read(&fresh, "a.txt").as_deref(), Some("b"));
+        // A crate written before manifests existed: its Cargo.toml carries the marker.
+        let old = dir.path().join("old");
+        fs::create_dir_all(&old).unwrap();
+        fs::write(old.join("Cargo.toml"), "# @generated by mcpgen\n").unwrap();
+        fs::write(old.join("NOTES.md"), "mine").unwrap();
+        write(&old, &[file("Cargo.toml", "# @generated by mcpgen 2\n")]).unwrap();
+        assert_eq!(read(&old, "NOTES.md").as_deref(), Some("mine"));
     }
 
     #[test]

@@ -149,7 +149,7 @@ fn two_builds_give_identical_bytes() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert_eq!(
         run.stderr,
-        "wrote tracker-mcp (3 tools) to one\n  nothing changed\n"
+        "up to date: tracker-mcp (3 tools) in one, nothing written\n"
     );
     assert_eq!(snapshot(&dir.path().join("one")), one);
     assert_eq!(times(&dir.path().join("one")), before);
@@ -288,8 +288,9 @@ fn check_names_missing_files_and_creates_nothing() {
 #[test]
 fn files_of_the_user_survive_builds_and_checks() {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    std::fs::create_dir_all(out.join("src")).unwrap();
+    // Added to the crate after its first build (a first build into a folder of unrelated files
+    // is refused: a_build_into_a_folder_of_unrelated_files_is_refused).
+    let out = build_tracker(dir.path());
     std::fs::write(out.join("NOTES.md"), "mine\n").unwrap();
     std::fs::write(out.join("src/extra.rs"), "// mine\n").unwrap();
     build_tracker(dir.path());
@@ -373,7 +374,8 @@ fn a_failure_leaves_the_output_untouched() {
         assert_eq!(run.stdout, "");
         assert_eq!(
             run.stderr,
-            "error: bad.yaml at /: not an OpenAPI document: it has no `openapi` version field\n"
+            "error: bad.yaml at /: not an OpenAPI document: it has no `openapi` version field \
+             (`openapi: 3.0.x` or `3.1.x`, or `swagger: \"2.0\"` for Swagger 2.0)\n"
         );
         assert_eq!(snapshot(&out), before);
         assert_eq!(times(&out), before_times);
@@ -424,4 +426,80 @@ fn a_file_of_the_user_in_the_way_is_never_replaced() {
         &["build", &tracker_spec(), "-o", "out", "--check"],
     );
     assert_eq!(run.code, Some(0), "{}", run.stdout);
+}
+
+#[test]
+fn an_output_path_that_is_a_file_is_named_as_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("afile"), "mine").unwrap();
+    let run = mcpgen(dir.path(), &["build", &tracker_spec(), "-o", "afile"]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stderr,
+        "error: afile is a file, not a directory: -o names the directory the crate is written to\n"
+    );
+    assert_eq!(entries(dir.path()), ["afile"]);
+}
+
+#[test]
+fn a_build_into_a_folder_of_unrelated_files_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("photos");
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("cat.jpg"), "mine").unwrap();
+    let run = mcpgen(dir.path(), &["build", &tracker_spec(), "-o", "photos"]);
+    assert_eq!(run.code, Some(1));
+    assert_eq!(
+        run.stderr,
+        "error: photos already holds `cat.jpg` and no crate mcpgen generated (no .mcpgen-files): \
+         write the crate to a new or empty directory with -o\n"
+    );
+    assert_eq!(
+        snapshot(&out),
+        BTreeMap::from([("cat.jpg".to_string(), b"mine".to_vec())])
+    );
+    assert_eq!(entries(dir.path()), ["photos"]);
+}
+
+#[test]
+fn a_spec_given_as_the_curation_file_is_one_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["build", "check", "tools"] {
+        let run = mcpgen(
+            dir.path(),
+            &[command, &tracker_spec(), "-c", &tracker_spec()],
+        );
+        assert_eq!(run.code, Some(1), "{command}");
+        assert_eq!(
+            run.stderr,
+            format!(
+                "error: {}: this is an API description (it has `openapi:`), not a curation file: \
+                 give it as SPEC and the curation file with -c (`mcpgen build SPEC -c CURATION`)\n",
+                tracker_spec()
+            ),
+            "{command}"
+        );
+    }
+    assert_eq!(entries(dir.path()), Vec::<String>::new());
+}
+
+#[test]
+fn a_curation_file_given_as_the_spec_is_named_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let curation = root().join("specs/tracker/mcpgen.yaml");
+    let run = mcpgen(
+        dir.path(),
+        &["build", &curation.display().to_string(), "-o", "out"],
+    );
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr.contains(
+            "not an OpenAPI document: it has no `openapi` version field (`openapi: 3.0.x` or \
+             `3.1.x`, or `swagger: \"2.0\"` for Swagger 2.0); it has `server:` and no `paths:`, \
+             like an mcpgen curation file"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(entries(dir.path()), Vec::<String>::new());
 }

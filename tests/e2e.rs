@@ -4,7 +4,7 @@
 //!
 //! Each scenario runs over stdio and over Streamable HTTP, in both protocol generations: 2025-11-25
 //! (the `initialize` handshake) and 2026-07-28 (`server/discover`, stateless requests). rmcp's
-//! client runs every tool scenario; the Python SDK (through `../shared/tools/mcp_probe.py`) lists
+//! client runs every tool scenario; the Python SDK (through `tests/support/mcp_probe.py`) lists
 //! the tools and runs one create–transition–read session. Tests are named
 //! `CLIENT_TRANSPORT_VERSION::BEHAVIOUR`. What a tool changed is checked in the API itself, over
 //! HTTP, not through the server under test.

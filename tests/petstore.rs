@@ -316,7 +316,7 @@ fn probe(scratch: &TempDir, args: &[String], base_url: &str) -> Vec<Value> {
     let out = File::create(&out_path).expect("a file for the probe's output");
     let err = File::create(&err_path).expect("a file for the probe's errors");
     let mut child = Command::new(python())
-        .arg(repo().join("../shared/tools/mcp_probe.py"))
+        .arg(repo().join("tests/support/mcp_probe.py"))
         .args(args)
         // A stdio server inherits these; an HTTP server was started with its own.
         .env("PETSTORE_BASE_URL", base_url)

@@ -33,14 +33,20 @@ pub fn run(args: BuildArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         return check(&dir, &files, out);
     }
     let changes = crate::write::write(&dir, &files).map_err(anyhow::Error::msg)?;
-    out.status(&format!(
-        "wrote {} ({} tools) to {}",
-        plan.server.crate_name,
-        plan.tools.len(),
-        dir.display()
-    ));
     if changes.is_empty() {
-        out.detail("  nothing changed");
+        out.status(&format!(
+            "up to date: {} ({} tools) in {}, nothing written",
+            plan.server.crate_name,
+            plan.tools.len(),
+            dir.display()
+        ));
+    } else {
+        out.status(&format!(
+            "wrote {} ({} tools) to {}",
+            plan.server.crate_name,
+            plan.tools.len(),
+            dir.display()
+        ));
     }
     for change in &changes {
         let verb = match change.kind {

@@ -32,6 +32,7 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: CheckArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    args.inputs.refuse_a_spec_as_curation()?;
     out.progress(
         args.inputs.is_large(),
         &format!("loading {}", args.inputs.spec.display()),

@@ -30,6 +30,9 @@ pub struct DiffArgs {
 const BREAKING: u8 = 2;
 
 pub fn run(args: DiffArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
+    if let Some(curation) = &args.curation {
+        super::refuse_a_spec_as_curation(curation)?;
+    }
     let old_api = crate::load::load(&args.old)?;
     let new_api = crate::load::load(&args.new)?;
     // Without a curation file every operation is compared as a tool of its own, also for a spec

@@ -11,7 +11,7 @@ use super::Output;
 
 #[derive(Debug, Args)]
 pub struct InitArgs {
-    /// The OpenAPI document (3.0 or 3.1, YAML or JSON).
+    /// The API description: OpenAPI 3.0 or 3.1, or Swagger 2.0 (YAML or JSON).
     pub spec: PathBuf,
     /// Write the curation file here instead of to stdout.
     #[arg(short, long, value_name = "FILE")]

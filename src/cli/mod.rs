@@ -47,7 +47,7 @@ pub struct GlobalArgs {
     /// Say nothing but errors.
     #[arg(short, long, global = true, conflicts_with = "verbose")]
     pub quiet: bool,
-    /// When to colour the output [default: auto: on a terminal, unless NO_COLOR is set].
+    /// When to colour the output (auto: on a terminal, unless NO_COLOR is set).
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
 }
@@ -71,7 +71,7 @@ pub enum Format {
 /// The inputs most commands read: the spec, an optional curation file and a name.
 #[derive(Debug, Args)]
 pub struct Inputs {
-    /// The OpenAPI document (3.0 or 3.1, YAML or JSON).
+    /// The API description: OpenAPI 3.0 or 3.1, or Swagger 2.0 (YAML or JSON).
     pub spec: PathBuf,
     /// The curation file: which tools, named and shaped how (see `mcpgen schema`).
     #[arg(short, long, value_name = "FILE")]
@@ -104,6 +104,15 @@ impl Inputs {
         }
     }
 
+    /// Refuses an API description given as the curation file (`-c`), with one error that says
+    /// so, rather than one error per top-level key of the document.
+    pub fn refuse_a_spec_as_curation(&self) -> anyhow::Result<()> {
+        match &self.curation {
+            Some(path) => refuse_a_spec_as_curation(path),
+            None => Ok(()),
+        }
+    }
+
     /// Is the spec large enough that generating it takes a moment (and progress is worth
     /// showing)?
     pub fn is_large(&self) -> bool {
@@ -116,6 +125,7 @@ impl Inputs {
         &self,
         out: &mut Output,
     ) -> anyhow::Result<(crate::plan::Plan, Vec<crate::File>)> {
+        self.refuse_a_spec_as_curation()?;
         let slow = self.is_large();
         let generated = crate::generate_with_progress(
             &self.spec,
@@ -127,6 +137,30 @@ impl Inputs {
             out.status(&note);
         }
         Ok(generated)
+    }
+}
+
+/// Refuses `path`, given with `-c`, when it is an API description (a mapping with an `openapi` or
+/// `swagger` key) rather than a curation file. A file that cannot be read or parsed is left to
+/// the curation loader, which reports it with its position.
+pub fn refuse_a_spec_as_curation(path: &std::path::Path) -> anyhow::Result<()> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(());
+    };
+    let Ok(serde_json::Value::Object(root)) = yaml_serde::from_str::<serde_json::Value>(&text)
+    else {
+        return Ok(());
+    };
+    match ["openapi", "swagger"]
+        .iter()
+        .find(|key| root.contains_key(**key))
+    {
+        Some(key) => anyhow::bail!(
+            "{}: this is an API description (it has `{key}:`), not a curation file: give it as \
+             SPEC and the curation file with -c (`mcpgen build SPEC -c CURATION`)",
+            path.display()
+        ),
+        None => Ok(()),
     }
 }
 

@@ -42,6 +42,7 @@ pub fn run(args: ToolsArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
 
 /// The plan for `inputs`: the spec, checked curation (its mistakes are the command's error).
 fn plan(inputs: &Inputs) -> anyhow::Result<Plan> {
+    inputs.refuse_a_spec_as_curation()?;
     let api = crate::load::load_with(&inputs.spec, inputs.refs_root.as_deref())?;
     let checked = inputs
         .curation

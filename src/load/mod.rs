@@ -247,6 +247,24 @@ struct Loader<'a> {
     schemas: SchemaContext,
 }
 
+/// Why a mapping without an `openapi` field is refused: the versions mcpgen reads, and, when its
+/// top-level keys are those of an mcpgen curation file, that the two files were swapped.
+fn no_version_field(root: &Map<String, Value>) -> String {
+    let mut message =
+        "not an OpenAPI document: it has no `openapi` version field (`openapi: 3.0.x` \
+                       or `3.1.x`, or `swagger: \"2.0\"` for Swagger 2.0)"
+            .to_string();
+    const CURATION_KEYS: [&str; 4] = ["server", "tools", "operations", "budgets"];
+    let curation_key = CURATION_KEYS.iter().find(|key| root.contains_key(**key));
+    if let (Some(key), false) = (curation_key, root.contains_key("paths")) {
+        message.push_str(&format!(
+            "; it has `{key}:` and no `paths:`, like an mcpgen curation file: give the API \
+             description as SPEC and the curation file with -c (`mcpgen build SPEC -c CURATION`)"
+        ));
+    }
+    message
+}
+
 impl<'a> Loader<'a> {
     fn new(root: &'a Value) -> Self {
         Self {
@@ -303,10 +321,7 @@ impl<'a> Loader<'a> {
 
     fn check_version(&self, root: &Map<String, Value>) -> Result<(), Fail> {
         let Some(version) = root.get("openapi") else {
-            return Err((
-                String::new(),
-                "not an OpenAPI document: it has no `openapi` version field".into(),
-            ));
+            return Err((String::new(), no_version_field(root)));
         };
         let version = match version {
             Value::String(text) => text.clone(),

@@ -1038,8 +1038,28 @@ fn a_mapping_without_an_openapi_field_is_refused() {
     assert_eq!(pointer, "");
     assert_eq!(
         message,
-        "not an OpenAPI document: it has no `openapi` version field"
+        "not an OpenAPI document: it has no `openapi` version field (`openapi: 3.0.x` or `3.1.x`, \
+         or `swagger: \"2.0\"` for Swagger 2.0)"
     );
+}
+
+#[test]
+fn a_curation_file_given_as_the_spec_is_named_as_one() {
+    let (pointer, message) = load_error("server:\n  name: tracker\ntools:\n  - name: x\n");
+    assert_eq!(pointer, "");
+    assert!(
+        message.ends_with(
+            "; it has `server:` and no `paths:`, like an mcpgen curation file: give the API \
+             description as SPEC and the curation file with -c (`mcpgen build SPEC -c CURATION`)"
+        ),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_document_with_paths_is_not_taken_for_a_curation_file() {
+    let (_, message) = load_error("tools: []\npaths: {}\n");
+    assert!(!message.contains("curation"), "{message}");
 }
 
 // ---------------------------------------------------------------------------------------------

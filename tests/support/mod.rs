@@ -830,7 +830,7 @@ pub async fn probe_with(
              `scripts/test`, which installs the Python MCP SDK into target/venv and sets it."
         )
     });
-    let script = repo().join("../shared/tools/mcp_probe.py");
+    let script = repo().join("tests/support/mcp_probe.py");
     let mut command = tokio::process::Command::new(&python);
     command
         .arg(&script)
