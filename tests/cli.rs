@@ -523,6 +523,38 @@ fn cursed_names_crate_compiles_without_warnings() {
     );
 }
 
+/// The README names the API once and naturally whatever its title: "the Tracker API", but
+/// "The Weather API" and "the Payments API", never "the The … API API".
+#[test]
+fn readme_names_the_api_naturally_whatever_its_title() {
+    let dir = tempfile::tempdir().unwrap();
+    for (title, expected) in [
+        ("Tracker", "server for the Tracker API"),
+        ("The Weather API", "server for The Weather API"),
+        ("Payments API", "server for the Payments API"),
+        ("The Guardian", "server for The Guardian API"),
+    ] {
+        let spec = dir.path().join("spec.yaml");
+        std::fs::write(
+            &spec,
+            format!("openapi: 3.0.3\ninfo: {{ title: {title}, version: '1' }}\nservers: [{{ url: 'https://a.example' }}]\npaths:\n  /x:\n    get:\n      operationId: getX\n      responses: {{ '200': {{ description: ok }} }}\n"),
+        )
+        .unwrap();
+        let (_, files) = generate(&spec);
+        let readme = &files
+            .iter()
+            .find(|f| f.path == "README.md")
+            .unwrap()
+            .contents;
+        assert!(readme.contains(expected), "{title}: {readme}");
+        assert!(
+            !readme.contains("API API") && !readme.contains("the The"),
+            "{title}: {readme}"
+        );
+        assert!(readme.contains("\n\nAn [MCP]"), "{title}: {readme}");
+    }
+}
+
 /// Bidirectional controls and invisible code points from a spec: the generated crate compiles
 /// without warnings (rustc denies bidi controls in literals and doc comments), the source shows
 /// them only as escapes, and `tools/list` serves the spec's text byte for byte.
