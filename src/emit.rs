@@ -23,7 +23,7 @@ pub fn format_rust(path: &str, tokens: TokenStream) -> Result<String, String> {
 
 /// Parses `tokens` as a Rust file, prints it and checks that the text lexes back.
 fn print(path: &str, tokens: TokenStream) -> Result<String, String> {
-    let file: syn::File = syn::parse2(tokens)
+    let file: syn::File = syn::parse2(escape_hidden_text(tokens))
         .map_err(|e| format!("internal error: generated {path} is not valid Rust: {e}"))?;
     let text = prettyplease::unparse(&file);
     drop(file);
@@ -176,6 +176,94 @@ fn space_items<'t>(lines: impl Iterator<Item = &'t str>, out: &mut String) {
     }
 }
 
+/// `tokens` with every code point a reader cannot see, or that changes the visible order of the
+/// text around it, written as an escape (`\u{202e}`): rustc refuses bidirectional controls in
+/// literals and doc comments (the Trojan Source lint), and an invisible character could hide text
+/// from a reviewer. A string literal keeps its value (a raw string becomes an ordinary one, so
+/// `tools/list` serves the same bytes); a doc comment shows the escape as text.
+fn escape_hidden_text(tokens: TokenStream) -> TokenStream {
+    use proc_macro2::{Group, Literal, TokenTree};
+    let mut out = Vec::new();
+    let mut in_doc = false;
+    for tree in tokens {
+        let tree = match tree {
+            TokenTree::Group(group) => {
+                let mut escaped = Group::new(group.delimiter(), escape_hidden_text(group.stream()));
+                escaped.set_span(group.span());
+                TokenTree::Group(escaped)
+            }
+            TokenTree::Literal(literal) => {
+                let repr = literal.to_string();
+                // A literal printed by `Literal::string` already escapes most of these; a raw
+                // string or a doc comment's text shows them as they are.
+                let may_hide = repr.starts_with(['"', 'r'])
+                    && (repr.chars().any(is_hidden) || (in_doc && repr.contains("\\u{")));
+                match syn::parse_str::<syn::LitStr>(&repr) {
+                    Ok(text) if may_hide && in_doc => {
+                        TokenTree::Literal(Literal::string(&escape_hidden(&text.value())))
+                    }
+                    Ok(text) if may_hide => {
+                        let mut plain = String::from('"');
+                        for c in text.value().chars() {
+                            match c {
+                                '"' => plain.push_str("\\\""),
+                                '\\' => plain.push_str("\\\\"),
+                                c if is_hidden(c) => plain.push_str(&escape_hidden(&c.to_string())),
+                                c => plain.push(c),
+                            }
+                        }
+                        plain.push('"');
+                        TokenTree::Literal(plain.parse().unwrap_or(literal))
+                    }
+                    _ => TokenTree::Literal(literal),
+                }
+            }
+            other => other,
+        };
+        // `doc = "..."`: the literal after `doc =` is a doc comment's text.
+        in_doc = match &tree {
+            TokenTree::Ident(ident) => ident == "doc",
+            TokenTree::Punct(punct) => in_doc && punct.as_char() == '=',
+            _ => false,
+        };
+        out.push(tree);
+    }
+    out.into_iter().collect()
+}
+
+/// `text` with each hidden code point (see [`is_hidden`]) written as `\u{…}`.
+fn escape_hidden(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if is_hidden(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether `c` is a code point a reader cannot see or that reorders the text around it:
+/// bidirectional controls and marks, zero-width and other invisible characters, line and
+/// paragraph separators, tag characters, and control characters other than tab and line feed.
+/// Letters that look like others (a Cyrillic `а`) are left alone: they are how other languages
+/// are written, and rustc accepts them in literals and comments.
+fn is_hidden(c: char) -> bool {
+    matches!(
+        c,
+        '\u{202a}'..='\u{202e}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{200b}'..='\u{200f}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2028}' | '\u{2029}'
+            | '\u{061c}' | '\u{00ad}' | '\u{034f}' | '\u{115f}' | '\u{1160}' | '\u{17b4}'
+            | '\u{17b5}' | '\u{180e}' | '\u{3164}' | '\u{feff}' | '\u{ffa0}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{e0000}'..='\u{e007f}'
+    ) || (c.is_control() && c != '\n' && c != '\t')
+}
+
 /// Checks that the printed text of `path` lexes as Rust tokens: every literal and comment is
 /// closed, no doc comment holds a bare carriage return, and delimiters balance.
 fn verify_rust(path: &str, text: &str) -> Result<(), String> {
@@ -284,6 +372,48 @@ mod tests {
         let parts = vec![Part::items(|| quote! { struct A; }).continued()];
         let error = format_files(vec![("a.rs".into(), parts)], "").expect_err("not an impl block");
         assert!(error.contains("does not end an impl block"), "{error}");
+    }
+
+    #[test]
+    fn hidden_code_points_become_escapes_in_literals_and_doc_comments() {
+        let raw: TokenStream = "r#\"{\"a\": \"x\u{202e}\\\"y\"}\"#".parse().unwrap();
+        let plain = proc_macro2::Literal::string("tab\tok \u{2066}rtl\u{2069}");
+        let text = format_rust(
+            "a.rs",
+            quote! {
+                #[doc = " Doc \u{202e}reversed\u{202c} \u{200b}."]
+                pub const A: &str = #raw;
+                pub const B: &str = #plain;
+            },
+        )
+        .unwrap();
+        assert!(
+            !text.contains(['\u{202e}', '\u{2066}', '\u{200b}']),
+            "{text}"
+        );
+        assert!(
+            text.contains("/// Doc \\u{202e}reversed\\u{202c} \\u{200b}."),
+            "{text}"
+        );
+        let file: syn::File = syn::parse_str(&text).unwrap();
+        let values: Vec<String> = file
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                syn::Item::Const(c) => match &*c.expr {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(s),
+                        ..
+                    }) => Some(s.value()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .collect();
+        assert_eq!(
+            values,
+            ["{\"a\": \"x\u{202e}\\\"y\"}", "tab\tok \u{2066}rtl\u{2069}"]
+        );
     }
 
     #[test]

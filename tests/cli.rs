@@ -535,6 +535,121 @@ fn cursed_names_crate_compiles_without_warnings() {
     );
 }
 
+/// The README names the API once and naturally whatever its title: "the Tracker API", but
+/// "The Weather API" and "the Payments API", never "the The … API API".
+#[test]
+fn readme_names_the_api_naturally_whatever_its_title() {
+    let dir = tempfile::tempdir().unwrap();
+    for (title, expected) in [
+        ("Tracker", "server for the Tracker API"),
+        ("The Weather API", "server for The Weather API"),
+        ("Payments API", "server for the Payments API"),
+        ("The Guardian", "server for The Guardian API"),
+    ] {
+        let spec = dir.path().join("spec.yaml");
+        std::fs::write(
+            &spec,
+            format!("openapi: 3.0.3\ninfo: {{ title: {title}, version: '1' }}\nservers: [{{ url: 'https://a.example' }}]\npaths:\n  /x:\n    get:\n      operationId: getX\n      responses: {{ '200': {{ description: ok }} }}\n"),
+        )
+        .unwrap();
+        let (_, files) = generate(&spec);
+        let readme = &files
+            .iter()
+            .find(|f| f.path == "README.md")
+            .unwrap()
+            .contents;
+        assert!(readme.contains(expected), "{title}: {readme}");
+        assert!(
+            !readme.contains("API API") && !readme.contains("the The"),
+            "{title}: {readme}"
+        );
+        assert!(readme.contains("\n\nAn [MCP]"), "{title}: {readme}");
+    }
+}
+
+/// Bidirectional controls and invisible code points from a spec: the generated crate compiles
+/// without warnings (rustc denies bidi controls in literals and doc comments), the source shows
+/// them only as escapes, and `tools/list` serves the spec's text byte for byte.
+#[test]
+fn hostile_text_compiles_shows_as_escapes_and_reaches_clients_unchanged() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("hostile");
+    let spec = fixture("hostile-text.yaml");
+    let run = mcpgen(
+        dir.path(),
+        &["build", spec.to_str().unwrap(), "-o", out.to_str().unwrap()],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    for file in ["src/lib.rs", "src/main.rs", "src/client.rs", "src/tools.rs"] {
+        let text = std::fs::read_to_string(out.join(file)).unwrap();
+        let hidden: Vec<char> = text
+            .chars()
+            .filter(|c| matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200b}' | '\u{2028}' | '\u{feff}' | '\u{e0041}'))
+            .collect();
+        assert!(hidden.is_empty(), "{file} holds {hidden:?} unescaped");
+    }
+    let client = std::fs::read_to_string(out.join("src/client.rs")).unwrap();
+    assert!(
+        client.contains("/// Filter \\u{202a}\\u{202b} nested \\u{202c}\\u{202c}; is_admin\\u{2066} // check\\u{2069}"),
+        "the doc comment shows the escapes:\n{client}"
+    );
+
+    let (ok, stderr, _) = cargo_on(&out, "build", &[]);
+    assert!(ok, "the generated crate does not compile:\n{stderr}");
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("warning"))
+        .collect();
+    assert!(
+        warnings.is_empty(),
+        "the generated crate has warnings:\n{stderr}"
+    );
+
+    let binary = root().join("target/generated/debug/hostile-text-mcp");
+    let mut server = Command::new(binary)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    {
+        use std::io::Write;
+        let mut stdin = server.stdin.take().unwrap();
+        writeln!(stdin, r#"{{"jsonrpc":"2.0","id":1,"method":"initialize","params":{{"protocolVersion":"2025-06-18","capabilities":{{}},"clientInfo":{{"name":"t","version":"1"}}}}}}"#).unwrap();
+        writeln!(
+            stdin,
+            r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+        )
+        .unwrap();
+        writeln!(stdin, r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list"}}"#).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(500));
+    }
+    let output = server
+        .wait_with_output()
+        .expect("the server stops at end of input");
+    let listed = String::from_utf8(output.stdout).unwrap();
+    let list: serde_json::Value = listed
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|m| m["id"] == 2)
+        .unwrap_or_else(|| panic!("no tools/list answer in {listed}"));
+    let tool = &list["result"]["tools"][0];
+    let (plan, _) = generate(&spec);
+    let description = plan.tools[0].description.as_deref().unwrap();
+    assert!(description.contains("Hidden\u{2029} \u{200b}\u{200c}\u{200d}\u{2060}\u{feff}\u{ad}\u{61c}\u{200e}\u{200f} \u{e0041}\u{e007f}"), "{description}");
+    assert_eq!(tool["description"], description);
+    let filter = &tool["inputSchema"]["properties"]["filter"];
+    assert_eq!(
+        filter["description"],
+        "Filter \u{202a}\u{202b} nested \u{202c}\u{202c}; is_admin\u{2066} // check\u{2069}"
+    );
+    assert_eq!(filter["default"], "all\u{202e}");
+    assert_eq!(
+        tool["inputSchema"]["properties"]["kind"]["enum"],
+        serde_json::json!(["plain", "r\u{202e}tl", "zero\u{200b}width"])
+    );
+}
+
 #[test]
 
 fn descriptions_never_become_doctests_of_the_generated_crate() {
