@@ -188,6 +188,7 @@ fn intent(query: &str) -> Option<Intent> {
         .find_map(|w| INTENT_WORDS.iter().find(|(i, _)| i == w).map(|(_, i)| *i))?;
     let plural = words
         .iter()
+        .filter(|w| !INTENT_WORDS.iter().any(|(i, _)| i == w))
         .any(|w| w.len() > 3 && w.is_ascii() && singular(w) != *w);
     Some(match found {
         Intent::Get if plural => Intent::List,
@@ -224,7 +225,7 @@ fn shape_matches(intent: Intent, name: &str, request: &str) -> bool {
 }
 
 /// How much "me", "my" and "I" count as the authenticated user.
-const FIRST_PERSON_WEIGHT: f64 = 0.8;
+const FIRST_PERSON_WEIGHT: f64 = 0.3;
 
 /// How much a word with synonyms counts as itself.
 const LITERAL_WEIGHT: f64 = 0.5;
