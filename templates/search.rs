@@ -96,6 +96,12 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("modify", &["update"], 1.0),
     ("rename", &["update"], 1.0),
     ("close", &["update"], 1.0),
+    ("fix", &["update"], 1.0),
+    ("rid", &["delete"], 1.0),
+    ("stop", &["cancel", "stop"], 1.0),
+    ("abort", &["cancel"], 1.0),
+    ("kill", &["cancel", "delete"], 1.0),
+    ("restore", &["unarchive", "restore"], 1.0),
     ("remove", &["delete"], 1.0),
     ("erase", &["delete"], 1.0),
     ("destroy", &["delete"], 1.0),
@@ -113,12 +119,111 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("prs", &["pull", "request"], 1.0),
     ("logged", &["authenticated"], 1.0),
     ("signed", &["authenticated"], 1.0),
-    ("me", &["authenticated", "current"], 0.3),
-    ("my", &["authenticated", "current"], 0.3),
-    ("i", &["authenticated", "current"], 0.3),
-    ("mine", &["authenticated", "current"], 0.3),
-    ("myself", &["authenticated", "current"], 0.3),
+    ("me", &["authenticated", "current"], FIRST_PERSON_WEIGHT),
+    ("my", &["authenticated", "current"], FIRST_PERSON_WEIGHT),
+    ("i", &["authenticated", "current"], FIRST_PERSON_WEIGHT),
+    ("mine", &["authenticated", "current"], FIRST_PERSON_WEIGHT),
+    ("myself", &["authenticated", "current"], FIRST_PERSON_WEIGHT),
 ];
+
+/// What a request asks to do, from its first verb: the HTTP method and path shape that do it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Intent {
+    Create,
+    List,
+    Get,
+    Update,
+    Delete,
+}
+
+/// The words that say what a request asks to do.
+const INTENT_WORDS: &[(&str, Intent)] = &[
+    ("create", Intent::Create),
+    ("new", Intent::Create),
+    ("add", Intent::Create),
+    ("make", Intent::Create),
+    ("open", Intent::Create),
+    ("start", Intent::Create),
+    ("register", Intent::Create),
+    ("generate", Intent::Create),
+    ("submit", Intent::Create),
+    ("send", Intent::Create),
+    ("post", Intent::Create),
+    ("list", Intent::List),
+    ("all", Intent::List),
+    ("every", Intent::List),
+    ("browse", Intent::List),
+    ("which", Intent::List),
+    ("get", Intent::Get),
+    ("show", Intent::Get),
+    ("fetch", Intent::Get),
+    ("view", Intent::Get),
+    ("read", Intent::Get),
+    ("retrieve", Intent::Get),
+    ("look", Intent::Get),
+    ("details", Intent::Get),
+    ("update", Intent::Update),
+    ("edit", Intent::Update),
+    ("change", Intent::Update),
+    ("modify", Intent::Update),
+    ("rename", Intent::Update),
+    ("set", Intent::Update),
+    ("delete", Intent::Delete),
+    ("remove", Intent::Delete),
+    ("erase", Intent::Delete),
+    ("destroy", Intent::Delete),
+    ("rid", Intent::Delete),
+];
+
+/// How much more an operation whose method and path shape do what the request asks scores.
+const SHAPE_WEIGHT: f64 = 0.35;
+
+/// What `query` asks to do: its first word that says so; a get of something plural is a list.
+fn intent(query: &str) -> Option<Intent> {
+    let words = words(query);
+    let found = words
+        .iter()
+        .find_map(|w| INTENT_WORDS.iter().find(|(i, _)| i == w).map(|(_, i)| *i))?;
+    let plural = words
+        .iter()
+        .filter(|w| !INTENT_WORDS.iter().any(|(i, _)| i == w))
+        .any(|w| w.len() > 3 && w.is_ascii() && singular(w) != *w);
+    Some(match found {
+        Intent::Get if plural => Intent::List,
+        other => other,
+    })
+}
+
+/// Does the request `METHOD /path` do what `intent` asks: create is a POST to a collection, list
+/// a GET of a collection, get a GET of one item, update a PUT, PATCH or POST to an item, delete
+/// a DELETE — or does its name `name` say so?
+fn shape_matches(intent: Intent, name: &str, request: &str) -> bool {
+    let (method, path) = request.split_once(' ').unwrap_or((request, ""));
+    let item = path
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .is_some_and(|last| last.starts_with('{'));
+    let shaped = match intent {
+        Intent::Create => method == "POST" && !item,
+        Intent::List => method == "GET" && !item,
+        Intent::Get => method == "GET" && item,
+        Intent::Update => matches!(method, "PUT" | "PATCH") || (method == "POST" && item),
+        Intent::Delete => method == "DELETE",
+    };
+    // RPC-style APIs (Slack's `POST /chat.delete`) say it in the name instead.
+    let verbs: &[&str] = match intent {
+        Intent::Create => &["create", "add", "post"],
+        Intent::List => &["list"],
+        Intent::Get => &["get", "info"],
+        Intent::Update => &["update", "set"],
+        Intent::Delete => &["delete", "remove"],
+    };
+    shaped || words(name).iter().any(|w| verbs.contains(&w.as_str()))
+}
+
+/// How much "me", "my" and "I" count as the authenticated user.
+const FIRST_PERSON_WEIGHT: f64 = 0.3;
 
 /// How much a word with synonyms counts as itself.
 const LITERAL_WEIGHT: f64 = 0.5;
@@ -446,6 +551,7 @@ impl Index {
         // word of it many times; one whose name the request covers (`repos/get` for "get a
         // repository") above one whose name says more than was asked.
         let wanted: Vec<&str> = query_terms.iter().map(|(t, _)| t.as_str()).collect();
+        let intent = intent(query);
         let mut hits: Vec<Hit> = scores
             .into_iter()
             .filter(|(index, _)| self.admits(*index as usize, filter))
@@ -454,11 +560,19 @@ impl Index {
                 let named = name.iter().filter(|t| wanted.contains(&t.as_str())).count();
                 let name_coverage = named as f64 / name.len().max(1) as f64;
                 let coverage = matched / query_weight.max(f64::MIN_POSITIVE);
+                let entry = &self.entries[index as usize];
+                let shape = match intent {
+                    Some(intent) if shape_matches(intent, &entry.name, &entry.request) => {
+                        1.0 + SHAPE_WEIGHT
+                    }
+                    _ => 1.0,
+                };
                 Hit {
                     entry: index as usize,
                     score: score
                         * (0.5 + 0.5 * coverage)
-                        * (1.0 + NAME_COVERAGE_WEIGHT * name_coverage),
+                        * (1.0 + NAME_COVERAGE_WEIGHT * name_coverage)
+                        * shape,
                 }
             })
             .collect();
@@ -531,7 +645,7 @@ mod tests {
             has("repo", LITERAL_WEIGHT) && has("repository", 1.0),
             "{weighted:?}"
         );
-        assert!(has("authenticated", 0.3), "{weighted:?}");
+        assert!(has("authenticated", FIRST_PERSON_WEIGHT), "{weighted:?}");
         assert!(!has("list", PLURAL_LIST_WEIGHT), "{weighted:?}");
         let plural = query_terms("branches of the repo");
         assert!(

@@ -481,6 +481,19 @@ async fn the_tracker_serves_a_curated_tool_and_discovers_the_rest_against_the_re
         "{}",
         text(&unknown)
     );
+    // A misspelt name suggests the nearest names first, not what a search for it finds.
+    let misspelt = session
+        .call(
+            "tracker_describe_operation",
+            json!({ "operation": "getIsue" }),
+        )
+        .await;
+    assert_eq!(misspelt.is_error, Some(true));
+    assert!(
+        text(&misspelt).contains("Did you mean `getIssue`"),
+        "{}",
+        text(&misspelt)
+    );
     let wrong = session
         .call(
             "tracker_call_operation",

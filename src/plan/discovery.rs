@@ -310,9 +310,14 @@ fn document(operation: &Operation, read_only: bool) -> Document {
         },
         fields: vec![
             (Field::Name, operation.id.clone()),
+            // Without a summary (Slack's Web API has none), the description's first sentence
+            // says what the operation does.
             (
                 Field::Summary,
-                operation.summary.clone().unwrap_or_default(),
+                match operation.summary.as_deref() {
+                    Some(summary) if !summary.trim().is_empty() => summary.to_string(),
+                    _ => crate::text::first_sentence(&description).to_string(),
+                },
             ),
             (Field::Tags, operation.tags.join(" ")),
             (Field::Path, path_words.join(" ")),
