@@ -1,0 +1,332 @@
+//! The curated real APIs end to end: each committed crate `generated-examples/<api>-mcp` (from
+//! `specs/<api>/mcpgen.yaml`) built, run over stdio and driven by the official Python MCP SDK
+//! (`tests/support/mcp_probe.py`), in front of a recording, validating mock of the API's own
+//! description (`tests/support/recorder.rs`: Prism with `--errors` behind a proxy that records
+//! every request). Each test asserts the exact method, path, query and body of every request the
+//! API received, that Prism found each one allowed by the description, and that no curation-file
+//! placeholder (`$name`) reached the API.
+//!
+//! Needs `MCPGEN_TEST_PRISM` and `MCPGEN_TEST_PYTHON`, and for GitHub `MCPGEN_TEST_LARGE_SPECS`;
+//! `scripts/test` installs and sets them. Run with `scripts/test --test real_apis`.
+
+#[path = "support/recorder.rs"]
+mod recorder;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use recorder::{Recorder, Request};
+use serde_json::{Value, json};
+
+/// The longest a generated crate's build may take (a cold build on 2 cores compiles ~100 crates).
+const BUILD_TIMEOUT: Duration = Duration::from_secs(15 * 60);
+/// The longest one run of `mcp_probe.py` (a whole script over one connection) may take.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(90);
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn required_env(name: &str) -> PathBuf {
+    match std::env::var_os(name) {
+        Some(path) if !path.is_empty() => PathBuf::from(path),
+        _ => panic!("{name} is not set: run the tests with `scripts/test`, which sets it"),
+    }
+}
+
+/// Runs `command` at most `timeout`, killing it when it takes longer; returns whether it
+/// succeeded and what it wrote to stdout and stderr.
+fn run(mut command: Command, timeout: Duration, what: &str) -> (String, String) {
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let out_path = scratch.path().join("out");
+    let err_path = scratch.path().join("err");
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out_path).expect("a file for stdout"))
+        .stderr(std::fs::File::create(&err_path).expect("a file for stderr"))
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {what}: {e}"));
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the child can be waited for") {
+            break status;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "{what} took longer than {timeout:?}:\n{}",
+                std::fs::read_to_string(&err_path).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let out = std::fs::read_to_string(&out_path).unwrap_or_default();
+    let err = std::fs::read_to_string(&err_path).unwrap_or_default();
+    assert!(status.success(), "{what} failed ({status}):\n{err}");
+    (out, err)
+}
+
+/// The binary of the committed crate `generated-examples/<api>-mcp`, built with the target
+/// directory every generated crate shares. Builds run one at a time.
+fn server(api: &str) -> PathBuf {
+    static BUILDING: Mutex<()> = Mutex::new(());
+    let _one_at_a_time = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+    let name = format!("{api}-mcp");
+    let manifest = repo()
+        .join("generated-examples")
+        .join(&name)
+        .join("Cargo.toml");
+    let target_dir = repo().join("target/generated");
+    let mut cargo = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cargo
+        .args(["build", "--quiet", "--manifest-path"])
+        .arg(&manifest)
+        .env("CARGO_TARGET_DIR", &target_dir);
+    run(cargo, BUILD_TIMEOUT, &format!("cargo build of {name}"));
+    target_dir.join("debug").join(&name)
+}
+
+/// One step of a probe script.
+fn call(tool: &str, args: Value) -> Value {
+    json!({ "call": tool, "args": args })
+}
+
+/// Runs `steps` over one stdio connection to the `api` server in front of `recorder`, with the
+/// server's own credentials in `env`; returns one result per step.
+fn probe(api: &str, recorder: &Recorder, env: &[(&str, &str)], steps: &[Value]) -> Vec<Value> {
+    let binary = server(api);
+    let scratch = tempfile::tempdir().expect("a scratch directory");
+    let script = scratch.path().join("script.json");
+    std::fs::write(&script, Value::from(steps.to_vec()).to_string()).expect("the script");
+    let binary = binary.to_str().expect("a text path");
+    assert!(!binary.contains('\''), "cannot quote {binary}");
+    let mut python = Command::new(required_env("MCPGEN_TEST_PYTHON"));
+    python
+        .arg(repo().join("tests/support/mcp_probe.py"))
+        .args(["--mode", "2026-07-28", "--stdio", &format!("'{binary}'")])
+        .arg("script")
+        .arg(&script)
+        .env(
+            format!("{}_BASE_URL", api.to_uppercase()),
+            recorder.base_url(),
+        );
+    for (name, value) in env {
+        python.env(name, value);
+    }
+    let (out, _) = run(python, PROBE_TIMEOUT, &format!("mcp_probe.py ({api})"));
+    let results: Vec<Value> = out
+        .lines()
+        .map(|line| {
+            serde_json::from_str(line)
+                .unwrap_or_else(|e| panic!("mcp_probe.py printed {line}: {e}"))
+        })
+        .collect();
+    assert_eq!(
+        results.len(),
+        steps.len(),
+        "one result per step: {results:#?}"
+    );
+    results
+}
+
+/// The `structuredContent` of a call that succeeded.
+fn success<'a>(result: &'a Value, what: &str) -> &'a Value {
+    assert_eq!(result["isError"], false, "{what} failed: {result:#}");
+    &result["structuredContent"]
+}
+
+fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+    list.iter()
+        .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+        .collect()
+}
+
+/// Checks the method, path, query and body of a recorded request.
+fn assert_request(
+    request: &Request,
+    method: &str,
+    path: &str,
+    query: &[(&str, &str)],
+    body: &Value,
+) {
+    let line = request.line();
+    assert_eq!(request.method, method, "the method of {line}");
+    assert_eq!(request.path, path, "the path of {line}");
+    assert_eq!(request.query, pairs(query), "the query of {line}");
+    assert_eq!(&request.body, body, "the body of {line}");
+}
+
+/// A recorder on the operations at `paths` of `spec`; the directory keeps Prism's files.
+fn start(spec: &Path, paths: &[&str]) -> (Recorder, tempfile::TempDir) {
+    let logs = tempfile::tempdir().expect("a directory for Prism's log");
+    (Recorder::start_on_paths(spec, paths, logs.path()), logs)
+}
+
+// --- the recorder itself ------------------------------------------------------------------------
+
+#[test]
+fn recorder_recognizes_curation_placeholders() {
+    for placeholder in ["$project", "$found.id", "$_x"] {
+        assert!(recorder::is_placeholder(placeholder), "{placeholder}");
+    }
+    for value in ["$", "$5.00", "usd", "cost: $project", "$a b"] {
+        assert!(!recorder::is_placeholder(value), "{value}");
+    }
+}
+
+#[test]
+fn recorder_decodes_form_fields_in_order() {
+    assert_eq!(
+        recorder::form_pairs(
+            "customer=cus_1&description=two+words%21&expand%5B%5D=a&expand%5B%5D=b"
+        ),
+        pairs(&[
+            ("customer", "cus_1"),
+            ("description", "two words!"),
+            ("expand[]", "a"),
+            ("expand[]", "b"),
+        ])
+    );
+}
+
+// --- Slack --------------------------------------------------------------------------------------
+
+const SLACK_TOKEN: &str = "xoxb-recorder";
+
+/// `slack_list_channels` walks Slack's cursor (`response_metadata.next_cursor`) up to the limit:
+/// the first request has no cursor, every later one the cursor the previous answer gave, each
+/// with `exclude_archived=true` (fixed by the curation file) and a page size.
+#[test]
+fn slack_list_channels_walks_the_cursor_in_response_metadata() {
+    let spec = repo().join("tests/corpus/slack-web/slack_web_openapi_v2.json");
+    let (recorder, _logs) = start(&spec, &["/conversations.list"]);
+    let results = probe(
+        "slack",
+        &recorder,
+        &[("SLACK_TOKEN", SLACK_TOKEN)],
+        &[call("slack_list_channels", json!({ "limit": 3 }))],
+    );
+    let listed = success(&results[0], "slack_list_channels");
+    // Prism answers every page with the description's example: general and random, and a cursor.
+    let names: Vec<&Value> = listed["channels"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no channels: {listed:#}"))
+        .iter()
+        .map(|channel| &channel["name"])
+        .collect();
+    assert_eq!(
+        names,
+        [&json!("general"), &json!("random"), &json!("general")]
+    );
+    assert_eq!(
+        listed["channels"][0],
+        json!({
+            "name": "general",
+            "id": "C012AB3CD",
+            "topic": "Company-wide announcements and work-based matters",
+            "members": 4
+        })
+    );
+    assert_eq!(listed["truncated"], true, "{listed:#}");
+    recorder.assert_clean();
+    let requests = recorder.requests();
+    assert_eq!(requests.len(), 2, "{requests:#?}");
+    let first = [("exclude_archived", "true"), ("limit", "3")];
+    assert_request(
+        &requests[0],
+        "GET",
+        "/conversations.list",
+        &first,
+        &Value::Null,
+    );
+    let second = [
+        ("exclude_archived", "true"),
+        ("limit", "3"),
+        ("cursor", "dGVhbTpDMDYxRkE1UEI="),
+    ];
+    assert_request(
+        &requests[1],
+        "GET",
+        "/conversations.list",
+        &second,
+        &Value::Null,
+    );
+    for request in &requests {
+        let expected = format!("Bearer {SLACK_TOKEN}");
+        assert_eq!(request.header("authorization"), Some(expected.as_str()));
+    }
+}
+
+// --- Notion -------------------------------------------------------------------------------------
+
+const NOTION_TOKEN: &str = "secret_recorder";
+
+/// `notion_search` sends the words as the JSON body's `query` and nothing else.
+#[test]
+fn notion_search_sends_the_query_in_the_json_body() {
+    let spec = repo().join("tests/corpus/notion/notion-openapi.json");
+    let (recorder, _logs) = start(&spec, &["/v1/search"]);
+    let results = probe(
+        "notion",
+        &recorder,
+        &[("NOTION_TOKEN", NOTION_TOKEN)],
+        &[call("notion_search", json!({ "query": "Roadmap 2027" }))],
+    );
+    // The description documents the answer only as `type: object`, so Prism answers `{}`.
+    assert_eq!(success(&results[0], "notion_search"), &json!({}));
+    recorder.assert_clean();
+    let requests = recorder.requests();
+    assert_eq!(requests.len(), 1, "{requests:#?}");
+    let body = json!({ "query": "Roadmap 2027" });
+    assert_request(&requests[0], "POST", "/v1/search", &[], &body);
+    let expected = format!("Bearer {NOTION_TOKEN}");
+    assert_eq!(requests[0].header("authorization"), Some(expected.as_str()));
+    assert_eq!(requests[0].header("content-type"), Some("application/json"));
+}
+
+/// What issue 19 found: a step argument sent as the curation file's text `"$title"`. Prism
+/// accepts it (it is a string), so the recorder must fail the test itself.
+#[test]
+fn recorder_fails_a_test_when_the_api_receives_a_placeholder() {
+    use std::io::{Read, Write};
+    let spec = repo().join("tests/corpus/notion/notion-openapi.json");
+    let (recorder, _logs) = start(&spec, &["/v1/search"]);
+    let port = recorder
+        .base_url()
+        .rsplit(':')
+        .next()
+        .and_then(|port| port.parse::<u16>().ok())
+        .expect("a port in the base URL");
+    let body = r#"{"query":"$title"}"#;
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).expect("the recorder");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .expect("a read timeout");
+    write!(
+        stream,
+        "POST /v1/search HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer x\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .expect("the request is sent");
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).expect("an answer");
+    assert!(
+        answer.starts_with("HTTP/1.1 200"),
+        "Prism accepts the text: {answer}"
+    );
+    let outcome =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| recorder.assert_clean()));
+    let message = outcome.expect_err("assert_clean fails on \"$title\"");
+    let message = message
+        .downcast_ref::<String>()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        message.contains("placeholder \"$title\""),
+        "the failure names the placeholder: {message}"
+    );
+}
