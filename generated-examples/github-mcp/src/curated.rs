@@ -217,6 +217,8 @@ pub struct ResolverSpec {
 struct Entry {
     /// The item's readable values, lowercased for matching.
     names: Vec<String>,
+    /// The same values as the API wrote them, to tell apart items that share one.
+    labels: Vec<String>,
     id: String,
     /// The readable name shown to the model.
     display: String,
@@ -265,7 +267,11 @@ impl ResolverCache {
         {
             *list = Some(self.load(fetch_all).await?);
         }
-        let mut found = list.as_ref().and_then(|loaded| find(loaded, value));
+        let mut found = list
+            .as_ref()
+            .map(|loaded| find(loaded, self.spec.what, value))
+            .transpose()?
+            .flatten();
         // A miss in a list fetched before this call began may only mean the value was created
         // since: fetch once more. A list fetched while this call waited for the lock is as new
         // as it gets, so calls racing on the same unknown value do not each fetch again.
@@ -277,7 +283,11 @@ impl ResolverCache {
             && let Some(fetch_all) = fetch_all.take()
         {
             *list = Some(self.load(fetch_all).await?);
-            found = list.as_ref().and_then(|loaded| find(loaded, value));
+            found = list
+                .as_ref()
+                .map(|loaded| find(loaded, self.spec.what, value))
+                .transpose()?
+                .flatten();
         }
         match found {
             Some(id) => Ok(id),
@@ -346,11 +356,17 @@ impl ResolverCache {
                     .ok()
                     .or_else(|| names.first().cloned())
                     .unwrap_or_else(|| id.clone());
+                let labels = names.clone();
                 let names = names
                     .iter()
                     .map(|name| name.trim().to_lowercase())
                     .collect();
-                Some(Entry { names, id, display })
+                Some(Entry {
+                    names,
+                    labels,
+                    id,
+                    display,
+                })
             })
             .collect();
         if entries.is_empty()
@@ -366,15 +382,49 @@ impl ResolverCache {
 }
 
 /// The id of the entry whose readable values include `value` (ignoring case), or else whose id
-/// is `value`.
-fn find(loaded: &Loaded, value: &str) -> Option<String> {
+/// is `value`; several entries with different ids matching `value` is an error listing them
+/// (with their other values and ids, which tell them apart), never a silent pick of the first.
+fn find(loaded: &Loaded, what: &str, value: &str) -> Result<Option<String>, ToolError> {
     let wanted = value.trim().to_lowercase();
-    loaded
-        .entries
-        .iter()
-        .find(|entry| entry.names.contains(&wanted))
-        .or_else(|| loaded.entries.iter().find(|entry| entry.id == value.trim()))
-        .map(|entry| entry.id.clone())
+    let mut matching: Vec<&Entry> = Vec::new();
+    for entry in loaded.entries.iter().filter(|e| e.names.contains(&wanted)) {
+        if !matching.iter().any(|m| m.id == entry.id) {
+            matching.push(entry);
+        }
+    }
+    match matching.as_slice() {
+        [] => Ok(loaded
+            .entries
+            .iter()
+            .find(|entry| entry.id == value.trim())
+            .map(|entry| entry.id.clone())),
+        [only] => Ok(Some(only.id.clone())),
+        several => {
+            let candidates: Vec<String> = several
+                .iter()
+                .take(MAX_LISTED_VALUES)
+                .map(|entry| {
+                    let others: Vec<&str> = entry
+                        .labels
+                        .iter()
+                        .map(String::as_str)
+                        .filter(|label| label.trim().to_lowercase() != wanted)
+                        .collect();
+                    match others.as_slice() {
+                        [] => format!("id {}", entry.id),
+                        others => format!("{} (id {})", others.join(", "), entry.id),
+                    }
+                })
+                .collect();
+            Err(ToolError::InvalidArguments(format!(
+                "{} \"{value}\" is ambiguous: {} {what}s match it: {}. Call again with one of the \
+                 values that tell them apart, or with the id.",
+                subject(what),
+                several.len(),
+                candidates.join("; ")
+            )))
+        }
+    }
 }
 
 /// The text of the JSON value at `pointer` in `value`: a string as is, a number as its decimal
@@ -1031,6 +1081,18 @@ pub fn put(args: &mut Map<String, Value>, name: &str, value: impl Into<Value>) {
     }
 }
 
+/// An object of the fields that have a value: a field whose value is null (an optional argument
+/// the model left out) is left out, as [`put`] leaves it out of a request.
+pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
+    Value::Object(
+        fields
+            .into_iter()
+            .filter(|(_, value)| !value.is_null())
+            .map(|(name, value)| (name.to_string(), value))
+            .collect(),
+    )
+}
+
 /// The value at `pointer` in `value`, or null.
 pub fn value_at(value: &Value, pointer: &str) -> Value {
     value.pointer(pointer).cloned().unwrap_or(Value::Null)
@@ -1047,8 +1109,40 @@ pub fn same(left: &Value, right: &Value) -> bool {
     }
 }
 
+/// [`same`], with text compared ignoring case and surrounding spaces.
+fn same_text(left: &Value, right: &Value) -> bool {
+    match (left, right) {
+        (Value::String(left), Value::String(right)) => {
+            left.trim().to_lowercase() == right.trim().to_lowercase()
+        }
+        _ => same(left, right),
+    }
+}
+
+/// The values of `field` in the items of the list at `pointer` in `value`, joined with `, `: what
+/// a `find` step's `missing` message shows as `{available}`.
+pub fn item_values(value: &Value, pointer: &str, field: &str) -> String {
+    let list = if pointer.is_empty() {
+        Some(value)
+    } else {
+        value.pointer(pointer)
+    };
+    let values: Vec<String> = list
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|item| field_text(item, field).ok())
+        .collect();
+    if values.is_empty() {
+        "none".to_string()
+    } else {
+        values.join(", ")
+    }
+}
+
 /// The first item of the list at `pointer` in `value` whose fields equal the conditions
-/// (`(field pointer, value)`).
+/// (`(field pointer, value)`); text is compared as resolvers compare it, ignoring case and
+/// surrounding spaces (`done` finds the transition named `Done`).
 pub fn find_item(value: &Value, pointer: &str, conditions: &[(&str, &Value)]) -> Option<Value> {
     let list = if pointer.is_empty() {
         Some(value)
@@ -1059,9 +1153,10 @@ pub fn find_item(value: &Value, pointer: &str, conditions: &[(&str, &Value)]) ->
         .as_array()?
         .iter()
         .find(|item| {
-            conditions
-                .iter()
-                .all(|(field, wanted)| item.pointer(field).is_some_and(|found| same(found, wanted)))
+            conditions.iter().all(|(field, wanted)| {
+                item.pointer(field)
+                    .is_some_and(|found| same_text(found, wanted))
+            })
         })
         .cloned()
 }
@@ -1357,6 +1452,23 @@ mod tests {
         assert_eq!(id.expect("the name resolves"), "a-20");
         let id = cache.resolve("We", counted(&calls, projects())).await;
         assert!(id.is_err(), "matching is exact, not by prefix");
+    }
+
+    #[tokio::test]
+    async fn resolve_of_a_value_two_items_share_lists_both_and_what_tells_them_apart() {
+        let cache = ResolverCache::new(&PROJECT_KEYS);
+        let calls = AtomicUsize::new(0);
+        let mut items = projects();
+        items.push(json!({"id": 40, "key": "WEB2", "name": "Public API"}));
+        let error = cache
+            .resolve("public api", counted(&calls, items))
+            .await
+            .expect_err("two projects are called Public API");
+        assert_eq!(
+            text(error),
+            "Project \"public api\" is ambiguous: 2 project keys match it: API (id a-20); WEB2 \
+             (id 40). Call again with one of the values that tell them apart, or with the id."
+        );
     }
 
     #[tokio::test]

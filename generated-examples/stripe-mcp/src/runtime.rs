@@ -116,6 +116,14 @@ pub struct ToolOutput {
     pub notes: Vec<String>,
 }
 
+impl ToolOutput {
+    /// The output with `note` told after it, as a text block of its own.
+    pub fn with_note(mut self, note: String) -> Self {
+        self.notes.push(note);
+        self
+    }
+}
+
 impl From<Value> for ToolOutput {
     fn from(value: Value) -> Self {
         Self {

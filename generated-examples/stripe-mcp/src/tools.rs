@@ -343,7 +343,7 @@ pub mod stripe_create_invoice_item {
                 .map_err(|e| {
                     e.explain(STEP_ERRORS, &vars)
                         .explain(ERRORS, &vars)
-                        .in_step(2, "PostInvoiceitems")
+                        .in_step(3, "PostInvoiceitems")
                 })?
         };
         Ok(curated::shape_item(&SHAPE, &item, false, &[]).into())
