@@ -64,8 +64,18 @@ fn fix_ident(mut name: String) -> String {
 }
 
 /// The name of a server: lowercase words joined by `-` (`Swagger Petstore` → `swagger-petstore`).
+/// A name that would start with a digit gets `api-` in front (`9lives` → `api-9lives`): Cargo
+/// refuses package names that start with a digit, and the crate's library name must be a Rust
+/// identifier.
 pub fn server_name(raw: &str) -> Option<String> {
-    snake(raw).map(|s| s.replace('_', "-"))
+    snake(raw).map(|s| {
+        let name = s.replace('_', "-");
+        if name.starts_with(|c: char| c.is_ascii_digit()) {
+            format!("api-{name}")
+        } else {
+            name
+        }
+    })
 }
 
 /// The default name of a server, from its API's title: the title's leading words (at most three)
@@ -354,6 +364,53 @@ mod tests {
         assert_eq!(env_prefix("tracker"), "TRACKER");
         assert_eq!(env_prefix("swagger-petstore"), "SWAGGER_PETSTORE");
         assert_eq!(env_prefix("3scale"), "MCP_3SCALE");
+    }
+
+    /// Every title or `--name` that starts with a digit or has nothing but symbols gives a server
+    /// name whose crate name is a Cargo package name and whose library name is a Rust identifier
+    /// (a digit-leading one panicked in `proc_macro2::Ident::new`).
+    #[test]
+    fn digit_leading_and_symbol_only_names_make_valid_crate_and_library_names() {
+        let titles = [
+            "0001-AllOffProps",
+            "9lives",
+            "3scale API",
+            "2024",
+            "1.0",
+            "v2",
+            "123 456",
+            "#1 API",
+            "+1",
+            "-9-",
+            "_0",
+            "00",
+            "42 - The Answer",
+            "7 (seven)",
+        ];
+        for title in titles {
+            let names = [server_name_from_title(title), server_name(title)];
+            for name in names.into_iter().flatten() {
+                assert!(
+                    name.starts_with(|c: char| c.is_ascii_lowercase()),
+                    "{title:?} gave {name:?}"
+                );
+                let lib = format!("{name}-mcp").replace('-', "_");
+                assert!(
+                    syn::parse_str::<syn::Ident>(&lib).is_ok(),
+                    "{title:?} gave {lib:?}"
+                );
+                assert!(!env_prefix(&name).starts_with(|c: char| c.is_ascii_digit()));
+            }
+        }
+        assert_eq!(server_name("9lives").as_deref(), Some("api-9lives"));
+        assert_eq!(
+            server_name_from_title("0001-AllOffProps").as_deref(),
+            Some("api-0001alloffprops")
+        );
+        for symbols in ["!!!", "---", "_", "#", "+", "...", "名前", "", " "] {
+            assert_eq!(server_name(symbols), None, "{symbols:?}");
+            assert_eq!(server_name_from_title(symbols), None, "{symbols:?}");
+        }
     }
 
     #[test]

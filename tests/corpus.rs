@@ -385,3 +385,67 @@ fn an_unparsable_or_non_utf8_referenced_file_is_an_error_naming_it() {
         "the file is not UTF-8 text (invalid byte at offset 23); save it as UTF-8"
     );
 }
+
+#[test]
+fn ref_keys_inside_examples_defaults_enums_consts_and_extensions_are_data_not_references() {
+    let api = mcpgen::load::load(&fixture("literal-refs/openapi.yaml")).expect("it loads");
+    let operation = &api.operations[0];
+    assert_eq!(
+        operation.parameters[0].name, "tag",
+        "a real `$ref` is followed"
+    );
+    let body = &operation.body.as_ref().expect("a body").schema;
+    let link = &body["properties"]["link"];
+    assert_eq!(link["examples"], serde_json::json!([{ "$ref": "a" }]));
+    assert_eq!(
+        link["default"],
+        serde_json::json!({ "$ref": "nosuch.yaml" })
+    );
+    assert_eq!(
+        body["properties"]["pointer"]["enum"],
+        serde_json::json!([{ "$ref": "#/nowhere" }])
+    );
+    assert_eq!(
+        body["properties"]["fixed"]["const"],
+        serde_json::json!({ "$ref": "#/nowhere/either" })
+    );
+    assert_eq!(
+        body["properties"]["example"],
+        serde_json::json!({ "type": "string", "examples": [{ "$ref": "c" }] }),
+        "a property named `example` is a schema, and its `$ref` is followed"
+    );
+    let success = operation.success.as_ref().expect("a success response");
+    assert_eq!(
+        success.schema.as_ref().expect("a schema")["properties"]["id"]["type"],
+        "integer"
+    );
+}
+
+#[test]
+fn swagger_2_examples_and_defaults_keep_their_ref_keys_as_written() {
+    let api = mcpgen::load::load(&fixture("literal-refs/swagger.yaml")).expect("it loads");
+    let body = &api.operations[0].body.as_ref().expect("a body").schema;
+    assert_eq!(
+        body["properties"]["link"]["examples"],
+        serde_json::json!([{ "$ref": "#/definitions/Note" }]),
+        "not rewritten to #/components/schemas/Note: it is data"
+    );
+    assert_eq!(
+        body["properties"]["link"]["default"],
+        serde_json::json!({ "$ref": "nosuch.yaml" })
+    );
+    assert_eq!(
+        body["properties"]["note"]["properties"]["id"]["type"],
+        "integer"
+    );
+}
+
+#[test]
+fn ref_paths_are_normalised_lexically_before_they_are_read() {
+    let api = mcpgen::load::load(&fixture("lexical/openapi.yaml")).expect("it loads");
+    let parameter = &api.operations[0].parameters[0];
+    assert_eq!(
+        (parameter.name.as_str(), &parameter.schema),
+        ("limit", &serde_json::json!({ "type": "integer" }))
+    );
+}

@@ -20,6 +20,75 @@ use super::{LoadError, parse_text, pointer_token};
 /// Where bundled files are placed in the root document.
 pub const EXTERNAL_KEY: &str = "x-mcpgen-external";
 
+/// Keys whose values are mappings from names the document chooses to objects: their keys are
+/// names (a response named `default`, a property named `enum` or `example`), never keywords.
+const NAME_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "paths",
+    "webhooks",
+    "callbacks",
+    "components",
+    "schemas",
+    "responses",
+    "parameters",
+    "requestBodies",
+    "headers",
+    "securitySchemes",
+    "securityDefinitions",
+    "links",
+    "content",
+    "encoding",
+    "examples",
+    "variables",
+    "pathItems",
+    EXTERNAL_KEY,
+];
+
+/// What [`is_literal`] is told for the "key" of an item of a list: no key it knows, so the keys
+/// of an object in `parameters: [...]` are keywords, not names.
+pub const ITEM: &str = "[]";
+
+/// Name mappings whose keys may start with `x-` and still be names (of schemas or files).
+const NAMES_NOT_EXTENSIONS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "schemas",
+    EXTERNAL_KEY,
+];
+
+/// Does `value`, under `key` of an object that is itself under `parent` (whose own object is
+/// under `grandparent`), hold literal data rather than more of the document? The specifications
+/// put references in schemas, parameters, responses and the like, never inside `example`,
+/// `examples` (a schema's list, or an Example object's `value`), `default`, `enum`, `const` or
+/// `x-` extensions: a `$ref` key there is part of the data (`example: {$ref: a}`), and following
+/// it refused valid documents.
+pub fn is_literal(
+    grandparent: Option<&str>,
+    parent: Option<&str>,
+    key: &str,
+    value: &Value,
+) -> bool {
+    if key.starts_with("x-") && key != EXTERNAL_KEY {
+        return !parent.is_some_and(|p| NAMES_NOT_EXTENSIONS.contains(&p));
+    }
+    if parent.is_some_and(|p| NAME_MAPS.contains(&p)) {
+        return false;
+    }
+    match key {
+        "example" | "default" | "enum" | "const" => true,
+        "examples" => value.is_array(),
+        "value" => grandparent == Some("examples"),
+        _ => false,
+    }
+}
+
 /// What the `$ref`s of a document point to, found in one walk of it.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct RefTargets {
@@ -32,14 +101,17 @@ pub struct RefTargets {
 impl RefTargets {
     pub fn of(document: &Value) -> Self {
         let mut targets = RefTargets::default();
-        targets.walk(document);
+        targets.walk(document, None, None);
         targets
     }
 
-    fn walk(&mut self, value: &Value) {
+    fn walk(&mut self, value: &Value, grandparent: Option<&str>, parent: Option<&str>) {
         match value {
             Value::Object(object) => {
                 for (key, value) in object {
+                    if is_literal(grandparent, parent, key, value) {
+                        continue;
+                    }
                     if key == "$ref"
                         && let Value::String(reference) = value
                     {
@@ -51,13 +123,13 @@ impl RefTargets {
                             None => self.external = true,
                         }
                     } else {
-                        self.walk(value);
+                        self.walk(value, parent, Some(key));
                     }
                 }
             }
             Value::Array(items) => {
                 for value in items {
-                    self.walk(value);
+                    self.walk(value, parent, Some(ITEM));
                 }
             }
             _ => {}
@@ -95,7 +167,7 @@ pub fn bundle(
         names: HashMap::new(),
         files: Vec::new(),
     };
-    bundler.walk(&mut document, path, &root_file, None, &mut String::new())?;
+    bundler.walk(&mut document, path, &root_file, None, &mut Walk::default())?;
     let mut index = 0;
     while index < bundler.files.len() {
         let (name, display, canonical, mut value) = bundler.files[index].clone();
@@ -104,7 +176,7 @@ pub fn bundle(
             &display,
             &canonical,
             Some(&name),
-            &mut String::new(),
+            &mut Walk::default(),
         )?;
         bundler.files[index].3 = value;
         index += 1;
@@ -118,6 +190,21 @@ pub fn bundle(
         root.insert(EXTERNAL_KEY.into(), Value::Object(bundled));
     }
     Ok(document)
+}
+
+/// Where the bundler is in a file: the JSON pointer, and the keys of the two objects above.
+#[derive(Default)]
+struct Walk {
+    pointer: String,
+    keys: Vec<String>,
+}
+
+impl Walk {
+    fn parents(&self) -> (Option<&str>, Option<&str>) {
+        let mut last = self.keys.iter().rev().map(String::as_str);
+        let parent = last.next();
+        (last.next(), parent)
+    }
 }
 
 struct Bundler {
@@ -139,27 +226,35 @@ impl Bundler {
         display: &Path,
         file: &Path,
         name: Option<&str>,
-        pointer: &mut String,
+        walk: &mut Walk,
     ) -> Result<(), LoadError> {
         match value {
             Value::Object(object) => {
                 if let Some(Value::String(reference)) = object.get_mut("$ref") {
-                    *reference = self.rewrite(reference, display, file, name, pointer)?;
+                    *reference = self.rewrite(reference, display, file, name, &walk.pointer)?;
                 }
                 for (key, child) in object.iter_mut() {
-                    let length = pointer.len();
-                    pointer.push('/');
-                    pointer.push_str(&pointer_token(key));
-                    self.walk(child, display, file, name, pointer)?;
-                    pointer.truncate(length);
+                    let (grandparent, parent) = walk.parents();
+                    if is_literal(grandparent, parent, key, child) {
+                        continue;
+                    }
+                    let length = walk.pointer.len();
+                    walk.pointer.push('/');
+                    walk.pointer.push_str(&pointer_token(key));
+                    walk.keys.push(key.clone());
+                    self.walk(child, display, file, name, walk)?;
+                    walk.keys.pop();
+                    walk.pointer.truncate(length);
                 }
             }
             Value::Array(items) => {
                 for (index, child) in items.iter_mut().enumerate() {
-                    let length = pointer.len();
-                    pointer.push_str(&format!("/{index}"));
-                    self.walk(child, display, file, name, pointer)?;
-                    pointer.truncate(length);
+                    let length = walk.pointer.len();
+                    walk.pointer.push_str(&format!("/{index}"));
+                    walk.keys.push(ITEM.into());
+                    self.walk(child, display, file, name, walk)?;
+                    walk.keys.pop();
+                    walk.pointer.truncate(length);
                 }
             }
             _ => {}
@@ -214,7 +309,8 @@ impl Bundler {
                 self.boundary.display()
             )));
         }
-        let canonical = joined.canonicalize().map_err(|e| {
+        // Lexically: `nosuchdir/../other.yaml` is `other.yaml` even when `nosuchdir` does not exist.
+        let canonical = lexical.canonicalize().map_err(|e| {
             fail(format!(
                 "`$ref: {reference}` names the file {}, which cannot be read: {e}",
                 lexical.display()
@@ -311,4 +407,45 @@ fn normalize(path: &Path) -> PathBuf {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn external(document: Value) -> bool {
+        RefTargets::of(&document).external
+    }
+
+    #[test]
+    fn ref_keys_in_literal_data_are_not_references() {
+        for literal in [
+            json!({ "example": { "$ref": "a.yaml" } }),
+            json!({ "default": { "$ref": "a.yaml" } }),
+            json!({ "enum": [{ "$ref": "a.yaml" }] }),
+            json!({ "const": { "$ref": "a.yaml" } }),
+            json!({ "examples": [{ "$ref": "a.yaml" }] }),
+            json!({ "examples": { "one": { "value": { "$ref": "a.yaml" } } } }),
+            json!({ "x-ms-examples": { "one": { "$ref": "a.yaml" } } }),
+            json!({ "parameters": [{ "name": "a", "in": "query", "example": { "$ref": "a.yaml" } }] }),
+        ] {
+            assert!(!external(literal.clone()), "{literal}");
+        }
+    }
+
+    #[test]
+    fn names_that_look_like_literal_keywords_still_hold_references() {
+        for named in [
+            json!({ "responses": { "default": { "$ref": "a.yaml" } } }),
+            json!({ "properties": { "example": { "$ref": "a.yaml" } } }),
+            json!({ "properties": { "enum": { "$ref": "a.yaml" } } }),
+            json!({ "properties": { "x-id": { "$ref": "a.yaml" } } }),
+            json!({ "examples": { "default": { "$ref": "a.yaml" } } }),
+            json!({ "components": { "schemas": { "const": { "$ref": "a.yaml" } } } }),
+            json!({ "schema": { "$ref": "a.yaml" } }),
+        ] {
+            assert!(external(named.clone()), "{named}");
+        }
+    }
 }

@@ -14,7 +14,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Fail, percent_decode, pointer_token};
+use super::{Fail, percent_decode, pointer_token, refs};
 
 /// The OpenAPI version the converted document declares.
 const CONVERTED_VERSION: &str = "3.0.3";
@@ -91,7 +91,7 @@ impl Converter<'_> {
                     out.insert("paths".into(), self.paths(value)?);
                 }
                 _ => {
-                    out.insert(key.clone(), rewritten(value));
+                    out.insert(key.clone(), rewritten_at(key, value));
                 }
             }
         }
@@ -220,7 +220,7 @@ impl Converter<'_> {
                 let at = format!("{pointer}/{key}");
                 out.insert(key.clone(), self.operation(value, &at, &shared_body)?);
             } else {
-                out.insert(key.clone(), rewritten(value));
+                out.insert(key.clone(), rewritten_at(key, value));
             }
         }
         Ok(Value::Object(out))
@@ -273,7 +273,7 @@ impl Converter<'_> {
                     );
                 }
                 _ => {
-                    out.insert(key.clone(), rewritten(value));
+                    out.insert(key.clone(), rewritten_at(key, value));
                 }
             }
         }
@@ -434,6 +434,15 @@ fn is_body_or_form(parameter: &Value) -> bool {
 fn rewritten(value: &Value) -> Value {
     let mut value = value.clone();
     rewrite_refs_and_nullable(&mut value);
+    value
+}
+
+/// [`rewritten`] for the value under `key` of an object: an extension is literal data, copied.
+fn rewritten_at(key: &str, value: &Value) -> Value {
+    let mut value = value.clone();
+    if !refs::is_literal(None, None, key, &value) {
+        rewrite_refs_and_nullable_under(&mut value, None, Some(key));
+    }
     value
 }
 
@@ -647,6 +656,16 @@ fn security_scheme(scheme: &Value) -> Value {
 /// `#/definitions/X` → `#/components/schemas/X` (and the same for `parameters` and `responses`),
 /// `x-nullable` → `nullable`, in every object of `value`.
 fn rewrite_refs_and_nullable(value: &mut Value) {
+    rewrite_refs_and_nullable_under(value, None, None);
+}
+
+/// [`rewrite_refs_and_nullable`] in `value`, whose object is under `parent` (and that one under
+/// `grandparent`); literal data (examples, defaults, extensions) is left as written.
+fn rewrite_refs_and_nullable_under(
+    value: &mut Value,
+    grandparent: Option<&str>,
+    parent: Option<&str>,
+) {
     match value {
         Value::Object(object) => {
             if let Some(Value::String(reference)) = object.get_mut("$ref") {
@@ -665,11 +684,17 @@ fn rewrite_refs_and_nullable(value: &mut Value) {
                 object.remove("x-nullable");
                 object.insert("nullable".into(), Value::Bool(nullable));
             }
-            for child in object.values_mut() {
-                rewrite_refs_and_nullable(child);
+            for (key, child) in object.iter_mut() {
+                if !refs::is_literal(grandparent, parent, key, child) {
+                    rewrite_refs_and_nullable_under(child, parent, Some(key));
+                }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(rewrite_refs_and_nullable),
+        Value::Array(items) => {
+            for child in items {
+                rewrite_refs_and_nullable_under(child, parent, Some(refs::ITEM));
+            }
+        }
         _ => {}
     }
 }
