@@ -57,10 +57,19 @@ pub mod stripe_find_customer {
         "items": {
           "type": "object",
           "properties": {
-            "id": {},
-            "name": {},
-            "email": {}
-          }
+            "id": {
+              "type": "string"
+            },
+            "name": {
+              "type": "string"
+            },
+            "email": {
+              "type": "string"
+            }
+          },
+          "required": [
+            "id"
+          ]
         }
       },
       "truncated": {
