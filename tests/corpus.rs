@@ -103,6 +103,18 @@ fn generate(path: &Path, relative: &str, out: &Path) -> Result<(String, usize), 
     let (plan, files) = mcpgen::generate(path, None, &options).map_err(|e| format!("{e:#}"))?;
     let folder = plan.server.crate_name.clone();
     mcpgen::write::write(&out.join(&folder), &files).map_err(|e| format!("{e:#}"))?;
+    // A generated crate is its own workspace root; here it joins the workspace of every corpus
+    // crate, checked together, so its own (empty) `[workspace]` table is taken out.
+    let manifest = out.join(&folder).join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).map_err(|e| e.to_string())?;
+    let member = text.replacen("\n[workspace]\n", "\n", 1);
+    if member == text {
+        return Err(format!(
+            "{}: no `[workspace]` table to take out",
+            manifest.display()
+        ));
+    }
+    std::fs::write(&manifest, member).map_err(|e| e.to_string())?;
     Ok((folder, plan.tools.len()))
 }
 

@@ -3,9 +3,7 @@
 //! operation filters; and a generated server that walks the tracker's pages through
 //! `Link: rel="next"` headers.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
 
@@ -146,39 +144,18 @@ fn every_paging_style_generates_a_clippy_clean_crate() {
     );
 }
 
-/// One `tools/call` over stdio in the 2026-07-28 (stateless) protocol.
+/// One `tools/call` to the tracker-link server over stdio.
 fn call_over_stdio(binary: &Path, base_url: &str, tool: &str, arguments: Value) -> Value {
-    let meta = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": { "name": "mcpgen-tests", "version": "1" },
-        "io.modelcontextprotocol/clientCapabilities": {},
-    });
-    let request = json!({
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": { "name": tool, "arguments": arguments, "_meta": meta },
-    });
-    let mut child = Command::new(binary)
-        .env("TRACKER_LINK_BASE_URL", base_url)
-        .env("TRACKER_LINK_TOKEN", "alice-token")
-        .env_remove("TRACKER_TOKEN")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    writeln!(stdin, "{request}").expect("the request is written");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("a response line");
-    drop(stdin);
-    let _ = child.kill();
-    let _ = child.wait();
-    let response: Value = serde_json::from_str(&line).expect("a JSON-RPC response");
-    response["result"].clone()
+    support::call_over_stdio(
+        binary,
+        &[
+            ("TRACKER_LINK_BASE_URL", base_url),
+            ("TRACKER_LINK_TOKEN", "alice-token"),
+        ],
+        &["TRACKER_TOKEN"],
+        tool,
+        arguments,
+    )
 }
 
 #[test]

@@ -5,9 +5,8 @@
 //! `tests/soundness/<case>.txt` (`UPDATE_GOLDEN=1` rewrites them); generated servers are called
 //! over stdio and the requests a recording upstream received are compared whole.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
@@ -119,37 +118,15 @@ fn recording_upstream(
     (format!("http://{address}/api"), log)
 }
 
-/// One `tools/call` over stdio in the 2026-07-28 (stateless) protocol; the `result`.
+/// One `tools/call` to the fixture's server, its API at `base_url`; the `result`.
 fn call(binary: &Path, base_url: &str, tool: &str, arguments: Value) -> Value {
-    let meta = json!({
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": { "name": "mcpgen-tests", "version": "1" },
-        "io.modelcontextprotocol/clientCapabilities": {},
-    });
-    let request = json!({
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": { "name": tool, "arguments": arguments, "_meta": meta },
-    });
-    let mut child = Command::new(binary)
-        .env("BOARDS_BASE_URL", base_url)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("the server starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    writeln!(stdin, "{request}").expect("the request is written");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("a response line");
-    drop(stdin);
-    let _ = child.kill();
-    let _ = child.wait();
-    let response: Value = serde_json::from_str(&line).expect("a JSON-RPC response");
-    response["result"].clone()
+    support::call_over_stdio(
+        binary,
+        &[("BOARDS_BASE_URL", base_url)],
+        &[],
+        tool,
+        arguments,
+    )
 }
 
 /// The fixture's server, generated, checked by clippy and built once per test process.

@@ -880,3 +880,48 @@ pub async fn probe_with(
 fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
+
+/// One `tools/call` of `tool` over stdio in the 2026-07-28 (stateless) protocol, to a fresh
+/// `binary` started with `env` (and without the variables named in `unset`); the response's
+/// `result`.
+pub fn call_over_stdio(
+    binary: &Path,
+    env: &[(&str, &str)],
+    unset: &[&str],
+    tool: &str,
+    arguments: Value,
+) -> Value {
+    use std::io::{BufRead, BufReader, Write};
+    let meta = serde_json::json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { "name": "mcpgen-tests", "version": "1" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let request = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "tools/call",
+        "params": { "name": tool, "arguments": arguments, "_meta": meta },
+    });
+    let mut command = Command::new(binary);
+    command
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+    for name in unset {
+        command.env_remove(name);
+    }
+    let mut child = command.spawn().expect("the server starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    writeln!(stdin, "{request}").expect("the request is written");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("a response line");
+    drop(stdin);
+    let _ = child.kill();
+    let _ = child.wait();
+    let response: Value = serde_json::from_str(&line).expect("a JSON-RPC response");
+    response["result"].clone()
+}
