@@ -430,10 +430,10 @@ impl<'a> Checker<'a> {
         // Page numbers, offsets and sizes are counts the server computes: a parameter that takes
         // text (an offset token the API hands out) is a cursor, not an offset.
         for (param, default) in paging_params(pagination) {
-            let name = param.map_or(default, |p| p.value.as_str());
             if default == "cursor" {
                 continue;
             }
+            let name = param.map_or(default, |p| p.value.as_str());
             if let Some(found) = operation.parameters.iter().find(|p| p.name == name) {
                 let types = json_types(any_branch(&found.schema));
                 if !types.is_empty() && !types.iter().any(|t| matches!(*t, "integer" | "number")) {
@@ -1062,19 +1062,19 @@ impl<'a> Checker<'a> {
                     item = Some(Value::Bool(true));
                 }
                 for (field, value) in &step.where_fields {
-                    if let Some(item) = &item
-                        && let Err((part, available)) = schema_at(item, &field.value)
-                    {
-                        let d = Diagnostic::error(
-                            field.at,
-                            format!("the items of `{}` have no field `{part}`", find.value),
-                        )
-                        .suggest(&part, available.iter().map(String::as_str));
-                        self.out.push(d);
-                    }
-                    let slot = item
-                        .as_ref()
-                        .and_then(|item| schema_at(item, &field.value).ok().flatten().cloned());
+                    let slot = match item.as_ref().map(|item| schema_at(item, &field.value)) {
+                        Some(Ok(slot)) => slot.cloned(),
+                        Some(Err((part, available))) => {
+                            let d = Diagnostic::error(
+                                field.at,
+                                format!("the items of `{}` have no field `{part}`", find.value),
+                            )
+                            .suggest(&part, available.iter().map(String::as_str));
+                            self.out.push(d);
+                            None
+                        }
+                        None => None,
+                    };
                     self.check_value(value, &field.value, slot.as_ref(), &typed_params, &results);
                 }
                 match &step.name {
@@ -1153,12 +1153,12 @@ impl<'a> Checker<'a> {
                     },
                 };
                 if let Some(target) = target {
-                    self.check_types(at, slot, &format!("`{text}` is"), &source_types, target);
+                    self.check_types(at, slot, Some(text), &source_types, target);
                 }
             }
             Value::Object(fields) => {
                 if let Some(target) = target {
-                    self.check_types(at, slot, "an object is given", &["object"], target);
+                    self.check_types(at, slot, None, &["object"], target);
                 }
                 let properties = target
                     .and_then(|t| t.get("properties"))
@@ -1192,7 +1192,7 @@ impl<'a> Checker<'a> {
             }
             Value::Array(items) => {
                 if let Some(target) = target {
-                    self.check_types(at, slot, "a list is given", &["array"], target);
+                    self.check_types(at, slot, None, &["array"], target);
                 }
                 let item_schema = target.and_then(|t| t.get("items"));
                 for item in items {
@@ -1205,15 +1205,22 @@ impl<'a> Checker<'a> {
             }
             literal => {
                 if let Some(target) = target {
-                    let given = format!("`{literal}` is");
-                    self.check_types(at, slot, &given, &json_types_of(literal), target);
+                    let written = literal.to_string();
+                    self.check_types(at, slot, Some(&written), &json_types_of(literal), target);
                 }
             }
         }
     }
 
     /// Refuses a value whose JSON types cannot fill `target` (unknown types on either side pass).
-    fn check_types(&mut self, at: At, slot: &str, given: &str, source: &[&str], target: &Value) {
+    fn check_types(
+        &mut self,
+        at: At,
+        slot: &str,
+        written: Option<&str>,
+        source: &[&str],
+        target: &Value,
+    ) {
         let wanted = json_types(target);
         if source.is_empty() || wanted.is_empty() {
             return;
@@ -1221,26 +1228,24 @@ impl<'a> Checker<'a> {
         let fits = source.iter().any(|s| {
             wanted.contains(s) || (*s == "integer" && wanted.contains(&"number")) || *s == "null"
         });
-        if !fits {
-            self.error(
-                at,
-                match given {
-                    "an object is given" | "a list is given" => format!(
-                        "`{slot}` takes {}, but {given}",
-                        with_article(&wanted.join(" or "))
-                    ),
-                    _ => format!(
-                        "`{slot}` takes {}, but {given} {}",
-                        with_article(&wanted.join(" or ")),
-                        with_article(&source.join(" or "))
-                    ),
-                },
-            )
-            .help = Some(match wanted.first() {
-                Some(&"object") => "write the object's fields here, each with its own value".into(),
-                _ => "give a value of the type the API takes".into(),
-            });
+        if fits {
+            return;
         }
+        let wanted = with_article(&wanted.join(" or "));
+        // A scalar or reference is named as written; an object or list written out, by its kind.
+        let message = match written {
+            Some(text) => format!(
+                "`{slot}` takes {wanted}, but `{text}` is {}",
+                with_article(&source.join(" or "))
+            ),
+            None if source == ["array"] => format!("`{slot}` takes {wanted}, but a list is given"),
+            None => format!("`{slot}` takes {wanted}, but an object is given"),
+        };
+        self.error(at, message).help = Some(if wanted == "an object" {
+            "write the object's fields here, each with its own value".into()
+        } else {
+            "give a value of the type the API takes".into()
+        });
     }
 
     /// Checks `$name` or `$step.path`; returns the schema it points to, when known.
