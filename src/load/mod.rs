@@ -109,10 +109,18 @@ fn load_document(path: &Path, document: Value, refs_root: Option<&Path>) -> Resu
         .api(paths)
         .map_err(|(pointer, message)| error(Some(pointer), message))?;
     if api.operations.is_empty() {
-        return Err(error(
-            Some("/paths".into()),
-            "the document describes no operations (webhooks are requests the API sends, not calls a server can make), so an MCP server made from it would have no tools; add operations under `paths`".into(),
-        ));
+        let webhooks = ["webhooks", "x-webhooks"]
+            .iter()
+            .any(|key| document.get(key).is_some());
+        let message = match webhooks {
+            true => {
+                "the document describes no operations (webhooks are requests the API sends, not calls a server can make), so an MCP server made from it would have no tools; add operations under `paths`"
+            }
+            false => {
+                "the document describes no operations, so an MCP server made from it would have no tools; add operations under `paths`"
+            }
+        };
+        return Err(error(Some("/paths".into()), message.into()));
     }
     Ok(api)
 }
@@ -235,6 +243,16 @@ pub fn upgrade(document: Value) -> Result<Value, (String, String)> {
     swagger2::convert(&document)
 }
 
+/// The text of a parameter's `name`: a string, or a number as YAML reads `- name: 1` (its
+/// text, `1`).
+pub(crate) fn name_text(name: &Value) -> Option<String> {
+    match name {
+        Value::String(text) => Some(text.clone()),
+        Value::Number(number) => Some(number.to_string()),
+        _ => None,
+    }
+}
+
 /// Escapes one JSON pointer token (`~` → `~0`, `/` → `~1`).
 pub fn pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
@@ -329,6 +347,14 @@ impl<'a> Loader<'a> {
         };
         if version.starts_with("3.0.") || version.starts_with("3.1.") {
             Ok(())
+        } else if version == "3.0" || version == "3.1" {
+            Err((
+                "/openapi".into(),
+                format!(
+                    "`openapi: {version}` is not a full version: the field names the release of the specification the document follows, major.minor.patch — write `openapi: {}` (or the {version}.x release the document was written for)",
+                    if version == "3.0" { "3.0.3" } else { "3.1.1" }
+                ),
+            ))
         } else {
             Err((
                 "/openapi".into(),
@@ -528,8 +554,9 @@ impl<'a> Loader<'a> {
             let (parameter, at) = self.deref(parameter, &at)?;
             let name = parameter
                 .get("name")
-                .and_then(Value::as_str)
+                .and_then(name_text)
                 .ok_or_else(|| (at.clone(), "a parameter has no `name`".to_string()))?;
+            let name = name.as_str();
             let location = match parameter.get("in").and_then(Value::as_str) {
                 Some("path") => Location::Path,
                 Some("query") => Location::Query,

@@ -562,9 +562,10 @@ fn request_body(parameters: &[Value], consumes: &Option<Vec<String>>) -> Option<
     let mut required = Vec::new();
     let mut has_file = false;
     for parameter in &form {
-        let Some(name) = parameter.get("name").and_then(Value::as_str) else {
+        let Some(name) = parameter.get("name").and_then(super::name_text) else {
             continue;
         };
+        let name = name.as_str();
         has_file |= parameter.get("type") == Some(&json!("file"));
         let mut schema = match parameter_value(parameter).get("schema") {
             Some(Value::Object(schema)) => schema.clone(),

@@ -1015,6 +1015,61 @@ fn an_openapi_version_written_as_a_number_is_named_in_the_error() {
 }
 
 #[test]
+fn a_major_minor_openapi_version_is_told_to_name_the_full_release() {
+    for (field, written, suggested) in [
+        ("3.0", "3.0", "3.0.3"),
+        ("'3.0'", "3.0", "3.0.3"),
+        ("3.1", "3.1", "3.1.1"),
+    ] {
+        let (pointer, message) = load_error(&format!(
+            "openapi: {field}\ninfo: {{ title: T, version: '1' }}\npaths: {{}}\n"
+        ));
+        assert_eq!(pointer, "/openapi");
+        assert_eq!(
+            message,
+            format!(
+                "`openapi: {written}` is not a full version: the field names the release of the specification the document follows, major.minor.patch — write `openapi: {suggested}` (or the {written}.x release the document was written for)"
+            ),
+            "{field}"
+        );
+    }
+}
+
+#[test]
+fn a_document_without_operations_mentions_webhooks_only_when_it_has_some() {
+    let without = load_text(
+        Path::new("none.yaml"),
+        "openapi: 3.1.0\ninfo: { title: T, version: '1' }\npaths: {}\nwebhooks: {}\n",
+    )
+    .unwrap_err();
+    assert_eq!(
+        without.message,
+        "the document describes no operations, so an MCP server made from it would have no tools; add operations under `paths`"
+    );
+    for webhooks in [
+        "webhooks: { ping: { post: {} } }",
+        "x-webhooks: { ping: { post: {} } }",
+    ] {
+        for text in [
+            format!(
+                "openapi: 3.1.0\ninfo: {{ title: T, version: '1' }}\npaths: {{}}\n{webhooks}\n"
+            ),
+            format!(
+                r#"{{"openapi": "3.1.0", "info": {{"title": "T", "version": "1"}}, "paths": {{}}, "{}": {{"ping": {{}}}}}}"#,
+                webhooks.split(':').next().unwrap()
+            ),
+        ] {
+            let with = load_text(Path::new("hooks.yaml"), &text).unwrap_err();
+            assert_eq!(
+                with.message,
+                "the document describes no operations (webhooks are requests the API sends, not calls a server can make), so an MCP server made from it would have no tools; add operations under `paths`",
+                "{text}"
+            );
+        }
+    }
+}
+
+#[test]
 fn openapi_3_1_documents_load() {
     let api = api("openapi: 3.1.1\ninfo: { title: T, version: '1' }\npaths: {}\n");
     assert!(api.operations.is_empty());
@@ -2561,4 +2616,22 @@ paths:
         .collect();
     assert_eq!(bodies[0], bodies[1]);
     assert!(bodies[0].is_some());
+}
+
+#[test]
+fn a_parameter_whose_name_is_a_yaml_number_is_named_by_its_text() {
+    let openapi = api(
+        "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths:\n  /a:\n    get:\n      parameters:\n        - { name: 1, in: query, schema: { type: string } }\n        - { name: 2.5, in: header, schema: { type: string } }\n      responses: { '204': { description: none } }\n",
+    );
+    let names: Vec<&str> = openapi.operations[0]
+        .parameters
+        .iter()
+        .map(|p| p.name.as_str())
+        .collect();
+    assert_eq!(names, ["1", "2.5"]);
+    let swagger = api(
+        "swagger: '2.0'\ninfo: { title: T, version: '1' }\npaths:\n  /a:\n    post:\n      consumes: [application/x-www-form-urlencoded]\n      parameters:\n        - { name: 7, in: formData, type: string }\n      responses: { '204': { description: none } }\n",
+    );
+    let body = swagger.operations[0].body.as_ref().expect("a form body");
+    assert_eq!(body.schema["properties"]["7"], json!({ "type": "string" }));
 }

@@ -2,6 +2,9 @@
 //! parsed rather than parsed and then ignored: requests the API sends to others (`webhooks`, and
 //! the `x-webhooks` of 3.0 documents) and sample payloads (`components.examples`, which only the
 //! `examples` of media types refer to, and the loader reads no media type's examples).
+//!
+//! A root `webhooks` (or `x-webhooks`) mapping that has entries is kept as an empty mapping, so
+//! that what is said of a document without operations can tell whether it has webhooks.
 
 use std::fmt;
 
@@ -39,12 +42,76 @@ pub fn remove_from_yaml(document: &mut yaml_serde::Value) {
     let Some(root) = document.as_mapping_mut() else {
         return;
     };
-    root.retain(|key, _| !key.as_str().is_some_and(|key| Part::Root.leaves_out(key)));
+    root.retain(|key, value| {
+        let left_out = key.as_str().is_some_and(|key| Part::Root.leaves_out(key));
+        !left_out || value.as_mapping().is_some_and(|m| !m.is_empty())
+    });
+    for (key, value) in root.iter_mut() {
+        if key.as_str().is_some_and(|key| Part::Root.leaves_out(key)) {
+            *value = yaml_serde::Value::Mapping(yaml_serde::Mapping::new());
+        }
+    }
     if let Some(components) = root.get_mut("components").and_then(|c| c.as_mapping_mut()) {
         components.retain(|key, _| {
             !key.as_str()
                 .is_some_and(|key| Part::Components.leaves_out(key))
         });
+    }
+}
+
+/// Reads a value without keeping it, telling whether it was a mapping with entries.
+struct HasEntries;
+
+impl<'de> DeserializeSeed<'de> for HasEntries {
+    type Value = bool;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for HasEntries {
+    type Value = bool;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
+        let mut any = false;
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {
+            any = true;
+        }
+        Ok(any)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<bool, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(false)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<bool, E> {
+        Ok(false)
+    }
+
+    fn visit_unit<E>(self) -> Result<bool, E> {
+        Ok(false)
     }
 }
 
@@ -69,7 +136,10 @@ impl<'de> Visitor<'de> for Part {
         let mut object = Map::new();
         while let Some(key) = map.next_key::<String>()? {
             if self.leaves_out(&key) {
-                map.next_value::<IgnoredAny>()?;
+                let has_entries = map.next_value_seed(HasEntries)?;
+                if matches!(self, Part::Root) && has_entries {
+                    object.insert(key, Value::Object(Map::new()));
+                }
                 continue;
             }
             let value = match (self, key.as_str()) {
@@ -139,8 +209,8 @@ mod tests {
         }"#;
         let mut expected: Value = serde_json::from_str(text).unwrap();
         let root = expected.as_object_mut().unwrap();
-        root.remove("webhooks");
-        root.remove("x-webhooks");
+        root["webhooks"] = json!({});
+        root["x-webhooks"] = json!({});
         root["components"]
             .as_object_mut()
             .unwrap()
@@ -173,12 +243,13 @@ mod tests {
     #[test]
     fn yaml_documents_lose_the_same_parts() {
         let mut yaml: yaml_serde::Value = yaml_serde::from_str(
-            "openapi: 3.1.0\nwebhooks: {a: 1}\ncomponents:\n  examples: {b: 2}\n  schemas: {C: {}}\n",
+            "openapi: 3.1.0\nwebhooks: {a: 1}\nx-webhooks: {}\ncomponents:\n  examples: {b: 2}\n  schemas: {C: {}}\n",
         )
         .unwrap();
         remove_from_yaml(&mut yaml);
         let expected: yaml_serde::Value =
-            yaml_serde::from_str("openapi: 3.1.0\ncomponents:\n  schemas: {C: {}}\n").unwrap();
+            yaml_serde::from_str("openapi: 3.1.0\nwebhooks: {}\ncomponents:\n  schemas: {C: {}}\n")
+                .unwrap();
         assert_eq!(yaml, expected);
     }
 }
