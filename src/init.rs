@@ -53,7 +53,8 @@ pub fn starter_named(api: &Api, spec: &str, file: &str) -> String {
     resolvers_section(&mut out, &resolvers);
     pagination(&mut out, &paging);
     errors(&mut out, auth_env.as_deref());
-    budgets(&mut out, api);
+    out.line(BUDGETS_MARK);
+    out.blank();
     tools(
         &mut out,
         api,
@@ -63,7 +64,7 @@ pub fn starter_named(api: &Api, spec: &str, file: &str) -> String {
         &paging,
         &prefix,
     );
-    out.text
+    budgets(out.text, api, file)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -872,12 +873,14 @@ const VERBS: &[&str] = &[
 /// A singular noun for what an operation returns: `listProjects` → `project`,
 /// `findPetsByStatus` → `pet`.
 fn noun_of(operation: &Operation) -> Option<String> {
-    let snake = naming::snake(&operation.id)?;
-    let mut words: Vec<&str> = snake.split('_').collect();
+    // The id's last segment names the operation: `issues/list-labels-for-repo` lists labels.
+    let last = operation.id.rsplit('/').next().unwrap_or_default();
+    let snake = naming::snake(last).unwrap_or_default();
+    let mut words: Vec<&str> = snake.split('_').filter(|w| !w.is_empty()).collect();
     while words.first().is_some_and(|w| VERBS.contains(w)) {
         words.remove(0);
     }
-    if let Some(by) = words.iter().position(|w| *w == "by") {
+    if let Some(by) = words.iter().position(|w| matches!(*w, "by" | "for")) {
         words.truncate(by);
     }
     if words.is_empty() {
@@ -961,9 +964,6 @@ fn ends_with_id(name: &str) -> bool {
 fn find_resolvers(api: &Api) -> Vec<ResolverExample> {
     let mut found: Vec<ResolverExample> = Vec::new();
     for operation in &api.operations {
-        if found.len() >= 2 {
-            break;
-        }
         let Some(listing) = listing(operation) else {
             continue;
         };
@@ -1038,7 +1038,9 @@ fn find_resolvers(api: &Api) -> Vec<ResolverExample> {
     }
     for operation in &api.operations {
         // A lookup gets one thing: `getIssueByKey`, not `listGroupMembers`.
-        let verb = naming::snake(&operation.id).unwrap_or_default();
+        // The verb starts the id's last segment: `users/get-by-username`, `getIssueByKey`.
+        let last = operation.id.rsplit('/').next().unwrap_or_default();
+        let verb = naming::snake(last).unwrap_or_default();
         let verb = verb.split('_').next().unwrap_or_default();
         if operation.method != Method::Get
             || LIST_VERBS.contains(&verb)
@@ -1065,14 +1067,18 @@ fn find_resolvers(api: &Api) -> Vec<ResolverExample> {
             continue;
         }
         // What the value names must be what the operation gets: `issue_key` for an issue.
+        // A parameter named for the thing itself (`/invoices/{invoice}`) is its id already: a
+        // lookup is for a readable value that is not the id (a key, a name, a login).
         let snake = naming::snake(param).unwrap_or_default();
         let name = match snake.as_str() {
             "username" | "user_name" | "login" | "handle" => "user".to_string(),
-            _ => ["_key", "_name", "_slug", "_code", "_handle"]
+            _ => match ["_key", "_name", "_slug", "_code", "_handle"]
                 .iter()
                 .find_map(|suffix| snake.strip_suffix(suffix))
-                .unwrap_or(&snake)
-                .to_string(),
+            {
+                Some(stem) => stem.to_string(),
+                None => continue,
+            },
         };
         let gets = noun_of(operation).unwrap_or_default();
         if (gets != name && !gets.ends_with(&format!("_{name}")))
@@ -1088,7 +1094,6 @@ fn find_resolvers(api: &Api) -> Vec<ResolverExample> {
                 operation: operation.id.clone(),
             },
         });
-        break;
     }
     found
 }
@@ -1936,30 +1941,42 @@ fn errors(out: &mut Out, auth_env: Option<&str>) {
     out.blank();
 }
 
-/// A budgets example the starter fits as written (every operation a tool), with the figures it
-/// is based on, so that uncommenting it gives limits to tighten while curating.
-fn budgets(out: &mut Out, api: &Api) {
-    let tokens: Vec<usize> = crate::plan::plan(api, &crate::Options::default(), None)
-        .map(|plan| {
-            plan.tools
-                .iter()
-                .map(|tool| crate::lint::token_estimate(&tool.definition()))
-                .collect()
+/// Where the budgets line goes, until the rest of the file is written and can be measured.
+const BUDGETS_MARK: &str = "# mcpgen:budgets";
+
+/// `text` with its budgets line: an example the starter fits as written, with the figures of the
+/// tools the file as written generates (measured by planning it, as `mcpgen tools` does), so that
+/// uncommenting it gives limits to tighten while curating. A starter that does not check (which
+/// would be a bug of `init`) gets the line without figures rather than figures that are not true.
+fn budgets(text: String, api: &Api, file: &str) -> String {
+    let measured = crate::curate::check_text(std::path::Path::new(file), &text, api)
+        .ok()
+        .and_then(|checked| {
+            crate::plan::plan(api, &crate::Options::default(), Some(&checked.curation)).ok()
         })
-        .unwrap_or_default();
-    let heaviest = tokens.iter().copied().max().unwrap_or(0);
-    let total: usize = tokens.iter().sum();
-    let round_up = |value: usize, step: usize| value.div_ceil(step) * step;
-    let per_tool = round_up(heaviest + heaviest / 4, 100).max(800);
-    let all = round_up(total + total / 4, 1000).max(8000);
-    out.note(
-        &format!("# budgets: {{ per_tool: {per_tool}, total: {all} }}"),
-        &format!(
-            "token limits; as written the heaviest tool takes ~{heaviest} and all {} ~{total}: lower them as you curate",
-            tokens.len()
+        .map(|plan| crate::lint::tool_tokens(&plan));
+    let mut out = Out::default();
+    match measured {
+        Some(tokens) => {
+            let heaviest = tokens.iter().copied().max().unwrap_or(0);
+            let total: usize = tokens.iter().sum();
+            let round_up = |value: usize, step: usize| value.div_ceil(step) * step;
+            let per_tool = round_up(heaviest + heaviest / 4, 100).max(800);
+            let all = round_up(total + total / 4, 1000).max(8000);
+            out.note(
+                &format!("# budgets: {{ per_tool: {per_tool}, total: {all} }}"),
+                &format!(
+                    "token limits; as written the heaviest tool takes ~{heaviest} and all {} ~{total}: lower them as you curate",
+                    tokens.len()
+                ),
+            );
+        }
+        None => out.note(
+            "# budgets: { per_tool: 800, total: 8000 }",
+            "token limits for tools/list: lower them as you curate",
         ),
-    );
-    out.blank();
+    }
+    text.replacen(&format!("{BUDGETS_MARK}\n"), &out.text, 1)
 }
 
 fn tools(

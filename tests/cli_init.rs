@@ -685,3 +685,120 @@ fn auth_is_what_the_spec_asks_for() {
         );
     }
 }
+
+/// The figures of the starter's `# budgets:` line: the heaviest tool, the tool count, the total.
+fn budget_figures(text: &str) -> (usize, usize, usize) {
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("# budgets:"))
+        .expect("the starter has a budgets line");
+    let number_after = |marker: &str| -> usize {
+        let rest = &line[line
+            .find(marker)
+            .unwrap_or_else(|| panic!("{marker:?} in {line}"))
+            + marker.len()..];
+        rest.chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .unwrap_or_else(|_| panic!("a number after {marker:?} in {line}"))
+    };
+    let count = number_after("and all ");
+    let total = number_after(&format!("and all {count} ~"));
+    (number_after("tool takes ~"), count, total)
+}
+
+#[test]
+fn the_budgets_line_gives_the_figures_of_the_file_as_written() {
+    for spec in [TRACKER, PETSTORE, "tests/corpus/notion/notion-openapi.json"] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("mcpgen.yaml");
+        let file = file.to_str().unwrap();
+        let run = mcpgen(&["init", spec, "-o", file]);
+        assert_eq!(run.code, Some(0), "{spec}: {}", run.stderr);
+        let text = std::fs::read_to_string(file).unwrap();
+        let run = mcpgen(&["tools", spec, "-c", file, "--format", "json"]);
+        assert_eq!(run.code, Some(0), "{spec}: {}", run.stderr);
+        let listed: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        let per_tool = listed["tokens"]["per_tool"].as_object().unwrap();
+        let heaviest = per_tool.values().filter_map(|v| v.as_u64()).max().unwrap() as usize;
+        let total = listed["tokens"]["total"].as_u64().unwrap() as usize;
+        assert_eq!(
+            budget_figures(&text),
+            (heaviest, per_tool.len(), total),
+            "{spec}: the budgets line says (heaviest, tools, total) but `mcpgen tools` on the \
+             starter as written says otherwise"
+        );
+    }
+}
+
+#[test]
+fn every_operation_that_fits_a_resolver_gets_one_proposed() {
+    // Three listings of named things and one lookup by a readable key: all four are proposed,
+    // not the first two; the item's own endpoint (`/teams/{team}`) is not a lookup.
+    let spec = r##"
+openapi: 3.0.3
+info: { title: Org, version: "1" }
+paths:
+  /projects:
+    get:
+      operationId: listProjects
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Projects" } } } } }
+  /users:
+    get:
+      operationId: listUsers
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { $ref: "#/components/schemas/User" } } } } } }
+  /teams:
+    get:
+      operationId: listTeams
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: array, items: { $ref: "#/components/schemas/Team" } } } } } }
+  /teams/{team}:
+    get:
+      operationId: getTeam
+      parameters: [ { name: team, in: path, required: true, schema: { type: string } } ]
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Team" } } } } }
+  /repos/by-slug/{repo_slug}:
+    get:
+      operationId: getRepoBySlug
+      parameters: [ { name: repo_slug, in: path, required: true, schema: { type: string } } ]
+      responses: { "200": { description: ok, content: { application/json: { schema: { type: object, properties: { id: { type: integer }, slug: { type: string } } } } } } }
+components:
+  schemas:
+    Projects: { type: object, properties: { items: { type: array, items: { type: object, properties: { id: { type: integer }, key: { type: string } } } } } }
+    User: { type: object, properties: { id: { type: integer }, username: { type: string } } }
+    Team: { type: object, properties: { id: { type: integer }, name: { type: string } } }
+"##;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("org.yaml");
+    std::fs::write(&path, spec).unwrap();
+    let run = mcpgen(&["init", path.to_str().unwrap()]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let section: Vec<&str> = run
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("# resolvers:"))
+        .take_while(|l| !l.is_empty())
+        .collect();
+    let proposed: Vec<String> = section
+        .iter()
+        .filter_map(|l| l.strip_prefix("#   "))
+        .filter(|l| !l.starts_with(' '))
+        .map(|l| l.split(':').next().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        proposed,
+        ["project", "user", "team", "repo"],
+        "{}",
+        section.join("\n")
+    );
+    assert!(
+        section.iter().any(|l| l.contains("lookup: getRepoBySlug")),
+        "{}",
+        section.join("\n")
+    );
+    assert!(
+        !section.iter().any(|l| l.contains("getTeam")),
+        "{}",
+        section.join("\n")
+    );
+}
