@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::diagnostics::{Diagnostic, Severity};
 use super::model::{
-    At, Curation, FieldSpec, Pagination, PagingStyle, Param, Results, Spanned, ToolSpec,
+    At, Curation, FieldSpec, Pagination, PagingStyle, Param, Results, Spanned, Template, ToolSpec,
 };
 use crate::api::{Api, Location, Operation};
 use crate::naming;
@@ -828,19 +828,33 @@ impl<'a> Checker<'a> {
         let inputs = operation_inputs(operation);
         let input_names: Vec<&str> = inputs.iter().map(|(n, _, _)| n.as_str()).collect();
         let mut covered: BTreeSet<String> = BTreeSet::new();
+        let in_templates = template_params(tool);
         for (param_name, param) in &tool.params {
             let from = param
                 .from
                 .as_ref()
                 .map_or(param_name.value.as_str(), |f| f.value.as_str());
             let from_at = param.from.as_ref().map_or(param_name.at, |f| f.at);
+            if param.from.is_none() && in_templates.contains(&param_name.value) {
+                // A parameter a template uses reaches the API only through it.
+                if param.ty.is_none() && param.enum_name.is_none() && param.resolve.is_none() {
+                    self.error(
+                        param_name.at,
+                        format!(
+                            "give parameter `{}`, which a template uses, a `type` (string, integer, number, boolean or [string])",
+                            param_name.value
+                        ),
+                    );
+                }
+                continue;
+            }
             match inputs.iter().find(|(n, _, _)| n == from) {
                 Some((_, schema, _)) => {
                     covered.insert(from.to_string());
                     self.check_enum_codes(param, schema, from, &operation.id);
                 }
                 None if param.from.is_none() && param.ty.is_some() => {
-                    self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps can use parameters of their own", param_name.value, operation.id));
+                    self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps and templates can use parameters of their own", param_name.value, operation.id));
                 }
                 None => {
                     let mut d = Diagnostic::error(
@@ -858,9 +872,17 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        for (fixed, _) in &tool.fixed {
+        let typed_params = typed_params(tool);
+        for (fixed, value) in &tool.fixed {
             if input_names.contains(&fixed.value.as_str()) {
                 covered.insert(fixed.value.clone());
+                if Template::is_template(&value.value) {
+                    let slot = inputs
+                        .iter()
+                        .find(|(n, _, _)| *n == fixed.value)
+                        .map(|(_, schema, _)| schema);
+                    self.check_value(value, &fixed.value, slot, &typed_params, &[]);
+                }
             } else {
                 let d = Diagnostic::error(
                     fixed.at,
@@ -954,22 +976,7 @@ impl<'a> Checker<'a> {
     fn check_steps(&mut self, tool: &ToolSpec) -> Option<Value> {
         // Names visible to later steps: tool parameters, and each step's result with its schema.
         let params: Vec<&str> = tool.params.keys().map(|k| k.value.as_str()).collect();
-        // The JSON type each parameter reaches a step with, where the file says it plainly.
-        let typed_params: Vec<(&str, Option<&'static str>)> = tool
-            .params
-            .iter()
-            .map(|(name, param)| {
-                let plain = param.enum_name.is_none() && param.resolve.is_none();
-                (
-                    name.value.as_str(),
-                    param
-                        .ty
-                        .as_ref()
-                        .filter(|_| plain)
-                        .map(|t| t.value.as_str()),
-                )
-            })
-            .collect();
+        let typed_params = typed_params(tool);
         let mut results: Vec<(String, Option<Value>)> = Vec::new();
         let mut last: Option<Value> = None;
         for (param_name, param) in &tool.params {
@@ -1136,6 +1143,10 @@ impl<'a> Checker<'a> {
         let at = value.at;
         let target = target.map(any_branch);
         let names: Vec<&str> = params.iter().map(|(name, _)| *name).collect();
+        if Template::is_template(&value.value) {
+            self.check_template(at, &value.value, slot, target, params);
+            return;
+        }
         match &value.value {
             Value::String(text) if text.starts_with('$') => {
                 let reference = Spanned {
@@ -1208,6 +1219,68 @@ impl<'a> Checker<'a> {
                     let written = literal.to_string();
                     self.check_types(at, slot, Some(&written), &json_types_of(literal), target);
                 }
+            }
+        }
+    }
+
+    /// Checks a template: how it is written, that each `{name}` is a parameter of the tool, that a
+    /// clause repeats for one list at most, and that the slot it fills takes text.
+    fn check_template(
+        &mut self,
+        at: At,
+        value: &Value,
+        slot: &str,
+        target: Option<&Value>,
+        params: &[(&str, Option<&'static str>)],
+    ) {
+        let template = match Template::parse(value) {
+            Ok(template) => template,
+            Err(error) => {
+                self.error(at, error.message).help = error.help;
+                return;
+            }
+        };
+        for clause in &template.clauses {
+            let mut lists = Vec::new();
+            for name in clause.params() {
+                match params.iter().find(|(param, _)| *param == name) {
+                    Some((_, Some("array"))) => lists.push(name),
+                    Some(_) => {}
+                    None => {
+                        let d = Diagnostic::error(
+                            at,
+                            format!(
+                                "`{{{name}}}` in the template of `{slot}` is not a parameter of this tool"
+                            ),
+                        )
+                        .suggest(name, params.iter().map(|(param, _)| *param));
+                        self.out.push(d);
+                    }
+                }
+            }
+            if lists.len() > 1 {
+                self.error(
+                    at,
+                    format!(
+                        "the clause \"{}\" repeats for two lists ({}); a clause repeats for one list at most",
+                        clause.written,
+                        lists.join(" and ")
+                    ),
+                )
+                .help = Some("give each list its own clause".into());
+            }
+        }
+        if let Some(target) = target {
+            let wanted = json_types(target);
+            if !wanted.is_empty() && !wanted.contains(&"string") {
+                self.error(
+                    at,
+                    format!(
+                        "`{slot}` takes {}, but a template builds text",
+                        with_article(&wanted.join(" or "))
+                    ),
+                )
+                .help = Some("use a template only where the API takes a string".into());
             }
         }
     }
@@ -1431,6 +1504,40 @@ impl<'a> Checker<'a> {
             );
         }
     }
+}
+
+/// The tool's parameters with the JSON type each reaches the API with, where the file says it
+/// plainly (`type:` without an enum or resolver).
+fn typed_params(tool: &ToolSpec) -> Vec<(&str, Option<&'static str>)> {
+    tool.params
+        .iter()
+        .map(|(name, param)| {
+            let plain = param.enum_name.is_none() && param.resolve.is_none();
+            (
+                name.value.as_str(),
+                param
+                    .ty
+                    .as_ref()
+                    .filter(|_| plain)
+                    .map(|t| t.value.json_type()),
+            )
+        })
+        .collect()
+}
+
+/// The parameters the templates under a tool's `fixed` name.
+pub fn template_params(tool: &ToolSpec) -> BTreeSet<String> {
+    tool.fixed
+        .values()
+        .filter_map(|value| Template::parse(&value.value).ok())
+        .flat_map(|template| {
+            template
+                .params()
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// The paging parameters a style uses: (the file's name for it, the default name).
