@@ -853,6 +853,10 @@ impl<'a> Checker<'a> {
                     covered.insert(from.to_string());
                     self.check_enum_codes(param, schema, from, &operation.id);
                 }
+                // A template that cannot be read may be the one meant to use it: its own error
+                // says what is wrong.
+                None if param.from.is_none() && param.ty.is_some() && !templates_readable(tool) => {
+                }
                 None if param.from.is_none() && param.ty.is_some() => {
                     self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps and templates can use parameters of their own", param_name.value, operation.id));
                 }
@@ -1523,6 +1527,21 @@ fn typed_params(tool: &ToolSpec) -> Vec<(&str, Option<&'static str>)> {
             )
         })
         .collect()
+}
+
+/// Do the templates under a tool's `fixed` read, each `{name}` naming a parameter of the tool?
+fn templates_readable(tool: &ToolSpec) -> bool {
+    tool.fixed
+        .values()
+        .filter(|value| Template::is_template(&value.value))
+        .all(|value| {
+            Template::parse(&value.value).is_ok_and(|template| {
+                template
+                    .params()
+                    .iter()
+                    .all(|name| tool.params.keys().any(|k| k.value == *name))
+            })
+        })
 }
 
 /// The parameters the templates under a tool's `fixed` name.
