@@ -525,6 +525,13 @@ fn a_template_drops_the_clauses_of_absent_parameters_and_repeats_a_list_clause_p
         json!({"owner": "octo", "repo": "hello", "labels": []}),
     );
     assert_ne!(result["isError"], true, "{result}");
+    // Without `labels`, its default list applies.
+    let result = call_finder(
+        &base_url,
+        "finder_search_issues",
+        json!({"owner": "octo", "repo": "hello"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
     let received = log.lock().expect("the log").clone();
     let queries: Vec<Vec<(String, String)>> = received
         .iter()
@@ -552,7 +559,20 @@ fn a_template_drops_the_clauses_of_absent_parameters_and_repeats_a_list_clause_p
                 ("page", "1"),
                 ("per_page", "10"),
             ]),
+            owned(&[
+                ("q", "repo:octo/hello is:issue label:\"triage\""),
+                ("page", "1"),
+                ("per_page", "10"),
+            ]),
         ]
+    );
+}
+
+#[test]
+fn a_default_its_declared_type_cannot_hold_is_refused() {
+    template_refused(
+        "default_not_a_list",
+        &template_curation_with(&[("default: [triage]", "default: triage")]),
     );
 }
 
@@ -566,7 +586,7 @@ fn a_template_quotes_values_by_its_rule_and_refuses_one_the_rule_cannot_hold() {
     let result = call_finder(
         &base_url,
         "finder_search_issues",
-        json!({"owner": "octo-org", "repo": "hello.js", "state": "not planned"}),
+        json!({"owner": "octo-org", "repo": "hello.js", "state": "not planned", "labels": []}),
     );
     assert_ne!(result["isError"], true, "{result}");
     let received = log.lock().expect("the log").clone();

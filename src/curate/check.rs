@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use super::diagnostics::{Diagnostic, Severity};
 use super::model::{
-    At, Curation, FieldSpec, Pagination, PagingStyle, Param, Results, Spanned, Template, ToolSpec,
+    At, Curation, FieldSpec, Pagination, PagingStyle, Param, ParamType, Results, Spanned, Template,
+    ToolSpec,
 };
 use crate::api::{Api, Location, Operation};
 use crate::naming;
@@ -785,6 +786,38 @@ impl<'a> Checker<'a> {
             )
             .suggest(&resolver.value, names);
             self.out.push(d);
+        }
+        // A default the declared type cannot hold would be shown to the model and never applied.
+        if let (Some(ty), Some(default)) = (&param.ty, &param.default)
+            && param.enum_name.is_none()
+            && param.resolve.is_none()
+        {
+            let fits = match ty.value {
+                ParamType::String => default.value.is_string(),
+                ParamType::Integer => default.value.is_i64() || default.value.is_u64(),
+                ParamType::Number => default.value.is_number(),
+                ParamType::Boolean => default.value.is_boolean(),
+                ParamType::StringList => default
+                    .value
+                    .as_array()
+                    .is_some_and(|items| items.iter().all(Value::is_string)),
+            };
+            if !fits {
+                self.error(
+                    default.at,
+                    format!(
+                        "default {} of `{}` is not of its type `{}`",
+                        default.value,
+                        name.value,
+                        ty.value.as_str()
+                    ),
+                )
+                .help = Some(match ty.value {
+                    ParamType::StringList => "write a list of texts: [bug, ui]".to_string(),
+                    ParamType::String => "quote it to make it text: \"3\"".to_string(),
+                    _ => format!("give a {} value", ty.value.as_str()),
+                });
+            }
         }
         if param.enum_name.is_some() && param.resolve.is_some() {
             self.error(

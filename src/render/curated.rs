@@ -452,6 +452,12 @@ fn default_fn(plan: &Plan, param: &ToolParam) -> Option<(proc_macro2::Ident, Tok
         (ParamKind::Plain(FieldType::String) | ParamKind::Resolve(_), Value::String(s)) => {
             quote! { #s.to_string() }
         }
+        (ParamKind::Plain(FieldType::List(item)), Value::Array(items))
+            if matches!(**item, FieldType::String) && items.iter().all(Value::is_string) =>
+        {
+            let items = items.iter().filter_map(Value::as_str);
+            quote! { vec![ #( #items.to_string() ),* ] }
+        }
         _ => return None,
     };
     Some((
