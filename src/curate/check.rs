@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::diagnostics::{Diagnostic, Severity};
 use super::model::{
     At, Curation, FieldSpec, Pagination, PagingStyle, Param, ParamType, Results, Spanned, Template,
-    ToolSpec,
+    TemplateFault, ToolSpec,
 };
 use crate::api::{Api, Location, Operation};
 use crate::naming;
@@ -1270,14 +1270,20 @@ impl<'a> Checker<'a> {
         target: Option<&Value>,
         params: &[(&str, Option<&'static str>)],
     ) {
+        let places = self
+            .curation
+            .template_places
+            .get(&(at.offset, slot.to_string()));
+        let place = |fault: TemplateFault| places.and_then(|p| p.of(&fault)).unwrap_or(at);
         let template = match Template::parse(value) {
             Ok(template) => template,
             Err(error) => {
-                self.error(at, error.message).help = error.help;
+                self.error(place(error.fault), error.message).help = error.help;
                 return;
             }
         };
-        for clause in &template.clauses {
+        for (index, clause) in template.clauses.iter().enumerate() {
+            let clause_at = place(TemplateFault::Clause(index));
             let mut lists = Vec::new();
             for name in clause.params() {
                 match params.iter().find(|(param, _)| *param == name) {
@@ -1285,7 +1291,7 @@ impl<'a> Checker<'a> {
                     Some(_) => {}
                     None => {
                         let d = Diagnostic::error(
-                            at,
+                            clause_at,
                             format!(
                                 "`{{{name}}}` in the template of `{slot}` is not a parameter of this tool"
                             ),
@@ -1297,7 +1303,7 @@ impl<'a> Checker<'a> {
             }
             if lists.len() > 1 {
                 self.error(
-                    at,
+                    clause_at,
                     format!(
                         "the clause \"{}\" repeats for two lists ({}); a clause repeats for one list at most",
                         clause.written,
@@ -1311,7 +1317,7 @@ impl<'a> Checker<'a> {
             let wanted = json_types(target);
             if !wanted.is_empty() && !wanted.contains(&"string") {
                 self.error(
-                    at,
+                    place(TemplateFault::Whole),
                     format!(
                         "`{slot}` takes {}, but a template builds text",
                         with_article(&wanted.join(" or "))

@@ -200,6 +200,40 @@ pub struct Curation {
     pub tools: IndexMap<Spanned<String>, ToolSpec>,
     /// Token budgets for tool definitions, checked by `mcpgen check` and `mcpgen build`.
     pub budgets: Option<Budgets>,
+    /// Where the parts of each template were written (read from the YAML, not a key of the file).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub template_places: TemplatePlaces,
+}
+
+/// Where the parts of each template were written, by the place of the value it sits in (a
+/// `fixed`, `args` or `where` value) and its path inside it (`query.jql`): a value read as JSON
+/// keeps no places of its own, and a mistake is best shown at the clause or key at fault.
+pub type TemplatePlaces = std::collections::HashMap<(usize, String), TemplateAt>;
+
+/// Where one template's parts were written.
+#[derive(Debug, Clone, Default)]
+pub struct TemplateAt {
+    /// Each clause, in order.
+    pub clauses: Vec<At>,
+    /// Each key, as written.
+    pub keys: Vec<(String, At)>,
+    /// The value of `quote` and of `join`.
+    pub quote: Option<At>,
+    pub join: Option<At>,
+}
+
+impl TemplateAt {
+    /// The place of the part `fault` names, if known.
+    pub fn of(&self, fault: &TemplateFault) -> Option<At> {
+        match fault {
+            TemplateFault::Whole => self.of(&TemplateFault::Key("template".into())),
+            TemplateFault::Clause(index) => self.clauses.get(*index).copied(),
+            TemplateFault::Key(key) => self.keys.iter().find(|(k, _)| k == key).map(|(_, at)| *at),
+            TemplateFault::Quote => self.quote,
+            TemplateFault::Join => self.join,
+        }
+    }
 }
 
 /// How many tokens of the model's context the tool definitions may take.
@@ -803,11 +837,25 @@ impl QuoteRule {
     }
 }
 
-/// Why a template cannot be read: the message, and the help when there is one.
+/// Why a template cannot be read: the message, the help when there is one, and the part at
+/// fault.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TemplateError {
     pub message: String,
     pub help: Option<String>,
+    pub fault: TemplateFault,
+}
+
+/// The part of a template a mistake is in.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TemplateFault {
+    Whole,
+    /// The clause of that index.
+    Clause(usize),
+    /// A key of the template's mapping.
+    Key(String),
+    Quote,
+    Join,
 }
 
 impl TemplateError {
@@ -815,7 +863,13 @@ impl TemplateError {
         TemplateError {
             message: message.into(),
             help,
+            fault: TemplateFault::Whole,
         }
+    }
+
+    fn at(mut self, fault: TemplateFault) -> Self {
+        self.fault = fault;
+        self
     }
 }
 
@@ -843,7 +897,8 @@ impl Template {
                 return Err(TemplateError::new(
                     format!("unknown key `{key}` in a template"),
                     Some(help),
-                ));
+                )
+                .at(TemplateFault::Key(key.clone())));
             }
         }
         let scalar_text = |value: &Value| match value {
@@ -855,12 +910,14 @@ impl Template {
         let written: Vec<String> = match &map["template"] {
             Value::Array(items) => items
                 .iter()
-                .map(|item| {
+                .enumerate()
+                .map(|(index, item)| {
                     scalar_text(item).ok_or_else(|| {
                         TemplateError::new(
                             "each clause of a template is text, such as \"state:{state}\"",
                             None,
                         )
+                        .at(TemplateFault::Clause(index))
                     })
                 })
                 .collect::<Result<_, _>>()?,
@@ -884,7 +941,8 @@ impl Template {
                 return Err(TemplateError::new(
                     "`join` is the text put between clauses, such as \" AND \"",
                     Some("quote it: join: \" AND \"".into()),
-                ));
+                )
+                .at(TemplateFault::Join));
             }
         };
         let quote = match map.get("quote") {
@@ -894,6 +952,7 @@ impl Template {
                     None => format!("use one of: {}", QuoteRule::NAMES.join(", ")),
                 };
                 TemplateError::new(format!("unknown quoting rule `{name}`"), Some(help))
+                    .at(TemplateFault::Quote)
             })?,
             _ => {
                 return Err(TemplateError::new(
@@ -904,9 +963,10 @@ impl Template {
         };
         let clauses = written
             .into_iter()
-            .map(|text| {
+            .enumerate()
+            .map(|(index, text)| {
                 Ok(Clause {
-                    parts: clause_parts(&text)?,
+                    parts: clause_parts(&text).map_err(|e| e.at(TemplateFault::Clause(index)))?,
                     written: text,
                 })
             })
