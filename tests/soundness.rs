@@ -312,8 +312,8 @@ fn a_resolver_whose_list_needs_an_argument_is_refused() {
     refused(
         "resolver_list_needs_argument",
         &curation_with(&[(
-            "operations:\n  mirror: none\n",
-            "operations:\n  mirror: none\n\nresolvers:\n  project:\n    list: listWorkspaceProjects\n    items: data\n    match: [name]\n    id: gid\n",
+            "resolvers:\n",
+            "resolvers:\n  project:\n    list: listWorkspaceProjects\n    items: data\n    match: [name]\n    id: gid\n",
         )]),
     );
 }
@@ -323,8 +323,8 @@ fn a_lookup_over_an_operation_that_answers_with_a_list_is_refused() {
     refused(
         "lookup_answers_a_list",
         &curation_with(&[(
-            "operations:\n  mirror: none\n",
-            "operations:\n  mirror: none\n\nresolvers:\n  user:\n    lookup: findUsers\n    lookup_param: name\n    id: accountId\n",
+            "    list: listUsers\n    items: users\n    match: [displayName, email]\n",
+            "    lookup: findUsers\n    lookup_param: name\n",
         )]),
     );
 }
@@ -395,5 +395,175 @@ fn find_matches_text_ignoring_case_and_its_missing_message_lists_what_was_there(
         methods,
         ["GET"],
         "nothing is posted when the transition is missing"
+    );
+}
+
+fn labels_and_users() -> Vec<(&'static str, &'static str, u16, Value)> {
+    vec![
+        (
+            "GET",
+            "/api/labels",
+            200,
+            json!([{"id": 1, "name": "bug"}, {"id": 2, "name": "ui"}, {"id": 3, "name": "docs"}]),
+        ),
+        (
+            "GET",
+            "/api/users",
+            200,
+            json!({"users": [{"accountId": "u-7", "displayName": "Ann Lee", "email": "ann@example.com"}]}),
+        ),
+        ("POST", "/api/issues", 201, json!({"key": "WEB-9"})),
+        ("PUT", "/api/issues/WEB-1/labels", 204, json!({})),
+    ]
+}
+
+#[test]
+fn a_list_of_readable_values_is_resolved_item_by_item_and_an_alias_sends_the_value_the_api_takes() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(&runtime, labels_and_users());
+    let result = call(
+        binary,
+        &base_url,
+        "boards_create_issue",
+        json!({"title": "Crash", "labels": ["bug", "UI"], "assignee": "me"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    // `me` is sent as `@me` without listing the users; the label names become integer ids.
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            Received {
+                method: "GET".into(),
+                path: "/api/labels".into(),
+                query: None,
+                body: Value::Null,
+            },
+            Received {
+                method: "POST".into(),
+                path: "/api/issues".into(),
+                query: None,
+                body: json!({"title": "Crash", "labelIds": [1, 2], "assignee": "@me"}),
+            },
+        ]
+    );
+
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_create_issue",
+        json!({"title": "Crash", "labels": ["bug"], "assignee": "ANN@example.com"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let posted = log
+        .lock()
+        .expect("the log")
+        .last()
+        .cloned()
+        .expect("a post");
+    assert_eq!(
+        posted.body,
+        json!({"title": "Crash", "labelIds": [1], "assignee": "u-7"})
+    );
+}
+
+#[test]
+fn every_unknown_value_of_a_list_is_named_in_one_error_and_nothing_is_created() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(&runtime, labels_and_users());
+    let result = call(
+        binary,
+        &base_url,
+        "boards_create_issue",
+        json!({"title": "Crash", "labels": ["bug", "nope", "wat"]}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["content"][0]["text"],
+        "Labels \"nope\" and \"wat\" not found. Available labels: bug, ui, docs. Call \
+         boards_create_issue again with one of these values in the labels parameter."
+    );
+    let received = log.lock().expect("the log").clone();
+    assert!(
+        received.iter().all(|r| r.method == "GET"),
+        "nothing is created: {received:?}"
+    );
+}
+
+#[test]
+fn a_workflow_takes_lists_resolved_or_plain_and_sends_them_as_lists() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(&runtime, labels_and_users());
+    let result = call(
+        binary,
+        &base_url,
+        "boards_label_issue",
+        json!({"issue": "WEB-1", "labels": ["docs", "bug"], "watchers": ["u-7", "u-8"]}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            Received {
+                method: "GET".into(),
+                path: "/api/labels".into(),
+                query: None,
+                body: Value::Null,
+            },
+            Received {
+                method: "PUT".into(),
+                path: "/api/issues/WEB-1/labels".into(),
+                query: None,
+                body: json!({"ids": [3, 1], "watchers": ["u-7", "u-8"]}),
+            },
+        ]
+    );
+
+    // The default list applies when the argument is left out.
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_label_issue",
+        json!({"issue": "WEB-1", "labels": []}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let put = log.lock().expect("the log").last().cloned().expect("a put");
+    assert_eq!(put.body, json!({"ids": [], "watchers": []}));
+}
+
+#[test]
+fn an_alias_to_a_text_value_where_the_ids_are_integers_is_refused() {
+    refused(
+        "alias_value_for_integer_ids",
+        &curation_with(&[(
+            "    id: id\n",
+            "    id: id\n    aliases: { none: { value: nobody } }\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_resolved_parameter_into_an_object_slot_is_refused() {
+    refused(
+        "resolved_into_an_object",
+        &curation_with(&[(
+            "        description: Display name or email of the assignee, or me\n",
+            "        description: Display name or email of the assignee, or me\n      reporter:\n        resolve: user\n        description: The reporter\n",
+        )]),
+    );
+}
+
+#[test]
+fn items_on_a_parameter_that_is_no_list_is_refused() {
+    refused(
+        "items_without_array",
+        &curation_with(&[(
+            "issue: { type: string, description",
+            "issue: { type: string, items: string, description",
+        )]),
     );
 }

@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use super::diagnostics::{Diagnostic, Severity};
 use super::model::{
-    At, Curation, FieldSpec, Pagination, PagingStyle, Param, Results, Spanned, ToolSpec,
+    Alias, At, Curation, FieldSpec, Pagination, PagingStyle, Param, ParamType, Resolver, Results,
+    Spanned, ToolSpec,
 };
 use crate::api::{Api, Location, Operation};
 use crate::naming;
@@ -467,7 +468,7 @@ impl<'a> Checker<'a> {
         self.out.push(d);
     }
 
-    fn check_resolver(&mut self, name: &Spanned<String>, resolver: &super::model::Resolver) {
+    fn check_resolver(&mut self, name: &Spanned<String>, resolver: &Resolver) {
         if resolver.list.is_none() && resolver.lookup.is_none() {
             self.error(
                 name.at,
@@ -556,6 +557,12 @@ impl<'a> Checker<'a> {
                         self.unknown_field(field.at, &part, &available, &operation.id);
                     }
                 }
+                let id_path = id.as_ref().map_or("id", |id| id.value.as_str());
+                if let Ok(Some(id_schema)) = schema_at(item, id_path)
+                    && id_schema.get("type").and_then(Value::as_str) == Some("integer")
+                {
+                    self.literal_aliases_are_integers(resolver, id_path);
+                }
             }
             if resolver.match_fields.is_empty() {
                 self.error(
@@ -634,7 +641,10 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        for operation in resolver.aliases.values() {
+        for operation in resolver.aliases.values().filter_map(|alias| match alias {
+            Alias::Operation(operation) => Some(operation),
+            Alias::Literal { .. } => None,
+        }) {
             if let Some(op) = self.operation(operation)
                 && op.parameters.iter().any(|p| p.required)
             {
@@ -644,6 +654,26 @@ impl<'a> Checker<'a> {
                         "an alias needs an operation without required parameters; `{}` has some",
                         op.id
                     ),
+                );
+            }
+        }
+    }
+
+    /// An alias to a value stands in for an id, so where ids are integers it must be one.
+    fn literal_aliases_are_integers(&mut self, resolver: &Resolver, id_path: &str) {
+        for (word, alias) in &resolver.aliases {
+            if let Alias::Literal { value } = alias
+                && value.value.parse::<i64>().is_err()
+            {
+                self.error(
+                    value.at,
+                    format!(
+                        "alias `{word}` sends `{}` in place of an id, but the ids (`{id_path}`) are integers",
+                        value.value
+                    ),
+                )
+                .help = Some(
+                    "alias it to an operation that answers with the item (`me: getCurrentUser`) instead".to_string(),
                 );
             }
         }
@@ -786,6 +816,67 @@ impl<'a> Checker<'a> {
             .suggest(&resolver.value, names);
             self.out.push(d);
         }
+        let is_list = param
+            .ty
+            .as_ref()
+            .is_some_and(|t| t.value == ParamType::Array);
+        if let Some(items) = &param.items {
+            if !is_list {
+                self.error(
+                    items.at,
+                    format!(
+                        "`items` is the type of a list's items, and `{}` is no list",
+                        name.value
+                    ),
+                )
+                .help = Some("add `type: array`, or remove `items`".into());
+            } else if items.value == ParamType::Array {
+                self.error(
+                    items.at,
+                    "a list of lists is not a parameter type mcpgen serves",
+                )
+                .help = Some("give `items: string`, `integer`, `number` or `boolean`".into());
+            }
+        }
+        if is_list && let Some(enum_name) = &param.enum_name {
+            self.error(
+                enum_name.at,
+                format!(
+                    "parameter `{}` is a list, and lists of enum names are not served yet",
+                    name.value
+                ),
+            )
+            .help =
+                Some("take one name per call, or the API's codes as a list without `enum`".into());
+        }
+        if is_list && let Some(default) = &param.default {
+            let item = param.items.as_ref().map_or(ParamType::String, |t| t.value);
+            let fits = match &default.value {
+                Value::Array(values) => values.iter().all(|v| match item {
+                    ParamType::String => v.is_string(),
+                    ParamType::Integer => v.is_i64() || v.is_u64(),
+                    ParamType::Number => v.is_number(),
+                    ParamType::Boolean => v.is_boolean(),
+                    ParamType::Array => false,
+                }),
+                _ => false,
+            };
+            if !fits {
+                self.error(
+                    default.at,
+                    format!(
+                        "the default of list `{}` must be a list of {}s, such as [{}]",
+                        name.value,
+                        item.as_str(),
+                        if item == ParamType::String {
+                            "a, b"
+                        } else {
+                            "1, 2"
+                        }
+                    ),
+                );
+            }
+        }
         if param.enum_name.is_some() && param.resolve.is_some() {
             self.error(
                 name.at,
@@ -838,6 +929,7 @@ impl<'a> Checker<'a> {
                 Some((_, schema, _)) => {
                     covered.insert(from.to_string());
                     self.check_enum_codes(param, schema, from, &operation.id);
+                    self.check_resolved_slot(param, schema, from, &operation.id);
                 }
                 None if param.from.is_none() && param.ty.is_some() => {
                     self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps can use parameters of their own", param_name.value, operation.id));
@@ -920,6 +1012,41 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A resolver gives an id (text or a number), one per value: the API slot a resolved
+    /// parameter fills must take one, or a list of them.
+    fn check_resolved_slot(
+        &mut self,
+        param: &Param,
+        schema: &Value,
+        api_name: &str,
+        operation: &str,
+    ) {
+        let Some(resolver) = &param.resolve else {
+            return;
+        };
+        let slot = any_branch(schema);
+        let (item, list) = match slot.get("items") {
+            Some(items) if is_array(slot) => (any_branch(items), true),
+            _ => (slot, false),
+        };
+        let types = json_types(item);
+        if types.is_empty() || types.iter().any(|t| matches!(*t, "string" | "integer")) {
+            return;
+        }
+        let takes = if list {
+            format!("a list of {}s", types.join("s or "))
+        } else {
+            with_article(&types.join(" or "))
+        };
+        self.error(
+            resolver.at,
+            format!(
+                "`{api_name}` of `{operation}` takes {takes}, but resolver `{}` gives an id (text or a number)",
+                resolver.value
+            ),
+        );
+    }
+
     fn check_enum_codes(&mut self, param: &Param, schema: &Value, api_name: &str, operation: &str) {
         let Some(enum_name) = &param.enum_name else {
             return;
@@ -959,13 +1086,15 @@ impl<'a> Checker<'a> {
             .params
             .iter()
             .map(|(name, param)| {
+                // A list is a list whatever its items become; a resolved or enum value has the
+                // type of the API's ids or codes.
                 let plain = param.enum_name.is_none() && param.resolve.is_none();
                 (
                     name.value.as_str(),
                     param
                         .ty
                         .as_ref()
-                        .filter(|_| plain)
+                        .filter(|t| plain || t.value == ParamType::Array)
                         .map(|t| t.value.as_str()),
                 )
             })
@@ -978,7 +1107,7 @@ impl<'a> Checker<'a> {
                     .help = Some("remove `from` and give the parameter a `type` or an `enum`".into());
             }
             if param.ty.is_none() && param.enum_name.is_none() && param.resolve.is_none() {
-                self.error(param_name.at, format!("give workflow parameter `{}` a `type` (string, integer, number or boolean)", param_name.value));
+                self.error(param_name.at, format!("give workflow parameter `{}` a `type` (string, integer, number, boolean or array)", param_name.value));
             }
         }
         for (index, step) in tool.steps.iter().enumerate() {

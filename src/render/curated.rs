@@ -9,8 +9,8 @@ use serde_json::Value;
 use super::rust::{ident, rust_type};
 use crate::curate::model::PagingStyle;
 use crate::plan::curated::{
-    CuratedBody, CuratedTool, EnumPlan, PagingPlan, ParamKind, ResolverPlan, ResolverSource,
-    ResultsPlan, ShapeConvert, StepPlan, ToolParam, ValueRef,
+    AliasPlan, CuratedBody, CuratedTool, EnumPlan, PagingPlan, ParamKind, ResolverPlan,
+    ResolverSource, ResultsPlan, ShapeConvert, StepPlan, ToolParam, ValueRef,
 };
 use crate::plan::{FieldType, OperationPlan, Plan};
 
@@ -277,22 +277,29 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
     let id_field = &r.id_field;
     let name_field = &r.name_field;
     let ttl = Literal::u64_unsuffixed(r.ttl_seconds);
-    let aliases = r.aliases.iter().map(|(word, operation)| {
-        let operation = &plan.operations[*operation];
-        let (prelude, call) = call_operation(operation, quote! { self });
-        let args = if operation.fields.is_empty() {
-            quote! {}
-        } else {
-            quote! { let args = serde_json::Map::new(); }
-        };
-        quote! {
-            if value.eq_ignore_ascii_case(#word) {
-                #args
-                #prelude
-                let found = #call?;
-                return curated::field_text(&found, #id_field);
+    let aliases = r.aliases.iter().map(|(word, alias)| match alias {
+        AliasPlan::Operation(operation) => {
+            let operation = &plan.operations[*operation];
+            let (prelude, call) = call_operation(operation, quote! { self });
+            let args = if operation.fields.is_empty() {
+                quote! {}
+            } else {
+                quote! { let args = serde_json::Map::new(); }
+            };
+            quote! {
+                if value.eq_ignore_ascii_case(#word) {
+                    #args
+                    #prelude
+                    let found = #call?;
+                    return curated::field_text(&found, #id_field);
+                }
             }
         }
+        AliasPlan::Literal(literal) => quote! {
+            if value.eq_ignore_ascii_case(#word) {
+                return Ok(#literal.to_string());
+            }
+        },
     });
     let aliases: Vec<TokenStream> = aliases.collect();
     let resolve_doc = format!(" The id for a {what}.");
@@ -418,6 +425,7 @@ fn param_type(plan: &Plan, param: &ToolParam) -> TokenStream {
             quote! { #name }
         }
         ParamKind::Resolve(_) => quote! { String },
+        ParamKind::ResolveList(_) => quote! { Vec<String> },
         ParamKind::Limit { .. } => quote! { i64 },
         ParamKind::ResponseFormat => quote! { curated::ResponseFormat },
     }
@@ -451,6 +459,12 @@ fn default_fn(plan: &Plan, param: &ToolParam) -> Option<(proc_macro2::Ident, Tok
         (ParamKind::Plain(FieldType::String) | ParamKind::Resolve(_), Value::String(s)) => {
             quote! { #s.to_string() }
         }
+        (ParamKind::ResolveList(_) | ParamKind::Plain(FieldType::List(_)), Value::Array(items))
+            if list_items_are_text(&param.kind) && items.iter().all(Value::is_string) =>
+        {
+            let items = items.iter().filter_map(Value::as_str);
+            quote! { vec![#( #items.to_string() ),*] }
+        }
         _ => return None,
     };
     Some((
@@ -471,7 +485,9 @@ fn api_value(plan: &Plan, tool_name: &str, param: &ToolParam, optional: bool) ->
     let integer = match (&param.target, &param.kind) {
         (Some(target), _) => target.integer,
         // A workflow's parameter: the id goes out as the API gives it.
-        (None, ParamKind::Resolve(index)) => plan.resolvers[*index].id_integer,
+        (None, ParamKind::Resolve(index) | ParamKind::ResolveList(index)) => {
+            plan.resolvers[*index].id_integer
+        }
         (None, _) => false,
     };
     match &param.kind {
@@ -508,7 +524,45 @@ fn api_value(plan: &Plan, tool_name: &str, param: &ToolParam, optional: bool) ->
                 resolve(quote! { &input.#field })
             }
         }
+        ParamKind::ResolveList(index) => {
+            let resolve_fn = ident(&format!("resolve_{}", plan.resolvers[*index].ident));
+            let resolve = |values: TokenStream| {
+                quote! {
+                    serde_json::Value::Array(
+                        curated::resolve_each(#values, |value| {
+                            let client = &client;
+                            async move { client.#resolve_fn(&value).await }
+                        })
+                        .await
+                        .map_err(|e| e.explain(ERRORS, &vars).for_argument(#tool_name, #name))?
+                        .into_iter()
+                        .map(|id| curated::id_value(id, #integer))
+                        .collect::<Result<_, _>>()?,
+                    )
+                }
+            };
+            if optional {
+                let inner = resolve(quote! { values });
+                quote! {
+                    match &input.#field {
+                        Some(values) => #inner,
+                        None => serde_json::Value::Null,
+                    }
+                }
+            } else {
+                resolve(quote! { &input.#field })
+            }
+        }
         _ => quote! { curated::json(&input.#field) },
+    }
+}
+
+/// Are the items of a list parameter text (readable values, or strings)?
+fn list_items_are_text(kind: &ParamKind) -> bool {
+    match kind {
+        ParamKind::ResolveList(_) => true,
+        ParamKind::Plain(FieldType::List(item)) => matches!(**item, FieldType::String),
+        _ => false,
     }
 }
 
