@@ -388,6 +388,42 @@ impl ResolverCache {
     }
 }
 
+/// The most scopes a [`ScopedResolverCache`] keeps lists for; past it, the cache starts over.
+const MAX_SCOPES: usize = 256;
+
+/// The caches of a resolver that lists within a scope (the labels of one repository): one
+/// [`ResolverCache`] per scope, each fetched and refreshed on its own.
+pub struct ScopedResolverCache {
+    spec: &'static ResolverSpec,
+    scopes: std::sync::Mutex<HashMap<String, std::sync::Arc<ResolverCache>>>,
+}
+
+impl ScopedResolverCache {
+    pub fn new(spec: &'static ResolverSpec) -> Self {
+        Self {
+            spec,
+            scopes: std::sync::Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The cache of the list within `scope` (the scoping arguments of the list operation).
+    pub fn scope(&self, scope: &Map<String, Value>) -> std::sync::Arc<ResolverCache> {
+        let key = Value::Object(scope.clone()).to_string();
+        // A poisoned lock only means another call panicked while inserting; the map is intact.
+        let mut scopes = self
+            .scopes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if scopes.len() >= MAX_SCOPES && !scopes.contains_key(&key) {
+            scopes.clear();
+        }
+        scopes
+            .entry(key)
+            .or_insert_with(|| std::sync::Arc::new(ResolverCache::new(self.spec)))
+            .clone()
+    }
+}
+
 /// The id of the entry whose readable values include `value` (ignoring case), or else whose id
 /// is `value`; several entries with different ids matching `value` is an error listing them
 /// (with their other values and ids, which tell them apart), never a silent pick of the first.
@@ -1098,6 +1134,15 @@ pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
             .map(|(name, value)| (name.to_string(), value))
             .collect(),
     )
+}
+
+/// The scoping arguments of a resolver's operation, leaving out those without a value.
+pub fn scope<const N: usize>(fields: [(&str, Value); N]) -> Map<String, Value> {
+    fields
+        .into_iter()
+        .filter(|(_, value)| !value.is_null())
+        .map(|(name, value)| (name.to_string(), value))
+        .collect()
 }
 
 /// The value at `pointer` in `value`, or null.

@@ -540,8 +540,8 @@ fn an_alias_to_a_text_value_where_the_ids_are_integers_is_refused() {
     refused(
         "alias_value_for_integer_ids",
         &curation_with(&[(
-            "    id: id\n",
-            "    id: id\n    aliases: { none: { value: nobody } }\n",
+            "    list: listLabels\n    match: [name]\n    id: id\n",
+            "    list: listLabels\n    match: [name]\n    id: id\n    aliases: { none: { value: nobody } }\n",
         )]),
     );
 }
@@ -562,8 +562,168 @@ fn items_on_a_parameter_that_is_no_list_is_refused() {
     refused(
         "items_without_array",
         &curation_with(&[(
-            "issue: { type: string, description",
-            "issue: { type: string, items: string, description",
+            "issue: { type: string, description: \"Issue key, for example WEB-1\" }\n      labels:",
+            "issue: { type: string, items: string, description: \"Issue key, for example WEB-1\" }\n      labels:",
+        )]),
+    );
+}
+
+#[test]
+fn a_scoped_resolver_lists_within_the_tools_own_arguments_and_caches_each_scope() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/repos/acme/web/labels",
+                200,
+                json!([{"id": 1, "name": "bug"}, {"id": 2, "name": "ui"}]),
+            ),
+            (
+                "GET",
+                "/api/repos/acme/api/labels",
+                200,
+                json!([{"id": 7, "name": "bug"}]),
+            ),
+            (
+                "POST",
+                "/api/repos/acme/web/issues",
+                201,
+                json!({"number": 1}),
+            ),
+            (
+                "POST",
+                "/api/repos/acme/api/issues",
+                201,
+                json!({"number": 2}),
+            ),
+        ],
+    );
+    // One server process, three calls: the second repository gets its own list, and the first
+    // repository's list is not fetched again.
+    let calls = [
+        json!({"owner": "acme", "repo": "web", "title": "A", "labels": ["bug"]}),
+        json!({"owner": "acme", "repo": "api", "title": "B", "labels": ["bug"]}),
+        json!({"owner": "acme", "repo": "web", "title": "C", "labels": ["ui"]}),
+    ];
+    let results = support::calls_over_stdio(
+        binary,
+        &[("BOARDS_BASE_URL", &base_url)],
+        "boards_create_repo_issue",
+        &calls,
+    );
+    for result in &results {
+        assert_ne!(result["isError"], true, "{result}");
+    }
+    let get = |path: &str| Received {
+        method: "GET".into(),
+        path: path.into(),
+        query: None,
+        body: Value::Null,
+    };
+    let post = |path: &str, body: Value| Received {
+        method: "POST".into(),
+        path: path.into(),
+        query: None,
+        body,
+    };
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            get("/api/repos/acme/web/labels"),
+            post(
+                "/api/repos/acme/web/issues",
+                json!({"title": "A", "labels": [1]})
+            ),
+            get("/api/repos/acme/api/labels"),
+            post(
+                "/api/repos/acme/api/issues",
+                json!({"title": "B", "labels": [7]})
+            ),
+            post(
+                "/api/repos/acme/web/issues",
+                json!({"title": "C", "labels": [2]})
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_workflow_resolves_a_name_among_the_items_of_its_own_issue() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/issues/WEB-1/transitions",
+                200,
+                json!({"transitions": [{"id": "11", "name": "Start"}, {"id": "31", "name": "Done"}]}),
+            ),
+            ("POST", "/api/issues/WEB-1/transitions", 200, json!({})),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_transition_issue",
+        json!({"issue": "WEB-1", "transition": "done"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            Received {
+                method: "GET".into(),
+                path: "/api/issues/WEB-1/transitions".into(),
+                query: None,
+                body: Value::Null,
+            },
+            Received {
+                method: "POST".into(),
+                path: "/api/issues/WEB-1/transitions".into(),
+                query: None,
+                body: json!({"transition": {"id": "31"}}),
+            },
+        ]
+    );
+
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_transition_issue",
+        json!({"issue": "WEB-1", "transition": "Close"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["content"][0]["text"],
+        "Transition \"Close\" not found. Available transitions: Start, Done. Call \
+         boards_transition_issue again with one of these values in the transition parameter."
+    );
+}
+
+#[test]
+fn a_tool_without_the_parameter_that_scopes_its_resolver_is_refused() {
+    refused(
+        "scope_parameter_missing",
+        &curation_with(&[(
+            "      repo: { description: Name of the repository }\n",
+            "      project: { from: repo, description: Name of the repository }\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_scope_argument_the_list_operation_does_not_take_is_refused() {
+    refused(
+        "scope_argument_unknown",
+        &curation_with(&[(
+            "args: { owner: $owner, repo: $repo }",
+            "args: { owner: $owner, repository: $repo }",
         )]),
     );
 }

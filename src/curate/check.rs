@@ -490,20 +490,21 @@ impl<'a> Checker<'a> {
                 .map(|(param, default)| param.map_or(default.to_string(), |p| p.value.clone()))
                 .collect();
             for (input, _, required) in operation_inputs(operation) {
-                if required && !paging.contains(&input) {
+                if required && !paging.contains(&input) && !scoped_by(resolver, &input) {
                     self.error(
                         list.at,
                         format!(
-                            "resolver `{}` lists with `{}`, which needs `{input}` on every call; a resolver's `list` must list every item without arguments",
+                            "resolver `{}` lists with `{}`, which needs `{input}` on every call",
                             name.value, operation.id
                         ),
                     )
                     .help = Some(format!(
-                        "list with an operation that takes no `{input}`, or give the tool a `{input}` parameter and pick the item with a `find` step over `{}`",
-                        operation.id
+                        "scope the list with `args: {{ {input}: ${input} }}`: each tool that resolves with `{}` then takes a `{input}` parameter, and the list is cached per `{input}`",
+                        name.value
                     ));
                 }
             }
+            self.check_resolver_args(resolver, operation);
             let Some(schema) = success_schema(operation) else {
                 self.error(
                     list.at,
@@ -601,9 +602,12 @@ impl<'a> Checker<'a> {
                 }
                 None => {}
             }
+            if resolver.list.is_none() {
+                self.check_resolver_args(resolver, operation);
+            }
             if let Some(param) = &resolver.lookup_param {
                 for (input, _, required) in &inputs {
-                    if *required && *input != param.value {
+                    if *required && *input != param.value && !scoped_by(resolver, input) {
                         self.error(
                             lookup.at,
                             format!(
@@ -629,7 +633,12 @@ impl<'a> Checker<'a> {
                     }
                 }
                 None => {
-                    if inputs.iter().filter(|(_, _, required)| *required).count() != 1 {
+                    if inputs
+                        .iter()
+                        .filter(|(input, _, required)| *required && !scoped_by(resolver, input))
+                        .count()
+                        != 1
+                    {
                         self.error(
                             lookup.at,
                             format!(
@@ -659,6 +668,104 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A resolver's `args` name parameters of its operation, and their values are `$name`
+    /// references or literals of the slot's type (the references are checked per tool).
+    fn check_resolver_args(&mut self, resolver: &Resolver, operation: &Operation) {
+        let inputs = operation_inputs(operation);
+        for (arg, value) in &resolver.args {
+            let Some((_, schema, _)) = inputs.iter().find(|(n, _, _)| *n == arg.value) else {
+                let d = Diagnostic::error(
+                    arg.at,
+                    format!(
+                        "operation `{}` has no parameter `{}`",
+                        operation.id, arg.value
+                    ),
+                )
+                .suggest(&arg.value, inputs.iter().map(|(n, _, _)| n.as_str()));
+                self.out.push(d);
+                continue;
+            };
+            match &value.value {
+                Value::String(text) if text.starts_with('$') => {
+                    if text.contains('.') || text.len() < 2 {
+                        self.error(
+                            value.at,
+                            format!("`{text}` is not a parameter: a resolver's `args` take `$name`, the value of the tool's parameter `name`"),
+                        );
+                    }
+                }
+                _ => self.check_value(value, &arg.value, Some(schema), &[], &[]),
+            }
+        }
+    }
+
+    /// Each tool parameter resolved by a scoped resolver needs the tool parameters its scope
+    /// names, and they must not be resolved by a scoped resolver themselves.
+    fn check_resolver_scopes(&mut self, tool: &ToolSpec) {
+        for (name, param) in &tool.params {
+            let Some(resolver_name) = &param.resolve else {
+                continue;
+            };
+            let Some(resolver) = self.scoped_resolver(&resolver_name.value) else {
+                continue;
+            };
+            for (arg, value) in &resolver.args {
+                let Some(wanted) = value.value.as_str().and_then(|v| v.strip_prefix('$')) else {
+                    continue;
+                };
+                match tool.params.iter().find(|(n, _)| n.value == wanted) {
+                    None => {
+                        let params: Vec<&str> =
+                            tool.params.keys().map(|k| k.value.as_str()).collect();
+                        let d = Diagnostic::error(
+                            resolver_name.at,
+                            format!(
+                                "resolver `{}` lists per `{}` (`{}: ${wanted}`), and this tool has no parameter `{wanted}` to give it",
+                                resolver_name.value, arg.value, arg.value
+                            ),
+                        )
+                        .suggest(wanted, params);
+                        let d = if d.help.is_none() {
+                            d.with_help(format!("add a parameter `{wanted}` to the tool"))
+                        } else {
+                            d
+                        };
+                        self.out.push(d);
+                    }
+                    Some((scope_name, scope_param)) => {
+                        if scope_name.value == name.value {
+                            self.error(
+                                resolver_name.at,
+                                format!("parameter `{}` cannot scope its own resolver", name.value),
+                            );
+                        } else if scope_param
+                            .resolve
+                            .as_ref()
+                            .is_some_and(|r| self.scoped_resolver(&r.value).is_some())
+                        {
+                            self.error(
+                                resolver_name.at,
+                                format!(
+                                    "`{wanted}`, which scopes resolver `{}`, is resolved by a scoped resolver itself; scopes of scopes are not served",
+                                    resolver_name.value
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The resolver of that name, when it has `args`.
+    fn scoped_resolver(&self, name: &str) -> Option<&'a Resolver> {
+        self.curation
+            .resolvers
+            .iter()
+            .find(|(k, r)| k.value == name && !r.args.is_empty())
+            .map(|(_, r)| r)
+    }
+
     /// An alias to a value stands in for an id, so where ids are integers it must be one.
     fn literal_aliases_are_integers(&mut self, resolver: &Resolver, id_path: &str) {
         for (word, alias) in &resolver.aliases {
@@ -683,6 +790,7 @@ impl<'a> Checker<'a> {
         for (status, _) in &tool.errors {
             self.check_status(status);
         }
+        self.check_resolver_scopes(tool);
         match (&tool.call, tool.steps.is_empty()) {
             (Some(_), false) => {
                 self.error(
@@ -1511,6 +1619,16 @@ impl<'a> Checker<'a> {
                             ),
                         );
                     }
+                    Some((_, spec)) if !spec.args.is_empty() => {
+                        self.error(
+                            resolver.at,
+                            format!(
+                                "resolver `{}` lists per scope (`args`), so a result field cannot show its ids as names yet",
+                                resolver.value
+                            ),
+                        )
+                        .help = Some("show the id, or a name field of the API's own".into());
+                    }
                     Some(_) => {}
                     None => {
                         let names: Vec<&str> = self
@@ -1563,6 +1681,11 @@ impl<'a> Checker<'a> {
 }
 
 /// The paging parameters a style uses: (the file's name for it, the default name).
+/// Does the resolver's `args` give its operation's `input`?
+pub fn scoped_by(resolver: &Resolver, input: &str) -> bool {
+    resolver.args.keys().any(|arg| arg.value == input)
+}
+
 pub fn paging_params(pagination: &Pagination) -> Vec<(Option<&Spanned<String>>, &'static str)> {
     match pagination.style.value {
         PagingStyle::Page => vec![

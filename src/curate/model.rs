@@ -378,6 +378,11 @@ pub struct Resolver {
     pub lookup: Option<Spanned<String>>,
     /// The lookup operation's parameter that takes the value (default: its only required one).
     pub lookup_param: Option<Spanned<String>>,
+    /// Arguments of the `list` or `lookup` operation that scope it: the labels *of a
+    /// repository* (`{ owner: $owner, repo: $repo }`), each `$name` the value of the tool's own
+    /// parameter of that name, or a literal. A list is cached per scope.
+    #[serde(default)]
+    pub args: IndexMap<Spanned<String>, Spanned<Value>>,
     /// Words that stand for one item: answered by an operation without parameters
     /// (`me: getCurrentUser`), or sent as a value the API itself understands
     /// (`me: { value: me }`).

@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 use super::{Action, Annotations, Auth, Builder, FieldType, Tool, field_type, hoist_defs};
 use crate::api::{Api, Location, Operation, SecurityScheme};
 use crate::curate::check::{
-    glob_matches, is_array, only_array, operation_inputs, paging_params, schema_at, success_schema,
-    takes_paging,
+    glob_matches, is_array, only_array, operation_inputs, paging_params, schema_at, scoped_by,
+    success_schema, takes_paging,
 };
 use crate::curate::model::{
     Alias, AllOrNone, AnnotationsSpec, AuthSection, Curation, FieldSpec, Filter, KeyIn, Pagination,
@@ -61,6 +61,17 @@ pub struct ResolverPlan {
     pub ttl_seconds: u64,
     /// The API's ids are integers (sent as numbers, not text).
     pub id_integer: bool,
+    /// Arguments of the list or lookup operation that scope it, by API name; empty for a
+    /// resolver of the whole API. A list is cached per scope.
+    pub scope: Vec<(String, ScopeValue)>,
+}
+
+/// The value of one scoping argument of a resolver.
+#[derive(Debug, Clone)]
+pub enum ScopeValue {
+    /// The API value of the tool's parameter of this name.
+    Param(String),
+    Literal(Value),
 }
 
 /// What an alias of a resolver stands for.
@@ -452,7 +463,7 @@ impl<'c> CuratedPlanner<'c> {
                     Some(p) => p.value.clone(),
                     None => operation_inputs(&operation)
                         .into_iter()
-                        .find(|(_, _, required)| *required)
+                        .find(|(n, _, required)| *required && !scoped_by(spec, n))
                         .map(|(n, _, _)| n)
                         .unwrap_or_default(),
                 };
@@ -518,6 +529,17 @@ impl<'c> CuratedPlanner<'c> {
             aliases,
             ttl_seconds: spec.cache_seconds.unwrap_or(300),
             id_integer,
+            scope: spec
+                .args
+                .iter()
+                .map(|(arg, value)| {
+                    let value = match value.value.as_str().and_then(|v| v.strip_prefix('$')) {
+                        Some(param) => ScopeValue::Param(param.to_string()),
+                        None => ScopeValue::Literal(value.value.clone()),
+                    };
+                    (arg.value.clone(), value)
+                })
+                .collect(),
         })
     }
 
