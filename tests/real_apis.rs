@@ -418,8 +418,12 @@ const GITHUB_TOKEN: &str = "ghp_recorder";
 
 /// GitHub's issue tools against a validating mock of GitHub's own description (@octokit/openapi,
 /// installed by `scripts/large-specs`): the search's `q` is written by the server from the
-/// model's filters (absent ones dropped, `label:"…"` once per label), a comment posts only its
-/// text, close and reopen send only the state, and create sends labels and assignees as given.
+/// model's filters (absent ones dropped, `label:"…"` once per label), labels and assignees are
+/// checked against the repository's own (listed once per repository, names matched ignoring
+/// case), a comment posts only its text, close and reopen send only the state, create sends the
+/// labels and assignees by their names, and an unknown label is told with the valid ones (after
+/// one fresh look at the repository's labels) while nothing is created. Prism answers the lists with the description's examples: labels `bug`
+/// and `enhancement`, assignee `octocat`.
 #[test]
 fn github_issue_tools_send_exactly_the_search_comment_state_and_issue_asked_for() {
     let spec = required_env("MCPGEN_TEST_LARGE_SPECS").join("github-rest.json");
@@ -427,6 +431,8 @@ fn github_issue_tools_send_exactly_the_search_comment_state_and_issue_asked_for(
         &spec,
         &[
             "/search/issues",
+            "/repos/{owner}/{repo}/labels",
+            "/repos/{owner}/{repo}/assignees",
             "/repos/{owner}/{repo}/issues",
             "/repos/{owner}/{repo}/issues/{issue_number}",
             "/repos/{owner}/{repo}/issues/{issue_number}/comments",
@@ -448,8 +454,8 @@ fn github_issue_tools_send_exactly_the_search_comment_state_and_issue_asked_for(
             call(
                 "github_search_issues",
                 with(json!({
-                    "state": "open", "labels": ["bug", "good first issue"],
-                    "assignee": "mona", "limit": 5,
+                    "state": "open", "labels": ["Bug", "enhancement"],
+                    "assignee": "octocat", "limit": 5,
                 })),
             ),
             call("github_search_issues", repo.clone()),
@@ -468,30 +474,47 @@ fn github_issue_tools_send_exactly_the_search_comment_state_and_issue_asked_for(
             call(
                 "github_create_issue",
                 with(json!({
-                    "title": "Crash on start", "labels": ["bug"], "assignees": ["mona"],
+                    "title": "Crash on start", "labels": ["bug"], "assignees": ["octocat"],
                 })),
+            ),
+            call(
+                "github_create_issue",
+                with(json!({ "title": "Typo", "labels": ["bugg"] })),
             ),
         ],
     );
-    for (index, result) in results.iter().enumerate() {
+    for (index, result) in results[..6].iter().enumerate() {
         success(result, &format!("call {}", index + 1));
     }
     let found = success(&results[0], "github_search_issues");
     assert!(found["issues"][0]["number"].is_i64(), "{found:#}");
+    assert_eq!(results[6]["isError"], true, "{:#}", results[6]);
+    let refused = results[6]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        refused.contains("\"bugg\"") && refused.contains("bug, enhancement"),
+        "the unknown label and the valid ones: {refused}"
+    );
     recorder.assert_clean();
     let requests = recorder.requests();
     let lines: Vec<String> = requests.iter().map(Request::line).collect();
-    assert_eq!(requests.len(), 6, "{lines:#?}");
-    let search = "repo:octocat/hello-world is:issue state:open label:\"bug\" label:\"good first issue\" assignee:mona";
+    assert_eq!(requests.len(), 9, "{lines:#?}");
+    let every_item = [("per_page", "100"), ("page", "1")];
+    let labels = "/repos/octocat/hello-world/labels";
+    assert_request(&requests[0], "GET", labels, &every_item, &Value::Null);
+    let assignees = "/repos/octocat/hello-world/assignees";
+    assert_request(&requests[1], "GET", assignees, &every_item, &Value::Null);
+    let search = "repo:octocat/hello-world is:issue state:open label:\"bug\" label:\"enhancement\" assignee:octocat";
     let first = [("q", search), ("per_page", "5"), ("page", "1")];
-    assert_request(&requests[0], "GET", "/search/issues", &first, &Value::Null);
+    assert_request(&requests[2], "GET", "/search/issues", &first, &Value::Null);
     let only_repo = [
         ("q", "repo:octocat/hello-world is:issue"),
         ("per_page", "20"),
         ("page", "1"),
     ];
     assert_request(
-        &requests[1],
+        &requests[3],
         "GET",
         "/search/issues",
         &only_repo,
@@ -500,19 +523,22 @@ fn github_issue_tools_send_exactly_the_search_comment_state_and_issue_asked_for(
     let issue = "/repos/octocat/hello-world/issues/1347";
     let comment = json!({ "body": "Fixed in #1350." });
     assert_request(
-        &requests[2],
+        &requests[4],
         "POST",
         &format!("{issue}/comments"),
         &[],
         &comment,
     );
     let closed = json!({ "state": "closed" });
-    assert_request(&requests[3], "PATCH", issue, &[], &closed);
+    assert_request(&requests[5], "PATCH", issue, &[], &closed);
     let open = json!({ "state": "open" });
-    assert_request(&requests[4], "PATCH", issue, &[], &open);
-    let created = json!({ "title": "Crash on start", "labels": ["bug"], "assignees": ["mona"] });
+    assert_request(&requests[6], "PATCH", issue, &[], &open);
+    let created = json!({ "title": "Crash on start", "labels": ["bug"], "assignees": ["octocat"] });
     let issues = "/repos/octocat/hello-world/issues";
-    assert_request(&requests[5], "POST", issues, &[], &created);
+    assert_request(&requests[7], "POST", issues, &[], &created);
+    // An unknown label fetches the repository's labels afresh (one may have been added since)
+    // before it is refused; nothing is created.
+    assert_request(&requests[8], "GET", labels, &every_item, &Value::Null);
     for request in &requests {
         let expected = format!("Bearer {GITHUB_TOKEN}");
         assert_eq!(request.header("authorization"), Some(expected.as_str()));

@@ -253,8 +253,56 @@ pub mod github_search_issues {
             .state
             .map(IssueState::code)
             .unwrap_or_default();
-        let arg_labels: serde_json::Value = curated::json(&input.labels);
-        let arg_assignee: serde_json::Value = curated::json(&input.assignee);
+        let arg_labels: serde_json::Value = match &input.labels {
+            Some(values) => {
+                let scope = curated::scope([
+                    ("owner", curated::json(&input.owner)),
+                    ("repo", curated::json(&input.repo)),
+                ]);
+                serde_json::Value::Array(
+                    curated::resolve_each(
+                            values,
+                            |value| {
+                                let client = &client;
+                                let scope = &scope;
+                                async move { client.resolve_label(scope, &value).await }
+                            },
+                        )
+                        .await
+                        .map_err(|e| {
+                            e
+                                .explain(ERRORS, &vars)
+                                .for_argument("github_search_issues", "labels")
+                        })?
+                        .into_iter()
+                        .map(|id| curated::id_value(id, false))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+            None => serde_json::Value::Null,
+        };
+        let arg_assignee: serde_json::Value = match &input.assignee {
+            Some(value) => {
+                curated::id_value(
+                    client
+                        .resolve_assignee(
+                            &curated::scope([
+                                ("owner", curated::json(&input.owner)),
+                                ("repo", curated::json(&input.repo)),
+                            ]),
+                            value,
+                        )
+                        .await
+                        .map_err(|e| {
+                            e
+                                .explain(ERRORS, &vars)
+                                .for_argument("github_search_issues", "assignee")
+                        })?,
+                    false,
+                )?
+            }
+            None => serde_json::Value::Null,
+        };
         curated::put(
             &mut args,
             "q",
@@ -481,8 +529,62 @@ pub mod github_create_issue {
         let arg_repo: serde_json::Value = curated::json(&input.repo);
         let arg_title: serde_json::Value = curated::json(&input.title);
         let arg_body: serde_json::Value = curated::json(&input.body);
-        let arg_labels: serde_json::Value = curated::json(&input.labels);
-        let arg_assignees: serde_json::Value = curated::json(&input.assignees);
+        let arg_labels: serde_json::Value = match &input.labels {
+            Some(values) => {
+                let scope = curated::scope([
+                    ("owner", curated::json(&input.owner)),
+                    ("repo", curated::json(&input.repo)),
+                ]);
+                serde_json::Value::Array(
+                    curated::resolve_each(
+                            values,
+                            |value| {
+                                let client = &client;
+                                let scope = &scope;
+                                async move { client.resolve_label(scope, &value).await }
+                            },
+                        )
+                        .await
+                        .map_err(|e| {
+                            e
+                                .explain(ERRORS, &vars)
+                                .for_argument("github_create_issue", "labels")
+                        })?
+                        .into_iter()
+                        .map(|id| curated::id_value(id, false))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+            None => serde_json::Value::Null,
+        };
+        let arg_assignees: serde_json::Value = match &input.assignees {
+            Some(values) => {
+                let scope = curated::scope([
+                    ("owner", curated::json(&input.owner)),
+                    ("repo", curated::json(&input.repo)),
+                ]);
+                serde_json::Value::Array(
+                    curated::resolve_each(
+                            values,
+                            |value| {
+                                let client = &client;
+                                let scope = &scope;
+                                async move { client.resolve_assignee(scope, &value).await }
+                            },
+                        )
+                        .await
+                        .map_err(|e| {
+                            e
+                                .explain(ERRORS, &vars)
+                                .for_argument("github_create_issue", "assignees")
+                        })?
+                        .into_iter()
+                        .map(|id| curated::id_value(id, false))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+            None => serde_json::Value::Null,
+        };
         let created = {
             let mut args = serde_json::Map::new();
             curated::put(&mut args, "owner", arg_owner.clone());
