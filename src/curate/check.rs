@@ -21,10 +21,13 @@ pub struct Checked {
 
 /// Checks `curation` against `api`, returning it with every diagnostic found.
 pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
+    // Checked against the answers as the file declares them, like `plan` plans them.
+    let declared = super::responses::check(api, &curation);
+    let api = super::responses::apply(api, &curation);
     let mut checker = Checker {
-        api,
+        api: &api,
         curation: &curation,
-        out: Vec::new(),
+        out: declared,
     };
     checker.run();
     let mut out: Vec<Diagnostic> = Vec::new();
@@ -1527,7 +1530,10 @@ impl<'a> Checker<'a> {
                         reference.value
                     ),
                     at: Some(reference.at),
-                    help: Some("check the field against a real answer of the API".into()),
+                    help: Some(
+                        "declare the answer's fields under `responses:` (by operationId, as JSON Schema), so that they are checked"
+                            .into(),
+                    ),
                 });
                 None
             }
@@ -1578,12 +1584,33 @@ impl<'a> Checker<'a> {
                     mapped.resolve.as_ref(),
                 ),
             };
-            if let Some(item) = &item
-                && let Err((part, available)) = schema_at(item, &from.value)
-            {
-                let d = Diagnostic::error(from.at, format!("the result has no field `{part}`"))
-                    .suggest(&part, available.iter().map(String::as_str));
-                self.out.push(d);
+            let verified = match &item {
+                Some(item) => match schema_at(item, &from.value) {
+                    Ok(found) => found.is_some(),
+                    Err((part, available)) => {
+                        let d =
+                            Diagnostic::error(from.at, format!("the result has no field `{part}`"))
+                                .suggest(&part, available.iter().map(String::as_str));
+                        self.out.push(d);
+                        true
+                    }
+                },
+                // No schema at all, or an `items` path already reported.
+                None => results.items.is_some() && response.is_some(),
+            };
+            if !verified {
+                self.out.push(Diagnostic {
+                    severity: Severity::Warning,
+                    message: format!(
+                        "result field `{}` cannot be checked: the API description does not say what the answer holds there",
+                        from.value
+                    ),
+                    at: Some(from.at),
+                    help: Some(
+                        "declare the answer's fields under `responses:` (by operationId, as JSON Schema), so that they are checked"
+                            .into(),
+                    ),
+                });
             }
             if let Some(enum_name) = enum_name
                 && !self
