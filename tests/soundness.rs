@@ -783,3 +783,25 @@ fn a_declared_answer_for_an_unknown_operation_or_with_an_unknown_type_is_refused
         )]),
     );
 }
+
+#[test]
+fn an_object_that_fits_none_of_the_shapes_the_api_takes_is_refused_naming_them() {
+    refused(
+        "fits_no_shape",
+        &curation_with(&[(
+            "      pinned: \"true\"\n",
+            "      pinned: \"true\"\n      parent: { type: data_source_id, data_source_id: d1 }\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_literal_outside_the_values_the_api_allows_is_refused() {
+    refused(
+        "literal_not_allowed",
+        &curation_with(&[(
+            "      pinned: \"true\"\n",
+            "      pinned: \"true\"\n      color: blue\n",
+        )]),
+    );
+}

@@ -1061,9 +1061,10 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        for (fixed, _) in &tool.fixed {
-            if input_names.contains(&fixed.value.as_str()) {
+        for (fixed, value) in &tool.fixed {
+            if let Some((_, schema, _)) = inputs.iter().find(|(n, _, _)| *n == fixed.value) {
                 covered.insert(fixed.value.clone());
+                self.check_value(value, &fixed.value, Some(schema), &[], &[]);
             } else {
                 let d = Diagnostic::error(
                     fixed.at,
@@ -1397,6 +1398,33 @@ impl<'a> Checker<'a> {
                 }
             }
             Value::Object(fields) => {
+                // A choice of object shapes (`oneOf` of objects): the value must fit one, and is
+                // checked against the first it fits.
+                let branches: Vec<&Value> = target
+                    .and_then(|t| t.get("oneOf").or_else(|| t.get("anyOf")))
+                    .and_then(Value::as_array)
+                    .map(|b| b.iter().collect())
+                    .unwrap_or_default();
+                if branches.len() > 1 && branches.iter().all(|b| b.get("properties").is_some()) {
+                    match branches.iter().find(|branch| fits_shape(fields, branch)) {
+                        Some(branch) => {
+                            self.check_value(value, slot, Some(branch), params, results);
+                        }
+                        None => {
+                            let shapes: Vec<String> =
+                                branches.iter().map(|b| shape_summary(b)).collect();
+                            self.error(
+                                at,
+                                format!(
+                                    "`{slot}` fits none of the {} shapes the API takes: {}",
+                                    branches.len(),
+                                    shapes.join("; ")
+                                ),
+                            );
+                        }
+                    }
+                    return;
+                }
                 if let Some(target) = target {
                     self.check_types(at, slot, None, &["object"], target);
                 }
@@ -1447,6 +1475,22 @@ impl<'a> Checker<'a> {
                 if let Some(target) = target {
                     let written = literal.to_string();
                     self.check_types(at, slot, Some(&written), &json_types_of(literal), target);
+                    if let Some(allowed) = allowed_values(target)
+                        && !allowed.contains(literal)
+                    {
+                        let shown: Vec<String> = allowed.iter().map(Value::to_string).collect();
+                        self.error(
+                            at,
+                            format!(
+                                "`{slot}` takes {}, not {written}",
+                                if shown.len() == 1 {
+                                    shown[0].clone()
+                                } else {
+                                    format!("one of {}", shown.join(", "))
+                                }
+                            ),
+                        );
+                    }
                 }
             }
         }
@@ -1796,6 +1840,57 @@ fn json_types(schema: &Value) -> Vec<&'static str> {
         _ if schema.get("properties").is_some() => vec!["object"],
         _ => Vec::new(),
     }
+}
+
+/// The only values a schema allows (`const`, or `enum`), when it says.
+fn allowed_values(schema: &Value) -> Option<Vec<Value>> {
+    match (schema.get("const"), schema.get("enum")) {
+        (Some(only), _) => Some(vec![only.clone()]),
+        (None, Some(Value::Array(values))) => Some(values.clone()),
+        _ => None,
+    }
+}
+
+/// Could an object with `fields` be an instance of the object schema `branch`? Its required
+/// fields are there, no field is unknown to a closed branch, and literal fields keep to a
+/// `const` or `enum` the branch gives them (`$name` values are not known yet, so they fit).
+fn fits_shape(fields: &serde_json::Map<String, Value>, branch: &Value) -> bool {
+    let properties = branch.get("properties").and_then(Value::as_object);
+    let required = branch
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str);
+    let open = branch
+        .get("additionalProperties")
+        .is_none_or(|extra| extra != false);
+    required.into_iter().all(|name| fields.contains_key(name))
+        && fields
+            .iter()
+            .all(|(name, value)| match properties.and_then(|p| p.get(name)) {
+                Some(schema) => match (value, allowed_values(schema)) {
+                    (Value::String(text), _) if text.starts_with('$') => true,
+                    (value, Some(allowed)) => allowed.contains(value),
+                    _ => true,
+                },
+                None => open && properties.is_none_or(|p| p.is_empty()),
+            })
+}
+
+/// One object shape, for messages: its fields, required ones first, with their `const` values
+/// (`{ type: "database_id", database_id }`).
+fn shape_summary(branch: &Value) -> String {
+    let properties = branch.get("properties").and_then(Value::as_object);
+    let fields: Vec<String> = properties
+        .into_iter()
+        .flatten()
+        .map(|(name, schema)| match schema.get("const") {
+            Some(only) => format!("{name}: {only}"),
+            None => name.clone(),
+        })
+        .collect();
+    format!("{{ {} }}", fields.join(", "))
 }
 
 /// The JSON type of a literal.
