@@ -21,10 +21,13 @@ pub struct Checked {
 
 /// Checks `curation` against `api`, returning it with every diagnostic found.
 pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
+    // Checked against the answers as the file declares them, like `plan` plans them.
+    let declared = super::responses::check(api, &curation);
+    let api = super::responses::apply(api, &curation);
     let mut checker = Checker {
-        api,
+        api: &api,
         curation: &curation,
-        out: Vec::new(),
+        out: declared,
     };
     checker.run();
     let mut out: Vec<Diagnostic> = Vec::new();
@@ -1105,17 +1108,20 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        // Every fixed value is checked against its slot; a template's `{name}`s are the tool's
+        // parameters.
         let typed_params = typed_params(tool);
         for (fixed, value) in &tool.fixed {
-            if input_names.contains(&fixed.value.as_str()) {
+            if let Some((_, schema, _)) = inputs.iter().find(|(n, _, _)| *n == fixed.value) {
                 covered.insert(fixed.value.clone());
-                if Template::is_template(&value.value) {
-                    let slot = inputs
-                        .iter()
-                        .find(|(n, _, _)| *n == fixed.value)
-                        .map(|(_, schema, _)| schema);
-                    self.check_value(value, &fixed.value, slot, &typed_params, &[]);
-                }
+                // Only a template names the tool's parameters: `$name` under `fixed` is no value.
+                let params: &[(&str, Option<&'static str>)] = if Template::is_template(&value.value)
+                {
+                    &typed_params
+                } else {
+                    &[]
+                };
+                self.check_value(value, &fixed.value, Some(schema), params, &[]);
             } else {
                 let d = Diagnostic::error(
                     fixed.at,
@@ -1436,6 +1442,33 @@ impl<'a> Checker<'a> {
                 }
             }
             Value::Object(fields) => {
+                // A choice of object shapes (`oneOf` of objects): the value must fit one, and is
+                // checked against the first it fits.
+                let branches: Vec<&Value> = target
+                    .and_then(|t| t.get("oneOf").or_else(|| t.get("anyOf")))
+                    .and_then(Value::as_array)
+                    .map(|b| b.iter().collect())
+                    .unwrap_or_default();
+                if branches.len() > 1 && branches.iter().all(|b| b.get("properties").is_some()) {
+                    match branches.iter().find(|branch| fits_shape(fields, branch)) {
+                        Some(branch) => {
+                            self.check_value(value, slot, Some(branch), params, results);
+                        }
+                        None => {
+                            let shapes: Vec<String> =
+                                branches.iter().map(|b| shape_summary(b)).collect();
+                            self.error(
+                                at,
+                                format!(
+                                    "`{slot}` fits none of the {} shapes the API takes: {}",
+                                    branches.len(),
+                                    shapes.join("; ")
+                                ),
+                            );
+                        }
+                    }
+                    return;
+                }
                 if let Some(target) = target {
                     self.check_types(at, slot, None, &["object"], target);
                 }
@@ -1486,6 +1519,22 @@ impl<'a> Checker<'a> {
                 if let Some(target) = target {
                     let written = literal.to_string();
                     self.check_types(at, slot, Some(&written), &json_types_of(literal), target);
+                    if let Some(allowed) = allowed_values(target)
+                        && !allowed.contains(literal)
+                    {
+                        let shown: Vec<String> = allowed.iter().map(Value::to_string).collect();
+                        self.error(
+                            at,
+                            format!(
+                                "`{slot}` takes {}, not {written}",
+                                if shown.len() == 1 {
+                                    shown[0].clone()
+                                } else {
+                                    format!("one of {}", shown.join(", "))
+                                }
+                            ),
+                        );
+                    }
                 }
             }
         }
@@ -1637,7 +1686,10 @@ impl<'a> Checker<'a> {
                         reference.value
                     ),
                     at: Some(reference.at),
-                    help: Some("check the field against a real answer of the API".into()),
+                    help: Some(
+                        "declare the answer's fields under `responses:` (by operationId, as JSON Schema), so that they are checked"
+                            .into(),
+                    ),
                 });
                 None
             }
@@ -1688,12 +1740,33 @@ impl<'a> Checker<'a> {
                     mapped.resolve.as_ref(),
                 ),
             };
-            if let Some(item) = &item
-                && let Err((part, available)) = schema_at(item, &from.value)
-            {
-                let d = Diagnostic::error(from.at, format!("the result has no field `{part}`"))
-                    .suggest(&part, available.iter().map(String::as_str));
-                self.out.push(d);
+            let verified = match &item {
+                Some(item) => match schema_at(item, &from.value) {
+                    Ok(found) => found.is_some(),
+                    Err((part, available)) => {
+                        let d =
+                            Diagnostic::error(from.at, format!("the result has no field `{part}`"))
+                                .suggest(&part, available.iter().map(String::as_str));
+                        self.out.push(d);
+                        true
+                    }
+                },
+                // No schema at all, or an `items` path already reported.
+                None => results.items.is_some() && response.is_some(),
+            };
+            if !verified {
+                self.out.push(Diagnostic {
+                    severity: Severity::Warning,
+                    message: format!(
+                        "result field `{}` cannot be checked: the API description does not say what the answer holds there",
+                        from.value
+                    ),
+                    at: Some(from.at),
+                    help: Some(
+                        "declare the answer's fields under `responses:` (by operationId, as JSON Schema), so that they are checked"
+                            .into(),
+                    ),
+                });
             }
             if let Some(enum_name) = enum_name
                 && !self
@@ -1930,6 +2003,57 @@ fn json_types(schema: &Value) -> Vec<&'static str> {
         _ if schema.get("properties").is_some() => vec!["object"],
         _ => Vec::new(),
     }
+}
+
+/// The only values a schema allows (`const`, or `enum`), when it says.
+fn allowed_values(schema: &Value) -> Option<Vec<Value>> {
+    match (schema.get("const"), schema.get("enum")) {
+        (Some(only), _) => Some(vec![only.clone()]),
+        (None, Some(Value::Array(values))) => Some(values.clone()),
+        _ => None,
+    }
+}
+
+/// Could an object with `fields` be an instance of the object schema `branch`? Its required
+/// fields are there, no field is unknown to a closed branch, and literal fields keep to a
+/// `const` or `enum` the branch gives them (`$name` values are not known yet, so they fit).
+fn fits_shape(fields: &serde_json::Map<String, Value>, branch: &Value) -> bool {
+    let properties = branch.get("properties").and_then(Value::as_object);
+    let required = branch
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str);
+    let open = branch
+        .get("additionalProperties")
+        .is_none_or(|extra| extra != false);
+    required.into_iter().all(|name| fields.contains_key(name))
+        && fields
+            .iter()
+            .all(|(name, value)| match properties.and_then(|p| p.get(name)) {
+                Some(schema) => match (value, allowed_values(schema)) {
+                    (Value::String(text), _) if text.starts_with('$') => true,
+                    (value, Some(allowed)) => allowed.contains(value),
+                    _ => true,
+                },
+                None => open && properties.is_none_or(|p| p.is_empty()),
+            })
+}
+
+/// One object shape, for messages: its fields, required ones first, with their `const` values
+/// (`{ type: "database_id", database_id }`).
+fn shape_summary(branch: &Value) -> String {
+    let properties = branch.get("properties").and_then(Value::as_object);
+    let fields: Vec<String> = properties
+        .into_iter()
+        .flatten()
+        .map(|(name, schema)| match schema.get("const") {
+            Some(only) => format!("{name}: {only}"),
+            None => name.clone(),
+        })
+        .collect();
+    format!("{{ {} }}", fields.join(", "))
 }
 
 /// The JSON type of a literal.

@@ -198,6 +198,13 @@ pub struct Curation {
     /// The curated tools, by name (the prefix is added).
     #[serde(default)]
     pub tools: IndexMap<Spanned<String>, ToolSpec>,
+    /// The answers of operations, by operationId, as JSON Schema, where the spec does not
+    /// describe them (`200: Success`) or leaves out fields the API returns: merged into the
+    /// spec's own schema (declared properties added or replaced, level by level), so that
+    /// resolvers, `find`, result fields and paging over them are checked like any other.
+    #[serde(default)]
+    #[schemars(with = "IndexMap<String, serde_json::Map<String, Value>>")]
+    pub responses: IndexMap<Spanned<String>, Spanned<Value>>,
     /// Token budgets for tool definitions, checked by `mcpgen check` and `mcpgen build`.
     pub budgets: Option<Budgets>,
     /// Where the parts of each template were written (read from the YAML, not a key of the file).

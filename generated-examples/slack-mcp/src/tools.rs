@@ -47,10 +47,18 @@ pub mod slack_list_channels {
         "items": {
           "type": "object",
           "properties": {
-            "name": {},
-            "id": {},
-            "topic": {},
-            "members": {}
+            "name": {
+              "type": "string"
+            },
+            "id": {
+              "type": "string"
+            },
+            "topic": {
+              "type": "string"
+            },
+            "members": {
+              "type": "integer"
+            }
           }
         }
       },
