@@ -1161,3 +1161,14 @@ fn a_template_parameter_without_a_type_and_an_unclosed_placeholder_are_refused()
         &template_curation_with(&[("\"state:{state}\"", "\"state:{state\"")]),
     );
 }
+
+#[test]
+fn a_reference_under_fixed_is_refused_since_only_a_template_names_parameters() {
+    template_refused(
+        "fixed_reference",
+        &template_curation_with(&[(
+            "      query:\n        template: [\"in:#{channel}\", \"{words}\"]\n        quote: slack\n",
+            "      query: $channel\n",
+        )]),
+    );
+}

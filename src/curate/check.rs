@@ -1114,6 +1114,27 @@ impl<'a> Checker<'a> {
         for (fixed, value) in &tool.fixed {
             if let Some((_, schema, _)) = inputs.iter().find(|(n, _, _)| *n == fixed.value) {
                 covered.insert(fixed.value.clone());
+                if let Some(name) = value
+                    .value
+                    .as_str()
+                    .and_then(|v| v.strip_prefix('$'))
+                    .filter(|name| {
+                        name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                            && name
+                                .chars()
+                                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+                    })
+                {
+                    self.error(
+                        value.at,
+                        format!("`${name}` under `fixed` is no parameter's value: `fixed` holds literals and templates"),
+                    )
+                    .help = Some(format!(
+                        "give the parameter `from: {}`, or write a template: {{ template: \"{{{name}}}\", quote: none }}",
+                        fixed.value
+                    ));
+                    continue;
+                }
                 // Only a template names the tool's parameters: `$name` under `fixed` is no value.
                 let params: &[(&str, Option<&'static str>)] = if Template::is_template(&value.value)
                 {
