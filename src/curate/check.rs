@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::diagnostics::{Diagnostic, Severity};
 use super::model::{
     Alias, At, Curation, FieldSpec, Pagination, PagingStyle, Param, ParamType, Resolver, Results,
-    Spanned, ToolSpec,
+    Spanned, Template, TemplateFault, ToolSpec,
 };
 use crate::api::{Api, Location, Operation};
 use crate::naming;
@@ -988,6 +988,35 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        // A scalar default its declared type cannot hold would be shown and never applied.
+        if let (Some(ty), Some(default)) = (&param.ty, &param.default)
+            && !is_list
+            && param.enum_name.is_none()
+            && param.resolve.is_none()
+        {
+            let fits = match ty.value {
+                ParamType::String => default.value.is_string(),
+                ParamType::Integer => default.value.is_i64() || default.value.is_u64(),
+                ParamType::Number => default.value.is_number(),
+                ParamType::Boolean => default.value.is_boolean(),
+                ParamType::Array => true,
+            };
+            if !fits {
+                self.error(
+                    default.at,
+                    format!(
+                        "default {} of `{}` is not of its type `{}`",
+                        default.value,
+                        name.value,
+                        ty.value.as_str()
+                    ),
+                )
+                .help = Some(match ty.value {
+                    ParamType::String => "quote it to make it text: \"3\"".to_string(),
+                    other => format!("give a value of type {}", other.as_str()),
+                });
+            }
+        }
         if param.enum_name.is_some() && param.resolve.is_some() {
             self.error(
                 name.at,
@@ -1030,20 +1059,38 @@ impl<'a> Checker<'a> {
         let inputs = operation_inputs(operation);
         let input_names: Vec<&str> = inputs.iter().map(|(n, _, _)| n.as_str()).collect();
         let mut covered: BTreeSet<String> = BTreeSet::new();
+        let in_templates = template_params(tool);
         for (param_name, param) in &tool.params {
             let from = param
                 .from
                 .as_ref()
                 .map_or(param_name.value.as_str(), |f| f.value.as_str());
             let from_at = param.from.as_ref().map_or(param_name.at, |f| f.at);
+            if param.from.is_none() && in_templates.contains(&param_name.value) {
+                // A parameter a template uses reaches the API only through it.
+                if param.ty.is_none() && param.enum_name.is_none() && param.resolve.is_none() {
+                    self.error(
+                        param_name.at,
+                        format!(
+                            "give parameter `{}`, which a template uses, a `type` (string, integer, number, boolean or array)",
+                            param_name.value
+                        ),
+                    );
+                }
+                continue;
+            }
             match inputs.iter().find(|(n, _, _)| n == from) {
                 Some((_, schema, _)) => {
                     covered.insert(from.to_string());
                     self.check_enum_codes(param, schema, from, &operation.id);
                     self.check_resolved_slot(param, schema, from, &operation.id);
                 }
+                // A template that cannot be read may be the one meant to use it: its own error
+                // says what is wrong.
+                None if param.from.is_none() && param.ty.is_some() && !templates_readable(tool) => {
+                }
                 None if param.from.is_none() && param.ty.is_some() => {
-                    self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps can use parameters of their own", param_name.value, operation.id));
+                    self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps and templates can use parameters of their own", param_name.value, operation.id));
                 }
                 None => {
                     let mut d = Diagnostic::error(
@@ -1061,10 +1108,13 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        let typed_params = typed_params(tool);
         for (fixed, value) in &tool.fixed {
             if let Some((_, schema, _)) = inputs.iter().find(|(n, _, _)| *n == fixed.value) {
                 covered.insert(fixed.value.clone());
-                self.check_value(value, &fixed.value, Some(schema), &[], &[]);
+                // A template's placeholders are the tool's parameters; any other fixed value is
+                // a literal of the slot's type.
+                self.check_value(value, &fixed.value, Some(schema), &typed_params, &[]);
             } else {
                 let d = Diagnostic::error(
                     fixed.at,
@@ -1193,24 +1243,7 @@ impl<'a> Checker<'a> {
     fn check_steps(&mut self, tool: &ToolSpec) -> Option<Value> {
         // Names visible to later steps: tool parameters, and each step's result with its schema.
         let params: Vec<&str> = tool.params.keys().map(|k| k.value.as_str()).collect();
-        // The JSON type each parameter reaches a step with, where the file says it plainly.
-        let typed_params: Vec<(&str, Option<&'static str>)> = tool
-            .params
-            .iter()
-            .map(|(name, param)| {
-                // A list is a list whatever its items become; a resolved or enum value has the
-                // type of the API's ids or codes.
-                let plain = param.enum_name.is_none() && param.resolve.is_none();
-                (
-                    name.value.as_str(),
-                    param
-                        .ty
-                        .as_ref()
-                        .filter(|t| plain || t.value == ParamType::Array)
-                        .map(|t| t.value.as_str()),
-                )
-            })
-            .collect();
+        let typed_params = typed_params(tool);
         let mut results: Vec<(String, Option<Value>)> = Vec::new();
         let mut last: Option<Value> = None;
         for (param_name, param) in &tool.params {
@@ -1377,6 +1410,10 @@ impl<'a> Checker<'a> {
         let at = value.at;
         let target = target.map(any_branch);
         let names: Vec<&str> = params.iter().map(|(name, _)| *name).collect();
+        if Template::is_template(&value.value) {
+            self.check_template(at, &value.value, slot, target, params);
+            return;
+        }
         match &value.value {
             Value::String(text) if text.starts_with('$') => {
                 let reference = Spanned {
@@ -1492,6 +1529,74 @@ impl<'a> Checker<'a> {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// Checks a template: how it is written, that each `{name}` is a parameter of the tool, that a
+    /// clause repeats for one list at most, and that the slot it fills takes text.
+    fn check_template(
+        &mut self,
+        at: At,
+        value: &Value,
+        slot: &str,
+        target: Option<&Value>,
+        params: &[(&str, Option<&'static str>)],
+    ) {
+        let places = self
+            .curation
+            .template_places
+            .get(&(at.offset, slot.to_string()));
+        let place = |fault: TemplateFault| places.and_then(|p| p.of(&fault)).unwrap_or(at);
+        let template = match Template::parse(value) {
+            Ok(template) => template,
+            Err(error) => {
+                self.error(place(error.fault), error.message).help = error.help;
+                return;
+            }
+        };
+        for (index, clause) in template.clauses.iter().enumerate() {
+            let clause_at = place(TemplateFault::Clause(index));
+            let mut lists = Vec::new();
+            for name in clause.params() {
+                match params.iter().find(|(param, _)| *param == name) {
+                    Some((_, Some("array"))) => lists.push(name),
+                    Some(_) => {}
+                    None => {
+                        let d = Diagnostic::error(
+                            clause_at,
+                            format!(
+                                "`{{{name}}}` in the template of `{slot}` is not a parameter of this tool"
+                            ),
+                        )
+                        .suggest(name, params.iter().map(|(param, _)| *param));
+                        self.out.push(d);
+                    }
+                }
+            }
+            if lists.len() > 1 {
+                self.error(
+                    clause_at,
+                    format!(
+                        "the clause \"{}\" repeats for two lists ({}); a clause repeats for one list at most",
+                        clause.written,
+                        lists.join(" and ")
+                    ),
+                )
+                .help = Some("give each list its own clause".into());
+            }
+        }
+        if let Some(target) = target {
+            let wanted = json_types(target);
+            if !wanted.is_empty() && !wanted.contains(&"string") {
+                self.error(
+                    place(TemplateFault::Whole),
+                    format!(
+                        "`{slot}` takes {}, but a template builds text",
+                        with_article(&wanted.join(" or "))
+                    ),
+                )
+                .help = Some("use a template only where the API takes a string".into());
             }
         }
     }
@@ -1749,6 +1854,57 @@ impl<'a> Checker<'a> {
             );
         }
     }
+}
+
+/// The tool's parameters with the JSON type each reaches the API with, where the file says it
+/// plainly (`type:` without an enum or resolver).
+fn typed_params(tool: &ToolSpec) -> Vec<(&str, Option<&'static str>)> {
+    tool.params
+        .iter()
+        .map(|(name, param)| {
+            // A list is a list whatever its items become; a resolved or enum value has the
+            // type of the API's ids or codes.
+            let plain = param.enum_name.is_none() && param.resolve.is_none();
+            (
+                name.value.as_str(),
+                param
+                    .ty
+                    .as_ref()
+                    .filter(|t| plain || t.value == ParamType::Array)
+                    .map(|t| t.value.as_str()),
+            )
+        })
+        .collect()
+}
+
+/// Do the templates under a tool's `fixed` read, each `{name}` naming a parameter of the tool?
+fn templates_readable(tool: &ToolSpec) -> bool {
+    tool.fixed
+        .values()
+        .filter(|value| Template::is_template(&value.value))
+        .all(|value| {
+            Template::parse(&value.value).is_ok_and(|template| {
+                template
+                    .params()
+                    .iter()
+                    .all(|name| tool.params.keys().any(|k| k.value == *name))
+            })
+        })
+}
+
+/// The parameters the templates under a tool's `fixed` name.
+pub fn template_params(tool: &ToolSpec) -> BTreeSet<String> {
+    tool.fixed
+        .values()
+        .filter_map(|value| Template::parse(&value.value).ok())
+        .flat_map(|template| {
+            template
+                .params()
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// The paging parameters a style uses: (the file's name for it, the default name).
