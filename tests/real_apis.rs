@@ -331,64 +331,6 @@ fn recorder_fails_a_test_when_the_api_receives_a_placeholder() {
     );
 }
 
-/// `notion_create_page` builds Notion's nested body around two plain-text arguments: the parent
-/// data source and the title as a rich-text array under the `Name` property.
-#[test]
-fn notion_create_page_builds_the_nested_body_from_plain_text() {
-    let spec = repo().join("tests/corpus/notion/notion-openapi.json");
-    let (recorder, _logs) = start(&spec, &["/v1/pages"]);
-    let results = probe(
-        "notion",
-        &recorder,
-        &[("NOTION_TOKEN", NOTION_TOKEN)],
-        &[call(
-            "notion_create_page",
-            json!({ "database": "8f2c1a9e-5b3d-4c7a-9e21-0d6f4b8a3c57", "title": "Launch \"v2\" plan" }),
-        )],
-    );
-    success(&results[0], "notion_create_page");
-    recorder.assert_clean();
-    let requests = recorder.requests();
-    assert_eq!(requests.len(), 1, "{requests:#?}");
-    let body = json!({
-        "parent": { "type": "database_id", "database_id": "8f2c1a9e-5b3d-4c7a-9e21-0d6f4b8a3c57" },
-        "properties": { "Name": { "title": [{ "text": { "content": "Launch \"v2\" plan" } }] } },
-    });
-    assert_request(&requests[0], "POST", "/v1/pages", &[], &body);
-}
-
-/// `notion_query_database` turns a status name into Notion's filter object, in the body of a
-/// query on the data source's path.
-#[test]
-fn notion_query_database_sends_a_filter_built_from_the_status_name() {
-    let spec = repo().join("tests/corpus/notion/notion-openapi.json");
-    let (recorder, _logs) = start(&spec, &["/v1/data_sources/{data_source_id}/query"]);
-    let results = probe(
-        "notion",
-        &recorder,
-        &[("NOTION_TOKEN", NOTION_TOKEN)],
-        &[call(
-            "notion_query_database",
-            json!({ "database": "2f1c9a", "status": "In progress" }),
-        )],
-    );
-    success(&results[0], "notion_query_database");
-    recorder.assert_clean();
-    let requests = recorder.requests();
-    assert_eq!(requests.len(), 1, "{requests:#?}");
-    let body = json!({
-        "filter": { "property": "Status", "status": { "equals": "In progress" } },
-        "page_size": 25,
-    });
-    assert_request(
-        &requests[0],
-        "POST",
-        "/v1/data_sources/2f1c9a/query",
-        &[],
-        &body,
-    );
-}
-
 // --- the recorder's part of a description -------------------------------------------------------
 
 /// Every `$ref` in `value` (as JSON pointers into the document).
@@ -601,4 +543,62 @@ fn github_issue_tools_send_exactly_the_search_comment_state_and_issue_asked_for(
         let expected = format!("Bearer {GITHUB_TOKEN}");
         assert_eq!(request.header("authorization"), Some(expected.as_str()));
     }
+}
+
+/// `notion_create_page` builds Notion's nested body around two plain-text arguments: the parent
+/// data source and the title as a rich-text array under the `Name` property.
+#[test]
+fn notion_create_page_builds_the_nested_body_from_plain_text() {
+    let spec = repo().join("tests/corpus/notion/notion-openapi.json");
+    let (recorder, _logs) = start(&spec, &["/v1/pages"]);
+    let results = probe(
+        "notion",
+        &recorder,
+        &[("NOTION_TOKEN", NOTION_TOKEN)],
+        &[call(
+            "notion_create_page",
+            json!({ "database": "8f2c1a9e-5b3d-4c7a-9e21-0d6f4b8a3c57", "title": "Launch \"v2\" plan" }),
+        )],
+    );
+    success(&results[0], "notion_create_page");
+    recorder.assert_clean();
+    let requests = recorder.requests();
+    assert_eq!(requests.len(), 1, "{requests:#?}");
+    let body = json!({
+        "parent": { "type": "database_id", "database_id": "8f2c1a9e-5b3d-4c7a-9e21-0d6f4b8a3c57" },
+        "properties": { "Name": { "title": [{ "text": { "content": "Launch \"v2\" plan" } }] } },
+    });
+    assert_request(&requests[0], "POST", "/v1/pages", &[], &body);
+}
+
+/// `notion_query_database` turns a status name into Notion's filter object, in the body of a
+/// query on the data source's path.
+#[test]
+fn notion_query_database_sends_a_filter_built_from_the_status_name() {
+    let spec = repo().join("tests/corpus/notion/notion-openapi.json");
+    let (recorder, _logs) = start(&spec, &["/v1/data_sources/{data_source_id}/query"]);
+    let results = probe(
+        "notion",
+        &recorder,
+        &[("NOTION_TOKEN", NOTION_TOKEN)],
+        &[call(
+            "notion_query_database",
+            json!({ "database": "2f1c9a", "status": "In progress" }),
+        )],
+    );
+    success(&results[0], "notion_query_database");
+    recorder.assert_clean();
+    let requests = recorder.requests();
+    assert_eq!(requests.len(), 1, "{requests:#?}");
+    let body = json!({
+        "filter": { "property": "Status", "status": { "equals": "In progress" } },
+        "page_size": 25,
+    });
+    assert_request(
+        &requests[0],
+        "POST",
+        "/v1/data_sources/2f1c9a/query",
+        &[],
+        &body,
+    );
 }

@@ -728,84 +728,6 @@ fn a_scope_argument_the_list_operation_does_not_take_is_refused() {
     );
 }
 
-#[test]
-fn an_answer_the_spec_does_not_describe_is_declared_and_its_fields_are_shaped() {
-    let binary = boards();
-    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-    let answer = json!({
-        "key": "WEB-1",
-        "fields": {"status": {"name": "Done"}, "assignee": {"displayName": "Ann Lee"}, "votes": 3},
-    });
-    let (base_url, log) = recording_upstream(
-        &runtime,
-        vec![("GET", "/api/issues/WEB-1/summary", 200, answer)],
-    );
-    let result = call(
-        binary,
-        &base_url,
-        "boards_issue_status",
-        json!({"key": "WEB-1"}),
-    );
-    assert_ne!(result["isError"], true, "{result}");
-    assert_eq!(
-        result["structuredContent"],
-        json!({"key": "WEB-1", "status": "Done", "assignee": "Ann Lee"})
-    );
-    assert_eq!(
-        log.lock().expect("the log").clone(),
-        [Received {
-            method: "GET".into(),
-            path: "/api/issues/WEB-1/summary".into(),
-            query: None,
-            body: Value::Null,
-        }]
-    );
-}
-
-#[test]
-fn a_result_field_the_declared_answer_does_not_have_is_refused_with_a_suggestion() {
-    refused(
-        "declared_answer_field_unknown",
-        &curation_with(&[(
-            "        status: fields.status.name\n",
-            "        status: fields.state.name\n",
-        )]),
-    );
-}
-
-#[test]
-fn a_declared_answer_for_an_unknown_operation_or_with_an_unknown_type_is_refused() {
-    refused(
-        "declared_answer_malformed",
-        &curation_with(&[(
-            "  getIssueSummary:\n    type: object\n",
-            "  getIssueSumary:\n    type: object\n  getIssue:\n    type: map\n",
-        )]),
-    );
-}
-
-#[test]
-fn an_object_that_fits_none_of_the_shapes_the_api_takes_is_refused_naming_them() {
-    refused(
-        "fits_no_shape",
-        &curation_with(&[(
-            "      pinned: \"true\"\n",
-            "      pinned: \"true\"\n      parent: { type: data_source_id, data_source_id: d1 }\n",
-        )]),
-    );
-}
-
-#[test]
-fn a_literal_outside_the_values_the_api_allows_is_refused() {
-    refused(
-        "literal_not_allowed",
-        &curation_with(&[(
-            "      pinned: \"true\"\n",
-            "      pinned: \"true\"\n      color: blue\n",
-        )]),
-    );
-}
-
 // --- templates --------------------------------------------------------------------------------
 // Text arguments in a query language, built from clauses over the tool's parameters, over
 // `tests/fixtures/soundness-templates/` (searches in GitHub's syntax, JQL and Slack's syntax).
@@ -1159,6 +1081,84 @@ fn a_template_parameter_without_a_type_and_an_unclosed_placeholder_are_refused()
     template_refused(
         "template_unclosed_placeholder",
         &template_curation_with(&[("\"state:{state}\"", "\"state:{state\"")]),
+    );
+}
+
+#[test]
+fn an_answer_the_spec_does_not_describe_is_declared_and_its_fields_are_shaped() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let answer = json!({
+        "key": "WEB-1",
+        "fields": {"status": {"name": "Done"}, "assignee": {"displayName": "Ann Lee"}, "votes": 3},
+    });
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![("GET", "/api/issues/WEB-1/summary", 200, answer)],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_issue_status",
+        json!({"key": "WEB-1"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({"key": "WEB-1", "status": "Done", "assignee": "Ann Lee"})
+    );
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [Received {
+            method: "GET".into(),
+            path: "/api/issues/WEB-1/summary".into(),
+            query: None,
+            body: Value::Null,
+        }]
+    );
+}
+
+#[test]
+fn a_result_field_the_declared_answer_does_not_have_is_refused_with_a_suggestion() {
+    refused(
+        "declared_answer_field_unknown",
+        &curation_with(&[(
+            "        status: fields.status.name\n",
+            "        status: fields.state.name\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_declared_answer_for_an_unknown_operation_or_with_an_unknown_type_is_refused() {
+    refused(
+        "declared_answer_malformed",
+        &curation_with(&[(
+            "  getIssueSummary:\n    type: object\n",
+            "  getIssueSumary:\n    type: object\n  getIssue:\n    type: map\n",
+        )]),
+    );
+}
+
+#[test]
+fn an_object_that_fits_none_of_the_shapes_the_api_takes_is_refused_naming_them() {
+    refused(
+        "fits_no_shape",
+        &curation_with(&[(
+            "      pinned: \"true\"\n",
+            "      pinned: \"true\"\n      parent: { type: data_source_id, data_source_id: d1 }\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_literal_outside_the_values_the_api_allows_is_refused() {
+    refused(
+        "literal_not_allowed",
+        &curation_with(&[(
+            "      pinned: \"true\"\n",
+            "      pinned: \"true\"\n      color: blue\n",
+        )]),
     );
 }
 
