@@ -9,7 +9,7 @@ use super::diagnostics::{Diagnostic, Severity};
 use super::model::{
     At, Curation, FieldSpec, Pagination, PagingStyle, Param, Results, Spanned, ToolSpec,
 };
-use crate::api::{Api, Location, Operation};
+use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
 
 /// A curation file whose references all hold.
@@ -20,6 +20,10 @@ pub struct Checked {
 
 /// Checks `curation` against `api`, returning it with every diagnostic found.
 pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
+    // The operations as the server calls them: without the parameters that carry a credential
+    // (the environment-variable names do not matter here).
+    let auth = crate::plan::server_auth(api, &curation, "SERVER");
+    let api = &*crate::plan::credentials::carried(api, &auth);
     let mut checker = Checker {
         api,
         curation: &curation,
@@ -205,7 +209,10 @@ impl<'a> Checker<'a> {
                 .help = Some("remove it from `operations.hide`, or do not use it here".into());
                 None
             }
-            Some(op) => Some(op),
+            Some(op) => {
+                self.check_credentials(op, id.at);
+                Some(op)
+            }
             None => {
                 let ids: Vec<&str> = self.operation_ids().collect();
                 let diagnostic =
@@ -217,8 +224,108 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Refuses a call of `operation` (written at `at`) that requires a credential `auth` does not
+    /// fill: the server would send the request without it.
+    fn check_credentials(&mut self, operation: &Operation, at: At) {
+        for param in &operation.credentials {
+            if let (CredentialSource::Missing { scheme }, true) = (&param.source, param.required) {
+                let location = param.location.map_or("body", Location::as_str);
+                self.error(
+                    at,
+                    format!(
+                        "required parameter `{}` of `{}` carries the credential of security scheme `{scheme}`, which `auth` does not fill",
+                        param.name, operation.id
+                    ),
+                )
+                .help = Some(format!(
+                    "add `{{ in: {location}, name: {}, env: ... }}` under `auth.api_keys`; the server reads the value from that environment variable",
+                    param.name
+                ));
+            }
+        }
+    }
+
+    /// Refuses `name`, written at `at` as a value for `operation`, when it is a parameter that
+    /// carries a credential; true when it is one.
+    fn credential_written(&mut self, at: At, operation: &Operation, name: &str) -> bool {
+        let Some(param) = operation.credentials.iter().find(|p| p.name == name) else {
+            return false;
+        };
+        let filled = match &param.source {
+            CredentialSource::Missing { scheme } => format!(
+                "add it under `auth.api_keys` (it is the spec's security scheme `{scheme}`)"
+            ),
+            _ => "`auth` fills it already".to_string(),
+        };
+        self.error(
+            at,
+            format!(
+                "`{name}` of `{}` carries a credential: the server fills it from its environment, never the model or this file",
+                operation.id
+            ),
+        )
+        .help = Some(format!("remove it here; {filled}"));
+        true
+    }
+
+    /// The `auth` section: each parameter named under `params` is one some operation takes, and
+    /// no API key is given twice.
+    fn check_auth(&mut self) {
+        let Some(auth) = &self.curation.auth else {
+            return;
+        };
+        let keys: Vec<_> = auth.api_key.iter().chain(&auth.api_keys).collect();
+        let mut seen = BTreeSet::new();
+        for key in &keys {
+            let name = match key.location {
+                super::model::KeyIn::Header => key.name.value.to_ascii_lowercase(),
+                _ => key.name.value.clone(),
+            };
+            if !seen.insert((key.location as u8, name)) {
+                self.error(
+                    key.name.at,
+                    format!(
+                        "the API key `{}` is given twice under `auth`",
+                        key.name.value
+                    ),
+                );
+            }
+        }
+        let lists = auth
+            .bearer
+            .iter()
+            .map(|b| &b.params)
+            .chain(keys.iter().map(|k| &k.params));
+        let carried: BTreeSet<&str> = self
+            .api
+            .operations
+            .iter()
+            .flat_map(|op| &op.credentials)
+            .map(|p| p.name.as_str())
+            .collect();
+        for params in lists {
+            for param in params {
+                if !carried.contains(param.value.as_str()) {
+                    let names: BTreeSet<&str> = self
+                        .api
+                        .operations
+                        .iter()
+                        .flat_map(|op| op.parameters.iter().map(|p| p.name.as_str()))
+                        .collect();
+                    let d = Diagnostic::error(
+                        param.at,
+                        format!("no operation has a parameter `{}`", param.value),
+                    )
+                    .suggest(&param.value, names);
+                    self.out.push(d);
+                }
+            }
+        }
+    }
+
     fn run(&mut self) {
         let curation = self.curation;
+        self.check_auth();
         if let Some(name) = &curation.server.name
             && naming::server_name(&name.value).is_none()
         {
@@ -839,6 +946,7 @@ impl<'a> Checker<'a> {
                     covered.insert(from.to_string());
                     self.check_enum_codes(param, schema, from, &operation.id);
                 }
+                None if self.credential_written(from_at, operation, from) => {}
                 None if param.from.is_none() && param.ty.is_some() => {
                     self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps can use parameters of their own", param_name.value, operation.id));
                 }
@@ -861,7 +969,7 @@ impl<'a> Checker<'a> {
         for (fixed, _) in &tool.fixed {
             if input_names.contains(&fixed.value.as_str()) {
                 covered.insert(fixed.value.clone());
-            } else {
+            } else if !self.credential_written(fixed.at, operation, &fixed.value) {
                 let d = Diagnostic::error(
                     fixed.at,
                     format!(
@@ -1015,7 +1123,9 @@ impl<'a> Checker<'a> {
                 let inputs = operation_inputs(operation);
                 let names: Vec<&str> = inputs.iter().map(|(n, _, _)| n.as_str()).collect();
                 for (arg, value) in &step.args {
-                    if !names.contains(&arg.value.as_str()) {
+                    if !names.contains(&arg.value.as_str())
+                        && !self.credential_written(arg.at, operation, &arg.value)
+                    {
                         let d = Diagnostic::error(
                             arg.at,
                             format!(
