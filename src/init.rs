@@ -522,7 +522,37 @@ fn auth(out: &mut Out, api: &Api, env: &str) -> Option<String> {
             );
         }
     }
+    // Several API keys at once (Trello's `key` and `token`): every one, each with the variable
+    // the server reads without a file.
+    let keys: Vec<(&String, &str, &String)> = required
+        .iter()
+        .filter_map(|name| match api.security_schemes.get(*name) {
+            Some(SecurityScheme::ApiKey {
+                location,
+                name: key,
+            }) => Some((*name, location.as_str(), key)),
+            _ => None,
+        })
+        .collect();
+    let zero_config = crate::plan::server_auth(api, &crate::curate::Curation::default(), env);
     for (name, scheme, kind) in &chosen {
+        if *kind == AuthKind::ApiKey && keys.len() > 1 {
+            out.note("  api_keys:", "the spec asks for all of these at once");
+            let vars = zero_config.iter().filter_map(|auth| match auth {
+                crate::plan::Auth::ApiKey { env, .. } => Some(env),
+                _ => None,
+            });
+            for ((scheme_name, location, key), var) in keys.iter().zip(vars) {
+                out.note(
+                    &format!(
+                        "    - {{ in: {location}, name: {}, env: {var} }}",
+                        scalar(key, true)
+                    ),
+                    &auth_comment(AuthKind::ApiKey, Some(scheme_name)),
+                );
+            }
+            continue;
+        }
         out.note(
             &format!("  {}", auth_entry(*kind, Some(scheme), env)),
             &auth_comment(*kind, Some(name)),
