@@ -697,3 +697,14 @@ fn a_credential_written_in_the_file_or_given_to_the_model_is_refused() {
         )]),
     );
 }
+
+#[test]
+fn a_credential_parameter_auth_names_that_no_operation_takes_is_refused_with_a_suggestion() {
+    cards_refused(
+        "credential_param_unknown",
+        &cards_curation_with(&[(
+            "{ in: query, name: token, env: CARDS_TOKEN }",
+            "{ in: query, name: token, env: CARDS_TOKEN, params: [tokn] }",
+        )]),
+    );
+}

@@ -311,6 +311,7 @@ impl<'a> Checker<'a> {
                         .operations
                         .iter()
                         .flat_map(|op| op.parameters.iter().map(|p| p.name.as_str()))
+                        .chain(carried.iter().copied())
                         .collect();
                     let d = Diagnostic::error(
                         param.at,

@@ -422,7 +422,15 @@ impl<'c> CuratedPlanner<'c> {
                     .pagination
                     .as_ref()
                     .filter(|p| takes_paging(p, &operation))
-                    .map(|p| paging_plan(p, &operation, &items));
+                    .map(|p| {
+                        let mut paging = paging_plan(p, &operation, &items);
+                        // The resolver's own `items` is where its list's items are, whatever
+                        // the other operations' pages hold (Slack: `members`, not `channels`).
+                        if spec.items.is_some() {
+                            paging.items = pointer(&items);
+                        }
+                        paging
+                    });
                 let index = self.use_operation(&list.value, builder)?;
                 if paging
                     .as_ref()

@@ -603,12 +603,15 @@ fn client_method_variant(operation: &OperationPlan, page: bool, upload_env: &str
     }
 }
 
-/// The steps that send the parameters carrying a credential of `auth` (`.carry(…)`); a key
-/// that `auth` sends with every request already, or one it lacks, adds none.
+/// The steps that send the required parameters carrying a credential of `auth` (`.carry(…)`).
+/// A key that `auth` sends with every request already, or one it lacks, adds none; nor does an
+/// optional parameter: the credential reaches the API by `auth`'s own means (the bearer header,
+/// the key's place), and a second copy, in a URL perhaps, would only spread it.
 fn carried_credentials(operation: &OperationPlan) -> Vec<TokenStream> {
     operation
         .credentials
         .iter()
+        .filter(|param| param.required)
         .filter_map(|param| {
             let carries = match &param.source {
                 CredentialSource::Bearer => quote! { runtime::Carries::Bearer },
