@@ -708,3 +708,172 @@ fn a_credential_parameter_auth_names_that_no_operation_takes_is_refused_with_a_s
         )]),
     );
 }
+
+// A bearer token that operations also take as a parameter `token`, each in its own place:
+// `tests/fixtures/soundness/chat/`, an API in the manner of Slack.
+
+/// One request as the chat upstream received it: the credential headers and the raw body too.
+#[derive(Debug, Clone, PartialEq)]
+struct Carried {
+    method: String,
+    path: String,
+    query: Vec<(String, String)>,
+    authorization: Option<String>,
+    token_header: Option<String>,
+    body: String,
+}
+
+/// An upstream on 127.0.0.1 that records every request with its credential headers and answers
+/// `{"ok": true}`; its base URL (with the spec's `/api` prefix) and the log.
+fn carrying_upstream(runtime: &tokio::runtime::Runtime) -> (String, Arc<Mutex<Vec<Carried>>>) {
+    let log: Arc<Mutex<Vec<Carried>>> = Arc::default();
+    let recorded = log.clone();
+    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+        let recorded = recorded.clone();
+        async move {
+            let (parts, body) = request.into_parts();
+            let header = |name: &str| {
+                parts
+                    .headers
+                    .get(name)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_string)
+            };
+            let entry = Carried {
+                method: parts.method.to_string(),
+                path: parts.uri.path().to_string(),
+                query: pairs(&parts.uri.query().map(str::to_string)),
+                authorization: header("authorization"),
+                token_header: header("token"),
+                body: String::new(),
+            };
+            let bytes = axum::body::to_bytes(body, 1 << 20)
+                .await
+                .unwrap_or_default();
+            recorded.lock().expect("the log").push(Carried {
+                body: String::from_utf8_lossy(&bytes).into_owned(),
+                ..entry
+            });
+            axum::Json(json!({"ok": true}))
+        }
+    });
+    let address = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a free port on 127.0.0.1");
+        let address = listener.local_addr().expect("its address");
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        address
+    });
+    (format!("http://{address}/api"), log)
+}
+
+#[test]
+fn a_bearer_token_also_fills_each_required_token_parameter_in_its_place_and_no_optional_one() {
+    let fixture = fixtures().join("chat");
+    let (plan, _) = mcpgen::generate(
+        &fixture.join("openapi.yaml"),
+        Some(&fixture.join("mcpgen.yaml")),
+        &mcpgen::Options::default(),
+    )
+    .expect("the fixture generates");
+    assert_eq!(input_properties(&plan), ["title", "message", "team"]);
+    let binary = support::generate_and_build(
+        "soundness-chat",
+        &fixture.join("openapi.yaml"),
+        Some(&fixture.join("mcpgen.yaml")),
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = carrying_upstream(&runtime);
+    let env = [
+        ("CHAT_BASE_URL", base_url.as_str()),
+        ("CHAT_TOKEN", "xoxb-42"),
+    ];
+    for (tool, arguments) in [
+        ("chat_add_note", json!({"title": "Plans & ideas"})),
+        ("chat_pin", json!({"message": "m1"})),
+        ("chat_team", json!({"team": "T1"})),
+    ] {
+        let result = support::call_over_stdio(&binary, &env, &[], tool, arguments);
+        assert_ne!(result["isError"], true, "{tool}: {result}");
+    }
+    let received = log.lock().expect("the log").clone();
+    let bearer = Some("Bearer xoxb-42".to_string());
+    assert_eq!(received.len(), 3, "{received:#?}");
+    // A form field: after the model's, once.
+    assert_eq!(
+        received[0],
+        Carried {
+            method: "POST".into(),
+            path: "/api/notes.add".into(),
+            query: Vec::new(),
+            authorization: bearer.clone(),
+            token_header: None,
+            body: "title=Plans+%26+ideas&token=xoxb-42".into(),
+        }
+    );
+    // A property of the JSON body.
+    assert_eq!(
+        (
+            received[1].path.as_str(),
+            received[1].authorization.clone(),
+            received[1].token_header.clone(),
+            serde_json::from_str::<Value>(&received[1].body).expect("JSON"),
+        ),
+        (
+            "/api/pins.add",
+            bearer.clone(),
+            None,
+            json!({"message": "m1", "token": "xoxb-42"})
+        )
+    );
+    // An optional header is not sent: the Authorization header carries the token already.
+    assert_eq!(
+        received[2],
+        Carried {
+            method: "GET".into(),
+            path: "/api/team.info".into(),
+            query: vec![("team".into(), "T1".into())],
+            authorization: bearer,
+            token_header: None,
+            body: String::new(),
+        }
+    );
+}
+
+#[test]
+fn one_to_one_tools_over_operations_whose_credential_auth_does_not_fill_are_a_warning() {
+    let api = mcpgen::load::load(&cards_fixture("openapi.yaml")).expect("the fixture loads");
+    let curation = mcpgen::curate::parse(
+        "auth:\n  api_keys:\n    - { in: query, name: key, env: CARDS_KEY }\n",
+    )
+    .expect("it parses");
+    let (_, diagnostics) = mcpgen::curate::check::check(&api, curation);
+    let unfilled: Vec<&str> = diagnostics
+        .iter()
+        .filter(|d| d.message.contains("ApiToken"))
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        unfilled,
+        [
+            "4 operations require the credential of security scheme `ApiToken` (query parameter `token`), which `auth` does not fill: their one-to-one and discovery tools would call without it"
+        ]
+    );
+    assert!(
+        diagnostics
+            .iter()
+            .filter(|d| d.message.contains("ApiToken"))
+            .all(|d| d.severity == mcpgen::curate::Severity::Warning)
+    );
+    // With both keys, or with no tool over those operations, nothing is said.
+    let curation = mcpgen::curate::parse(
+        "auth:\n  api_keys:\n    - { in: query, name: key, env: CARDS_KEY }\noperations:\n  mirror: none\n",
+    )
+    .expect("it parses");
+    let (_, diagnostics) = mcpgen::curate::check::check(&api, curation);
+    assert!(
+        diagnostics.iter().all(|d| !d.message.contains("ApiToken")),
+        "{diagnostics:?}"
+    );
+}

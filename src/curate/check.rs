@@ -268,9 +268,58 @@ impl<'a> Checker<'a> {
         true
     }
 
+    /// Warns about each API-key scheme of the spec that operations left to one-to-one or
+    /// discovery tools require and `auth` does not fill: those tools would call without it.
+    fn check_unfilled_schemes(&mut self) {
+        let curation = self.curation;
+        let mirrors = curation
+            .operations
+            .mirror
+            .as_ref()
+            .is_none_or(|m| m.value == super::model::AllOrNone::All);
+        if !mirrors && curation.discovery.is_none() {
+            return;
+        }
+        let mut unfilled: Vec<(&str, &str, Option<Location>, usize)> = Vec::new();
+        for operation in &self.api.operations {
+            if self.hidden(&operation.id) {
+                continue;
+            }
+            for param in &operation.credentials {
+                if let (CredentialSource::Missing { scheme }, true) =
+                    (&param.source, param.required)
+                {
+                    match unfilled.iter_mut().find(|(s, ..)| s == scheme) {
+                        Some(entry) => entry.3 += 1,
+                        None => unfilled.push((scheme, &param.name, param.location, 1)),
+                    }
+                }
+            }
+        }
+        for (scheme, name, location, count) in unfilled {
+            let location = location.map_or("body", Location::as_str);
+            let operations = if count == 1 {
+                "operation requires"
+            } else {
+                "operations require"
+            };
+            self.out.push(Diagnostic {
+                severity: Severity::Warning,
+                message: format!(
+                    "{count} {operations} the credential of security scheme `{scheme}` ({location} parameter `{name}`), which `auth` does not fill: their one-to-one and discovery tools would call without it"
+                ),
+                at: None,
+                help: Some(format!(
+                    "add `{{ in: {location}, name: {name}, env: ... }}` under `auth.api_keys`, or hide those operations"
+                )),
+            });
+        }
+    }
+
     /// The `auth` section: each parameter named under `params` is one some operation takes, and
     /// no API key is given twice.
     fn check_auth(&mut self) {
+        self.check_unfilled_schemes();
         let Some(auth) = &self.curation.auth else {
             return;
         };
