@@ -312,8 +312,8 @@ fn a_resolver_whose_list_needs_an_argument_is_refused() {
     refused(
         "resolver_list_needs_argument",
         &curation_with(&[(
-            "operations:\n  mirror: none\n",
-            "operations:\n  mirror: none\n\nresolvers:\n  project:\n    list: listWorkspaceProjects\n    items: data\n    match: [name]\n    id: gid\n",
+            "resolvers:\n",
+            "resolvers:\n  project:\n    list: listWorkspaceProjects\n    items: data\n    match: [name]\n    id: gid\n",
         )]),
     );
 }
@@ -323,8 +323,8 @@ fn a_lookup_over_an_operation_that_answers_with_a_list_is_refused() {
     refused(
         "lookup_answers_a_list",
         &curation_with(&[(
-            "operations:\n  mirror: none\n",
-            "operations:\n  mirror: none\n\nresolvers:\n  user:\n    lookup: findUsers\n    lookup_param: name\n    id: accountId\n",
+            "    list: listUsers\n    items: users\n    match: [displayName, email]\n",
+            "    lookup: findUsers\n    lookup_param: name\n",
         )]),
     );
 }
@@ -395,6 +395,392 @@ fn find_matches_text_ignoring_case_and_its_missing_message_lists_what_was_there(
         methods,
         ["GET"],
         "nothing is posted when the transition is missing"
+    );
+}
+
+fn labels_and_users() -> Vec<(&'static str, &'static str, u16, Value)> {
+    vec![
+        (
+            "GET",
+            "/api/labels",
+            200,
+            json!([{"id": 1, "name": "bug"}, {"id": 2, "name": "ui"}, {"id": 3, "name": "docs"}]),
+        ),
+        (
+            "GET",
+            "/api/users",
+            200,
+            json!({"users": [{"accountId": "u-7", "displayName": "Ann Lee", "email": "ann@example.com"}]}),
+        ),
+        ("POST", "/api/issues", 201, json!({"key": "WEB-9"})),
+        ("PUT", "/api/issues/WEB-1/labels", 204, json!({})),
+    ]
+}
+
+#[test]
+fn a_list_of_readable_values_is_resolved_item_by_item_and_an_alias_sends_the_value_the_api_takes() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(&runtime, labels_and_users());
+    let result = call(
+        binary,
+        &base_url,
+        "boards_create_issue",
+        json!({"title": "Crash", "labels": ["bug", "UI"], "assignee": "me"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    // `me` is sent as `@me` without listing the users; the label names become integer ids.
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            Received {
+                method: "GET".into(),
+                path: "/api/labels".into(),
+                query: None,
+                body: Value::Null,
+            },
+            Received {
+                method: "POST".into(),
+                path: "/api/issues".into(),
+                query: None,
+                body: json!({"title": "Crash", "labelIds": [1, 2], "assignee": "@me"}),
+            },
+        ]
+    );
+
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_create_issue",
+        json!({"title": "Crash", "labels": ["bug"], "assignee": "ANN@example.com"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let posted = log
+        .lock()
+        .expect("the log")
+        .last()
+        .cloned()
+        .expect("a post");
+    assert_eq!(
+        posted.body,
+        json!({"title": "Crash", "labelIds": [1], "assignee": "u-7"})
+    );
+}
+
+#[test]
+fn every_unknown_value_of_a_list_is_named_in_one_error_and_nothing_is_created() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(&runtime, labels_and_users());
+    let result = call(
+        binary,
+        &base_url,
+        "boards_create_issue",
+        json!({"title": "Crash", "labels": ["bug", "nope", "wat"]}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["content"][0]["text"],
+        "Labels \"nope\" and \"wat\" not found. Available labels: bug, ui, docs. Call \
+         boards_create_issue again with one of these values in the labels parameter."
+    );
+    let received = log.lock().expect("the log").clone();
+    assert!(
+        received.iter().all(|r| r.method == "GET"),
+        "nothing is created: {received:?}"
+    );
+}
+
+#[test]
+fn a_workflow_takes_lists_resolved_or_plain_and_sends_them_as_lists() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(&runtime, labels_and_users());
+    let result = call(
+        binary,
+        &base_url,
+        "boards_label_issue",
+        json!({"issue": "WEB-1", "labels": ["docs", "bug"], "watchers": ["u-7", "u-8"]}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            Received {
+                method: "GET".into(),
+                path: "/api/labels".into(),
+                query: None,
+                body: Value::Null,
+            },
+            Received {
+                method: "PUT".into(),
+                path: "/api/issues/WEB-1/labels".into(),
+                query: None,
+                body: json!({"ids": [3, 1], "watchers": ["u-7", "u-8"]}),
+            },
+        ]
+    );
+
+    // The default list applies when the argument is left out.
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_label_issue",
+        json!({"issue": "WEB-1", "labels": []}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let put = log.lock().expect("the log").last().cloned().expect("a put");
+    assert_eq!(put.body, json!({"ids": [], "watchers": []}));
+}
+
+#[test]
+fn an_alias_to_a_text_value_where_the_ids_are_integers_is_refused() {
+    refused(
+        "alias_value_for_integer_ids",
+        &curation_with(&[(
+            "    list: listLabels\n    match: [name]\n    id: id\n",
+            "    list: listLabels\n    match: [name]\n    id: id\n    aliases: { none: { value: nobody } }\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_resolved_parameter_into_an_object_slot_is_refused() {
+    refused(
+        "resolved_into_an_object",
+        &curation_with(&[(
+            "        description: Display name or email of the assignee, or me\n",
+            "        description: Display name or email of the assignee, or me\n      reporter:\n        resolve: user\n        description: The reporter\n",
+        )]),
+    );
+}
+
+#[test]
+fn items_on_a_parameter_that_is_no_list_is_refused() {
+    refused(
+        "items_without_array",
+        &curation_with(&[(
+            "issue: { type: string, description: \"Issue key, for example WEB-1\" }\n      labels:",
+            "issue: { type: string, items: string, description: \"Issue key, for example WEB-1\" }\n      labels:",
+        )]),
+    );
+}
+
+#[test]
+fn a_scoped_resolver_lists_within_the_tools_own_arguments_and_caches_each_scope() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/repos/acme/web/labels",
+                200,
+                json!([{"id": 1, "name": "bug"}, {"id": 2, "name": "ui"}]),
+            ),
+            (
+                "GET",
+                "/api/repos/acme/api/labels",
+                200,
+                json!([{"id": 7, "name": "bug"}]),
+            ),
+            (
+                "POST",
+                "/api/repos/acme/web/issues",
+                201,
+                json!({"number": 1}),
+            ),
+            (
+                "POST",
+                "/api/repos/acme/api/issues",
+                201,
+                json!({"number": 2}),
+            ),
+        ],
+    );
+    // One server process, three calls: the second repository gets its own list, and the first
+    // repository's list is not fetched again.
+    let calls = [
+        json!({"owner": "acme", "repo": "web", "title": "A", "labels": ["bug"]}),
+        json!({"owner": "acme", "repo": "api", "title": "B", "labels": ["bug"]}),
+        json!({"owner": "acme", "repo": "web", "title": "C", "labels": ["ui"]}),
+    ];
+    let results = support::calls_over_stdio(
+        binary,
+        &[("BOARDS_BASE_URL", &base_url)],
+        "boards_create_repo_issue",
+        &calls,
+    );
+    for result in &results {
+        assert_ne!(result["isError"], true, "{result}");
+    }
+    let get = |path: &str| Received {
+        method: "GET".into(),
+        path: path.into(),
+        query: None,
+        body: Value::Null,
+    };
+    let post = |path: &str, body: Value| Received {
+        method: "POST".into(),
+        path: path.into(),
+        query: None,
+        body,
+    };
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            get("/api/repos/acme/web/labels"),
+            post(
+                "/api/repos/acme/web/issues",
+                json!({"title": "A", "labels": [1]})
+            ),
+            get("/api/repos/acme/api/labels"),
+            post(
+                "/api/repos/acme/api/issues",
+                json!({"title": "B", "labels": [7]})
+            ),
+            post(
+                "/api/repos/acme/web/issues",
+                json!({"title": "C", "labels": [2]})
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_workflow_resolves_a_name_among_the_items_of_its_own_issue() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/issues/WEB-1/transitions",
+                200,
+                json!({"transitions": [{"id": "11", "name": "Start"}, {"id": "31", "name": "Done"}]}),
+            ),
+            ("POST", "/api/issues/WEB-1/transitions", 200, json!({})),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_transition_issue",
+        json!({"issue": "WEB-1", "transition": "done"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            Received {
+                method: "GET".into(),
+                path: "/api/issues/WEB-1/transitions".into(),
+                query: None,
+                body: Value::Null,
+            },
+            Received {
+                method: "POST".into(),
+                path: "/api/issues/WEB-1/transitions".into(),
+                query: None,
+                body: json!({"transition": {"id": "31"}}),
+            },
+        ]
+    );
+
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_transition_issue",
+        json!({"issue": "WEB-1", "transition": "Close"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["content"][0]["text"],
+        "Transition \"Close\" not found. Available transitions: Start, Done. Call \
+         boards_transition_issue again with one of these values in the transition parameter."
+    );
+}
+
+#[test]
+fn a_tool_without_the_parameter_that_scopes_its_resolver_is_refused() {
+    refused(
+        "scope_parameter_missing",
+        &curation_with(&[(
+            "      repo: { description: Name of the repository }\n",
+            "      project: { from: repo, description: Name of the repository }\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_scope_argument_the_list_operation_does_not_take_is_refused() {
+    refused(
+        "scope_argument_unknown",
+        &curation_with(&[(
+            "args: { owner: $owner, repo: $repo }",
+            "args: { owner: $owner, repository: $repo }",
+        )]),
+    );
+}
+
+#[test]
+fn an_answer_the_spec_does_not_describe_is_declared_and_its_fields_are_shaped() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let answer = json!({
+        "key": "WEB-1",
+        "fields": {"status": {"name": "Done"}, "assignee": {"displayName": "Ann Lee"}, "votes": 3},
+    });
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![("GET", "/api/issues/WEB-1/summary", 200, answer)],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_issue_status",
+        json!({"key": "WEB-1"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({"key": "WEB-1", "status": "Done", "assignee": "Ann Lee"})
+    );
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [Received {
+            method: "GET".into(),
+            path: "/api/issues/WEB-1/summary".into(),
+            query: None,
+            body: Value::Null,
+        }]
+    );
+}
+
+#[test]
+fn a_result_field_the_declared_answer_does_not_have_is_refused_with_a_suggestion() {
+    refused(
+        "declared_answer_field_unknown",
+        &curation_with(&[(
+            "        status: fields.status.name\n",
+            "        status: fields.state.name\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_declared_answer_for_an_unknown_operation_or_with_an_unknown_type_is_refused() {
+    refused(
+        "declared_answer_malformed",
+        &curation_with(&[(
+            "  getIssueSummary:\n    type: object\n",
+            "  getIssueSumary:\n    type: object\n  getIssue:\n    type: map\n",
+        )]),
     );
 }
 

@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use super::diagnostics::{Diagnostic, Severity};
 use super::model::{
-    At, Curation, FieldSpec, Pagination, PagingStyle, Param, Results, Spanned, ToolSpec,
+    Alias, At, Curation, FieldSpec, Pagination, PagingStyle, Param, ParamType, Resolver, Results,
+    Spanned, ToolSpec,
 };
 use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
@@ -20,14 +21,17 @@ pub struct Checked {
 
 /// Checks `curation` against `api`, returning it with every diagnostic found.
 pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
+    // Checked against the answers as the file declares them, like `plan` plans them.
+    let declared = super::responses::check(api, &curation);
+    let api = super::responses::apply(api, &curation);
     // The operations as the server calls them: without the parameters that carry a credential
     // (the environment-variable names do not matter here).
-    let auth = crate::plan::server_auth(api, &curation, "SERVER");
-    let api = &*crate::plan::credentials::carried(api, &auth);
+    let auth = crate::plan::server_auth(&api, &curation, "SERVER");
+    let api = crate::plan::credentials::carried(&api, &auth);
     let mut checker = Checker {
-        api,
+        api: &api,
         curation: &curation,
-        out: Vec::new(),
+        out: declared,
     };
     checker.run();
     let mut out: Vec<Diagnostic> = Vec::new();
@@ -624,7 +628,7 @@ impl<'a> Checker<'a> {
         self.out.push(d);
     }
 
-    fn check_resolver(&mut self, name: &Spanned<String>, resolver: &super::model::Resolver) {
+    fn check_resolver(&mut self, name: &Spanned<String>, resolver: &Resolver) {
         if resolver.list.is_none() && resolver.lookup.is_none() {
             self.error(
                 name.at,
@@ -646,20 +650,21 @@ impl<'a> Checker<'a> {
                 .map(|(param, default)| param.map_or(default.to_string(), |p| p.value.clone()))
                 .collect();
             for (input, _, required) in operation_inputs(operation) {
-                if required && !paging.contains(&input) {
+                if required && !paging.contains(&input) && !scoped_by(resolver, &input) {
                     self.error(
                         list.at,
                         format!(
-                            "resolver `{}` lists with `{}`, which needs `{input}` on every call; a resolver's `list` must list every item without arguments",
+                            "resolver `{}` lists with `{}`, which needs `{input}` on every call",
                             name.value, operation.id
                         ),
                     )
                     .help = Some(format!(
-                        "list with an operation that takes no `{input}`, or give the tool a `{input}` parameter and pick the item with a `find` step over `{}`",
-                        operation.id
+                        "scope the list with `args: {{ {input}: ${input} }}`: each tool that resolves with `{}` then takes a `{input}` parameter, and the list is cached per `{input}`",
+                        name.value
                     ));
                 }
             }
+            self.check_resolver_args(resolver, operation);
             let Some(schema) = success_schema(operation) else {
                 self.error(
                     list.at,
@@ -713,6 +718,12 @@ impl<'a> Checker<'a> {
                         self.unknown_field(field.at, &part, &available, &operation.id);
                     }
                 }
+                let id_path = id.as_ref().map_or("id", |id| id.value.as_str());
+                if let Ok(Some(id_schema)) = schema_at(item, id_path)
+                    && id_schema.get("type").and_then(Value::as_str) == Some("integer")
+                {
+                    self.literal_aliases_are_integers(resolver, id_path);
+                }
             }
             if resolver.match_fields.is_empty() {
                 self.error(
@@ -751,9 +762,12 @@ impl<'a> Checker<'a> {
                 }
                 None => {}
             }
+            if resolver.list.is_none() {
+                self.check_resolver_args(resolver, operation);
+            }
             if let Some(param) = &resolver.lookup_param {
                 for (input, _, required) in &inputs {
-                    if *required && *input != param.value {
+                    if *required && *input != param.value && !scoped_by(resolver, input) {
                         self.error(
                             lookup.at,
                             format!(
@@ -779,7 +793,12 @@ impl<'a> Checker<'a> {
                     }
                 }
                 None => {
-                    if inputs.iter().filter(|(_, _, required)| *required).count() != 1 {
+                    if inputs
+                        .iter()
+                        .filter(|(input, _, required)| *required && !scoped_by(resolver, input))
+                        .count()
+                        != 1
+                    {
                         self.error(
                             lookup.at,
                             format!(
@@ -791,7 +810,10 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        for operation in resolver.aliases.values() {
+        for operation in resolver.aliases.values().filter_map(|alias| match alias {
+            Alias::Operation(operation) => Some(operation),
+            Alias::Literal { .. } => None,
+        }) {
             if let Some(op) = self.operation(operation)
                 && op.parameters.iter().any(|p| p.required)
             {
@@ -806,10 +828,129 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A resolver's `args` name parameters of its operation, and their values are `$name`
+    /// references or literals of the slot's type (the references are checked per tool).
+    fn check_resolver_args(&mut self, resolver: &Resolver, operation: &Operation) {
+        let inputs = operation_inputs(operation);
+        for (arg, value) in &resolver.args {
+            let Some((_, schema, _)) = inputs.iter().find(|(n, _, _)| *n == arg.value) else {
+                let d = Diagnostic::error(
+                    arg.at,
+                    format!(
+                        "operation `{}` has no parameter `{}`",
+                        operation.id, arg.value
+                    ),
+                )
+                .suggest(&arg.value, inputs.iter().map(|(n, _, _)| n.as_str()));
+                self.out.push(d);
+                continue;
+            };
+            match &value.value {
+                Value::String(text) if text.starts_with('$') => {
+                    if text.contains('.') || text.len() < 2 {
+                        self.error(
+                            value.at,
+                            format!("`{text}` is not a parameter: a resolver's `args` take `$name`, the value of the tool's parameter `name`"),
+                        );
+                    }
+                }
+                _ => self.check_value(value, &arg.value, Some(schema), &[], &[]),
+            }
+        }
+    }
+
+    /// Each tool parameter resolved by a scoped resolver needs the tool parameters its scope
+    /// names, and they must not be resolved by a scoped resolver themselves.
+    fn check_resolver_scopes(&mut self, tool: &ToolSpec) {
+        for (name, param) in &tool.params {
+            let Some(resolver_name) = &param.resolve else {
+                continue;
+            };
+            let Some(resolver) = self.scoped_resolver(&resolver_name.value) else {
+                continue;
+            };
+            for (arg, value) in &resolver.args {
+                let Some(wanted) = value.value.as_str().and_then(|v| v.strip_prefix('$')) else {
+                    continue;
+                };
+                match tool.params.iter().find(|(n, _)| n.value == wanted) {
+                    None => {
+                        let params: Vec<&str> =
+                            tool.params.keys().map(|k| k.value.as_str()).collect();
+                        let d = Diagnostic::error(
+                            resolver_name.at,
+                            format!(
+                                "resolver `{}` lists per `{}` (`{}: ${wanted}`), and this tool has no parameter `{wanted}` to give it",
+                                resolver_name.value, arg.value, arg.value
+                            ),
+                        )
+                        .suggest(wanted, params);
+                        let d = if d.help.is_none() {
+                            d.with_help(format!("add a parameter `{wanted}` to the tool"))
+                        } else {
+                            d
+                        };
+                        self.out.push(d);
+                    }
+                    Some((scope_name, scope_param)) => {
+                        if scope_name.value == name.value {
+                            self.error(
+                                resolver_name.at,
+                                format!("parameter `{}` cannot scope its own resolver", name.value),
+                            );
+                        } else if scope_param
+                            .resolve
+                            .as_ref()
+                            .is_some_and(|r| self.scoped_resolver(&r.value).is_some())
+                        {
+                            self.error(
+                                resolver_name.at,
+                                format!(
+                                    "`{wanted}`, which scopes resolver `{}`, is resolved by a scoped resolver itself; scopes of scopes are not served",
+                                    resolver_name.value
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The resolver of that name, when it has `args`.
+    fn scoped_resolver(&self, name: &str) -> Option<&'a Resolver> {
+        self.curation
+            .resolvers
+            .iter()
+            .find(|(k, r)| k.value == name && !r.args.is_empty())
+            .map(|(_, r)| r)
+    }
+
+    /// An alias to a value stands in for an id, so where ids are integers it must be one.
+    fn literal_aliases_are_integers(&mut self, resolver: &Resolver, id_path: &str) {
+        for (word, alias) in &resolver.aliases {
+            if let Alias::Literal { value } = alias
+                && value.value.parse::<i64>().is_err()
+            {
+                self.error(
+                    value.at,
+                    format!(
+                        "alias `{word}` sends `{}` in place of an id, but the ids (`{id_path}`) are integers",
+                        value.value
+                    ),
+                )
+                .help = Some(
+                    "alias it to an operation that answers with the item (`me: getCurrentUser`) instead".to_string(),
+                );
+            }
+        }
+    }
+
     fn check_tool(&mut self, name: &Spanned<String>, tool: &ToolSpec) {
         for (status, _) in &tool.errors {
             self.check_status(status);
         }
+        self.check_resolver_scopes(tool);
         match (&tool.call, tool.steps.is_empty()) {
             (Some(_), false) => {
                 self.error(
@@ -943,6 +1084,67 @@ impl<'a> Checker<'a> {
             .suggest(&resolver.value, names);
             self.out.push(d);
         }
+        let is_list = param
+            .ty
+            .as_ref()
+            .is_some_and(|t| t.value == ParamType::Array);
+        if let Some(items) = &param.items {
+            if !is_list {
+                self.error(
+                    items.at,
+                    format!(
+                        "`items` is the type of a list's items, and `{}` is no list",
+                        name.value
+                    ),
+                )
+                .help = Some("add `type: array`, or remove `items`".into());
+            } else if items.value == ParamType::Array {
+                self.error(
+                    items.at,
+                    "a list of lists is not a parameter type mcpgen serves",
+                )
+                .help = Some("give `items: string`, `integer`, `number` or `boolean`".into());
+            }
+        }
+        if is_list && let Some(enum_name) = &param.enum_name {
+            self.error(
+                enum_name.at,
+                format!(
+                    "parameter `{}` is a list, and lists of enum names are not served yet",
+                    name.value
+                ),
+            )
+            .help =
+                Some("take one name per call, or the API's codes as a list without `enum`".into());
+        }
+        if is_list && let Some(default) = &param.default {
+            let item = param.items.as_ref().map_or(ParamType::String, |t| t.value);
+            let fits = match &default.value {
+                Value::Array(values) => values.iter().all(|v| match item {
+                    ParamType::String => v.is_string(),
+                    ParamType::Integer => v.is_i64() || v.is_u64(),
+                    ParamType::Number => v.is_number(),
+                    ParamType::Boolean => v.is_boolean(),
+                    ParamType::Array => false,
+                }),
+                _ => false,
+            };
+            if !fits {
+                self.error(
+                    default.at,
+                    format!(
+                        "the default of list `{}` must be a list of {}s, such as [{}]",
+                        name.value,
+                        item.as_str(),
+                        if item == ParamType::String {
+                            "a, b"
+                        } else {
+                            "1, 2"
+                        }
+                    ),
+                );
+            }
+        }
         if param.enum_name.is_some() && param.resolve.is_some() {
             self.error(
                 name.at,
@@ -995,6 +1197,7 @@ impl<'a> Checker<'a> {
                 Some((_, schema, _)) => {
                     covered.insert(from.to_string());
                     self.check_enum_codes(param, schema, from, &operation.id);
+                    self.check_resolved_slot(param, schema, from, &operation.id);
                 }
                 None if self.credential_written(from_at, operation, from) => {}
                 None if param.from.is_none() && param.ty.is_some() => {
@@ -1078,6 +1281,41 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A resolver gives an id (text or a number), one per value: the API slot a resolved
+    /// parameter fills must take one, or a list of them.
+    fn check_resolved_slot(
+        &mut self,
+        param: &Param,
+        schema: &Value,
+        api_name: &str,
+        operation: &str,
+    ) {
+        let Some(resolver) = &param.resolve else {
+            return;
+        };
+        let slot = any_branch(schema);
+        let (item, list) = match slot.get("items") {
+            Some(items) if is_array(slot) => (any_branch(items), true),
+            _ => (slot, false),
+        };
+        let types = json_types(item);
+        if types.is_empty() || types.iter().any(|t| matches!(*t, "string" | "integer")) {
+            return;
+        }
+        let takes = if list {
+            format!("a list of {}s", types.join("s or "))
+        } else {
+            with_article(&types.join(" or "))
+        };
+        self.error(
+            resolver.at,
+            format!(
+                "`{api_name}` of `{operation}` takes {takes}, but resolver `{}` gives an id (text or a number)",
+                resolver.value
+            ),
+        );
+    }
+
     fn check_enum_codes(&mut self, param: &Param, schema: &Value, api_name: &str, operation: &str) {
         let Some(enum_name) = &param.enum_name else {
             return;
@@ -1117,13 +1355,15 @@ impl<'a> Checker<'a> {
             .params
             .iter()
             .map(|(name, param)| {
+                // A list is a list whatever its items become; a resolved or enum value has the
+                // type of the API's ids or codes.
                 let plain = param.enum_name.is_none() && param.resolve.is_none();
                 (
                     name.value.as_str(),
                     param
                         .ty
                         .as_ref()
-                        .filter(|_| plain)
+                        .filter(|t| plain || t.value == ParamType::Array)
                         .map(|t| t.value.as_str()),
                 )
             })
@@ -1136,7 +1376,7 @@ impl<'a> Checker<'a> {
                     .help = Some("remove `from` and give the parameter a `type` or an `enum`".into());
             }
             if param.ty.is_none() && param.enum_name.is_none() && param.resolve.is_none() {
-                self.error(param_name.at, format!("give workflow parameter `{}` a `type` (string, integer, number or boolean)", param_name.value));
+                self.error(param_name.at, format!("give workflow parameter `{}` a `type` (string, integer, number, boolean or array)", param_name.value));
             }
         }
         for (index, step) in tool.steps.iter().enumerate() {
@@ -1450,7 +1690,10 @@ impl<'a> Checker<'a> {
                         reference.value
                     ),
                     at: Some(reference.at),
-                    help: Some("check the field against a real answer of the API".into()),
+                    help: Some(
+                        "declare the answer's fields under `responses:` (by operationId, as JSON Schema), so that they are checked"
+                            .into(),
+                    ),
                 });
                 None
             }
@@ -1501,12 +1744,33 @@ impl<'a> Checker<'a> {
                     mapped.resolve.as_ref(),
                 ),
             };
-            if let Some(item) = &item
-                && let Err((part, available)) = schema_at(item, &from.value)
-            {
-                let d = Diagnostic::error(from.at, format!("the result has no field `{part}`"))
-                    .suggest(&part, available.iter().map(String::as_str));
-                self.out.push(d);
+            let verified = match &item {
+                Some(item) => match schema_at(item, &from.value) {
+                    Ok(found) => found.is_some(),
+                    Err((part, available)) => {
+                        let d =
+                            Diagnostic::error(from.at, format!("the result has no field `{part}`"))
+                                .suggest(&part, available.iter().map(String::as_str));
+                        self.out.push(d);
+                        true
+                    }
+                },
+                // No schema at all, or an `items` path already reported.
+                None => results.items.is_some() && response.is_some(),
+            };
+            if !verified {
+                self.out.push(Diagnostic {
+                    severity: Severity::Warning,
+                    message: format!(
+                        "result field `{}` cannot be checked: the API description does not say what the answer holds there",
+                        from.value
+                    ),
+                    at: Some(from.at),
+                    help: Some(
+                        "declare the answer's fields under `responses:` (by operationId, as JSON Schema), so that they are checked"
+                            .into(),
+                    ),
+                });
             }
             if let Some(enum_name) = enum_name
                 && !self
@@ -1541,6 +1805,16 @@ impl<'a> Checker<'a> {
                                 resolver.value
                             ),
                         );
+                    }
+                    Some((_, spec)) if !spec.args.is_empty() => {
+                        self.error(
+                            resolver.at,
+                            format!(
+                                "resolver `{}` lists per scope (`args`), so a result field cannot show its ids as names yet",
+                                resolver.value
+                            ),
+                        )
+                        .help = Some("show the id, or a name field of the API's own".into());
                     }
                     Some(_) => {}
                     None => {
@@ -1594,6 +1868,11 @@ impl<'a> Checker<'a> {
 }
 
 /// The paging parameters a style uses: (the file's name for it, the default name).
+/// Does the resolver's `args` give its operation's `input`?
+pub fn scoped_by(resolver: &Resolver, input: &str) -> bool {
+    resolver.args.keys().any(|arg| arg.value == input)
+}
+
 pub fn paging_params(pagination: &Pagination) -> Vec<(Option<&Spanned<String>>, &'static str)> {
     match pagination.style.value {
         PagingStyle::Page => vec![

@@ -7,6 +7,7 @@
 pub mod check;
 pub mod diagnostics;
 pub mod model;
+pub mod responses;
 
 use std::path::Path;
 

@@ -198,6 +198,13 @@ pub struct Curation {
     /// The curated tools, by name (the prefix is added).
     #[serde(default)]
     pub tools: IndexMap<Spanned<String>, ToolSpec>,
+    /// The answers of operations, by operationId, as JSON Schema, where the spec does not
+    /// describe them (`200: Success`) or leaves out fields the API returns: merged into the
+    /// spec's own schema (declared properties added or replaced, level by level), so that
+    /// resolvers, `find`, result fields and paging over them are checked like any other.
+    #[serde(default)]
+    #[schemars(with = "IndexMap<String, serde_json::Map<String, Value>>")]
+    pub responses: IndexMap<Spanned<String>, Spanned<Value>>,
     /// Token budgets for tool definitions, checked by `mcpgen check` and `mcpgen build`.
     pub budgets: Option<Budgets>,
 }
@@ -389,12 +396,71 @@ pub struct Resolver {
     pub lookup: Option<Spanned<String>>,
     /// The lookup operation's parameter that takes the value (default: its only required one).
     pub lookup_param: Option<Spanned<String>>,
-    /// Words that stand for one item, each answered by an operation without parameters
-    /// (`me: getCurrentUser`).
+    /// Arguments of the `list` or `lookup` operation that scope it: the labels *of a
+    /// repository* (`{ owner: $owner, repo: $repo }`), each `$name` the value of the tool's own
+    /// parameter of that name, or a literal. A list is cached per scope.
     #[serde(default)]
-    pub aliases: IndexMap<String, Spanned<String>>,
+    pub args: IndexMap<Spanned<String>, Spanned<Value>>,
+    /// Words that stand for one item: answered by an operation without parameters
+    /// (`me: getCurrentUser`), or sent as a value the API itself understands
+    /// (`me: { value: me }`).
+    #[serde(default)]
+    pub aliases: IndexMap<String, Alias>,
     /// How long a fetched list stays fresh, in seconds (default 300).
     pub cache_seconds: Option<u64>,
+}
+
+/// What a resolver's alias stands for.
+#[derive(Debug, Clone, JsonSchema)]
+#[serde(untagged, deny_unknown_fields)]
+pub enum Alias {
+    /// An operation without parameters whose answer is the item (`me: getCurrentUser`).
+    Operation(Spanned<String>),
+    /// A value sent to the API as it is, in place of an id (`me: { value: me }`, for an API
+    /// that takes `me` itself).
+    Literal {
+        /// The value the API gets.
+        value: Spanned<String>,
+    },
+}
+
+/// Read through a plain value, like [`FieldSpec`]: the YAML reader keeps positions only outside
+/// untagged enums, so a literal is placed at the alias.
+impl<'de> Deserialize<'de> for Alias {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let spanned = Spanned::<Value>::deserialize(deserializer)?;
+        let at = spanned.at;
+        match spanned.value {
+            Value::String(operation) => Ok(Alias::Operation(Spanned {
+                value: operation,
+                at,
+            })),
+            Value::Object(map) => {
+                if let Some(key) = map.keys().find(|key| *key != "value") {
+                    return Err(D::Error::custom(format!(
+                        "unknown key `{key}` in an alias: an alias is an operationId or `{{ value: ... }}`"
+                    )));
+                }
+                let value = match map.get("value") {
+                    Some(Value::String(text)) => text.clone(),
+                    Some(Value::Number(number)) => number.to_string(),
+                    Some(Value::Bool(flag)) => flag.to_string(),
+                    _ => {
+                        return Err(D::Error::custom(
+                            "an alias to a value needs `value`: the text the API gets, such as `{ value: me }`",
+                        ));
+                    }
+                };
+                Ok(Alias::Literal {
+                    value: Spanned { value, at },
+                })
+            }
+            _ => Err(D::Error::custom(
+                "an alias is an operationId (`me: getCurrentUser`) or a value the API understands (`me: { value: me }`)",
+            )),
+        }
+    }
 }
 
 /// The API's paging style.
@@ -478,10 +544,13 @@ pub struct Param {
     /// The API parameter or body property this parameter fills (default: the same name).
     /// Absent for a parameter only a workflow's steps use.
     pub from: Option<Spanned<String>>,
-    /// The JSON type of a parameter that fills no API parameter: string, integer, number or
-    /// boolean.
+    /// The JSON type of a parameter that fills no API parameter: string, integer, number,
+    /// boolean, or array (a list; its items are `items`).
     #[serde(rename = "type")]
     pub ty: Option<Spanned<ParamType>>,
+    /// The type of the items of an `array` parameter: string (default), integer, number or
+    /// boolean. With `resolve`, each item is a readable value resolved to its id.
+    pub items: Option<Spanned<ParamType>>,
     /// The description the model sees. Default: the API's; `null` for none.
     #[serde(default, deserialize_with = "double_option")]
     #[schemars(with = "Option<String>")]
@@ -518,6 +587,7 @@ pub enum ParamType {
     Integer,
     Number,
     Boolean,
+    Array,
 }
 
 impl ParamType {
@@ -527,6 +597,7 @@ impl ParamType {
             ParamType::Integer => "integer",
             ParamType::Number => "number",
             ParamType::Boolean => "boolean",
+            ParamType::Array => "array",
         }
     }
 }

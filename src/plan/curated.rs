@@ -11,12 +11,12 @@ use serde_json::{Map, Value, json};
 use super::{Action, Annotations, Auth, Builder, FieldType, Tool, field_type, hoist_defs};
 use crate::api::{Api, Location, Operation, SecurityScheme};
 use crate::curate::check::{
-    glob_matches, is_array, only_array, operation_inputs, paging_params, schema_at, success_schema,
-    takes_paging,
+    glob_matches, is_array, only_array, operation_inputs, paging_params, schema_at, scoped_by,
+    success_schema, takes_paging,
 };
 use crate::curate::model::{
-    AllOrNone, AnnotationsSpec, AuthSection, Curation, FieldSpec, Filter, KeyIn, Pagination,
-    PagingStyle, Param, Results, Spanned, Step, ToolSpec,
+    Alias, AllOrNone, AnnotationsSpec, AuthSection, Curation, FieldSpec, Filter, KeyIn, Pagination,
+    PagingStyle, Param, ParamType, Results, Spanned, Step, ToolSpec,
 };
 use crate::naming::{self, Scope};
 
@@ -56,11 +56,31 @@ pub struct ResolverPlan {
     pub match_fields: Vec<String>,
     pub id_field: String,
     pub name_field: String,
-    /// Words answered by an operation without parameters: (word, operation index).
-    pub aliases: Vec<(String, usize)>,
+    /// Words that stand for one item, matched case-insensitively before the list or lookup.
+    pub aliases: Vec<(String, AliasPlan)>,
     pub ttl_seconds: u64,
     /// The API's ids are integers (sent as numbers, not text).
     pub id_integer: bool,
+    /// Arguments of the list or lookup operation that scope it, by API name; empty for a
+    /// resolver of the whole API. A list is cached per scope.
+    pub scope: Vec<(String, ScopeValue)>,
+}
+
+/// The value of one scoping argument of a resolver.
+#[derive(Debug, Clone)]
+pub enum ScopeValue {
+    /// The API value of the tool's parameter of this name.
+    Param(String),
+    Literal(Value),
+}
+
+/// What an alias of a resolver stands for.
+#[derive(Debug, Clone)]
+pub enum AliasPlan {
+    /// The id of the item an operation without parameters answers with (operation index).
+    Operation(usize),
+    /// A value sent as it is, in place of an id.
+    Literal(String),
 }
 
 #[derive(Debug, Clone)]
@@ -127,7 +147,11 @@ pub enum ParamKind {
     Plain(FieldType),
     Enum(usize),
     Resolve(usize),
-    Limit { max: i64 },
+    /// A list of readable values, each resolved (resolver index).
+    ResolveList(usize),
+    Limit {
+        max: i64,
+    },
     ResponseFormat,
 }
 
@@ -450,7 +474,7 @@ impl<'c> CuratedPlanner<'c> {
                     Some(p) => p.value.clone(),
                     None => operation_inputs(&operation)
                         .into_iter()
-                        .find(|(_, _, required)| *required)
+                        .find(|(n, _, required)| *required && !scoped_by(spec, n))
                         .map(|(n, _, _)| n)
                         .unwrap_or_default(),
                 };
@@ -490,8 +514,14 @@ impl<'c> CuratedPlanner<'c> {
             .and_then(|item| schema_at(item, id_path).ok().flatten())
             .is_some_and(|id| id.get("type") == Some(&json!("integer")));
         let mut aliases = Vec::new();
-        for (word, operation) in &spec.aliases {
-            aliases.push((word.clone(), self.use_operation(&operation.value, builder)?));
+        for (word, alias) in &spec.aliases {
+            let alias = match alias {
+                Alias::Operation(operation) => {
+                    AliasPlan::Operation(self.use_operation(&operation.value, builder)?)
+                }
+                Alias::Literal { value } => AliasPlan::Literal(value.value.clone()),
+            };
+            aliases.push((word.clone(), alias));
         }
         Ok(ResolverPlan {
             name: name.value.clone(),
@@ -510,6 +540,17 @@ impl<'c> CuratedPlanner<'c> {
             aliases,
             ttl_seconds: spec.cache_seconds.unwrap_or(300),
             id_integer,
+            scope: spec
+                .args
+                .iter()
+                .map(|(arg, value)| {
+                    let value = match value.value.as_str().and_then(|v| v.strip_prefix('$')) {
+                        Some(param) => ScopeValue::Param(param.to_string()),
+                        None => ScopeValue::Literal(value.value.clone()),
+                    };
+                    (arg.value.clone(), value)
+                })
+                .collect(),
         })
     }
 
@@ -711,8 +752,15 @@ impl<'c> CuratedPlanner<'c> {
             }
             kind = ParamKind::Enum(index);
         } else if let Some(resolver) = &param.resolve {
-            schema.insert("type".into(), json!("string"));
-            kind = ParamKind::Resolve(self.resolver_index(&resolver.value)?);
+            let index = self.resolver_index(&resolver.value)?;
+            if is_list_param(param, api_schema) {
+                schema.insert("type".into(), json!("array"));
+                schema.insert("items".into(), json!({ "type": "string" }));
+                kind = ParamKind::ResolveList(index);
+            } else {
+                schema.insert("type".into(), json!("string"));
+                kind = ParamKind::Resolve(index);
+            }
         } else if let Some(api_schema) = api_schema {
             for (key, value) in api_schema.as_object().into_iter().flatten() {
                 if !matches!(
@@ -727,14 +775,22 @@ impl<'c> CuratedPlanner<'c> {
             }
             kind = ParamKind::Plain(field_type(api_schema, &ident, &mut builder.type_names));
         } else {
-            let ty = param.ty.as_ref().map_or("string", |t| t.value.as_str());
-            schema.insert("type".into(), json!(ty));
-            kind = ParamKind::Plain(match ty {
-                "integer" => FieldType::Integer { allowed: None },
-                "number" => FieldType::Number,
-                "boolean" => FieldType::Boolean,
+            let scalar = |ty: Option<&Spanned<ParamType>>| match ty.map(|t| t.value) {
+                Some(ParamType::Integer) => FieldType::Integer { allowed: None },
+                Some(ParamType::Number) => FieldType::Number,
+                Some(ParamType::Boolean) => FieldType::Boolean,
                 _ => FieldType::String,
-            });
+            };
+            if param.ty.as_ref().map(|t| t.value) == Some(ParamType::Array) {
+                let items = param.items.as_ref().map_or("string", |t| t.value.as_str());
+                schema.insert("type".into(), json!("array"));
+                schema.insert("items".into(), json!({ "type": items }));
+                kind = ParamKind::Plain(FieldType::List(Box::new(scalar(param.items.as_ref()))));
+            } else {
+                let ty = param.ty.as_ref().map_or("string", |t| t.value.as_str());
+                schema.insert("type".into(), json!(ty));
+                kind = ParamKind::Plain(scalar(param.ty.as_ref()));
+            }
         }
         if let Some(default) = &default {
             schema.insert("default".into(), default.clone());
@@ -758,7 +814,12 @@ impl<'c> CuratedPlanner<'c> {
         });
         let target = api_input.map(|(api_name, schema, _)| Target {
             api_name: api_name.clone(),
-            integer: schema.get("type") == Some(&json!("integer")),
+            integer: match &kind {
+                ParamKind::ResolveList(_) => {
+                    schema.pointer("/items/type") == Some(&json!("integer"))
+                }
+                _ => schema.get("type") == Some(&json!("integer")),
+            },
         });
         Ok((
             ToolParam {
@@ -1255,6 +1316,12 @@ fn accepts_null(schema: &Value) -> bool {
             .and_then(Value::as_array)
             .is_some_and(|variants| variants.iter().any(accepts_null)),
     }
+}
+
+/// Does a resolved parameter take a list of readable values? It does when the file says
+/// `type: array`, or when the API slot it fills is an array.
+pub fn is_list_param(param: &Param, api_schema: Option<&Value>) -> bool {
+    param.ty.as_ref().map(|t| t.value) == Some(ParamType::Array) || api_schema.is_some_and(is_array)
 }
 
 #[cfg(test)]

@@ -354,6 +354,8 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
     let mode = discovery::mode(api, options, curation)?;
     let empty = Curation::default();
     let curation = curation.unwrap_or(&empty);
+    // The answers as the file declares them, as `check` checked them.
+    let api = &*crate::curate::responses::apply(api, curation);
     let name = match (&options.name, &curation.server.name) {
         (Some(name), _) => naming::server_name(name)
             .ok_or_else(|| format!("--name {name:?} has no letters or digits to make a name of"))?,

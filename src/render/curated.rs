@@ -9,8 +9,8 @@ use serde_json::Value;
 use super::rust::{ident, rust_type};
 use crate::curate::model::PagingStyle;
 use crate::plan::curated::{
-    CuratedBody, CuratedTool, EnumPlan, PagingPlan, ParamKind, ResolverPlan, ResolverSource,
-    ResultsPlan, ShapeConvert, StepPlan, ToolParam, ValueRef,
+    AliasPlan, CuratedBody, CuratedTool, EnumPlan, PagingPlan, ParamKind, ResolverPlan,
+    ResolverSource, ResultsPlan, ScopeValue, ShapeConvert, StepPlan, ToolParam, ValueRef,
 };
 use crate::plan::{FieldType, OperationPlan, Plan};
 
@@ -224,7 +224,11 @@ pub fn resolvers(plan: &Plan) -> TokenStream {
         .filter(|r| matches!(r.source, ResolverSource::List { .. }))
         .map(|r| {
             let field = ident(&r.ident);
-            quote! { #field: curated::ResolverCache, }
+            if r.scope.is_empty() {
+                quote! { #field: curated::ResolverCache, }
+            } else {
+                quote! { #field: curated::ScopedResolverCache, }
+            }
         });
     let inits = plan
         .resolvers
@@ -233,7 +237,11 @@ pub fn resolvers(plan: &Plan) -> TokenStream {
         .map(|r| {
             let field = ident(&r.ident);
             let spec = ident(&format!("{}_RESOLVER", r.ident.to_uppercase()));
-            quote! { #field: curated::ResolverCache::new(&#spec), }
+            if r.scope.is_empty() {
+                quote! { #field: curated::ResolverCache::new(&#spec), }
+            } else {
+                quote! { #field: curated::ScopedResolverCache::new(&#spec), }
+            }
         });
     let items = plan.resolvers.iter().map(|r| resolver(plan, r));
     if !plan
@@ -277,22 +285,41 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
     let id_field = &r.id_field;
     let name_field = &r.name_field;
     let ttl = Literal::u64_unsuffixed(r.ttl_seconds);
-    let aliases = r.aliases.iter().map(|(word, operation)| {
-        let operation = &plan.operations[*operation];
-        let (prelude, call) = call_operation(operation, quote! { self });
-        let args = if operation.fields.is_empty() {
-            quote! {}
-        } else {
-            quote! { let args = serde_json::Map::new(); }
-        };
-        quote! {
-            if value.eq_ignore_ascii_case(#word) {
-                #args
-                #prelude
-                let found = #call?;
-                return curated::field_text(&found, #id_field);
+    // A scoped resolver (the labels of one repository) takes its operation's scoping arguments
+    // and lists, caches and looks up within them.
+    let scoped = !r.scope.is_empty();
+    let (scope_param, scope_arg, new_args) = if scoped {
+        (
+            quote! { scope: &serde_json::Map<String, serde_json::Value>, },
+            quote! { scope },
+            quote! { scope.clone() },
+        )
+    } else {
+        (quote! {}, quote! {}, quote! { serde_json::Map::new() })
+    };
+    let aliases = r.aliases.iter().map(|(word, alias)| match alias {
+        AliasPlan::Operation(operation) => {
+            let operation = &plan.operations[*operation];
+            let (prelude, call) = call_operation(operation, quote! { self });
+            let args = if operation.fields.is_empty() {
+                quote! {}
+            } else {
+                quote! { let args = serde_json::Map::new(); }
+            };
+            quote! {
+                if value.eq_ignore_ascii_case(#word) {
+                    #args
+                    #prelude
+                    let found = #call?;
+                    return curated::field_text(&found, #id_field);
+                }
             }
         }
+        AliasPlan::Literal(literal) => quote! {
+            if value.eq_ignore_ascii_case(#word) {
+                return Ok(#literal.to_string());
+            }
+        },
     });
     let aliases: Vec<TokenStream> = aliases.collect();
     let resolve_doc = format!(" The id for a {what}.");
@@ -318,7 +345,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                     quote! {
                         #paging_def
                         let collected = curated::collect_pages(&#paging_name.within(self.max_pages()), None, |page| async move {
-                            let mut args = serde_json::Map::new();
+                            let mut args = #new_args;
                             #puts
                             #fetch
                         })
@@ -331,7 +358,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                     let args = if operation.fields.is_empty() {
                         quote! {}
                     } else {
-                        quote! { let args = serde_json::Map::new(); }
+                        quote! { let args = #new_args; }
                     };
                     quote! {
                         #args
@@ -342,6 +369,22 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                 }
             };
             let names_doc = format!(" Every {what} by id, for showing ids as readable values.");
+            // Result fields show ids as names through the whole API's list only.
+            let names = if scoped {
+                quote! {}
+            } else {
+                quote! {
+                    #[doc = #names_doc]
+                    pub async fn #names_fn(&self) -> Result<std::collections::HashMap<String, String>, ToolError> {
+                        self.resolvers.#field.names(|| self.#list_fn()).await
+                    }
+                }
+            };
+            let cache = if scoped {
+                quote! { self.resolvers.#field.scope(scope) }
+            } else {
+                quote! { self.resolvers.#field }
+            };
             quote! {
                 #[doc = #spec_doc]
                 pub static #spec_name: curated::ResolverSpec = curated::ResolverSpec {
@@ -354,18 +397,15 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
 
                 impl Client {
                     #[doc = #resolve_doc]
-                    pub async fn #resolve_fn(&self, value: &str) -> Result<String, ToolError> {
+                    pub async fn #resolve_fn(&self, #scope_param value: &str) -> Result<String, ToolError> {
                         #( #aliases )*
-                        self.resolvers.#field.resolve(value, || self.#list_fn()).await
+                        #cache.resolve(value, || self.#list_fn(#scope_arg)).await
                     }
 
-                    #[doc = #names_doc]
-                    pub async fn #names_fn(&self) -> Result<std::collections::HashMap<String, String>, ToolError> {
-                        self.resolvers.#field.names(|| self.#list_fn()).await
-                    }
+                    #names
 
                     #[doc = #list_doc]
-                    async fn #list_fn(&self) -> Result<Vec<serde_json::Value>, ToolError> {
+                    async fn #list_fn(&self, #scope_param) -> Result<Vec<serde_json::Value>, ToolError> {
                         #list_body
                     }
                 }
@@ -377,9 +417,9 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
             quote! {
                 impl Client {
                     #[doc = #resolve_doc]
-                    pub async fn #resolve_fn(&self, value: &str) -> Result<String, ToolError> {
+                    pub async fn #resolve_fn(&self, #scope_param value: &str) -> Result<String, ToolError> {
                         #( #aliases )*
-                        let mut args = serde_json::Map::new();
+                        let mut args = #new_args;
                         curated::put(&mut args, #param, value);
                         #prelude
                         match #call {
@@ -418,6 +458,7 @@ fn param_type(plan: &Plan, param: &ToolParam) -> TokenStream {
             quote! { #name }
         }
         ParamKind::Resolve(_) => quote! { String },
+        ParamKind::ResolveList(_) => quote! { Vec<String> },
         ParamKind::Limit { .. } => quote! { i64 },
         ParamKind::ResponseFormat => quote! { curated::ResponseFormat },
     }
@@ -451,6 +492,12 @@ fn default_fn(plan: &Plan, param: &ToolParam) -> Option<(proc_macro2::Ident, Tok
         (ParamKind::Plain(FieldType::String) | ParamKind::Resolve(_), Value::String(s)) => {
             quote! { #s.to_string() }
         }
+        (ParamKind::ResolveList(_) | ParamKind::Plain(FieldType::List(_)), Value::Array(items))
+            if list_items_are_text(&param.kind) && items.iter().all(Value::is_string) =>
+        {
+            let items = items.iter().filter_map(Value::as_str);
+            quote! { vec![#( #items.to_string() ),*] }
+        }
         _ => return None,
     };
     Some((
@@ -465,13 +512,21 @@ fn default_fn(plan: &Plan, param: &ToolParam) -> Option<(proc_macro2::Ident, Tok
 
 /// The value a parameter gives the API, as a `serde_json::Value` expression (resolving and
 /// mapping as configured), with `?` for failures.
-fn api_value(plan: &Plan, tool_name: &str, param: &ToolParam, optional: bool) -> TokenStream {
+fn api_value(
+    plan: &Plan,
+    tool_name: &str,
+    params: &[ToolParam],
+    param: &ToolParam,
+    optional: bool,
+) -> TokenStream {
     let field = ident(&param.ident);
     let name = &param.name;
     let integer = match (&param.target, &param.kind) {
         (Some(target), _) => target.integer,
         // A workflow's parameter: the id goes out as the API gives it.
-        (None, ParamKind::Resolve(index)) => plan.resolvers[*index].id_integer,
+        (None, ParamKind::Resolve(index) | ParamKind::ResolveList(index)) => {
+            plan.resolvers[*index].id_integer
+        }
         (None, _) => false,
     };
     match &param.kind {
@@ -485,11 +540,15 @@ fn api_value(plan: &Plan, tool_name: &str, param: &ToolParam, optional: bool) ->
         }
         ParamKind::Resolve(index) => {
             let resolve_fn = ident(&format!("resolve_{}", plan.resolvers[*index].ident));
+            let scope = scope_value(plan, tool_name, params, &plan.resolvers[*index]);
             let resolve = |value: TokenStream| {
+                let call = match &scope {
+                    Some(scope) => quote! { client.#resolve_fn(&#scope, #value) },
+                    None => quote! { client.#resolve_fn(#value) },
+                };
                 quote! {
                     curated::id_value(
-                        client
-                            .#resolve_fn(#value)
+                        #call
                             .await
                             .map_err(|e| e.explain(ERRORS, &vars).for_argument(#tool_name, #name))?,
                         #integer,
@@ -508,7 +567,80 @@ fn api_value(plan: &Plan, tool_name: &str, param: &ToolParam, optional: bool) ->
                 resolve(quote! { &input.#field })
             }
         }
+        ParamKind::ResolveList(index) => {
+            let resolve_fn = ident(&format!("resolve_{}", plan.resolvers[*index].ident));
+            let (scope_local, scope_ref, scope_arg) =
+                match scope_value(plan, tool_name, params, &plan.resolvers[*index]) {
+                    Some(scope) => (
+                        quote! { let scope = #scope; },
+                        quote! { let scope = &scope; },
+                        quote! { scope, },
+                    ),
+                    None => (quote! {}, quote! {}, quote! {}),
+                };
+            let resolve = |values: TokenStream| {
+                quote! {{
+                    #scope_local
+                    serde_json::Value::Array(
+                        curated::resolve_each(#values, |value| {
+                            let client = &client;
+                            #scope_ref
+                            async move { client.#resolve_fn(#scope_arg &value).await }
+                        })
+                        .await
+                        .map_err(|e| e.explain(ERRORS, &vars).for_argument(#tool_name, #name))?
+                        .into_iter()
+                        .map(|id| curated::id_value(id, #integer))
+                        .collect::<Result<_, _>>()?,
+                    )
+                }}
+            };
+            if optional {
+                let inner = resolve(quote! { values });
+                quote! {
+                    match &input.#field {
+                        Some(values) => #inner,
+                        None => serde_json::Value::Null,
+                    }
+                }
+            } else {
+                resolve(quote! { &input.#field })
+            }
+        }
         _ => quote! { curated::json(&input.#field) },
+    }
+}
+
+/// The scope a scoped resolver lists within, as an expression of type
+/// `serde_json::Map<String, serde_json::Value>`: each scoping argument from the tool's parameter
+/// of that name (as the API wants it) or a literal. `None` for a resolver of the whole API.
+fn scope_value(
+    plan: &Plan,
+    tool_name: &str,
+    params: &[ToolParam],
+    resolver: &ResolverPlan,
+) -> Option<TokenStream> {
+    if resolver.scope.is_empty() {
+        return None;
+    }
+    let names = resolver.scope.iter().map(|(api_name, _)| api_name);
+    let values = resolver.scope.iter().map(|(_, value)| match value {
+        ScopeValue::Param(name) => match params.iter().find(|p| p.name == *name) {
+            Some(param) => api_value(plan, tool_name, params, param, is_optional(plan, param)),
+            // `check` refuses a scope naming a parameter the tool does not have.
+            None => quote! { serde_json::Value::Null },
+        },
+        ScopeValue::Literal(value) => json_value(value),
+    });
+    Some(quote! { curated::scope([ #( (#names, #values) ),* ]) })
+}
+
+/// Are the items of a list parameter text (readable values, or strings)?
+fn list_items_are_text(kind: &ParamKind) -> bool {
+    match kind {
+        ParamKind::ResolveList(_) => true,
+        ParamKind::Plain(FieldType::List(item)) => matches!(**item, FieldType::String),
+        _ => false,
     }
 }
 
@@ -743,7 +875,13 @@ fn call_body(
     let puts = tool.params.iter().filter_map(|param| {
         let target = param.target.as_ref()?;
         let api_name = &target.api_name;
-        let value = api_value(plan, tool_name, param, is_optional(plan, param));
+        let value = api_value(
+            plan,
+            tool_name,
+            &tool.params,
+            param,
+            is_optional(plan, param),
+        );
         Some(quote! { curated::put(&mut args, #api_name, #value); })
     });
     let fixed = fixed.iter().map(|(name, value)| {
@@ -879,7 +1017,13 @@ fn steps_body(
         .filter(|p| !matches!(p.kind, ParamKind::Limit { .. } | ParamKind::ResponseFormat))
         .map(|param| {
             let local = ident(&format!("arg_{}", param.ident.trim_end_matches('_')));
-            let value = api_value(plan, tool_name, param, is_optional(plan, param));
+            let value = api_value(
+                plan,
+                tool_name,
+                &tool.params,
+                param,
+                is_optional(plan, param),
+            );
             quote! { let #local: serde_json::Value = #value; }
         });
     let shape_result = |value: TokenStream| {

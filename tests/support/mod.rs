@@ -891,17 +891,33 @@ pub fn call_over_stdio(
     tool: &str,
     arguments: Value,
 ) -> Value {
+    let mut results = calls_to_one_server(binary, env, unset, tool, &[arguments]);
+    results.pop().expect("one result")
+}
+
+/// Calls `tool` once per item of `calls`, in order, on one server process (so that what it
+/// caches between calls shows); the `result` of each call.
+pub fn calls_over_stdio(
+    binary: &Path,
+    env: &[(&str, &str)],
+    tool: &str,
+    calls: &[Value],
+) -> Vec<Value> {
+    calls_to_one_server(binary, env, &[], tool, calls)
+}
+
+fn calls_to_one_server(
+    binary: &Path,
+    env: &[(&str, &str)],
+    unset: &[&str],
+    tool: &str,
+    calls: &[Value],
+) -> Vec<Value> {
     use std::io::{BufRead, BufReader, Write};
     let meta = serde_json::json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientInfo": { "name": "mcpgen-tests", "version": "1" },
         "io.modelcontextprotocol/clientCapabilities": {},
-    });
-    let request = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "tools/call",
-        "params": { "name": tool, "arguments": arguments, "_meta": meta },
     });
     let mut command = Command::new(binary);
     command
@@ -914,14 +930,23 @@ pub fn call_over_stdio(
     }
     let mut child = command.spawn().expect("the server starts");
     let mut stdin = child.stdin.take().expect("stdin");
-    writeln!(stdin, "{request}").expect("the request is written");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("a response line");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut results = Vec::new();
+    for (id, arguments) in calls.iter().enumerate() {
+        let request = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": id + 1,
+            "method": "tools/call",
+            "params": { "name": tool, "arguments": arguments, "_meta": meta },
+        });
+        writeln!(stdin, "{request}").expect("the request is written");
+        let mut line = String::new();
+        stdout.read_line(&mut line).expect("a response line");
+        let response: Value = serde_json::from_str(&line).expect("a JSON-RPC response");
+        results.push(response["result"].clone());
+    }
     drop(stdin);
     let _ = child.kill();
     let _ = child.wait();
-    let response: Value = serde_json::from_str(&line).expect("a JSON-RPC response");
-    response["result"].clone()
+    results
 }

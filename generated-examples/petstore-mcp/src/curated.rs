@@ -23,10 +23,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value};
 use tokio::sync::Mutex;
 
-use crate::runtime::{ToolError, ToolOutput};
+use crate::runtime::{MAX_LISTED_VALUES, NotFound, ToolError, ToolOutput, subject};
 
-/// The most available values a "not found" error lists.
-const MAX_LISTED_VALUES: usize = 20;
 /// How long before its expiry an OAuth2 access token is replaced.
 const TOKEN_REFRESH_MARGIN: Duration = Duration::from_secs(60);
 /// How long an OAuth2 access token is used when the token endpoint does not say.
@@ -43,26 +41,39 @@ const MAX_TOKEN_ERROR_TEXT: usize = 300;
 /// The error for a readable value that matches nothing: `Project "WEBB" not found. Available
 /// project keys: WEB, API, MOBILE.` (`what` = `"project key"`).
 pub fn not_found(what: &str, value: &str, available: Vec<String>) -> ToolError {
-    let mut text = format!("{} \"{value}\" not found.", subject(what));
-    if !available.is_empty() {
-        let total = available.len();
-        let listed: Vec<String> = available.into_iter().take(MAX_LISTED_VALUES).collect();
-        text.push_str(&format!(" Available {what}s: {}", listed.join(", ")));
-        if total > listed.len() {
-            text.push_str(&format!(" and {} more", total - listed.len()));
-        }
-        text.push('.');
-    }
-    ToolError::InvalidArguments(text)
+    ToolError::NotFound(NotFound {
+        what: what.to_string(),
+        values: vec![value.to_string()],
+        available,
+    })
 }
 
-/// The first word of `what`, capitalized: `"project key"` → `"Project"`.
-fn subject(what: &str) -> String {
-    let word = what.split_whitespace().next().unwrap_or("Value");
-    let mut chars = word.chars();
-    match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars).collect(),
-        None => "Value".to_string(),
+/// The id of each of `values`, in order, each resolved by `resolve`; when several match
+/// nothing, one error names them all (with the values there are), so that the model can fix
+/// the list in one call.
+pub async fn resolve_each<F, Fut>(
+    values: &[String],
+    mut resolve: F,
+) -> Result<Vec<String>, ToolError>
+where
+    F: FnMut(String) -> Fut,
+    Fut: Future<Output = Result<String, ToolError>>,
+{
+    let mut ids = Vec::with_capacity(values.len());
+    let mut missing: Option<NotFound> = None;
+    for value in values {
+        match resolve(value.clone()).await {
+            Ok(id) => ids.push(id),
+            Err(ToolError::NotFound(found)) => match &mut missing {
+                Some(missing) => missing.values.extend(found.values),
+                None => missing = Some(found),
+            },
+            Err(other) => return Err(other),
+        }
+    }
+    match missing {
+        Some(missing) => Err(ToolError::NotFound(missing)),
+        None => Ok(ids),
     }
 }
 
@@ -78,16 +89,14 @@ pub trait Explain {
     fn in_step(self, step: usize, operation: &str) -> ToolError;
 }
 
-/// What [`not_found`] writes when it lists values; only those errors get a retry hint, since
-/// "one of these values" means nothing without a list.
-const NOT_FOUND_WITH_VALUES: &str = " not found. Available ";
-
 impl Explain for ToolError {
     fn for_argument(self, tool: &str, argument: &str) -> ToolError {
         match self {
-            ToolError::InvalidArguments(text) if text.contains(NOT_FOUND_WITH_VALUES) => {
+            // Only an error that lists values gets the hint: "one of these values" means
+            // nothing without a list.
+            ToolError::NotFound(not_found) if !not_found.available.is_empty() => {
                 ToolError::InvalidArguments(format!(
-                    "{text} Call {tool} again with one of these values in the {argument} parameter."
+                    "{not_found} Call {tool} again with one of these values in the {argument} parameter."
                 ))
             }
             other => other,
@@ -378,6 +387,42 @@ impl ResolverCache {
             fetched_at: Instant::now(),
             entries,
         })
+    }
+}
+
+/// The most scopes a [`ScopedResolverCache`] keeps lists for; past it, the cache starts over.
+const MAX_SCOPES: usize = 256;
+
+/// The caches of a resolver that lists within a scope (the labels of one repository): one
+/// [`ResolverCache`] per scope, each fetched and refreshed on its own.
+pub struct ScopedResolverCache {
+    spec: &'static ResolverSpec,
+    scopes: std::sync::Mutex<HashMap<String, std::sync::Arc<ResolverCache>>>,
+}
+
+impl ScopedResolverCache {
+    pub fn new(spec: &'static ResolverSpec) -> Self {
+        Self {
+            spec,
+            scopes: std::sync::Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The cache of the list within `scope` (the scoping arguments of the list operation).
+    pub fn scope(&self, scope: &Map<String, Value>) -> std::sync::Arc<ResolverCache> {
+        let key = Value::Object(scope.clone()).to_string();
+        // A poisoned lock only means another call panicked while inserting; the map is intact.
+        let mut scopes = self
+            .scopes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if scopes.len() >= MAX_SCOPES && !scopes.contains_key(&key) {
+            scopes.clear();
+        }
+        scopes
+            .entry(key)
+            .or_insert_with(|| std::sync::Arc::new(ResolverCache::new(self.spec)))
+            .clone()
     }
 }
 
@@ -1093,6 +1138,15 @@ pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
     )
 }
 
+/// The scoping arguments of a resolver's operation, leaving out those without a value.
+pub fn scope<const N: usize>(fields: [(&str, Value); N]) -> Map<String, Value> {
+    fields
+        .into_iter()
+        .filter(|(_, value)| !value.is_null())
+        .map(|(name, value)| (name.to_string(), value))
+        .collect()
+}
+
 /// The value at `pointer` in `value`, or null.
 pub fn value_at(value: &Value, pointer: &str) -> Value {
     value.pointer(pointer).cloned().unwrap_or(Value::Null)
@@ -1236,7 +1290,8 @@ mod tests {
     fn text(error: ToolError) -> String {
         match error {
             ToolError::InvalidArguments(text) => text,
-            other => panic!("expected InvalidArguments, got {other:?}"),
+            ToolError::NotFound(not_found) => not_found.to_string(),
+            other => panic!("expected InvalidArguments or NotFound, got {other:?}"),
         }
     }
 
@@ -1302,6 +1357,42 @@ mod tests {
         assert_eq!(text(error), "User \"bob\" not found.");
         let error = status_error(404).for_argument("assign", "user");
         assert!(matches!(error, ToolError::Status { status: 404, .. }));
+    }
+
+    #[tokio::test]
+    async fn resolve_each_names_every_unknown_value_of_a_list_at_once() {
+        let labels = keys(&["bug", "ui"]);
+        let resolve = |value: String| {
+            let labels = labels.clone();
+            async move {
+                match labels.iter().position(|label| *label == value) {
+                    Some(index) => Ok(format!("{}", index + 1)),
+                    None => Err(not_found("label", &value, labels)),
+                }
+            }
+        };
+        let ids = resolve_each(&keys(&["ui", "bug"]), resolve).await;
+        assert_eq!(ids.expect("both are known"), keys(&["2", "1"]));
+        let error = resolve_each(&keys(&["bug", "nope", "ui", "wat", "zzz"]), resolve)
+            .await
+            .expect_err("three are unknown");
+        assert_eq!(
+            text(error),
+            "Labels \"nope\", \"wat\" and \"zzz\" not found. Available labels: bug, ui."
+        );
+    }
+
+    #[tokio::test]
+    async fn resolve_each_stops_at_an_error_that_is_not_a_miss() {
+        let calls = std::sync::atomic::AtomicUsize::new(0);
+        let error = resolve_each(&keys(&["a", "b"]), |_| {
+            calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            async { Err::<String, _>(status_error(500)) }
+        })
+        .await
+        .expect_err("the API failed");
+        assert!(matches!(error, ToolError::Status { status: 500, .. }));
+        assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 1);
     }
 
     #[test]

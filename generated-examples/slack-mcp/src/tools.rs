@@ -61,10 +61,18 @@ pub mod slack_list_channels {
         "items": {
           "type": "object",
           "properties": {
-            "name": {},
-            "id": {},
-            "topic": {},
-            "members": {}
+            "name": {
+              "type": "string"
+            },
+            "id": {
+              "type": "string"
+            },
+            "topic": {
+              "type": "string"
+            },
+            "members": {
+              "type": "integer"
+            }
           }
         }
       },
@@ -320,10 +328,18 @@ pub mod slack_find_user_by_email {
   "outputSchema": {
     "type": "object",
     "properties": {
-      "id": {},
-      "name": {},
-      "real_name": {},
-      "time_zone": {}
+      "id": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "real_name": {
+        "type": "string"
+      },
+      "time_zone": {
+        "type": "string"
+      }
     }
   },
   "annotations": {
@@ -417,10 +433,18 @@ pub mod slack_find_user {
   "outputSchema": {
     "type": "object",
     "properties": {
-      "id": {},
-      "name": {},
-      "real_name": {},
-      "time_zone": {}
+      "id": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "real_name": {
+        "type": "string"
+      },
+      "time_zone": {
+        "type": "string"
+      }
     }
   },
   "annotations": {

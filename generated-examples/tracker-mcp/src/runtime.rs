@@ -368,7 +368,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 // A failing API or refused credentials are the operator's business; a model's
                 // wrong argument or identifier is not.
                 let models_mistake = match &error {
-                    ToolError::InvalidArguments(_) => true,
+                    ToolError::InvalidArguments(_) | ToolError::NotFound(_) => true,
                     ToolError::Status { status, .. } => matches!(status, 400 | 404 | 409 | 422),
                     ToolError::Transport { .. } | ToolError::Answer(_) => false,
                 };
@@ -999,6 +999,55 @@ pub enum ToolError {
     /// The API answered, but not with something the tool can return; the text says what
     /// happened and what to do.
     Answer(String),
+    /// Readable values (a project key, user names) that match nothing the API has.
+    NotFound(NotFound),
+}
+
+/// The most available values a "not found" error lists.
+pub const MAX_LISTED_VALUES: usize = 20;
+
+/// The first word of `what`, capitalized, to begin a sentence about it: `"project key"` →
+/// `Project`.
+pub fn subject(what: &str) -> String {
+    let word = what.split_whitespace().next().unwrap_or("value");
+    let mut chars = word.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => "Value".to_string(),
+    }
+}
+
+/// Readable values that match nothing: `Project "WEBB" not found. Available project keys: WEB,
+/// API, MOBILE.` for `what` = `"project key"`; every unknown value of a list is named at once.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NotFound {
+    /// What the values are ("project key").
+    pub what: String,
+    /// The values that match nothing, as the model wrote them.
+    pub values: Vec<String>,
+    /// The values the model can use instead, when they are known.
+    pub available: Vec<String>,
+}
+
+impl fmt::Display for NotFound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let subject = subject(&self.what);
+        let quoted: Vec<String> = self.values.iter().map(|v| format!("\"{v}\"")).collect();
+        match quoted.as_slice() {
+            [one] => write!(f, "{subject} {one} not found.")?,
+            [init @ .., last] => write!(f, "{subject}s {} and {last} not found.", init.join(", "))?,
+            [] => write!(f, "{subject} not found.")?,
+        }
+        if !self.available.is_empty() {
+            let listed = &self.available[..self.available.len().min(MAX_LISTED_VALUES)];
+            write!(f, " Available {}s: {}", self.what, listed.join(", "))?;
+            if self.available.len() > listed.len() {
+                write!(f, " and {} more", self.available.len() - listed.len())?;
+            }
+            write!(f, ".")?;
+        }
+        Ok(())
+    }
 }
 
 impl fmt::Display for ToolError {
@@ -1045,6 +1094,7 @@ impl fmt::Display for ToolError {
                 )
             }
             ToolError::Answer(message) => write!(f, "{message}"),
+            ToolError::NotFound(not_found) => write!(f, "{not_found}"),
         }
     }
 }

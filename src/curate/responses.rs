@@ -1,0 +1,162 @@
+//! Answers the spec does not describe: the curation file's `responses` section, merged into
+//! the operations' own response schemas before anything else reads them, by `check` and by
+//! `plan` alike, so that what one verifies the other generates.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::diagnostics::Diagnostic;
+use super::model::Curation;
+use crate::api::{Api, Response};
+
+/// `api` with each declared answer merged into its operation's success response; `api` itself
+/// when the file declares none. Declarations naming no operation are left out here and
+/// reported by [`check`].
+pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
+    if curation.responses.is_empty() {
+        return Cow::Borrowed(api);
+    }
+    let mut patched = api.clone();
+    for (id, declared) in &curation.responses {
+        let Some(operation) = patched.operations.iter_mut().find(|op| op.id == id.value) else {
+            continue;
+        };
+        let response = operation.success.get_or_insert_with(|| Response {
+            status: "200".to_string(),
+            description: None,
+            schema: None,
+        });
+        response.schema = Some(match response.schema.take() {
+            Some(documented) => merge(documented, &declared.value),
+            None => declared.value.clone(),
+        });
+    }
+    Cow::Owned(patched)
+}
+
+/// The spec's schema with the declared one laid over it: `properties` merged one by one,
+/// `items` merged, every other keyword of the declaration replacing the spec's. A `$ref` in the
+/// spec (already a complete description elsewhere) is replaced by the declaration.
+fn merge(documented: Value, declared: &Value) -> Value {
+    let (Value::Object(mut documented), Value::Object(declared)) = (documented, declared) else {
+        return declared.clone();
+    };
+    if documented.contains_key("$ref") {
+        return Value::Object(declared.clone());
+    }
+    for (key, value) in declared {
+        match key.as_str() {
+            "properties" => {
+                let merged = match documented.remove("properties") {
+                    Some(Value::Object(mut properties)) => {
+                        for (name, schema) in value.as_object().into_iter().flatten() {
+                            let merged = match properties.remove(name) {
+                                Some(old) => merge(old, schema),
+                                None => schema.clone(),
+                            };
+                            properties.insert(name.clone(), merged);
+                        }
+                        Value::Object(properties)
+                    }
+                    _ => value.clone(),
+                };
+                documented.insert(key.clone(), merged);
+            }
+            "items" => {
+                let merged = match documented.remove("items") {
+                    Some(old) => merge(old, value),
+                    None => value.clone(),
+                };
+                documented.insert(key.clone(), merged);
+            }
+            _ => {
+                documented.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    Value::Object(documented)
+}
+
+/// The JSON Schema types a declaration may name.
+const TYPES: [&str; 7] = [
+    "object", "array", "string", "integer", "number", "boolean", "null",
+];
+
+/// Mistakes in the `responses` section: an operationId the API does not have, and schemas
+/// that are not JSON Schema mcpgen can read (a type it does not know, `properties` or `items`
+/// that are not schemas).
+pub fn check(api: &Api, curation: &Curation) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (id, declared) in &curation.responses {
+        if !api.operations.iter().any(|op| op.id == id.value) {
+            out.push(
+                Diagnostic::error(id.at, format!("unknown operation `{}`", id.value))
+                    .suggest(&id.value, api.operations.iter().map(|op| op.id.as_str())),
+            );
+            continue;
+        }
+        let mut problems = Vec::new();
+        schema_problems(&declared.value, "", &mut problems);
+        for problem in problems {
+            out.push(
+                Diagnostic::error(declared.at, problem).with_help(
+                    "declare the answer as JSON Schema: `{ type: object, properties: { id: { type: string } } }`",
+                ),
+            );
+        }
+    }
+    out
+}
+
+/// What is wrong with `schema` at `path` (a dotted field path, for messages).
+fn schema_problems(schema: &Value, path: &str, out: &mut Vec<String>) {
+    let at = if path.is_empty() {
+        "the answer".to_string()
+    } else {
+        format!("`{path}`")
+    };
+    let Value::Object(schema) = schema else {
+        out.push(format!(
+            "{at} is not a schema: write it as a mapping such as `{{ type: string }}`"
+        ));
+        return;
+    };
+    let types: Vec<&Value> = match schema.get("type") {
+        Some(Value::Array(types)) => types.iter().collect(),
+        Some(one) => vec![one],
+        None => Vec::new(),
+    };
+    for ty in types {
+        if !ty.as_str().is_some_and(|t| TYPES.contains(&t)) {
+            out.push(format!(
+                "{at} has type {ty}, which is not a JSON Schema type ({})",
+                TYPES.join(", ")
+            ));
+        }
+    }
+    match schema.get("properties") {
+        Some(Value::Object(properties)) => {
+            for (name, property) in properties {
+                let inner = if path.is_empty() {
+                    name.clone()
+                } else {
+                    format!("{path}.{name}")
+                };
+                schema_problems(property, &inner, out);
+            }
+        }
+        Some(_) => out.push(format!(
+            "the `properties` of {at} must map field names to schemas"
+        )),
+        None => {}
+    }
+    if let Some(items) = schema.get("items") {
+        let inner = if path.is_empty() {
+            "[]".to_string()
+        } else {
+            format!("{path}[]")
+        };
+        schema_problems(items, &inner, out);
+    }
+}
