@@ -919,7 +919,7 @@ fn two_credentials_in_query_parameters_come_from_the_environment_once_each_and_n
         ],
     );
     let env = [
-        ("CARDS_BASE_URL", base_url.as_str()),
+        ("CURATED_CARDS_BASE_URL", base_url.as_str()),
         ("CARDS_KEY", "k-123"),
         ("CARDS_TOKEN", "t-456"),
     ];
@@ -930,7 +930,7 @@ fn two_credentials_in_query_parameters_come_from_the_environment_once_each_and_n
         "cards_add_card",
         json!({"board": "Roadmap", "list": "Doing", "name": "Write tests"}),
     );
-    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(result["isError"], false, "{result}");
     let received = log.lock().expect("the log").clone();
     let requests: Vec<Sent> = received
         .iter()
@@ -984,7 +984,7 @@ fn two_credentials_in_query_parameters_come_from_the_environment_once_each_and_n
     log.lock().expect("the log").clear();
     let result =
         support::call_over_stdio(&binary, &env, &[], "cards_get_card", json!({"card": "c9"}));
-    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(result["isError"], false, "{result}");
     let received = log.lock().expect("the log").clone();
     assert_eq!(received.len(), 1);
     assert_eq!(
@@ -1049,7 +1049,7 @@ fn without_a_curation_file_two_api_key_schemes_read_two_variables_and_no_tool_sh
         "get_card",
         json!({"id": "c9", "fields": "name"}),
     );
-    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(result["isError"], false, "{result}");
     let received = log.lock().expect("the log").clone();
     assert_eq!(received.len(), 1);
     assert_eq!(
@@ -1181,7 +1181,7 @@ fn a_bearer_token_also_fills_each_required_token_parameter_in_its_place_and_no_o
         ("chat_team", json!({"team": "T1"})),
     ] {
         let result = support::call_over_stdio(&binary, &env, &[], tool, arguments);
-        assert_ne!(result["isError"], true, "{tool}: {result}");
+        assert_eq!(result["isError"], false, "{tool}: {result}");
     }
     let received = log.lock().expect("the log").clone();
     let bearer = Some("Bearer xoxb-42".to_string());
