@@ -38,6 +38,10 @@ pub fn starter_named(api: &Api, spec: &str, file: &str) -> String {
     let name = naming::server_name_from_title(&api.title).unwrap_or_else(|| "api".to_string());
     let env = naming::env_prefix(&name);
     let prefix = naming::tool_prefix(&name);
+    // The operations as the starter's own `auth` serves them: a parameter that carries one of
+    // its credentials is in no example (the file must not give it).
+    let zero_config = crate::plan::server_auth(api, &crate::curate::Curation::default(), &env);
+    let api = &*crate::plan::credentials::carried(api, &zero_config);
     let paging = guess_pagination(api);
     let resolvers = find_resolvers(api);
     let tool = pick_tool(api, &resolvers, &paging, &prefix);

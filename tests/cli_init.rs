@@ -828,3 +828,15 @@ fn a_spec_that_asks_for_two_api_keys_at_once_gets_both_under_api_keys() {
         "the variables zero-config reads too"
     );
 }
+
+#[test]
+fn the_starters_example_tool_takes_no_parameter_that_carries_a_credential() {
+    let text = starter("tests/fixtures/soundness/cards/openapi.yaml");
+    let tools = &text[text.find("# tools:").expect("the tools example")..];
+    for credential in ["key", "token"] {
+        assert!(
+            !tools.contains(&format!("from: {credential} ")),
+            "the example fills `{credential}`:\n{tools}"
+        );
+    }
+}
