@@ -177,3 +177,106 @@ fn same_name(location: Location, key_name: &str, name: &str) -> bool {
         key_name == name
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+
+    const SPEC: &str = r#"
+openapi: 3.0.3
+info: { title: Keys, version: "1" }
+components:
+  securitySchemes:
+    header_key: { type: apiKey, in: header, name: X-Api-Key }
+    query_key: { type: apiKey, in: query, name: api_key }
+paths:
+  /things:
+    get:
+      operationId: listThings
+      parameters:
+        - { name: x-api-key, in: header, required: true, schema: { type: string } }
+        - { name: api_key, in: query, schema: { type: string } }
+        - { name: token, in: query, required: true, schema: { type: string } }
+        - { name: token, in: path, required: true, schema: { type: string } }
+        - { name: q, in: query, schema: { type: string } }
+      responses: { "200": { description: ok } }
+"#;
+
+    fn api() -> Api {
+        crate::load::load_text(Path::new("openapi.yaml"), SPEC).expect("it loads")
+    }
+
+    fn key(location: Location, name: &str, params: &[&str]) -> Auth {
+        Auth::ApiKey {
+            location,
+            name: name.into(),
+            env: "KEYS_KEY".into(),
+            params: params.iter().map(|p| p.to_string()).collect(),
+        }
+    }
+
+    /// (name, location, source) of each parameter of `listThings` that carries a credential.
+    fn carried_by(auth: &[Auth]) -> Vec<(String, Option<Location>, CredentialSource)> {
+        let api = api();
+        let carried = carried(&api, auth);
+        let operation = &carried.operations[0];
+        operation
+            .credentials
+            .iter()
+            .map(|c| (c.name.clone(), c.location, c.source.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_key_of_auth_is_its_parameter_whatever_the_case_of_a_header_name() {
+        assert_eq!(
+            carried_by(&[key(Location::Header, "X-API-KEY", &["token"])]),
+            [
+                (
+                    "x-api-key".into(),
+                    Some(Location::Header),
+                    CredentialSource::Sent
+                ),
+                (
+                    "api_key".into(),
+                    Some(Location::Query),
+                    CredentialSource::Missing {
+                        scheme: "query_key".into()
+                    }
+                ),
+                (
+                    "token".into(),
+                    Some(Location::Query),
+                    CredentialSource::ApiKey("X-API-KEY".into())
+                ),
+            ],
+            "a path parameter never carries a credential; `q` is the model's"
+        );
+        let api = api();
+        let names: Vec<String> = carried(&api, &[key(Location::Header, "X-API-KEY", &["token"])])
+            .operations[0]
+            .parameters
+            .iter()
+            .map(|p| format!("{} {}", p.location.as_str(), p.name))
+            .collect();
+        assert_eq!(names, ["path token", "query q"]);
+    }
+
+    #[test]
+    fn an_api_without_credential_parameters_is_borrowed_as_it_is() {
+        let api = api();
+        let bearer = Auth::Bearer {
+            env: "KEYS_TOKEN".into(),
+            params: Vec::new(),
+        };
+        let mut without = api.clone();
+        without.security_schemes.clear();
+        assert!(matches!(
+            carried(&without, std::slice::from_ref(&bearer)),
+            Cow::Borrowed(_)
+        ));
+        assert!(matches!(carried(&api, &[bearer]), Cow::Owned(_)));
+    }
+}
