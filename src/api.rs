@@ -132,6 +132,35 @@ pub struct Operation {
     /// The server the operation is called on when it (or its path) names its own, variables
     /// replaced by their defaults; relative URLs are relative to the API's base URL.
     pub server: Option<String>,
+    /// The parameters (and body properties) that carry a credential, taken out of `parameters`
+    /// and `body` by [`crate::plan::credentials::carried`]: the server fills them, the model and
+    /// the curation file never do. Empty as loaded.
+    pub credentials: Vec<CredentialParam>,
+}
+
+/// A parameter of an operation that carries one of the server's credentials.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CredentialParam {
+    /// The name the API expects.
+    pub name: String,
+    /// Where it goes: a parameter's location, or `None` for a property of the request body.
+    pub location: Option<Location>,
+    pub required: bool,
+    pub source: CredentialSource,
+}
+
+/// Where the value of a [`CredentialParam`] comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CredentialSource {
+    /// An API key of `auth` with this very name and location: the server sends it with every
+    /// request already, so the parameter is that key, sent once.
+    Sent,
+    /// The bearer token of `auth`, also sent in this parameter.
+    Bearer,
+    /// The API key of `auth` named so (its header, query or cookie name), also sent here.
+    ApiKey(String),
+    /// The API-key security scheme of the spec named so, which `auth` does not fill.
+    Missing { scheme: String },
 }
 
 /// Where a parameter goes.

@@ -643,6 +643,7 @@ mod tests {
             input_schema: json!({}),
             link_paged: false,
             server: None,
+            credentials: Vec::new(),
         }
     }
 

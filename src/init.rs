@@ -38,6 +38,10 @@ pub fn starter_named(api: &Api, spec: &str, file: &str) -> String {
     let name = naming::server_name_from_title(&api.title).unwrap_or_else(|| "api".to_string());
     let env = naming::env_prefix(&name);
     let prefix = naming::tool_prefix(&name);
+    // The operations as the starter's own `auth` serves them: a parameter that carries one of
+    // its credentials is in no example (the file must not give it).
+    let zero_config = crate::plan::server_auth(api, &crate::curate::Curation::default(), &env);
+    let api = &*crate::plan::credentials::carried(api, &zero_config);
     let paging = guess_pagination(api);
     let resolvers = find_resolvers(api);
     let tool = pick_tool(api, &resolvers, &paging, &prefix);
@@ -522,7 +526,37 @@ fn auth(out: &mut Out, api: &Api, env: &str) -> Option<String> {
             );
         }
     }
+    // Several API keys at once (Trello's `key` and `token`): every one, each with the variable
+    // the server reads without a file.
+    let keys: Vec<(&String, &str, &String)> = required
+        .iter()
+        .filter_map(|name| match api.security_schemes.get(*name) {
+            Some(SecurityScheme::ApiKey {
+                location,
+                name: key,
+            }) => Some((*name, location.as_str(), key)),
+            _ => None,
+        })
+        .collect();
+    let zero_config = crate::plan::server_auth(api, &crate::curate::Curation::default(), env);
     for (name, scheme, kind) in &chosen {
+        if *kind == AuthKind::ApiKey && keys.len() > 1 {
+            out.note("  api_keys:", "the spec asks for all of these at once");
+            let vars = zero_config.iter().filter_map(|auth| match auth {
+                crate::plan::Auth::ApiKey { env, .. } => Some(env),
+                _ => None,
+            });
+            for ((scheme_name, location, key), var) in keys.iter().zip(vars) {
+                out.note(
+                    &format!(
+                        "    - {{ in: {location}, name: {}, env: {var} }}",
+                        scalar(key, true)
+                    ),
+                    &auth_comment(AuthKind::ApiKey, Some(scheme_name)),
+                );
+            }
+            continue;
+        }
         out.note(
             &format!("  {}", auth_entry(*kind, Some(scheme), env)),
             &auth_comment(*kind, Some(name)),

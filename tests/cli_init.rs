@@ -802,3 +802,41 @@ components:
         section.join("\n")
     );
 }
+
+#[test]
+fn a_spec_that_asks_for_two_api_keys_at_once_gets_both_under_api_keys() {
+    let spec = "tests/fixtures/soundness/cards/openapi.yaml";
+    let text = starter(spec);
+    assert!(
+        text.contains(
+            "  api_keys:                         # the spec asks for all of these at once\n    - { in: query, name: key, env: CARDS_API_KEY }"
+        ) && text.contains("    - { in: query, name: token, env: CARDS_API_TOKEN }"),
+        "{text}"
+    );
+    let checked = mcpgen::curate::check_text(Path::new("mcpgen.yaml"), &text, &load(spec))
+        .unwrap_or_else(|e| panic!("the starter is refused:\n{e}"));
+    let plan = mcpgen::plan::plan(
+        &load(spec),
+        &mcpgen::Options::default(),
+        Some(&checked.curation),
+    )
+    .expect("it plans");
+    let env: Vec<&str> = plan.server.auth.iter().flat_map(|a| a.env_vars()).collect();
+    assert_eq!(
+        env,
+        ["CARDS_API_KEY", "CARDS_API_TOKEN"],
+        "the variables zero-config reads too"
+    );
+}
+
+#[test]
+fn the_starters_example_tool_takes_no_parameter_that_carries_a_credential() {
+    let text = starter("tests/fixtures/soundness/cards/openapi.yaml");
+    let tools = &text[text.find("# tools:").expect("the tools example")..];
+    for credential in ["key", "token"] {
+        assert!(
+            !tools.contains(&format!("from: {credential} ")),
+            "the example fills `{credential}`:\n{tools}"
+        );
+    }
+}

@@ -260,6 +260,214 @@ fn slack_list_channels_walks_the_cursor_in_response_metadata() {
     }
 }
 
+/// Asserts the server's token reached the API in the Authorization header and, when `param` is
+/// given, once more as the `token` parameter there, and nowhere else: no `token` query parameter
+/// or header, no form field the operation does not require.
+fn assert_slack_token(request: &Request, param: Option<&str>) {
+    let line = request.line();
+    let bearer = format!("Bearer {SLACK_TOKEN}");
+    assert_eq!(
+        request.header("authorization"),
+        Some(bearer.as_str()),
+        "{line}"
+    );
+    let in_query = request.query.iter().filter(|(n, _)| n == "token").count();
+    let in_header = usize::from(request.header("token").is_some());
+    let expected = |place| usize::from(param == Some(place));
+    assert_eq!(in_query, expected("query"), "token in the query of {line}");
+    assert_eq!(in_header, expected("header"), "token header of {line}");
+    if let Some(value) = request.header("token") {
+        assert_eq!(value, SLACK_TOKEN, "{line}");
+    }
+    for (name, value) in &request.query {
+        if name == "token" {
+            assert_eq!(value, SLACK_TOKEN, "{line}");
+        }
+    }
+}
+
+/// `slack_post_message` resolves the channel's name through `conversations.list` (the `channel`
+/// resolver) and posts the model's text to its id as a form; `chat.postMessage` requires the token
+/// as a header `token`, which the server fills from `SLACK_TOKEN` (the model never sees it).
+///
+/// The description's own example answer of `chat.postMessage` breaks its schema (an attachment
+/// with a `text` that `additionalProperties: false` forbids), and Prism with `--errors` answers
+/// 500 to every post; the recorder mocks a copy whose example has no attachments, nothing else
+/// changed.
+#[test]
+fn slack_post_message_resolves_the_channel_by_name_and_fills_the_token_header() {
+    let mut description: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("tests/corpus/slack-web/slack_web_openapi_v2.json"))
+            .expect("the Slack description"),
+    )
+    .expect("JSON");
+    let message = description
+        .pointer_mut(
+            "/paths/~1chat.postMessage/post/responses/200/examples/application~1json/message",
+        )
+        .and_then(Value::as_object_mut)
+        .expect("the example message");
+    assert!(
+        message.remove("attachments").is_some(),
+        "the example has attachments"
+    );
+    let copy = tempfile::tempdir().expect("a folder for the copy");
+    let spec = copy.path().join("slack_web_openapi_v2.json");
+    std::fs::write(&spec, description.to_string()).expect("the copy is written");
+    let (recorder, _logs) = start(&spec, &["/conversations.list", "/chat.postMessage"]);
+    let results = probe(
+        "slack",
+        &recorder,
+        &[("SLACK_TOKEN", SLACK_TOKEN)],
+        &[call(
+            "slack_post_message",
+            json!({ "channel": "random", "text": "Lunch at *noon*" }),
+        )],
+    );
+    let posted = success(&results[0], "slack_post_message");
+    // Prism answers with the description's example.
+    assert_eq!(
+        posted,
+        &json!({ "channel": "C1H9RESGL", "ts": "1503435956.000247" })
+    );
+    recorder.assert_clean();
+    let requests = recorder.requests();
+    let (post, lists) = requests.split_last().expect("requests");
+    assert!(
+        !lists.is_empty(),
+        "the channel is resolved first: {requests:#?}"
+    );
+    for list in lists {
+        assert_eq!(
+            (list.method.as_str(), list.path.as_str()),
+            ("GET", "/conversations.list")
+        );
+        assert_slack_token(list, None);
+    }
+    // Prism answers every page with the same cursor: the resolver stops at the second page.
+    assert_eq!(lists.len(), 2, "{requests:#?}");
+    assert_request(
+        &lists[0],
+        "GET",
+        "/conversations.list",
+        &[("limit", "200")],
+        &Value::Null,
+    );
+    assert_request(
+        &lists[1],
+        "GET",
+        "/conversations.list",
+        &[("limit", "200"), ("cursor", "dGVhbTpDMDYxRkE1UEI=")],
+        &Value::Null,
+    );
+    assert_request(
+        post,
+        "POST",
+        "/chat.postMessage",
+        &[],
+        &json!({ "form": [["channel", "C061EG9T2"], ["text", "Lunch at *noon*"]] }),
+    );
+    assert_slack_token(post, Some("header"));
+}
+
+/// `slack_find_user_by_email` calls `users.lookupByEmail` with the email and the token, which the
+/// operation requires as a query parameter, there once.
+#[test]
+fn slack_find_user_by_email_fills_the_token_query_parameter_once() {
+    let spec = repo().join("tests/corpus/slack-web/slack_web_openapi_v2.json");
+    let (recorder, _logs) = start(&spec, &["/users.lookupByEmail"]);
+    let results = probe(
+        "slack",
+        &recorder,
+        &[("SLACK_TOKEN", SLACK_TOKEN)],
+        &[call(
+            "slack_find_user_by_email",
+            json!({ "email": "spengler@ghostbusters.example.com" }),
+        )],
+    );
+    let found = success(&results[0], "slack_find_user_by_email");
+    assert_eq!(
+        found,
+        &json!({
+            "id": "W012A3CDE",
+            "name": "spengler",
+            "real_name": "Egon Spengler",
+            "time_zone": "America/Los_Angeles"
+        })
+    );
+    recorder.assert_clean();
+    let requests = recorder.requests();
+    assert_eq!(requests.len(), 1, "{requests:#?}");
+    assert_request(
+        &requests[0],
+        "GET",
+        "/users.lookupByEmail",
+        &[
+            ("email", "spengler@ghostbusters.example.com"),
+            ("token", SLACK_TOKEN),
+        ],
+        &Value::Null,
+    );
+    assert_slack_token(&requests[0], Some("query"));
+}
+
+/// `slack_find_user` resolves a full name through `users.list` (the `user` resolver, matching
+/// handles and full names) and reads that user with `users.info`.
+#[test]
+fn slack_find_user_resolves_a_full_name_and_reads_the_user() {
+    let spec = repo().join("tests/corpus/slack-web/slack_web_openapi_v2.json");
+    let (recorder, _logs) = start(&spec, &["/users.list", "/users.info"]);
+    let results = probe(
+        "slack",
+        &recorder,
+        &[("SLACK_TOKEN", SLACK_TOKEN)],
+        &[call(
+            "slack_find_user",
+            json!({ "user": "Glinda Southgood" }),
+        )],
+    );
+    let found = success(&results[0], "slack_find_user");
+    // Prism answers users.info with the description's one example, whoever is asked for.
+    assert_eq!(found["id"], "W012A3CDE", "{found:#}");
+    recorder.assert_clean();
+    let requests = recorder.requests();
+    let (info, lists) = requests.split_last().expect("requests");
+    assert!(
+        !lists.is_empty(),
+        "the user is resolved first: {requests:#?}"
+    );
+    for list in lists {
+        assert_eq!(
+            (list.method.as_str(), list.path.as_str()),
+            ("GET", "/users.list")
+        );
+        assert_slack_token(list, None);
+    }
+    assert_eq!(lists.len(), 2, "{requests:#?}");
+    assert_request(
+        &lists[0],
+        "GET",
+        "/users.list",
+        &[("limit", "200")],
+        &Value::Null,
+    );
+    assert_request(
+        &lists[1],
+        "GET",
+        "/users.list",
+        &[("limit", "200"), ("cursor", "dXNlcjpVMEc5V0ZYTlo=")],
+        &Value::Null,
+    );
+    assert_request(
+        info,
+        "GET",
+        "/users.info",
+        &[("user", "W07QCRPA4"), ("token", SLACK_TOKEN)],
+        &Value::Null,
+    );
+    assert_slack_token(info, Some("query"));
+}
+
 // --- Notion -------------------------------------------------------------------------------------
 
 const NOTION_TOKEN: &str = "secret_recorder";

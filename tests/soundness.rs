@@ -1172,3 +1172,483 @@ fn a_reference_under_fixed_is_refused_since_only_a_template_names_parameters() {
         )]),
     );
 }
+
+// Credentials where the spec puts them: `tests/fixtures/soundness/cards/`, an API in the manner
+// of Trello whose every operation takes its two credentials, `key` and `token`, as required
+// query parameters that are also its two API-key security schemes.
+
+fn cards_fixture(file: &str) -> PathBuf {
+    fixtures().join("cards").join(file)
+}
+
+/// The cards fixture's curation file with each `(from, to)` replacement made (each `from` once).
+fn cards_curation_with(edits: &[(&str, &str)]) -> String {
+    let mut text = std::fs::read_to_string(cards_fixture("mcpgen.yaml")).expect("the fixture");
+    for (from, to) in edits {
+        assert_eq!(text.matches(from).count(), 1, "`{from}` must occur once");
+        text = text.replacen(from, to, 1);
+    }
+    text
+}
+
+/// Checks `text` against the cards API: refused with the golden diagnostics `case`.
+fn cards_refused(case: &str, text: &str) {
+    let api = mcpgen::load::load(&cards_fixture("openapi.yaml")).expect("the fixture loads");
+    let error = match mcpgen::curate::check_text(Path::new("mcpgen.yaml"), text, &api) {
+        Ok(_) => panic!("check accepts a file it cannot serve:\n{text}"),
+        Err(error) => error.rendered,
+    };
+    let path = root().join("tests/soundness").join(format!("{case}.txt"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
+        std::fs::write(&path, &error).expect("the golden file is written");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; UPDATE_GOLDEN=1 writes it:\n{error}",
+            path.display()
+        )
+    });
+    assert_eq!(expected, error, "the diagnostics of {case}");
+}
+
+/// A request as the tests compare it: method, path, query pairs and body.
+type Sent = (String, String, Vec<(String, String)>, Value);
+
+/// Every property name of every tool's input schema in `plan`.
+fn input_properties(plan: &mcpgen::plan::Plan) -> Vec<String> {
+    plan.tools
+        .iter()
+        .flat_map(|tool| {
+            tool.input_schema["properties"]
+                .as_object()
+                .into_iter()
+                .flat_map(|p| p.keys().cloned())
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// A recorded query string's pairs, decoded (`+` and `%XX`).
+fn pairs(query: &Option<String>) -> Vec<(String, String)> {
+    fn decode(text: &str) -> String {
+        let bytes = text.as_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b'+' => out.push(b' '),
+                b'%' if i + 2 < bytes.len() => {
+                    let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).expect("ASCII");
+                    out.push(u8::from_str_radix(hex, 16).expect("a %XX escape"));
+                    i += 2;
+                }
+                byte => out.push(byte),
+            }
+            i += 1;
+        }
+        String::from_utf8(out).expect("UTF-8")
+    }
+    query
+        .as_deref()
+        .unwrap_or_default()
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode(name), decode(value))
+        })
+        .collect()
+}
+
+#[test]
+fn two_credentials_in_query_parameters_come_from_the_environment_once_each_and_no_tool_shows_them()
+{
+    let (plan, _) = mcpgen::generate(
+        &cards_fixture("openapi.yaml"),
+        Some(&cards_fixture("mcpgen.yaml")),
+        &mcpgen::Options::default(),
+    )
+    .expect("the fixture generates");
+    let properties = input_properties(&plan);
+    assert_eq!(properties, ["card", "board", "list", "name"]);
+    let binary = support::generate_and_build(
+        "soundness-cards",
+        &cards_fixture("openapi.yaml"),
+        Some(&cards_fixture("mcpgen.yaml")),
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/members/me/boards",
+                200,
+                json!([{"id": "b1", "name": "Roadmap"}, {"id": "b2", "name": "Chores"}]),
+            ),
+            (
+                "GET",
+                "/api/boards/b1/lists",
+                200,
+                json!([{"id": "l1", "name": "To do"}, {"id": "l2", "name": "Doing"}]),
+            ),
+            (
+                "POST",
+                "/api/cards",
+                200,
+                json!({"id": "c9", "name": "Write tests"}),
+            ),
+            (
+                "GET",
+                "/api/cards/c9",
+                200,
+                json!({"id": "c9", "name": "Write tests"}),
+            ),
+        ],
+    );
+    let env = [
+        ("CURATED_CARDS_BASE_URL", base_url.as_str()),
+        ("CARDS_KEY", "k-123"),
+        ("CARDS_TOKEN", "t-456"),
+    ];
+    let result = support::call_over_stdio(
+        &binary,
+        &env,
+        &[],
+        "cards_add_card",
+        json!({"board": "Roadmap", "list": "Doing", "name": "Write tests"}),
+    );
+    assert_eq!(result["isError"], false, "{result}");
+    let received = log.lock().expect("the log").clone();
+    let requests: Vec<Sent> = received
+        .iter()
+        .map(|r| {
+            (
+                r.method.clone(),
+                r.path.clone(),
+                pairs(&r.query),
+                r.body.clone(),
+            )
+        })
+        .collect();
+    let credentials = || {
+        vec![
+            ("key".to_string(), "k-123".to_string()),
+            ("token".to_string(), "t-456".to_string()),
+        ]
+    };
+    let with_credentials = |mut args: Vec<(String, String)>| {
+        args.extend(credentials());
+        args
+    };
+    assert_eq!(
+        requests,
+        [
+            (
+                "GET".into(),
+                "/api/members/me/boards".into(),
+                credentials(),
+                Value::Null
+            ),
+            (
+                "GET".into(),
+                "/api/boards/b1/lists".into(),
+                credentials(),
+                Value::Null
+            ),
+            (
+                "POST".into(),
+                "/api/cards".into(),
+                with_credentials(vec![
+                    ("idList".into(), "l2".into()),
+                    ("name".into(), "Write tests".into()),
+                ]),
+                Value::Null,
+            ),
+        ]
+    );
+
+    // A one-call tool: the model's argument as given, the credentials once each.
+    log.lock().expect("the log").clear();
+    let result =
+        support::call_over_stdio(&binary, &env, &[], "cards_get_card", json!({"card": "c9"}));
+    assert_eq!(result["isError"], false, "{result}");
+    let received = log.lock().expect("the log").clone();
+    assert_eq!(received.len(), 1);
+    assert_eq!(
+        (received[0].path.as_str(), pairs(&received[0].query)),
+        ("/api/cards/c9", credentials())
+    );
+
+    // A model that sends a credential anyway is refused: it is no argument of the tool.
+    let result = support::call_over_stdio(
+        &binary,
+        &env,
+        &[],
+        "cards_get_card",
+        json!({"card": "c9", "key": "from-the-model"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(
+        log.lock().expect("the log").len(),
+        1,
+        "nothing more is sent"
+    );
+}
+
+#[test]
+fn without_a_curation_file_two_api_key_schemes_read_two_variables_and_no_tool_shows_them() {
+    let (plan, _) = mcpgen::generate(
+        &cards_fixture("openapi.yaml"),
+        None,
+        &mcpgen::Options::default(),
+    )
+    .expect("the fixture generates");
+    let env: Vec<&str> = plan.server.auth.iter().flat_map(|a| a.env_vars()).collect();
+    assert_eq!(env, ["CARDS_API_KEY", "CARDS_API_TOKEN"]);
+    let properties = input_properties(&plan);
+    assert!(
+        !properties.iter().any(|p| p == "key" || p == "token"),
+        "{properties:?}"
+    );
+    let binary = support::generate_and_build(
+        "soundness-cards-zero-config",
+        &cards_fixture("openapi.yaml"),
+        None,
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![(
+            "GET",
+            "/api/cards/c9",
+            200,
+            json!({"id": "c9", "name": "Write tests"}),
+        )],
+    );
+    let result = support::call_over_stdio(
+        &binary,
+        &[
+            ("CARDS_BASE_URL", base_url.as_str()),
+            ("CARDS_API_KEY", "k-123"),
+            ("CARDS_API_TOKEN", "t-456"),
+        ],
+        &[],
+        "get_card",
+        json!({"id": "c9", "fields": "name"}),
+    );
+    assert_eq!(result["isError"], false, "{result}");
+    let received = log.lock().expect("the log").clone();
+    assert_eq!(received.len(), 1);
+    assert_eq!(
+        (received[0].path.as_str(), pairs(&received[0].query)),
+        (
+            "/api/cards/c9",
+            vec![
+                ("fields".to_string(), "name".to_string()),
+                ("key".to_string(), "k-123".to_string()),
+                ("token".to_string(), "t-456".to_string()),
+            ]
+        )
+    );
+}
+
+#[test]
+fn a_required_credential_that_auth_does_not_fill_is_refused() {
+    cards_refused(
+        "credential_without_source",
+        &cards_curation_with(&[("    - { in: query, name: token, env: CARDS_TOKEN }\n", "")]),
+    );
+}
+
+#[test]
+fn a_credential_written_in_the_file_or_given_to_the_model_is_refused() {
+    cards_refused(
+        "credential_written",
+        &cards_curation_with(&[(
+            "        description: The card's id\n",
+            "        description: The card's id\n      token:\n        description: The API token\n    fixed:\n      key: k-123\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_credential_parameter_auth_names_that_no_operation_takes_is_refused_with_a_suggestion() {
+    cards_refused(
+        "credential_param_unknown",
+        &cards_curation_with(&[(
+            "{ in: query, name: token, env: CARDS_TOKEN }",
+            "{ in: query, name: token, env: CARDS_TOKEN, params: [tokn] }",
+        )]),
+    );
+}
+
+// A bearer token that operations also take as a parameter `token`, each in its own place:
+// `tests/fixtures/soundness/chat/`, an API in the manner of Slack.
+
+/// One request as the chat upstream received it: the credential headers and the raw body too.
+#[derive(Debug, Clone, PartialEq)]
+struct Carried {
+    method: String,
+    path: String,
+    query: Vec<(String, String)>,
+    authorization: Option<String>,
+    token_header: Option<String>,
+    body: String,
+}
+
+/// An upstream on 127.0.0.1 that records every request with its credential headers and answers
+/// `{"ok": true}`; its base URL (with the spec's `/api` prefix) and the log.
+fn carrying_upstream(runtime: &tokio::runtime::Runtime) -> (String, Arc<Mutex<Vec<Carried>>>) {
+    let log: Arc<Mutex<Vec<Carried>>> = Arc::default();
+    let recorded = log.clone();
+    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+        let recorded = recorded.clone();
+        async move {
+            let (parts, body) = request.into_parts();
+            let header = |name: &str| {
+                parts
+                    .headers
+                    .get(name)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_string)
+            };
+            let entry = Carried {
+                method: parts.method.to_string(),
+                path: parts.uri.path().to_string(),
+                query: pairs(&parts.uri.query().map(str::to_string)),
+                authorization: header("authorization"),
+                token_header: header("token"),
+                body: String::new(),
+            };
+            let bytes = axum::body::to_bytes(body, 1 << 20)
+                .await
+                .unwrap_or_default();
+            recorded.lock().expect("the log").push(Carried {
+                body: String::from_utf8_lossy(&bytes).into_owned(),
+                ..entry
+            });
+            axum::Json(json!({"ok": true}))
+        }
+    });
+    let address = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a free port on 127.0.0.1");
+        let address = listener.local_addr().expect("its address");
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        address
+    });
+    (format!("http://{address}/api"), log)
+}
+
+#[test]
+fn a_bearer_token_also_fills_each_required_token_parameter_in_its_place_and_no_optional_one() {
+    let fixture = fixtures().join("chat");
+    let (plan, _) = mcpgen::generate(
+        &fixture.join("openapi.yaml"),
+        Some(&fixture.join("mcpgen.yaml")),
+        &mcpgen::Options::default(),
+    )
+    .expect("the fixture generates");
+    assert_eq!(input_properties(&plan), ["title", "message", "team"]);
+    let binary = support::generate_and_build(
+        "soundness-chat",
+        &fixture.join("openapi.yaml"),
+        Some(&fixture.join("mcpgen.yaml")),
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = carrying_upstream(&runtime);
+    let env = [
+        ("CHAT_BASE_URL", base_url.as_str()),
+        ("CHAT_TOKEN", "xoxb-42"),
+    ];
+    for (tool, arguments) in [
+        ("chat_add_note", json!({"title": "Plans & ideas"})),
+        ("chat_pin", json!({"message": "m1"})),
+        ("chat_team", json!({"team": "T1"})),
+    ] {
+        let result = support::call_over_stdio(&binary, &env, &[], tool, arguments);
+        assert_eq!(result["isError"], false, "{tool}: {result}");
+    }
+    let received = log.lock().expect("the log").clone();
+    let bearer = Some("Bearer xoxb-42".to_string());
+    assert_eq!(received.len(), 3, "{received:#?}");
+    // A form field: after the model's, once.
+    assert_eq!(
+        received[0],
+        Carried {
+            method: "POST".into(),
+            path: "/api/notes.add".into(),
+            query: Vec::new(),
+            authorization: bearer.clone(),
+            token_header: None,
+            body: "title=Plans+%26+ideas&token=xoxb-42".into(),
+        }
+    );
+    // A property of the JSON body.
+    assert_eq!(
+        (
+            received[1].path.as_str(),
+            received[1].authorization.clone(),
+            received[1].token_header.clone(),
+            serde_json::from_str::<Value>(&received[1].body).expect("JSON"),
+        ),
+        (
+            "/api/pins.add",
+            bearer.clone(),
+            None,
+            json!({"message": "m1", "token": "xoxb-42"})
+        )
+    );
+    // An optional header is not sent: the Authorization header carries the token already.
+    assert_eq!(
+        received[2],
+        Carried {
+            method: "GET".into(),
+            path: "/api/team.info".into(),
+            query: vec![("team".into(), "T1".into())],
+            authorization: bearer,
+            token_header: None,
+            body: String::new(),
+        }
+    );
+}
+
+#[test]
+fn one_to_one_tools_over_operations_whose_credential_auth_does_not_fill_are_a_warning() {
+    let api = mcpgen::load::load(&cards_fixture("openapi.yaml")).expect("the fixture loads");
+    let curation = mcpgen::curate::parse(
+        "auth:\n  api_keys:\n    - { in: query, name: key, env: CARDS_KEY }\n",
+    )
+    .expect("it parses");
+    let (_, diagnostics) = mcpgen::curate::check::check(&api, curation);
+    let unfilled: Vec<&str> = diagnostics
+        .iter()
+        .filter(|d| d.message.contains("ApiToken"))
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        unfilled,
+        [
+            "4 operations require the credential of security scheme `ApiToken` (query parameter `token`), which `auth` does not fill: their one-to-one and discovery tools would call without it"
+        ]
+    );
+    assert!(
+        diagnostics
+            .iter()
+            .filter(|d| d.message.contains("ApiToken"))
+            .all(|d| d.severity == mcpgen::curate::Severity::Warning)
+    );
+    // With both keys, or with no tool over those operations, nothing is said.
+    let curation = mcpgen::curate::parse(
+        "auth:\n  api_keys:\n    - { in: query, name: key, env: CARDS_KEY }\noperations:\n  mirror: none\n",
+    )
+    .expect("it parses");
+    let (_, diagnostics) = mcpgen::curate::check::check(&api, curation);
+    assert!(
+        diagnostics.iter().all(|d| !d.message.contains("ApiToken")),
+        "{diagnostics:?}"
+    );
+}

@@ -10,7 +10,7 @@ use super::model::{
     Alias, At, Curation, FieldSpec, Pagination, PagingStyle, Param, ParamType, Resolver, Results,
     Spanned, Template, TemplateFault, ToolSpec,
 };
-use crate::api::{Api, Location, Operation};
+use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
 
 /// A curation file whose references all hold.
@@ -24,6 +24,10 @@ pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
     // Checked against the answers as the file declares them, like `plan` plans them.
     let declared = super::responses::check(api, &curation);
     let api = super::responses::apply(api, &curation);
+    // The operations as the server calls them: without the parameters that carry a credential
+    // (the environment-variable names do not matter here).
+    let auth = crate::plan::server_auth(&api, &curation, "SERVER");
+    let api = crate::plan::credentials::carried(&api, &auth);
     let mut checker = Checker {
         api: &api,
         curation: &curation,
@@ -209,7 +213,10 @@ impl<'a> Checker<'a> {
                 .help = Some("remove it from `operations.hide`, or do not use it here".into());
                 None
             }
-            Some(op) => Some(op),
+            Some(op) => {
+                self.check_credentials(op, id.at);
+                Some(op)
+            }
             None => {
                 let ids: Vec<&str> = self.operation_ids().collect();
                 let diagnostic =
@@ -221,8 +228,158 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Refuses a call of `operation` (written at `at`) that requires a credential `auth` does not
+    /// fill: the server would send the request without it.
+    fn check_credentials(&mut self, operation: &Operation, at: At) {
+        for param in &operation.credentials {
+            if let (CredentialSource::Missing { scheme }, true) = (&param.source, param.required) {
+                let location = param.location.map_or("body", Location::as_str);
+                self.error(
+                    at,
+                    format!(
+                        "required parameter `{}` of `{}` carries the credential of security scheme `{scheme}`, which `auth` does not fill",
+                        param.name, operation.id
+                    ),
+                )
+                .help = Some(format!(
+                    "add `{{ in: {location}, name: {}, env: ... }}` under `auth.api_keys`; the server reads the value from that environment variable",
+                    param.name
+                ));
+            }
+        }
+    }
+
+    /// Refuses `name`, written at `at` as a value for `operation`, when it is a parameter that
+    /// carries a credential; true when it is one.
+    fn credential_written(&mut self, at: At, operation: &Operation, name: &str) -> bool {
+        let Some(param) = operation.credentials.iter().find(|p| p.name == name) else {
+            return false;
+        };
+        let filled = match &param.source {
+            CredentialSource::Missing { scheme } => format!(
+                "add it under `auth.api_keys` (it is the spec's security scheme `{scheme}`)"
+            ),
+            _ => "`auth` fills it already".to_string(),
+        };
+        self.error(
+            at,
+            format!(
+                "`{name}` of `{}` carries a credential: the server fills it from its environment, never the model or this file",
+                operation.id
+            ),
+        )
+        .help = Some(format!("remove it here; {filled}"));
+        true
+    }
+
+    /// Warns about each API-key scheme of the spec that operations left to one-to-one or
+    /// discovery tools require and `auth` does not fill: those tools would call without it.
+    fn check_unfilled_schemes(&mut self) {
+        let curation = self.curation;
+        let mirrors = curation
+            .operations
+            .mirror
+            .as_ref()
+            .is_none_or(|m| m.value == super::model::AllOrNone::All);
+        if !mirrors && curation.discovery.is_none() {
+            return;
+        }
+        let mut unfilled: Vec<(&str, &str, Option<Location>, usize)> = Vec::new();
+        for operation in &self.api.operations {
+            if self.hidden(&operation.id) {
+                continue;
+            }
+            for param in &operation.credentials {
+                if let (CredentialSource::Missing { scheme }, true) =
+                    (&param.source, param.required)
+                {
+                    match unfilled.iter_mut().find(|(s, ..)| s == scheme) {
+                        Some(entry) => entry.3 += 1,
+                        None => unfilled.push((scheme, &param.name, param.location, 1)),
+                    }
+                }
+            }
+        }
+        for (scheme, name, location, count) in unfilled {
+            let location = location.map_or("body", Location::as_str);
+            let operations = if count == 1 {
+                "operation requires"
+            } else {
+                "operations require"
+            };
+            self.out.push(Diagnostic {
+                severity: Severity::Warning,
+                message: format!(
+                    "{count} {operations} the credential of security scheme `{scheme}` ({location} parameter `{name}`), which `auth` does not fill: their one-to-one and discovery tools would call without it"
+                ),
+                at: None,
+                help: Some(format!(
+                    "add `{{ in: {location}, name: {name}, env: ... }}` under `auth.api_keys`, or hide those operations"
+                )),
+            });
+        }
+    }
+
+    /// The `auth` section: each parameter named under `params` is one some operation takes, and
+    /// no API key is given twice.
+    fn check_auth(&mut self) {
+        self.check_unfilled_schemes();
+        let Some(auth) = &self.curation.auth else {
+            return;
+        };
+        let keys: Vec<_> = auth.api_key.iter().chain(&auth.api_keys).collect();
+        let mut seen = BTreeSet::new();
+        for key in &keys {
+            let name = match key.location {
+                super::model::KeyIn::Header => key.name.value.to_ascii_lowercase(),
+                _ => key.name.value.clone(),
+            };
+            if !seen.insert((key.location as u8, name)) {
+                self.error(
+                    key.name.at,
+                    format!(
+                        "the API key `{}` is given twice under `auth`",
+                        key.name.value
+                    ),
+                );
+            }
+        }
+        let lists = auth
+            .bearer
+            .iter()
+            .map(|b| &b.params)
+            .chain(keys.iter().map(|k| &k.params));
+        let carried: BTreeSet<&str> = self
+            .api
+            .operations
+            .iter()
+            .flat_map(|op| &op.credentials)
+            .map(|p| p.name.as_str())
+            .collect();
+        for params in lists {
+            for param in params {
+                if !carried.contains(param.value.as_str()) {
+                    let names: BTreeSet<&str> = self
+                        .api
+                        .operations
+                        .iter()
+                        .flat_map(|op| op.parameters.iter().map(|p| p.name.as_str()))
+                        .chain(carried.iter().copied())
+                        .collect();
+                    let d = Diagnostic::error(
+                        param.at,
+                        format!("no operation has a parameter `{}`", param.value),
+                    )
+                    .suggest(&param.value, names);
+                    self.out.push(d);
+                }
+            }
+        }
+    }
+
     fn run(&mut self) {
         let curation = self.curation;
+        self.check_auth();
         if let Some(name) = &curation.server.name
             && naming::server_name(&name.value).is_none()
         {
@@ -1085,6 +1242,7 @@ impl<'a> Checker<'a> {
                     self.check_enum_codes(param, schema, from, &operation.id);
                     self.check_resolved_slot(param, schema, from, &operation.id);
                 }
+                None if self.credential_written(from_at, operation, from) => {}
                 // A template that cannot be read may be the one meant to use it: its own error
                 // says what is wrong.
                 None if param.from.is_none() && param.ty.is_some() && !templates_readable(tool) => {
@@ -1143,7 +1301,7 @@ impl<'a> Checker<'a> {
                     &[]
                 };
                 self.check_value(value, &fixed.value, Some(schema), params, &[]);
-            } else {
+            } else if !self.credential_written(fixed.at, operation, &fixed.value) {
                 let d = Diagnostic::error(
                     fixed.at,
                     format!(
@@ -1317,7 +1475,9 @@ impl<'a> Checker<'a> {
                 let inputs = operation_inputs(operation);
                 let names: Vec<&str> = inputs.iter().map(|(n, _, _)| n.as_str()).collect();
                 for (arg, value) in &step.args {
-                    if !names.contains(&arg.value.as_str()) {
+                    if !names.contains(&arg.value.as_str())
+                        && !self.credential_written(arg.at, operation, &arg.value)
+                    {
                         let d = Diagnostic::error(
                             arg.at,
                             format!(

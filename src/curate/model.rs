@@ -286,6 +286,9 @@ pub struct AuthSection {
     pub bearer: Option<EnvBearer>,
     /// An API key from `env`, sent in a header, query parameter or cookie called `name`.
     pub api_key: Option<ApiKeyAuth>,
+    /// Several API keys, each sent in its own place (`key` and `token` query parameters).
+    #[serde(default)]
+    pub api_keys: Vec<ApiKeyAuth>,
     /// HTTP basic authentication.
     pub basic: Option<BasicAuth>,
     /// OAuth2 client credentials: the server fetches (and refreshes) its own access token.
@@ -297,6 +300,10 @@ pub struct AuthSection {
 pub struct EnvBearer {
     /// The environment variable holding the token.
     pub env: Spanned<String>,
+    /// Parameters that carry the same token where an operation takes them (`[token]`): the
+    /// server fills them, in the place each operation puts them, and the model never sees them.
+    #[serde(default)]
+    pub params: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
@@ -309,6 +316,10 @@ pub struct ApiKeyAuth {
     pub name: Spanned<String>,
     /// The environment variable holding the key.
     pub env: Spanned<String>,
+    /// Other parameters that carry the same key where an operation takes them: the server
+    /// fills them, in the place each operation puts them, and the model never sees them.
+    #[serde(default)]
+    pub params: Vec<Spanned<String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]

@@ -541,6 +541,7 @@ impl<'a> Loader<'a> {
             success,
             security,
             server: None,
+            credentials: Vec::new(),
         })
     }
 

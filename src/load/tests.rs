@@ -2036,7 +2036,8 @@ fn plan_names_the_server_from_the_title_or_from_the_name_option() {
     assert_eq!(
         named.auth,
         [Auth::Bearer {
-            env: "BILLING_API_TOKEN".into()
+            env: "BILLING_API_TOKEN".into(),
+            params: Vec::new(),
         }]
     );
 
@@ -2059,7 +2060,8 @@ fn plan_reads_a_bearer_token_from_prefix_token() {
     assert_eq!(
         server.auth,
         [Auth::Bearer {
-            env: "TRACKER_TOKEN".into()
+            env: "TRACKER_TOKEN".into(),
+            params: Vec::new(),
         }]
     );
     assert_eq!(server.auth[0].env_vars(), ["TRACKER_TOKEN"]);

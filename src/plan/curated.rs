@@ -391,12 +391,14 @@ pub(crate) fn filter_matches(filter: &Filter, operation: &Operation) -> bool {
 /// The credentials a curation file's `auth` section asks for.
 pub fn auth(section: &AuthSection, api: &Api) -> Vec<Auth> {
     let mut auth = Vec::new();
+    let names = |params: &[Spanned<String>]| params.iter().map(|p| p.value.clone()).collect();
     if let Some(bearer) = &section.bearer {
         auth.push(Auth::Bearer {
             env: bearer.env.value.clone(),
+            params: names(&bearer.params),
         });
     }
-    if let Some(key) = &section.api_key {
+    for key in section.api_key.iter().chain(&section.api_keys) {
         auth.push(Auth::ApiKey {
             location: match key.location {
                 KeyIn::Header => Location::Header,
@@ -405,6 +407,7 @@ pub fn auth(section: &AuthSection, api: &Api) -> Vec<Auth> {
             },
             name: key.name.value.clone(),
             env: key.env.value.clone(),
+            params: names(&key.params),
         });
     }
     if let Some(basic) = &section.basic {
@@ -534,7 +537,15 @@ impl<'c> CuratedPlanner<'c> {
                     .pagination
                     .as_ref()
                     .filter(|p| takes_paging(p, &operation))
-                    .map(|p| paging_plan(p, &operation, &items));
+                    .map(|p| {
+                        let mut paging = paging_plan(p, &operation, &items);
+                        // The resolver's own `items` is where its list's items are, whatever
+                        // the other operations' pages hold (Slack: `members`, not `channels`).
+                        if spec.items.is_some() {
+                            paging.items = pointer(&items);
+                        }
+                        paging
+                    });
                 let index = self.use_operation(&list.value, builder)?;
                 if paging
                     .as_ref()

@@ -7,6 +7,7 @@
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
+pub mod credentials;
 pub mod curated;
 pub mod discovery;
 pub mod lean;
@@ -73,11 +74,15 @@ pub struct Server {
 pub enum Auth {
     Bearer {
         env: String,
+        /// Parameters that carry the token too, where an operation takes them.
+        params: Vec<String>,
     },
     ApiKey {
         location: Location,
         name: String,
         env: String,
+        /// Other parameters that carry the key too, where an operation takes them.
+        params: Vec<String>,
     },
     Basic {
         username_env: String,
@@ -95,7 +100,7 @@ impl Auth {
     /// The environment variables this credential reads.
     pub fn env_vars(&self) -> Vec<&str> {
         match self {
-            Auth::Bearer { env } | Auth::ApiKey { env, .. } => vec![env],
+            Auth::Bearer { env, .. } | Auth::ApiKey { env, .. } => vec![env],
             Auth::Basic {
                 username_env,
                 password_env,
@@ -273,6 +278,8 @@ pub struct OperationPlan {
     pub link_paged: bool,
     /// The operation's own server (absolute, or relative to the base URL), when it has one.
     pub server: Option<String>,
+    /// The parameters that carry a credential, which the client fills (none of them is a field).
+    pub credentials: Vec<crate::api::CredentialParam>,
 }
 
 impl OperationPlan {
@@ -361,10 +368,7 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
     let env_prefix = naming::env_prefix(&name);
     let server = Server {
         crate_name: format!("{name}-mcp"),
-        auth: match &curation.auth {
-            Some(section) => curated::auth(section, api),
-            None => auth(api, &env_prefix),
-        },
+        auth: server_auth(api, curation, &env_prefix),
         env_prefix,
         name,
         title: api.title.clone(),
@@ -387,6 +391,8 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
         .prefix
         .as_ref()
         .map_or("", |p| p.value.as_str());
+    // Parameters that carry a credential leave the operations here: no tool shows them.
+    let api = &*credentials::carried(api, &server.auth);
 
     let mut builder = Builder {
         api,
@@ -498,6 +504,7 @@ impl<'a> Builder<'a> {
             input_schema: lean::input(&hoist_defs(Value::Object(input))),
             link_paged: false,
             server: operation.server.clone(),
+            credentials: operation.credentials.clone(),
         });
         self.by_id.insert(operation.id.clone(), index);
         index
@@ -856,9 +863,30 @@ pub fn required_schemes(api: &Api) -> Vec<&String> {
     }
 }
 
-/// The credentials the server needs: those of [`required_schemes`].
+/// The credentials the server sends: those of the curation file's `auth` section, else those the
+/// spec requires ([`auth`]).
+pub fn server_auth(api: &Api, curation: &Curation, env_prefix: &str) -> Vec<Auth> {
+    match &curation.auth {
+        Some(section) => curated::auth(section, api),
+        None => auth(api, env_prefix),
+    }
+}
+
+/// The credentials the server needs: those of [`required_schemes`]. One API key reads
+/// `{PREFIX}_API_KEY`; several (a `key` and a `token`) each read a variable named after their
+/// scheme (`{PREFIX}_API_TOKEN` for a scheme `ApiToken`), so that no two share one.
 fn auth(api: &Api, env_prefix: &str) -> Vec<Auth> {
     let names = required_schemes(api);
+    let api_keys = names
+        .iter()
+        .filter(|name| {
+            matches!(
+                api.security_schemes.get(name.as_str()),
+                Some(SecurityScheme::ApiKey { .. })
+            )
+        })
+        .count();
+    let mut key_vars = Vec::new();
     let mut auth = Vec::new();
     for name in names {
         let Some(scheme) = api.security_schemes.get(name) else {
@@ -867,18 +895,42 @@ fn auth(api: &Api, env_prefix: &str) -> Vec<Auth> {
         let entry = match scheme {
             SecurityScheme::Bearer => Auth::Bearer {
                 env: format!("{env_prefix}_TOKEN"),
+                params: Vec::new(),
             },
             SecurityScheme::Basic => Auth::Basic {
                 username_env: format!("{env_prefix}_USERNAME"),
                 password_env: format!("{env_prefix}_PASSWORD"),
             },
-            SecurityScheme::ApiKey { location, name } => Auth::ApiKey {
-                location: *location,
-                name: name.clone(),
-                env: format!("{env_prefix}_API_KEY"),
-            },
+            SecurityScheme::ApiKey {
+                location,
+                name: key_name,
+            } => {
+                let env = if api_keys > 1 {
+                    let mut stem = naming::env_prefix(name);
+                    if stem.is_empty() || stem == "BASE_URL" {
+                        stem = "API_KEY".to_string();
+                    }
+                    let mut env = format!("{env_prefix}_{stem}");
+                    let mut n = 2;
+                    while key_vars.contains(&env) {
+                        env = format!("{env_prefix}_{stem}_{n}");
+                        n += 1;
+                    }
+                    env
+                } else {
+                    format!("{env_prefix}_API_KEY")
+                };
+                key_vars.push(env.clone());
+                Auth::ApiKey {
+                    location: *location,
+                    name: key_name.clone(),
+                    env,
+                    params: Vec::new(),
+                }
+            }
             SecurityScheme::OAuth2ClientCredentials { .. } => Auth::Bearer {
                 env: format!("{env_prefix}_TOKEN"),
+                params: Vec::new(),
             },
             SecurityScheme::Unsupported { .. } => continue,
         };

@@ -256,7 +256,7 @@ fn template_values(plan: &Plan) -> TemplateValues {
     let mut env_vars = Vec::new();
     for auth in &server.auth {
         match auth {
-            Auth::Bearer { env } => env_vars.push(EnvVar {
+            Auth::Bearer { env, .. } => env_vars.push(EnvVar {
                 name: env.clone(),
                 what: "bearer token for the API".into(),
             }),

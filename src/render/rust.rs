@@ -4,7 +4,7 @@
 
 use std::str::FromStr;
 
-use crate::api::{BodyKind, Location};
+use crate::api::{BodyKind, CredentialSource, Location};
 use crate::emit;
 use crate::naming::{self, Scope};
 use crate::plan::{Action, Auth, Field, FieldTarget, FieldType, OperationPlan, Plan};
@@ -115,7 +115,7 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
         },
     };
     let credentials = server.auth.iter().map(|auth| match auth {
-        Auth::Bearer { env } => quote! {
+        Auth::Bearer { env, .. } => quote! {
             if let Some(token) = runtime::secret_var(#env)? {
                 credentials.push(Credential::Bearer(token));
             }
@@ -124,6 +124,7 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
             location,
             name,
             env,
+            ..
         } => {
             let location = match location {
                 Location::Query => quote! { KeyLocation::Query },
@@ -520,6 +521,7 @@ fn client_method_variant(operation: &OperationPlan, page: bool, upload_env: &str
             _ => {}
         }
     }
+    steps.extend(carried_credentials(operation));
     let body_fields: Vec<&Field> = operation
         .fields
         .iter()
@@ -599,6 +601,36 @@ fn client_method_variant(operation: &OperationPlan, page: bool, upload_env: &str
             #send
         }
     }
+}
+
+/// The steps that send the required parameters carrying a credential of `auth` (`.carry(…)`).
+/// A key that `auth` sends with every request already, or one it lacks, adds none; nor does an
+/// optional parameter: the credential reaches the API by `auth`'s own means (the bearer header,
+/// the key's place), and a second copy, in a URL perhaps, would only spread it.
+fn carried_credentials(operation: &OperationPlan) -> Vec<TokenStream> {
+    operation
+        .credentials
+        .iter()
+        .filter(|param| param.required)
+        .filter_map(|param| {
+            let carries = match &param.source {
+                CredentialSource::Bearer => quote! { runtime::Carries::Bearer },
+                CredentialSource::ApiKey(key) => quote! { runtime::Carries::ApiKey(#key) },
+                CredentialSource::Sent | CredentialSource::Missing { .. } => return None,
+            };
+            let place = match (param.location, operation.body.as_ref().map(|b| b.kind)) {
+                (Some(Location::Query), _) => quote! { Query },
+                (Some(Location::Header), _) => quote! { Header },
+                (Some(Location::Cookie), _) => quote! { Cookie },
+                (Some(Location::Path), _) => return None,
+                (None, Some(BodyKind::Form)) => quote! { Form },
+                (None, Some(BodyKind::Multipart)) => quote! { Multipart },
+                (None, _) => quote! { Json },
+            };
+            let name = &param.name;
+            Some(quote! { .carry(runtime::CarriedIn::#place, #name, #carries) })
+        })
+        .collect()
 }
 
 /// The expressions for the path's segments: literals as strings, `{name}` as the field's text.

@@ -1405,7 +1405,27 @@ impl Upstream {
             body: Body::None,
             problem: None,
             invalid,
+            carried: Vec::new(),
         }
+    }
+
+    /// The value of the credential a parameter carries, when the server has it.
+    async fn credential_value(&self, carries: Carries) -> Result<Option<String>, ToolError> {
+        for credential in &self.credentials {
+            match (carries, credential) {
+                (Carries::Bearer, Credential::Bearer(token)) => return Ok(Some(token.clone())),
+                (Carries::Bearer, Credential::Fetched(source)) => {
+                    return source.token().await.map(Some);
+                }
+                (Carries::ApiKey(wanted), Credential::ApiKey { name, value, .. })
+                    if *name == wanted =>
+                {
+                    return Ok(Some(value.clone()));
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
     }
 
     /// Sends `request` with the server's credentials and returns the response body as JSON
@@ -1475,10 +1495,41 @@ impl Upstream {
                 }
             }
         }
+        let mut headers = request.headers;
+        let mut body = request.body;
+        for (place, name, carries) in request.carried {
+            let Some(value) = self.credential_value(carries).await? else {
+                continue;
+            };
+            secrets.push(value.clone());
+            match place {
+                CarriedIn::Query => query.push((name.to_string(), value)),
+                CarriedIn::Header => headers.push((name, value)),
+                CarriedIn::Cookie => cookies.push((name, value)),
+                CarriedIn::Form => match &mut body {
+                    Body::Form(fields) => fields.push((name.to_string(), value)),
+                    _ => body = Body::Form(vec![(name.to_string(), value)]),
+                },
+                CarriedIn::Json => match &mut body {
+                    Body::Json(Value::Object(object)) => {
+                        object.insert(name.to_string(), Value::String(value));
+                    }
+                    _ => {
+                        let mut object = serde_json::Map::new();
+                        object.insert(name.to_string(), Value::String(value));
+                        body = Body::Json(Value::Object(object));
+                    }
+                },
+                CarriedIn::Multipart => match &mut body {
+                    Body::Multipart(parts) => parts.push((name.to_string(), Part::Text(value))),
+                    _ => body = Body::Multipart(vec![(name.to_string(), Part::Text(value))]),
+                },
+            }
+        }
         if !query.is_empty() {
             builder = builder.query(&query);
         }
-        for (name, value) in request.headers {
+        for (name, value) in headers {
             builder = builder.header(name, value);
         }
         if !cookies.is_empty() {
@@ -1488,7 +1539,7 @@ impl Upstream {
                 .collect();
             builder = builder.header(reqwest::header::COOKIE, cookie.join("; "));
         }
-        builder = match request.body {
+        builder = match body {
             Body::None => builder,
             Body::Json(value) => builder.json(&value),
             Body::Form(fields) => builder.form(&fields),
@@ -1810,6 +1861,31 @@ pub struct UpstreamRequest {
     problem: Option<String>,
     /// An argument that cannot be sent as it is (the model must change it).
     invalid: Option<String>,
+    /// The operation's parameters that carry one of the server's credentials.
+    carried: Vec<(CarriedIn, &'static str, Carries)>,
+}
+
+/// Where an operation puts a parameter that carries a credential.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CarriedIn {
+    Query,
+    Header,
+    Cookie,
+    /// A field of a form body.
+    Form,
+    /// A property of a JSON body.
+    Json,
+    /// A text part of a multipart body.
+    Multipart,
+}
+
+/// Which of the server's credentials a parameter carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Carries {
+    /// The bearer token (read from the environment, or fetched by the server).
+    Bearer,
+    /// The API key sent under this name.
+    ApiKey(&'static str),
 }
 
 /// A value that can be sent as a query, header or cookie parameter.
@@ -1927,6 +2003,14 @@ impl<T: ParamValue> ParamValue for Option<T> {
 }
 
 impl UpstreamRequest {
+    /// Sends `credential` as the parameter `name` in `place` too: a parameter the operation
+    /// takes that carries it, which the server fills (when it has that credential) and the model
+    /// never sees.
+    pub fn carry(mut self, place: CarriedIn, name: &'static str, credential: Carries) -> Self {
+        self.carried.push((place, name, credential));
+        self
+    }
+
     /// Sends the request to `link` (a next-page URL from a `Link` header) instead: the link
     /// carries its own query. A link to another origin is refused, so the server's credentials
     /// never leave the API.

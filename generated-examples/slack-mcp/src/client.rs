@@ -2,7 +2,7 @@
 
 //! The client of the Slack Web API API: one method per operation the tools call.
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use crate::curated;
 use crate::runtime::{self, ToolError, Upstream};
 
@@ -42,11 +42,88 @@ impl Client {
                 "GET /conversations.list",
                 &["conversations.list"],
             )
-            .query("token", &params.token)
             .query("exclude_archived", &params.exclude_archived)
             .query("types", &params.types)
             .query("limit", &params.limit)
             .query("cursor", &params.cursor);
+        self.upstream.send(request).await
+    }
+
+    /// `GET /users.list` (`users_list`).
+    pub async fn users_list(
+        &self,
+        params: &UsersListParams,
+    ) -> Result<Value, ToolError> {
+        let request = self
+            .upstream
+            .request(reqwest::Method::GET, "GET /users.list", &["users.list"])
+            .query("limit", &params.limit)
+            .query("cursor", &params.cursor)
+            .query("include_locale", &params.include_locale);
+        self.upstream.send(request).await
+    }
+
+    /// `POST /chat.postMessage` (`chat_postMessage`).
+    pub async fn chat_post_message(
+        &self,
+        params: &ChatPostMessageParams,
+    ) -> Result<Value, ToolError> {
+        let mut body = Map::new();
+        runtime::put(&mut body, "as_user", &params.as_user);
+        runtime::put(&mut body, "attachments", &params.attachments);
+        runtime::put(&mut body, "blocks", &params.blocks);
+        runtime::put(&mut body, "channel", &params.channel);
+        runtime::put(&mut body, "icon_emoji", &params.icon_emoji);
+        runtime::put(&mut body, "icon_url", &params.icon_url);
+        runtime::put(&mut body, "link_names", &params.link_names);
+        runtime::put(&mut body, "mrkdwn", &params.mrkdwn);
+        runtime::put(&mut body, "parse", &params.parse);
+        runtime::put(&mut body, "reply_broadcast", &params.reply_broadcast);
+        runtime::put(&mut body, "text", &params.text);
+        runtime::put(&mut body, "thread_ts", &params.thread_ts);
+        runtime::put(&mut body, "unfurl_links", &params.unfurl_links);
+        runtime::put(&mut body, "unfurl_media", &params.unfurl_media);
+        runtime::put(&mut body, "username", &params.username);
+        let request = self
+            .upstream
+            .request(
+                reqwest::Method::POST,
+                "POST /chat.postMessage",
+                &["chat.postMessage"],
+            )
+            .carry(runtime::CarriedIn::Header, "token", runtime::Carries::Bearer)
+            .form(body);
+        self.upstream.send(request).await
+    }
+
+    /// `GET /users.lookupByEmail` (`users_lookupByEmail`).
+    pub async fn users_lookup_by_email(
+        &self,
+        params: &UsersLookupByEmailParams,
+    ) -> Result<Value, ToolError> {
+        let request = self
+            .upstream
+            .request(
+                reqwest::Method::GET,
+                "GET /users.lookupByEmail",
+                &["users.lookupByEmail"],
+            )
+            .query("email", &params.email)
+            .carry(runtime::CarriedIn::Query, "token", runtime::Carries::Bearer);
+        self.upstream.send(request).await
+    }
+
+    /// `GET /users.info` (`users_info`).
+    pub async fn users_info(
+        &self,
+        params: &UsersInfoParams,
+    ) -> Result<Value, ToolError> {
+        let request = self
+            .upstream
+            .request(reqwest::Method::GET, "GET /users.info", &["users.info"])
+            .query("include_locale", &params.include_locale)
+            .query("user", &params.user)
+            .carry(runtime::CarriedIn::Query, "token", runtime::Carries::Bearer);
         self.upstream.send(request).await
     }
 }
@@ -54,12 +131,14 @@ impl Client {
 /// The caches of the resolvers that list every item.
 pub struct Resolvers {
     channel: curated::ResolverCache,
+    user: curated::ResolverCache,
 }
 
 impl Resolvers {
     pub fn new() -> Self {
         Self {
             channel: curated::ResolverCache::new(&CHANNEL_RESOLVER),
+            user: curated::ResolverCache::new(&USER_RESOLVER),
         }
     }
 }
@@ -123,14 +202,58 @@ impl Client {
     }
 }
 
+/// How a user name becomes an id.
+pub static USER_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
+    what: "user name",
+    match_fields: &["/name", "/real_name"],
+    id_field: "/id",
+    name_field: "/name",
+    ttl: std::time::Duration::from_secs(600),
+};
+
+impl Client {
+    /// The id for a user name.
+    pub async fn resolve_user(&self, value: &str) -> Result<String, ToolError> {
+        self.resolvers.user.resolve(value, || self.list_every_user()).await
+    }
+
+    /// Every user name by id, for showing ids as readable values.
+    pub async fn user_names(
+        &self,
+    ) -> Result<std::collections::HashMap<String, String>, ToolError> {
+        self.resolvers.user.names(|| self.list_every_user()).await
+    }
+
+    /// Every item `users_list` lists, for the `user` resolver.
+    async fn list_every_user(&self) -> Result<Vec<serde_json::Value>, ToolError> {
+        const USER_PAGING: curated::Paging = curated::Paging {
+            style: curated::PagingStyle::Cursor {
+                next: "/response_metadata/next_cursor",
+            },
+            items: "/members",
+            max_page_size: 200,
+            max_pages: 20,
+        };
+        let collected = curated::collect_pages(
+                &USER_PAGING.within(self.max_pages()),
+                None,
+                |page| async move {
+                    let mut args = serde_json::Map::new();
+                    curated::put(&mut args, "cursor", page.cursor.clone());
+                    curated::put(&mut args, "limit", page.size);
+                    let params: UsersListParams = curated::params("users_list", args)?;
+                    self.users_list(&params).await.map(curated::FetchedPage::from)
+                },
+            )
+            .await?;
+        Ok(collected.items)
+    }
+}
+
 /// The parameters of `conversations_list` (`GET /conversations.list`).
 #[derive(Debug, Clone, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ConversationsListParams {
-    /// Authentication token. Requires scope: `conversations:read`
-    ///
-    /// `token`: query parameter.
-    pub token: Option<String>,
     /// Set to `true` to exclude archived channels from the list
     ///
     /// `exclude_archived`: query parameter.
@@ -147,4 +270,112 @@ pub struct ConversationsListParams {
     ///
     /// `cursor`: query parameter.
     pub cursor: Option<String>,
+}
+
+/// The parameters of `users_list` (`GET /users.list`).
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UsersListParams {
+    /// The maximum number of items to return. Fewer than the requested number of items may be returned, even if the end of the users list hasn't been reached. Providing no `limit` value will result in Slack attempting to deliver you the entire result set. If the collection is too large you may experience `limit_required` or HTTP 500 errors.
+    ///
+    /// `limit`: query parameter.
+    pub limit: Option<i64>,
+    /// Paginate through collections of data by setting the `cursor` parameter to a `next_cursor` attribute returned by a previous request's `response_metadata`. Default value fetches the first "page" of the collection. See [pagination](/docs/pagination) for more detail.
+    ///
+    /// `cursor`: query parameter.
+    pub cursor: Option<String>,
+    /// Set this to `true` to receive the locale for users. Defaults to `false`
+    ///
+    /// `include_locale`: query parameter.
+    pub include_locale: Option<bool>,
+}
+
+/// The parameters of `chat_postMessage` (`POST /chat.postMessage`).
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChatPostMessageParams {
+    /// Pass true to post the message as the authed user, instead of as a bot. Defaults to false. See [authorship](#authorship) below.
+    ///
+    /// `as_user`: property of the request body.
+    pub as_user: Option<String>,
+    /// A JSON-based array of structured attachments, presented as a URL-encoded string.
+    ///
+    /// `attachments`: property of the request body.
+    pub attachments: Option<String>,
+    /// A JSON-based array of structured blocks, presented as a URL-encoded string.
+    ///
+    /// `blocks`: property of the request body.
+    pub blocks: Option<String>,
+    /// Channel, private group, or IM channel to send message to. Can be an encoded ID, or a name. See [below](#channels) for more details.
+    ///
+    /// `channel`: property of the request body.
+    pub channel: String,
+    /// Emoji to use as the icon for this message. Overrides `icon_url`. Must be used in conjunction with `as_user` set to `false`, otherwise ignored. See [authorship](#authorship) below.
+    ///
+    /// `icon_emoji`: property of the request body.
+    pub icon_emoji: Option<String>,
+    /// URL to an image to use as the icon for this message. Must be used in conjunction with `as_user` set to false, otherwise ignored. See [authorship](#authorship) below.
+    ///
+    /// `icon_url`: property of the request body.
+    pub icon_url: Option<String>,
+    /// Find and link channel names and usernames.
+    ///
+    /// `link_names`: property of the request body.
+    pub link_names: Option<bool>,
+    /// Disable Slack markup parsing by setting to `false`. Enabled by default.
+    ///
+    /// `mrkdwn`: property of the request body.
+    pub mrkdwn: Option<bool>,
+    /// Change how messages are treated. Defaults to `none`. See [below](#formatting).
+    ///
+    /// `parse`: property of the request body.
+    pub parse: Option<String>,
+    /// Used in conjunction with `thread_ts` and indicates whether reply should be made visible to everyone in the channel or conversation. Defaults to `false`.
+    ///
+    /// `reply_broadcast`: property of the request body.
+    pub reply_broadcast: Option<bool>,
+    /// How this field works and whether it is required depends on other fields you use in your API call. [See below](#text_usage) for more detail.
+    ///
+    /// `text`: property of the request body.
+    pub text: Option<String>,
+    /// Provide another message's `ts` value to make this message a reply. Avoid using a reply's `ts` value; use its parent instead.
+    ///
+    /// `thread_ts`: property of the request body.
+    pub thread_ts: Option<String>,
+    /// Pass true to enable unfurling of primarily text-based content.
+    ///
+    /// `unfurl_links`: property of the request body.
+    pub unfurl_links: Option<bool>,
+    /// Pass false to disable unfurling of media content.
+    ///
+    /// `unfurl_media`: property of the request body.
+    pub unfurl_media: Option<bool>,
+    /// Set your bot's user name. Must be used in conjunction with `as_user` set to false, otherwise ignored. See [authorship](#authorship) below.
+    ///
+    /// `username`: property of the request body.
+    pub username: Option<String>,
+}
+
+/// The parameters of `users_lookupByEmail` (`GET /users.lookupByEmail`).
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UsersLookupByEmailParams {
+    /// An email address belonging to a user in the workspace
+    ///
+    /// `email`: query parameter.
+    pub email: String,
+}
+
+/// The parameters of `users_info` (`GET /users.info`).
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UsersInfoParams {
+    /// Set this to `true` to receive the locale for this user. Defaults to `false`
+    ///
+    /// `include_locale`: query parameter.
+    pub include_locale: Option<bool>,
+    /// User to get info on
+    ///
+    /// `user`: query parameter.
+    pub user: Option<String>,
 }

@@ -37,7 +37,7 @@ const IDENTITY: runtime::ServerIdentity = runtime::ServerIdentity {
     title: "Slack Web API MCP server",
     version: env!("CARGO_PKG_VERSION"),
     instructions: Some(
-        "Tools for one Slack workspace. Channels are named by their names without the #, such as general; people by their email address.",
+        "Tools for one Slack workspace. Channels are named by their names without the #, such as general; people by their email address, handle or full name.",
     ),
     tools_list_ttl_ms: 86400000,
     tools_list_public: true,

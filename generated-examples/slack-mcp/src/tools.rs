@@ -15,6 +15,20 @@ pub static TOOLS: &[ToolEntry<Client>] = &[
         definition: slack_list_channels::DEFINITION,
         call: |client, arguments| Box::pin(slack_list_channels::call(client, arguments)),
     },
+    ToolEntry {
+        definition: slack_post_message::DEFINITION,
+        call: |client, arguments| Box::pin(slack_post_message::call(client, arguments)),
+    },
+    ToolEntry {
+        definition: slack_find_user_by_email::DEFINITION,
+        call: |client, arguments| Box::pin(
+            slack_find_user_by_email::call(client, arguments),
+        ),
+    },
+    ToolEntry {
+        definition: slack_find_user::DEFINITION,
+        call: |client, arguments| Box::pin(slack_find_user::call(client, arguments)),
+    },
 ];
 
 /// `slack_list_channels`: List channels
@@ -165,5 +179,344 @@ pub mod slack_list_channels {
             .await
             .map_err(|e| e.explain(ERRORS, &vars))?;
         Ok(curated::shape_list(&SHAPE, "channels", collected, false, &[], TRUNCATED))
+    }
+}
+
+/// `slack_post_message`: Post a message
+pub mod slack_post_message {
+    use super::*;
+    use crate::curated::Explain as _;
+
+    /// The definition `tools/list` returns.
+    pub const DEFINITION: &str = r#"{
+  "name": "slack_post_message",
+  "title": "Post a message",
+  "description": "Post a message to a channel, named without the #, as the workspace's app. Returns the channel's id and the message's timestamp `ts`, which names the message in replies; each call posts another message.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "channel": {
+        "type": "string",
+        "description": "Name of the channel without the #, for example general"
+      },
+      "text": {
+        "type": "string",
+        "description": "The message, in Slack's mrkdwn (*bold*, _italic_, <https://example.com|links>)"
+      }
+    },
+    "required": [
+      "channel",
+      "text"
+    ],
+    "additionalProperties": false
+  },
+  "outputSchema": {
+    "type": "object",
+    "properties": {
+      "channel": {
+        "type": "string"
+      },
+      "ts": {
+        "type": "string"
+      }
+    },
+    "required": [
+      "channel",
+      "ts"
+    ]
+  },
+  "annotations": {
+    "readOnlyHint": false,
+    "destructiveHint": false,
+    "idempotentHint": false,
+    "openWorldHint": true
+  }
+}"#;
+
+    /// The tool's arguments, as the model gives them.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Input {
+        /// Name of the channel without the #, for example general
+        pub channel: String,
+        /// The message, in Slack's mrkdwn (*bold*, _italic_, <https://example.com|links>)
+        pub text: String,
+    }
+
+    /// Messages for the API's errors, by HTTP status.
+    const ERRORS: &[(u16, &str)] = &[];
+
+    /// The fields of the result the model sees.
+    const SHAPE: curated::Shape = curated::Shape {
+        fields: &[
+            curated::FieldSpec {
+                name: "channel",
+                from: "/channel",
+                convert: curated::Convert::Copy,
+            },
+            curated::FieldSpec {
+                name: "ts",
+                from: "/ts",
+                convert: curated::Convert::Copy,
+            },
+        ],
+        detailed: &[],
+    };
+
+    pub async fn call(
+        client: Arc<Client>,
+        arguments: JsonObject,
+    ) -> Result<ToolOutput, ToolError> {
+        let input: Input = runtime::parse_arguments(arguments)?;
+        let vars = [
+            ("channel", curated::text(&input.channel)),
+            ("text", curated::text(&input.text)),
+        ];
+        let vars = curated::borrow_vars(&vars);
+        let mut args = serde_json::Map::new();
+        curated::put(
+            &mut args,
+            "channel",
+            curated::id_value(
+                client
+                    .resolve_channel(&input.channel)
+                    .await
+                    .map_err(|e| {
+                        e
+                            .explain(ERRORS, &vars)
+                            .for_argument("slack_post_message", "channel")
+                    })?,
+                false,
+            )?,
+        );
+        curated::put(&mut args, "text", curated::json(&input.text));
+        let params: client::ChatPostMessageParams = curated::params(
+            "chat_postMessage",
+            args,
+        )?;
+        let body = client
+            .chat_post_message(&params)
+            .await
+            .map_err(|e| e.explain(ERRORS, &vars))?;
+        Ok(curated::shape_item(&SHAPE, &body, false, &[]).into())
+    }
+}
+
+/// `slack_find_user_by_email`: Find a user by email
+pub mod slack_find_user_by_email {
+    use super::*;
+    use crate::curated::Explain as _;
+
+    /// The definition `tools/list` returns.
+    pub const DEFINITION: &str = r#"{
+  "name": "slack_find_user_by_email",
+  "title": "Find a user by email",
+  "description": "Find the person with the given email address in the workspace. Returns their user id, handle, full name and time zone; the id is what mentions (<@id>) and other tools take.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "email": {
+        "type": "string",
+        "description": "The person's email address, for example spengler@ghostbusters.example.com"
+      }
+    },
+    "required": [
+      "email"
+    ],
+    "additionalProperties": false
+  },
+  "outputSchema": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "real_name": {
+        "type": "string"
+      },
+      "time_zone": {
+        "type": "string"
+      }
+    }
+  },
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
+  }
+}"#;
+
+    /// The tool's arguments, as the model gives them.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Input {
+        /// The person's email address, for example spengler@ghostbusters.example.com
+        pub email: String,
+    }
+
+    /// Messages for the API's errors, by HTTP status.
+    const ERRORS: &[(u16, &str)] = &[];
+
+    /// The fields of the result the model sees.
+    const SHAPE: curated::Shape = curated::Shape {
+        fields: &[
+            curated::FieldSpec {
+                name: "id",
+                from: "/user/id",
+                convert: curated::Convert::Copy,
+            },
+            curated::FieldSpec {
+                name: "name",
+                from: "/user/name",
+                convert: curated::Convert::Copy,
+            },
+            curated::FieldSpec {
+                name: "real_name",
+                from: "/user/real_name",
+                convert: curated::Convert::Copy,
+            },
+            curated::FieldSpec {
+                name: "time_zone",
+                from: "/user/tz",
+                convert: curated::Convert::Copy,
+            },
+        ],
+        detailed: &[],
+    };
+
+    pub async fn call(
+        client: Arc<Client>,
+        arguments: JsonObject,
+    ) -> Result<ToolOutput, ToolError> {
+        let input: Input = runtime::parse_arguments(arguments)?;
+        let vars = [("email", curated::text(&input.email))];
+        let vars = curated::borrow_vars(&vars);
+        let mut args = serde_json::Map::new();
+        curated::put(&mut args, "email", curated::json(&input.email));
+        let params: client::UsersLookupByEmailParams = curated::params(
+            "users_lookupByEmail",
+            args,
+        )?;
+        let body = client
+            .users_lookup_by_email(&params)
+            .await
+            .map_err(|e| e.explain(ERRORS, &vars))?;
+        Ok(curated::shape_item(&SHAPE, &body, false, &[]).into())
+    }
+}
+
+/// `slack_find_user`: Find a user by name
+pub mod slack_find_user {
+    use super::*;
+    use crate::curated::Explain as _;
+
+    /// The definition `tools/list` returns.
+    pub const DEFINITION: &str = r#"{
+  "name": "slack_find_user",
+  "title": "Find a user by name",
+  "description": "Find the person with the given handle or full name in the workspace. Returns their user id, handle, full name and time zone; when two people share the name, the error lists both and how to tell them apart.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "user": {
+        "type": "string",
+        "description": "The person's handle or full name, for example spengler or Egon Spengler"
+      }
+    },
+    "required": [
+      "user"
+    ],
+    "additionalProperties": false
+  },
+  "outputSchema": {
+    "type": "object",
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "name": {
+        "type": "string"
+      },
+      "real_name": {
+        "type": "string"
+      },
+      "time_zone": {
+        "type": "string"
+      }
+    }
+  },
+  "annotations": {
+    "readOnlyHint": true,
+    "openWorldHint": true
+  }
+}"#;
+
+    /// The tool's arguments, as the model gives them.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Input {
+        /// The person's handle or full name, for example spengler or Egon Spengler
+        pub user: String,
+    }
+
+    /// Messages for the API's errors, by HTTP status.
+    const ERRORS: &[(u16, &str)] = &[];
+
+    /// The fields of the result the model sees.
+    const SHAPE: curated::Shape = curated::Shape {
+        fields: &[
+            curated::FieldSpec {
+                name: "id",
+                from: "/user/id",
+                convert: curated::Convert::Copy,
+            },
+            curated::FieldSpec {
+                name: "name",
+                from: "/user/name",
+                convert: curated::Convert::Copy,
+            },
+            curated::FieldSpec {
+                name: "real_name",
+                from: "/user/real_name",
+                convert: curated::Convert::Copy,
+            },
+            curated::FieldSpec {
+                name: "time_zone",
+                from: "/user/tz",
+                convert: curated::Convert::Copy,
+            },
+        ],
+        detailed: &[],
+    };
+
+    pub async fn call(
+        client: Arc<Client>,
+        arguments: JsonObject,
+    ) -> Result<ToolOutput, ToolError> {
+        let input: Input = runtime::parse_arguments(arguments)?;
+        let vars = [("user", curated::text(&input.user))];
+        let vars = curated::borrow_vars(&vars);
+        let mut args = serde_json::Map::new();
+        curated::put(
+            &mut args,
+            "user",
+            curated::id_value(
+                client
+                    .resolve_user(&input.user)
+                    .await
+                    .map_err(|e| {
+                        e.explain(ERRORS, &vars).for_argument("slack_find_user", "user")
+                    })?,
+                false,
+            )?,
+        );
+        let params: client::UsersInfoParams = curated::params("users_info", args)?;
+        let body = client
+            .users_info(&params)
+            .await
+            .map_err(|e| e.explain(ERRORS, &vars))?;
+        Ok(curated::shape_item(&SHAPE, &body, false, &[]).into())
     }
 }

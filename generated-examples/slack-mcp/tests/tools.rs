@@ -86,3 +86,51 @@ async fn slack_list_channels_refuses_a_wrong_argument_before_calling_the_api() {
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
 }
+
+/// `slack_post_message` checks its arguments before any request.
+#[tokio::test]
+async fn slack_post_message_refuses_a_wrong_argument_before_calling_the_api() {
+    let api = StandIn::start().await;
+    let result = tools::slack_post_message::call(
+            api.client(),
+            arguments(r#"{"not_a_parameter":1}"#),
+        )
+        .await;
+    assert!(
+        matches!(result, Err(slack_mcp::runtime::ToolError::InvalidArguments(_))),
+        "{result:?}"
+    );
+    assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// `slack_find_user_by_email` checks its arguments before any request.
+#[tokio::test]
+async fn slack_find_user_by_email_refuses_a_wrong_argument_before_calling_the_api() {
+    let api = StandIn::start().await;
+    let result = tools::slack_find_user_by_email::call(
+            api.client(),
+            arguments(r#"{"not_a_parameter":1}"#),
+        )
+        .await;
+    assert!(
+        matches!(result, Err(slack_mcp::runtime::ToolError::InvalidArguments(_))),
+        "{result:?}"
+    );
+    assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// `slack_find_user` checks its arguments before any request.
+#[tokio::test]
+async fn slack_find_user_refuses_a_wrong_argument_before_calling_the_api() {
+    let api = StandIn::start().await;
+    let result = tools::slack_find_user::call(
+            api.client(),
+            arguments(r#"{"not_a_parameter":1}"#),
+        )
+        .await;
+    assert!(
+        matches!(result, Err(slack_mcp::runtime::ToolError::InvalidArguments(_))),
+        "{result:?}"
+    );
+    assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
