@@ -538,3 +538,275 @@ fn recorder_fails_a_test_when_the_api_receives_a_placeholder() {
         "the failure names the placeholder: {message}"
     );
 }
+
+// --- the recorder's part of a description -------------------------------------------------------
+
+/// Every `$ref` in `value` (as JSON pointers into the document).
+fn refs_in(value: &Value, into: &mut Vec<String>) {
+    match value {
+        Value::Object(fields) => {
+            if let Some(Value::String(reference)) = fields.get("$ref") {
+                into.push(reference.clone());
+            }
+            fields.values().for_each(|item| refs_in(item, into));
+        }
+        Value::Array(items) => items.iter().for_each(|item| refs_in(item, into)),
+        _ => {}
+    }
+}
+
+/// The bug that kept GitHub from Prism: the part kept `x-webhooks` whole, whose `$ref`s named
+/// schemas the part left out (`MissingPointerError`). Parameters, responses, examples and
+/// headers a kept path reaches stay; webhooks go; nothing left refers to what is gone.
+#[test]
+fn recorder_part_of_a_description_leaves_no_reference_dangling() {
+    let document = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "t", "version": "1" },
+        "paths": {
+            "/kept": { "get": {
+                "parameters": [{ "$ref": "#/components/parameters/owner" }],
+                "responses": {
+                    "200": {
+                        "description": "ok",
+                        "headers": { "Link": { "$ref": "#/components/headers/link" } },
+                        "content": { "application/json": {
+                            "schema": { "$ref": "#/components/schemas/issue" },
+                            "examples": { "default": { "$ref": "#/components/examples/issue" } }
+                        } }
+                    },
+                    "404": { "$ref": "#/components/responses/not_found" }
+                }
+            } },
+            "/dropped": { "get": { "responses": { "200": { "$ref": "#/components/responses/big" } } } }
+        },
+        "x-webhooks": { "issue-opened": { "post": { "requestBody": { "content": {
+            "application/json": { "schema": { "$ref": "#/components/schemas/webhook" } }
+        } } } } },
+        "components": {
+            "parameters": { "owner": { "name": "owner", "in": "query", "schema": { "type": "string" } } },
+            "headers": { "link": { "schema": { "type": "string" } } },
+            "schemas": {
+                "issue": { "type": "object", "properties": { "user": { "$ref": "#/components/schemas/user" } } },
+                "user": { "type": "object" },
+                "webhook": { "type": "object" }
+            },
+            "examples": { "issue": { "value": {} } },
+            "responses": {
+                "not_found": { "description": "gone", "content": { "application/json": {
+                    "schema": { "$ref": "#/components/schemas/user" } } } },
+                "big": { "description": "big" }
+            }
+        }
+    });
+    let part = recorder::subset(&document, &["/kept"]);
+    let mut references = Vec::new();
+    refs_in(&part, &mut references);
+    assert!(!references.is_empty());
+    for reference in &references {
+        assert!(
+            part.pointer(reference.trim_start_matches('#')).is_some(),
+            "{reference} dangles in {part:#}"
+        );
+    }
+    assert!(part.get("x-webhooks").is_none(), "webhooks are left out");
+    let schemas: Vec<&String> = part["components"]["schemas"]
+        .as_object()
+        .expect("schemas")
+        .keys()
+        .collect();
+    assert_eq!(schemas, ["issue", "user"]);
+    assert!(part["components"]["responses"].get("big").is_none());
+    assert!(part["paths"].get("/dropped").is_none());
+}
+
+// --- GitHub -------------------------------------------------------------------------------------
+
+const GITHUB_TOKEN: &str = "ghp_recorder";
+
+/// GitHub's issue tools against a validating mock of GitHub's own description (@octokit/openapi,
+/// installed by `scripts/large-specs`): the search's `q` is written by the server from the
+/// model's filters (absent ones dropped, `label:"…"` once per label), labels and assignees are
+/// checked against the repository's own (listed once per repository, names matched ignoring
+/// case), a comment posts only its text, close and reopen send only the state, create sends the
+/// labels and assignees by their names, and an unknown label is told with the valid ones (after
+/// one fresh look at the repository's labels) while nothing is created. Prism answers the lists with the description's examples: labels `bug`
+/// and `enhancement`, assignee `octocat`.
+#[test]
+fn github_issue_tools_send_exactly_the_search_comment_state_and_issue_asked_for() {
+    let spec = required_env("MCPGEN_TEST_LARGE_SPECS").join("github-rest.json");
+    let (recorder, _logs) = start(
+        &spec,
+        &[
+            "/search/issues",
+            "/repos/{owner}/{repo}/labels",
+            "/repos/{owner}/{repo}/assignees",
+            "/repos/{owner}/{repo}/issues",
+            "/repos/{owner}/{repo}/issues/{issue_number}",
+            "/repos/{owner}/{repo}/issues/{issue_number}/comments",
+        ],
+    );
+    let repo = json!({ "owner": "octocat", "repo": "hello-world" });
+    let with = |extra: Value| {
+        let mut args = repo.clone();
+        args.as_object_mut()
+            .expect("an object")
+            .extend(extra.as_object().expect("an object").clone());
+        args
+    };
+    let results = probe(
+        "github",
+        &recorder,
+        &[("GITHUB_TOKEN", GITHUB_TOKEN)],
+        &[
+            call(
+                "github_search_issues",
+                with(json!({
+                    "state": "open", "labels": ["Bug", "enhancement"],
+                    "assignee": "octocat", "limit": 5,
+                })),
+            ),
+            call("github_search_issues", repo.clone()),
+            call(
+                "github_comment_on_issue",
+                with(json!({ "issue_number": 1347, "body": "Fixed in #1350." })),
+            ),
+            call(
+                "github_set_issue_state",
+                with(json!({ "issue_number": 1347, "state": "closed" })),
+            ),
+            call(
+                "github_set_issue_state",
+                with(json!({ "issue_number": 1347, "state": "open" })),
+            ),
+            call(
+                "github_create_issue",
+                with(json!({
+                    "title": "Crash on start", "labels": ["bug"], "assignees": ["octocat"],
+                })),
+            ),
+            call(
+                "github_create_issue",
+                with(json!({ "title": "Typo", "labels": ["bugg"] })),
+            ),
+        ],
+    );
+    for (index, result) in results[..6].iter().enumerate() {
+        success(result, &format!("call {}", index + 1));
+    }
+    let found = success(&results[0], "github_search_issues");
+    assert!(found["issues"][0]["number"].is_i64(), "{found:#}");
+    assert_eq!(results[6]["isError"], true, "{:#}", results[6]);
+    let refused = results[6]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        refused.contains("\"bugg\"") && refused.contains("bug, enhancement"),
+        "the unknown label and the valid ones: {refused}"
+    );
+    recorder.assert_clean();
+    let requests = recorder.requests();
+    let lines: Vec<String> = requests.iter().map(Request::line).collect();
+    assert_eq!(requests.len(), 9, "{lines:#?}");
+    let every_item = [("per_page", "100"), ("page", "1")];
+    let labels = "/repos/octocat/hello-world/labels";
+    assert_request(&requests[0], "GET", labels, &every_item, &Value::Null);
+    let assignees = "/repos/octocat/hello-world/assignees";
+    assert_request(&requests[1], "GET", assignees, &every_item, &Value::Null);
+    let search = "repo:octocat/hello-world is:issue state:open label:\"bug\" label:\"enhancement\" assignee:octocat";
+    let first = [("q", search), ("per_page", "5"), ("page", "1")];
+    assert_request(&requests[2], "GET", "/search/issues", &first, &Value::Null);
+    let only_repo = [
+        ("q", "repo:octocat/hello-world is:issue"),
+        ("per_page", "20"),
+        ("page", "1"),
+    ];
+    assert_request(
+        &requests[3],
+        "GET",
+        "/search/issues",
+        &only_repo,
+        &Value::Null,
+    );
+    let issue = "/repos/octocat/hello-world/issues/1347";
+    let comment = json!({ "body": "Fixed in #1350." });
+    assert_request(
+        &requests[4],
+        "POST",
+        &format!("{issue}/comments"),
+        &[],
+        &comment,
+    );
+    let closed = json!({ "state": "closed" });
+    assert_request(&requests[5], "PATCH", issue, &[], &closed);
+    let open = json!({ "state": "open" });
+    assert_request(&requests[6], "PATCH", issue, &[], &open);
+    let created = json!({ "title": "Crash on start", "labels": ["bug"], "assignees": ["octocat"] });
+    let issues = "/repos/octocat/hello-world/issues";
+    assert_request(&requests[7], "POST", issues, &[], &created);
+    // An unknown label fetches the repository's labels afresh (one may have been added since)
+    // before it is refused; nothing is created.
+    assert_request(&requests[8], "GET", labels, &every_item, &Value::Null);
+    for request in &requests {
+        let expected = format!("Bearer {GITHUB_TOKEN}");
+        assert_eq!(request.header("authorization"), Some(expected.as_str()));
+    }
+}
+
+/// `notion_create_page` builds Notion's nested body around two plain-text arguments: the parent
+/// data source and the title as a rich-text array under the `Name` property.
+#[test]
+fn notion_create_page_builds_the_nested_body_from_plain_text() {
+    let spec = repo().join("tests/corpus/notion/notion-openapi.json");
+    let (recorder, _logs) = start(&spec, &["/v1/pages"]);
+    let results = probe(
+        "notion",
+        &recorder,
+        &[("NOTION_TOKEN", NOTION_TOKEN)],
+        &[call(
+            "notion_create_page",
+            json!({ "database": "8f2c1a9e-5b3d-4c7a-9e21-0d6f4b8a3c57", "title": "Launch \"v2\" plan" }),
+        )],
+    );
+    success(&results[0], "notion_create_page");
+    recorder.assert_clean();
+    let requests = recorder.requests();
+    assert_eq!(requests.len(), 1, "{requests:#?}");
+    let body = json!({
+        "parent": { "type": "database_id", "database_id": "8f2c1a9e-5b3d-4c7a-9e21-0d6f4b8a3c57" },
+        "properties": { "Name": { "title": [{ "text": { "content": "Launch \"v2\" plan" } }] } },
+    });
+    assert_request(&requests[0], "POST", "/v1/pages", &[], &body);
+}
+
+/// `notion_query_database` turns a status name into Notion's filter object, in the body of a
+/// query on the data source's path.
+#[test]
+fn notion_query_database_sends_a_filter_built_from_the_status_name() {
+    let spec = repo().join("tests/corpus/notion/notion-openapi.json");
+    let (recorder, _logs) = start(&spec, &["/v1/data_sources/{data_source_id}/query"]);
+    let results = probe(
+        "notion",
+        &recorder,
+        &[("NOTION_TOKEN", NOTION_TOKEN)],
+        &[call(
+            "notion_query_database",
+            json!({ "database": "2f1c9a", "status": "In progress" }),
+        )],
+    );
+    success(&results[0], "notion_query_database");
+    recorder.assert_clean();
+    let requests = recorder.requests();
+    assert_eq!(requests.len(), 1, "{requests:#?}");
+    let body = json!({
+        "filter": { "property": "Status", "status": { "equals": "In progress" } },
+        "page_size": 25,
+    });
+    assert_request(
+        &requests[0],
+        "POST",
+        "/v1/data_sources/2f1c9a/query",
+        &[],
+        &body,
+    );
+}

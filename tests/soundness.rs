@@ -728,6 +728,362 @@ fn a_scope_argument_the_list_operation_does_not_take_is_refused() {
     );
 }
 
+// --- templates --------------------------------------------------------------------------------
+// Text arguments in a query language, built from clauses over the tool's parameters, over
+// `tests/fixtures/soundness-templates/` (searches in GitHub's syntax, JQL and Slack's syntax).
+
+fn template_fixtures() -> PathBuf {
+    root().join("tests/fixtures/soundness-templates")
+}
+
+/// The template fixture's curation file with each `(from, to)` replacement made (each once).
+fn template_curation_with(edits: &[(&str, &str)]) -> String {
+    let mut text =
+        std::fs::read_to_string(template_fixtures().join("mcpgen.yaml")).expect("the fixture");
+    for (from, to) in edits {
+        assert_eq!(text.matches(from).count(), 1, "`{from}` must occur once");
+        text = text.replacen(from, to, 1);
+    }
+    text
+}
+
+/// Checks `text` against the template fixture's API: refused with the golden diagnostics `case`.
+fn template_refused(case: &str, text: &str) {
+    let api = mcpgen::load::load(&template_fixtures().join("openapi.yaml")).expect("it loads");
+    let error = match mcpgen::curate::check_text(Path::new("mcpgen.yaml"), text, &api) {
+        Ok(_) => panic!("check accepts a file it cannot serve:\n{text}"),
+        Err(error) => error.rendered,
+    };
+    let path = root().join("tests/soundness").join(format!("{case}.txt"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
+        std::fs::write(&path, &error).expect("the golden file is written");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; UPDATE_GOLDEN=1 writes it:\n{error}",
+            path.display()
+        )
+    });
+    assert_eq!(expected, error, "the diagnostics of {case}");
+}
+
+/// The template fixture's server, generated, checked by clippy and built once per process.
+fn finder() -> &'static Path {
+    static BINARY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BINARY.get_or_init(|| {
+        support::generate_and_build(
+            "soundness-templates",
+            &template_fixtures().join("openapi.yaml"),
+            Some(&template_fixtures().join("mcpgen.yaml")),
+        )
+    })
+}
+
+fn call_finder(base_url: &str, tool: &str, arguments: Value) -> Value {
+    support::call_over_stdio(
+        finder(),
+        &[("FINDER_BASE_URL", base_url)],
+        &[],
+        tool,
+        arguments,
+    )
+}
+
+/// A query string's `name=value` pairs, percent-decoded (`+` is a space), in order.
+fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
+    let decode = |text: &str| {
+        let bytes = text.replace('+', " ").into_bytes();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < bytes.len() {
+            let hex = bytes
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
+            match (bytes[i], hex) {
+                (b'%', Some(byte)) => {
+                    out.push(byte);
+                    i += 3;
+                }
+                (byte, _) => {
+                    out.push(byte);
+                    i += 1;
+                }
+            }
+        }
+        String::from_utf8(out).expect("UTF-8 in the query")
+    };
+    query
+        .unwrap_or_default()
+        .split('&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            (decode(name), decode(value))
+        })
+        .collect()
+}
+
+fn owned(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(n, v)| ((*n).to_string(), (*v).to_string()))
+        .collect()
+}
+
+#[test]
+fn a_template_drops_the_clauses_of_absent_parameters_and_repeats_a_list_clause_per_item() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let answer = json!({"total_count": 1, "items": [{"number": 7, "title": "Crash"}]});
+    let (base_url, log) =
+        recording_upstream(&runtime, vec![("GET", "/api/search/issues", 200, answer)]);
+    let arguments = json!({
+        "owner": "octo", "repo": "hello", "state": "open",
+        "labels": ["bug", "good first issue"], "assignee": "mona", "limit": 5,
+    });
+    let result = call_finder(&base_url, "finder_search_issues", arguments);
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"]["items"],
+        json!([{"number": 7, "title": "Crash"}])
+    );
+    // Only the owner and repository: every other clause is dropped, `is:issue` always stays.
+    let result = call_finder(
+        &base_url,
+        "finder_search_issues",
+        json!({"owner": "octo", "repo": "hello", "labels": []}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    // Without `labels`, its default list applies.
+    let result = call_finder(
+        &base_url,
+        "finder_search_issues",
+        json!({"owner": "octo", "repo": "hello"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let received = log.lock().expect("the log").clone();
+    let queries: Vec<Vec<(String, String)>> = received
+        .iter()
+        .map(|r| {
+            assert_eq!(
+                (r.method.as_str(), r.path.as_str()),
+                ("GET", "/api/search/issues")
+            );
+            query_pairs(r.query.as_deref())
+        })
+        .collect();
+    assert_eq!(
+        queries,
+        [
+            owned(&[
+                (
+                    "q",
+                    "repo:octo/hello is:issue state:open label:\"bug\" label:\"good first issue\" assignee:mona"
+                ),
+                ("page", "1"),
+                ("per_page", "5"),
+            ]),
+            owned(&[
+                ("q", "repo:octo/hello is:issue"),
+                ("page", "1"),
+                ("per_page", "10"),
+            ]),
+            owned(&[
+                ("q", "repo:octo/hello is:issue label:\"triage\""),
+                ("page", "1"),
+                ("per_page", "10"),
+            ]),
+        ]
+    );
+}
+
+#[test]
+fn a_default_its_declared_type_cannot_hold_is_refused() {
+    template_refused(
+        "default_not_a_list",
+        &template_curation_with(&[("default: [triage]", "default: triage")]),
+    );
+    template_refused(
+        "default_not_of_its_type",
+        &template_curation_with(&[(
+            "state: { type: string, required: false,",
+            "state: { type: string, default: 3,",
+        )]),
+    );
+}
+
+#[test]
+fn a_template_quotes_values_by_its_rule_and_refuses_one_the_rule_cannot_hold() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let answer = json!({"total_count": 0, "items": []});
+    let (base_url, log) =
+        recording_upstream(&runtime, vec![("GET", "/api/search/issues", 200, answer)]);
+    // A value with a space outside the clause's own quotes is quoted; `/` and `-` need nothing.
+    let result = call_finder(
+        &base_url,
+        "finder_search_issues",
+        json!({"owner": "octo-org", "repo": "hello.js", "state": "not planned", "labels": []}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let received = log.lock().expect("the log").clone();
+    assert_eq!(received.len(), 1, "{received:?}");
+    assert_eq!(
+        query_pairs(received[0].query.as_deref())[0],
+        (
+            "q".to_string(),
+            "repo:octo-org/hello.js is:issue state:\"not planned\"".to_string()
+        )
+    );
+    // GitHub's search cannot escape a double quote: the model is told, and nothing is sent.
+    log.lock().expect("the log").clear();
+    let result = call_finder(
+        &base_url,
+        "finder_search_issues",
+        json!({"owner": "octo", "repo": "hello", "labels": ["say \"hi\""]}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["content"][0]["text"],
+        "Invalid argument `labels`: \"say \\\"hi\\\"\" has a double quote, which a GitHub search cannot hold; leave it out."
+    );
+    assert!(log.lock().expect("the log").is_empty(), "nothing is sent");
+}
+
+#[test]
+fn a_template_nested_in_a_step_argument_builds_escaped_jql_joined_by_and() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![(
+            "POST",
+            "/api/search/jql",
+            200,
+            json!({"issues": [{"key": "WEB-1"}]}),
+        )],
+    );
+    let result = call_finder(
+        &base_url,
+        "finder_find_issues",
+        json!({"project": "WEB", "status": "In \"Review\"", "text": "it's \\ done"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let result = call_finder(&base_url, "finder_find_issues", json!({"project": "WEB"}));
+    assert_ne!(result["isError"], true, "{result}");
+    let received = log.lock().expect("the log").clone();
+    assert_eq!(
+        received,
+        [
+            Received {
+                method: "POST".into(),
+                path: "/api/search/jql".into(),
+                query: None,
+                body: json!({
+                    "query": {
+                        "jql": "project = \"WEB\" AND status = \"In \\\"Review\\\"\" AND text ~ \"it\\'s \\\\ done\""
+                    },
+                    "maxResults": 20,
+                }),
+            },
+            Received {
+                method: "POST".into(),
+                path: "/api/search/jql".into(),
+                query: None,
+                body: json!({"query": {"jql": "project = \"WEB\""}, "maxResults": 20}),
+            },
+        ]
+    );
+}
+
+#[test]
+fn a_slack_search_template_quotes_a_phrase_and_drops_absent_words() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![("GET", "/api/messages/search", 200, json!({"messages": []}))],
+    );
+    for arguments in [
+        json!({"channel": "general", "words": "launch plan"}),
+        json!({"channel": "general"}),
+    ] {
+        let result = call_finder(&base_url, "finder_search_messages", arguments);
+        assert_ne!(result["isError"], true, "{result}");
+    }
+    let queries: Vec<Vec<(String, String)>> = log
+        .lock()
+        .expect("the log")
+        .iter()
+        .map(|r| query_pairs(r.query.as_deref()))
+        .collect();
+    assert_eq!(
+        queries,
+        [
+            owned(&[("query", "in:#general \"launch plan\"")]),
+            owned(&[("query", "in:#general")]),
+        ]
+    );
+}
+
+#[test]
+fn a_template_placeholder_that_is_no_parameter_is_refused_with_a_suggestion() {
+    template_refused(
+        "template_unknown_param",
+        &template_curation_with(&[("\"assignee:{assignee}\"", "\"assignee:{asignee}\"")]),
+    );
+}
+
+#[test]
+fn a_template_where_the_api_takes_an_integer_is_refused() {
+    template_refused(
+        "template_for_an_integer",
+        &template_curation_with(&[(
+            "maxResults: 20",
+            "maxResults: { template: \"{project}\", quote: none }",
+        )]),
+    );
+}
+
+#[test]
+fn a_template_with_an_unknown_quoting_rule_or_none_is_refused() {
+    template_refused(
+        "template_unknown_quote",
+        &template_curation_with(&[("quote: slack", "quote: slak")]),
+    );
+    template_refused(
+        "template_without_quote",
+        &template_curation_with(&[("              quote: jql\n", "")]),
+    );
+}
+
+#[test]
+fn a_template_clause_over_two_lists_is_refused() {
+    template_refused(
+        "template_two_lists",
+        &template_curation_with(&[
+            (
+                "      assignee: {",
+                "      kinds: { type: array, required: false }\n      assignee: {",
+            ),
+            ("'label:\"{labels}\"'", "'label:\"{labels}\" type:{kinds}'"),
+        ]),
+    );
+}
+
+#[test]
+fn a_template_parameter_without_a_type_and_an_unclosed_placeholder_are_refused() {
+    template_refused(
+        "template_untyped_param",
+        &template_curation_with(&[(
+            "assignee: { type: string, required: false,",
+            "assignee: { required: false,",
+        )]),
+    );
+    template_refused(
+        "template_unclosed_placeholder",
+        &template_curation_with(&[("\"state:{state}\"", "\"state:{state\"")]),
+    );
+}
+
 #[test]
 fn an_answer_the_spec_does_not_describe_is_declared_and_its_fields_are_shaped() {
     let binary = boards();
@@ -780,6 +1136,39 @@ fn a_declared_answer_for_an_unknown_operation_or_with_an_unknown_type_is_refused
         &curation_with(&[(
             "  getIssueSummary:\n    type: object\n",
             "  getIssueSumary:\n    type: object\n  getIssue:\n    type: map\n",
+        )]),
+    );
+}
+
+#[test]
+fn an_object_that_fits_none_of_the_shapes_the_api_takes_is_refused_naming_them() {
+    refused(
+        "fits_no_shape",
+        &curation_with(&[(
+            "      pinned: \"true\"\n",
+            "      pinned: \"true\"\n      parent: { type: data_source_id, data_source_id: d1 }\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_literal_outside_the_values_the_api_allows_is_refused() {
+    refused(
+        "literal_not_allowed",
+        &curation_with(&[(
+            "      pinned: \"true\"\n",
+            "      pinned: \"true\"\n      color: blue\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_reference_under_fixed_is_refused_since_only_a_template_names_parameters() {
+    template_refused(
+        "fixed_reference",
+        &template_curation_with(&[(
+            "      query:\n        template: [\"in:#{channel}\", \"{words}\"]\n        quote: slack\n",
+            "      query: $channel\n",
         )]),
     );
 }

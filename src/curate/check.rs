@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::diagnostics::{Diagnostic, Severity};
 use super::model::{
     Alias, At, Curation, FieldSpec, Pagination, PagingStyle, Param, ParamType, Resolver, Results,
-    Spanned, ToolSpec,
+    Spanned, Template, TemplateFault, ToolSpec,
 };
 use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
@@ -1145,6 +1145,35 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        // A scalar default its declared type cannot hold would be shown and never applied.
+        if let (Some(ty), Some(default)) = (&param.ty, &param.default)
+            && !is_list
+            && param.enum_name.is_none()
+            && param.resolve.is_none()
+        {
+            let fits = match ty.value {
+                ParamType::String => default.value.is_string(),
+                ParamType::Integer => default.value.is_i64() || default.value.is_u64(),
+                ParamType::Number => default.value.is_number(),
+                ParamType::Boolean => default.value.is_boolean(),
+                ParamType::Array => true,
+            };
+            if !fits {
+                self.error(
+                    default.at,
+                    format!(
+                        "default {} of `{}` is not of its type `{}`",
+                        default.value,
+                        name.value,
+                        ty.value.as_str()
+                    ),
+                )
+                .help = Some(match ty.value {
+                    ParamType::String => "quote it to make it text: \"3\"".to_string(),
+                    other => format!("give a value of type {}", other.as_str()),
+                });
+            }
+        }
         if param.enum_name.is_some() && param.resolve.is_some() {
             self.error(
                 name.at,
@@ -1187,12 +1216,26 @@ impl<'a> Checker<'a> {
         let inputs = operation_inputs(operation);
         let input_names: Vec<&str> = inputs.iter().map(|(n, _, _)| n.as_str()).collect();
         let mut covered: BTreeSet<String> = BTreeSet::new();
+        let in_templates = template_params(tool);
         for (param_name, param) in &tool.params {
             let from = param
                 .from
                 .as_ref()
                 .map_or(param_name.value.as_str(), |f| f.value.as_str());
             let from_at = param.from.as_ref().map_or(param_name.at, |f| f.at);
+            if param.from.is_none() && in_templates.contains(&param_name.value) {
+                // A parameter a template uses reaches the API only through it.
+                if param.ty.is_none() && param.enum_name.is_none() && param.resolve.is_none() {
+                    self.error(
+                        param_name.at,
+                        format!(
+                            "give parameter `{}`, which a template uses, a `type` (string, integer, number, boolean or array)",
+                            param_name.value
+                        ),
+                    );
+                }
+                continue;
+            }
             match inputs.iter().find(|(n, _, _)| n == from) {
                 Some((_, schema, _)) => {
                     covered.insert(from.to_string());
@@ -1200,8 +1243,12 @@ impl<'a> Checker<'a> {
                     self.check_resolved_slot(param, schema, from, &operation.id);
                 }
                 None if self.credential_written(from_at, operation, from) => {}
+                // A template that cannot be read may be the one meant to use it: its own error
+                // says what is wrong.
+                None if param.from.is_none() && param.ty.is_some() && !templates_readable(tool) => {
+                }
                 None if param.from.is_none() && param.ty.is_some() => {
-                    self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps can use parameters of their own", param_name.value, operation.id));
+                    self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps and templates can use parameters of their own", param_name.value, operation.id));
                 }
                 None => {
                     let mut d = Diagnostic::error(
@@ -1219,9 +1266,41 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        for (fixed, _) in &tool.fixed {
-            if input_names.contains(&fixed.value.as_str()) {
+        // Every fixed value is checked against its slot; a template's `{name}`s are the tool's
+        // parameters.
+        let typed_params = typed_params(tool);
+        for (fixed, value) in &tool.fixed {
+            if let Some((_, schema, _)) = inputs.iter().find(|(n, _, _)| *n == fixed.value) {
                 covered.insert(fixed.value.clone());
+                if let Some(name) = value
+                    .value
+                    .as_str()
+                    .and_then(|v| v.strip_prefix('$'))
+                    .filter(|name| {
+                        name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                            && name
+                                .chars()
+                                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+                    })
+                {
+                    self.error(
+                        value.at,
+                        format!("`${name}` under `fixed` is no parameter's value: `fixed` holds literals and templates"),
+                    )
+                    .help = Some(format!(
+                        "give the parameter `from: {}`, or write a template: {{ template: \"{{{name}}}\", quote: none }}",
+                        fixed.value
+                    ));
+                    continue;
+                }
+                // Only a template names the tool's parameters: `$name` under `fixed` is no value.
+                let params: &[(&str, Option<&'static str>)] = if Template::is_template(&value.value)
+                {
+                    &typed_params
+                } else {
+                    &[]
+                };
+                self.check_value(value, &fixed.value, Some(schema), params, &[]);
             } else if !self.credential_written(fixed.at, operation, &fixed.value) {
                 let d = Diagnostic::error(
                     fixed.at,
@@ -1350,24 +1429,7 @@ impl<'a> Checker<'a> {
     fn check_steps(&mut self, tool: &ToolSpec) -> Option<Value> {
         // Names visible to later steps: tool parameters, and each step's result with its schema.
         let params: Vec<&str> = tool.params.keys().map(|k| k.value.as_str()).collect();
-        // The JSON type each parameter reaches a step with, where the file says it plainly.
-        let typed_params: Vec<(&str, Option<&'static str>)> = tool
-            .params
-            .iter()
-            .map(|(name, param)| {
-                // A list is a list whatever its items become; a resolved or enum value has the
-                // type of the API's ids or codes.
-                let plain = param.enum_name.is_none() && param.resolve.is_none();
-                (
-                    name.value.as_str(),
-                    param
-                        .ty
-                        .as_ref()
-                        .filter(|t| plain || t.value == ParamType::Array)
-                        .map(|t| t.value.as_str()),
-                )
-            })
-            .collect();
+        let typed_params = typed_params(tool);
         let mut results: Vec<(String, Option<Value>)> = Vec::new();
         let mut last: Option<Value> = None;
         for (param_name, param) in &tool.params {
@@ -1536,6 +1598,10 @@ impl<'a> Checker<'a> {
         let at = value.at;
         let target = target.map(any_branch);
         let names: Vec<&str> = params.iter().map(|(name, _)| *name).collect();
+        if Template::is_template(&value.value) {
+            self.check_template(at, &value.value, slot, target, params);
+            return;
+        }
         match &value.value {
             Value::String(text) if text.starts_with('$') => {
                 let reference = Spanned {
@@ -1557,6 +1623,33 @@ impl<'a> Checker<'a> {
                 }
             }
             Value::Object(fields) => {
+                // A choice of object shapes (`oneOf` of objects): the value must fit one, and is
+                // checked against the first it fits.
+                let branches: Vec<&Value> = target
+                    .and_then(|t| t.get("oneOf").or_else(|| t.get("anyOf")))
+                    .and_then(Value::as_array)
+                    .map(|b| b.iter().collect())
+                    .unwrap_or_default();
+                if branches.len() > 1 && branches.iter().all(|b| b.get("properties").is_some()) {
+                    match branches.iter().find(|branch| fits_shape(fields, branch)) {
+                        Some(branch) => {
+                            self.check_value(value, slot, Some(branch), params, results);
+                        }
+                        None => {
+                            let shapes: Vec<String> =
+                                branches.iter().map(|b| shape_summary(b)).collect();
+                            self.error(
+                                at,
+                                format!(
+                                    "`{slot}` fits none of the {} shapes the API takes: {}",
+                                    branches.len(),
+                                    shapes.join("; ")
+                                ),
+                            );
+                        }
+                    }
+                    return;
+                }
                 if let Some(target) = target {
                     self.check_types(at, slot, None, &["object"], target);
                 }
@@ -1607,7 +1700,91 @@ impl<'a> Checker<'a> {
                 if let Some(target) = target {
                     let written = literal.to_string();
                     self.check_types(at, slot, Some(&written), &json_types_of(literal), target);
+                    if let Some(allowed) = allowed_values(target)
+                        && !allowed.contains(literal)
+                    {
+                        let shown: Vec<String> = allowed.iter().map(Value::to_string).collect();
+                        self.error(
+                            at,
+                            format!(
+                                "`{slot}` takes {}, not {written}",
+                                if shown.len() == 1 {
+                                    shown[0].clone()
+                                } else {
+                                    format!("one of {}", shown.join(", "))
+                                }
+                            ),
+                        );
+                    }
                 }
+            }
+        }
+    }
+
+    /// Checks a template: how it is written, that each `{name}` is a parameter of the tool, that a
+    /// clause repeats for one list at most, and that the slot it fills takes text.
+    fn check_template(
+        &mut self,
+        at: At,
+        value: &Value,
+        slot: &str,
+        target: Option<&Value>,
+        params: &[(&str, Option<&'static str>)],
+    ) {
+        let places = self
+            .curation
+            .template_places
+            .get(&(at.offset, slot.to_string()));
+        let place = |fault: TemplateFault| places.and_then(|p| p.of(&fault)).unwrap_or(at);
+        let template = match Template::parse(value) {
+            Ok(template) => template,
+            Err(error) => {
+                self.error(place(error.fault), error.message).help = error.help;
+                return;
+            }
+        };
+        for (index, clause) in template.clauses.iter().enumerate() {
+            let clause_at = place(TemplateFault::Clause(index));
+            let mut lists = Vec::new();
+            for name in clause.params() {
+                match params.iter().find(|(param, _)| *param == name) {
+                    Some((_, Some("array"))) => lists.push(name),
+                    Some(_) => {}
+                    None => {
+                        let d = Diagnostic::error(
+                            clause_at,
+                            format!(
+                                "`{{{name}}}` in the template of `{slot}` is not a parameter of this tool"
+                            ),
+                        )
+                        .suggest(name, params.iter().map(|(param, _)| *param));
+                        self.out.push(d);
+                    }
+                }
+            }
+            if lists.len() > 1 {
+                self.error(
+                    clause_at,
+                    format!(
+                        "the clause \"{}\" repeats for two lists ({}); a clause repeats for one list at most",
+                        clause.written,
+                        lists.join(" and ")
+                    ),
+                )
+                .help = Some("give each list its own clause".into());
+            }
+        }
+        if let Some(target) = target {
+            let wanted = json_types(target);
+            if !wanted.is_empty() && !wanted.contains(&"string") {
+                self.error(
+                    place(TemplateFault::Whole),
+                    format!(
+                        "`{slot}` takes {}, but a template builds text",
+                        with_article(&wanted.join(" or "))
+                    ),
+                )
+                .help = Some("use a template only where the API takes a string".into());
             }
         }
     }
@@ -1867,6 +2044,57 @@ impl<'a> Checker<'a> {
     }
 }
 
+/// The tool's parameters with the JSON type each reaches the API with, where the file says it
+/// plainly (`type:` without an enum or resolver).
+fn typed_params(tool: &ToolSpec) -> Vec<(&str, Option<&'static str>)> {
+    tool.params
+        .iter()
+        .map(|(name, param)| {
+            // A list is a list whatever its items become; a resolved or enum value has the
+            // type of the API's ids or codes.
+            let plain = param.enum_name.is_none() && param.resolve.is_none();
+            (
+                name.value.as_str(),
+                param
+                    .ty
+                    .as_ref()
+                    .filter(|t| plain || t.value == ParamType::Array)
+                    .map(|t| t.value.as_str()),
+            )
+        })
+        .collect()
+}
+
+/// Do the templates under a tool's `fixed` read, each `{name}` naming a parameter of the tool?
+fn templates_readable(tool: &ToolSpec) -> bool {
+    tool.fixed
+        .values()
+        .filter(|value| Template::is_template(&value.value))
+        .all(|value| {
+            Template::parse(&value.value).is_ok_and(|template| {
+                template
+                    .params()
+                    .iter()
+                    .all(|name| tool.params.keys().any(|k| k.value == *name))
+            })
+        })
+}
+
+/// The parameters the templates under a tool's `fixed` name.
+pub fn template_params(tool: &ToolSpec) -> BTreeSet<String> {
+    tool.fixed
+        .values()
+        .filter_map(|value| Template::parse(&value.value).ok())
+        .flat_map(|template| {
+            template
+                .params()
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 /// The paging parameters a style uses: (the file's name for it, the default name).
 /// Does the resolver's `args` give its operation's `input`?
 pub fn scoped_by(resolver: &Resolver, input: &str) -> bool {
@@ -1956,6 +2184,57 @@ fn json_types(schema: &Value) -> Vec<&'static str> {
         _ if schema.get("properties").is_some() => vec!["object"],
         _ => Vec::new(),
     }
+}
+
+/// The only values a schema allows (`const`, or `enum`), when it says.
+fn allowed_values(schema: &Value) -> Option<Vec<Value>> {
+    match (schema.get("const"), schema.get("enum")) {
+        (Some(only), _) => Some(vec![only.clone()]),
+        (None, Some(Value::Array(values))) => Some(values.clone()),
+        _ => None,
+    }
+}
+
+/// Could an object with `fields` be an instance of the object schema `branch`? Its required
+/// fields are there, no field is unknown to a closed branch, and literal fields keep to a
+/// `const` or `enum` the branch gives them (`$name` values are not known yet, so they fit).
+fn fits_shape(fields: &serde_json::Map<String, Value>, branch: &Value) -> bool {
+    let properties = branch.get("properties").and_then(Value::as_object);
+    let required = branch
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str);
+    let open = branch
+        .get("additionalProperties")
+        .is_none_or(|extra| extra != false);
+    required.into_iter().all(|name| fields.contains_key(name))
+        && fields
+            .iter()
+            .all(|(name, value)| match properties.and_then(|p| p.get(name)) {
+                Some(schema) => match (value, allowed_values(schema)) {
+                    (Value::String(text), _) if text.starts_with('$') => true,
+                    (value, Some(allowed)) => allowed.contains(value),
+                    _ => true,
+                },
+                None => open && properties.is_none_or(|p| p.is_empty()),
+            })
+}
+
+/// One object shape, for messages: its fields, required ones first, with their `const` values
+/// (`{ type: "database_id", database_id }`).
+fn shape_summary(branch: &Value) -> String {
+    let properties = branch.get("properties").and_then(Value::as_object);
+    let fields: Vec<String> = properties
+        .into_iter()
+        .flatten()
+        .map(|(name, schema)| match schema.get("const") {
+            Some(only) => format!("{name}: {only}"),
+            None => name.clone(),
+        })
+        .collect();
+    format!("{{ {} }}", fields.join(", "))
 }
 
 /// The JSON type of a literal.

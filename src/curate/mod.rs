@@ -100,6 +100,7 @@ pub fn parse(text: &str) -> Result<Curation, Vec<Diagnostic>> {
     })?;
     place_mapped_fields(&mut curation, &node);
     keep_quoted_strings(&mut curation, &node);
+    place_templates(&mut curation, &node);
     Ok(curation)
 }
 
@@ -212,6 +213,87 @@ fn keep_quoted_strings(curation: &mut Curation, node: &Node) {
                 }
             }
         }
+    }
+}
+
+/// Records where the parts of every template under `fixed`, `args` and `where` were written
+/// (see [`model::TemplatePlaces`]).
+fn place_templates(curation: &mut Curation, node: &Node) {
+    let Some(tools) = node.as_mapping().and_then(|m| m.get_mapping("tools")) else {
+        return;
+    };
+    let mut places = model::TemplatePlaces::new();
+    for (name, tool) in &curation.tools {
+        let Some(written) = tools.get_mapping(name.value.as_str()) else {
+            continue;
+        };
+        if let Some(fixed) = written.get_mapping("fixed") {
+            for (key, value) in &tool.fixed {
+                if let Some(node) = fixed.get_node(key.value.as_str()) {
+                    template_places(node, value.at.offset, key.value.clone(), &mut places);
+                }
+            }
+        }
+        let Some(steps) = written.get_sequence("steps") else {
+            continue;
+        };
+        for (step, written) in tool.steps.iter().zip(steps.iter()) {
+            let Some(written) = written.as_mapping() else {
+                continue;
+            };
+            for (section, values) in [
+                ("args", &step.value.args),
+                ("where", &step.value.where_fields),
+            ] {
+                let Some(section) = written.get_mapping(section) else {
+                    continue;
+                };
+                for (key, value) in values {
+                    if let Some(node) = section.get_node(key.value.as_str()) {
+                        template_places(node, value.at.offset, key.value.clone(), &mut places);
+                    }
+                }
+            }
+        }
+    }
+    curation.template_places = places;
+}
+
+/// [`place_templates`] for one value, `slot` naming the path to it as the checker does
+/// (`query.jql`, `labels[]`).
+fn template_places(node: &Node, root: usize, slot: String, out: &mut model::TemplatePlaces) {
+    match node {
+        Node::Mapping(mapping) if mapping.get_node("template").is_some() => {
+            let clauses = match mapping.get_node("template") {
+                Some(Node::Sequence(items)) => items.iter().map(node_at).collect(),
+                Some(other) => vec![node_at(other)],
+                None => Vec::new(),
+            };
+            let keys = mapping
+                .keys()
+                .map(|key| {
+                    let at = At::from_span(key.span(), key.as_str().chars().count());
+                    (key.as_str().to_string(), at)
+                })
+                .collect();
+            out.entry((root, slot)).or_insert(model::TemplateAt {
+                clauses,
+                keys,
+                quote: mapping.get_node("quote").map(node_at),
+                join: mapping.get_node("join").map(node_at),
+            });
+        }
+        Node::Mapping(mapping) => {
+            for (key, value) in mapping.iter() {
+                template_places(value, root, format!("{slot}.{}", key.as_str()), out);
+            }
+        }
+        Node::Sequence(items) => {
+            for item in items.iter() {
+                template_places(item, root, format!("{slot}[]"), out);
+            }
+        }
+        Node::Scalar(_) => {}
     }
 }
 

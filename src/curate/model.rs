@@ -207,6 +207,40 @@ pub struct Curation {
     pub responses: IndexMap<Spanned<String>, Spanned<Value>>,
     /// Token budgets for tool definitions, checked by `mcpgen check` and `mcpgen build`.
     pub budgets: Option<Budgets>,
+    /// Where the parts of each template were written (read from the YAML, not a key of the file).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub template_places: TemplatePlaces,
+}
+
+/// Where the parts of each template were written, by the place of the value it sits in (a
+/// `fixed`, `args` or `where` value) and its path inside it (`query.jql`): a value read as JSON
+/// keeps no places of its own, and a mistake is best shown at the clause or key at fault.
+pub type TemplatePlaces = std::collections::HashMap<(usize, String), TemplateAt>;
+
+/// Where one template's parts were written.
+#[derive(Debug, Clone, Default)]
+pub struct TemplateAt {
+    /// Each clause, in order.
+    pub clauses: Vec<At>,
+    /// Each key, as written.
+    pub keys: Vec<(String, At)>,
+    /// The value of `quote` and of `join`.
+    pub quote: Option<At>,
+    pub join: Option<At>,
+}
+
+impl TemplateAt {
+    /// The place of the part `fault` names, if known.
+    pub fn of(&self, fault: &TemplateFault) -> Option<At> {
+        match fault {
+            TemplateFault::Whole => self.of(&TemplateFault::Key("template".into())),
+            TemplateFault::Clause(index) => self.clauses.get(*index).copied(),
+            TemplateFault::Key(key) => self.keys.iter().find(|(k, _)| k == key).map(|(_, at)| *at),
+            TemplateFault::Quote => self.quote,
+            TemplateFault::Join => self.join,
+        }
+    }
 }
 
 /// How many tokens of the model's context the tool definitions may take.
@@ -522,7 +556,8 @@ pub struct ToolSpec {
     /// The tool's parameters, in the order the model sees them.
     #[serde(default)]
     pub params: IndexMap<Spanned<String>, Param>,
-    /// API parameters sent with a fixed value (`api-version: 2024-01`).
+    /// API parameters sent with a fixed value (`api-version: 2024-01`), or built from the tool's
+    /// parameters by a template (`q: { template: [...], quote: github }`, see `$defs/Template`).
     #[serde(default)]
     pub fixed: IndexMap<Spanned<String>, Spanned<Value>>,
     /// How the result is shaped for the model.
@@ -726,7 +761,8 @@ pub struct Step {
     #[serde(rename = "as")]
     pub name: Option<Spanned<String>>,
     /// The operation's arguments: `$param` (a tool argument), `$step.field.path` (an earlier
-    /// result) or a literal.
+    /// result), a literal, a template (`{ template: [...], quote: ... }`, see `$defs/Template`),
+    /// or objects and lists of these.
     #[serde(default)]
     pub args: IndexMap<Spanned<String>, Spanned<Value>>,
     /// Messages for this step's API errors by HTTP status.
@@ -766,6 +802,345 @@ pub struct AnnotationsSpec {
     pub open_world_hint: Option<bool>,
 }
 
+/// A text argument built from clauses, each dropped when a parameter it names is absent:
+/// `{ template: ["repo:{owner}/{repo}", "is:issue", "label:\"{label}\""], join: " ", quote:
+/// github }`. Written wherever an argument goes (`fixed`, a step's `args` at any depth): a
+/// mapping with a `template` key is a template.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Template {
+    pub clauses: Vec<Clause>,
+    /// Put between the clauses kept (default one space).
+    pub join: String,
+    pub quote: QuoteRule,
+}
+
+/// One clause of a template: text and `{param}` placeholders.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clause {
+    /// As written, for messages.
+    pub written: String,
+    pub parts: Vec<ClausePart>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ClausePart {
+    /// Literal text (`{{` and `}}` already read as braces).
+    Text(String),
+    /// A tool parameter's value; `quoted` is the quote character written right around the
+    /// placeholder (`"{label}"`), if any.
+    Param { name: String, quoted: Option<char> },
+}
+
+/// How a template writes a value into its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuoteRule {
+    /// As it is.
+    None,
+    /// GitHub search: a value of letters, digits and `-_./@#+` as it is, any other between
+    /// double quotes; a double quote in a value is refused (the syntax cannot escape it).
+    Github,
+    /// Slack search: the same rule as GitHub's.
+    Slack,
+    /// JQL: always a quoted string, with `\`, `"`, `'` and control characters escaped.
+    Jql,
+}
+
+impl QuoteRule {
+    pub const NAMES: [&'static str; 4] = ["github", "slack", "jql", "none"];
+
+    pub fn named(name: &str) -> Option<QuoteRule> {
+        match name {
+            "github" => Some(QuoteRule::Github),
+            "slack" => Some(QuoteRule::Slack),
+            "jql" => Some(QuoteRule::Jql),
+            "none" => Some(QuoteRule::None),
+            _ => None,
+        }
+    }
+}
+
+/// Why a template cannot be read: the message, the help when there is one, and the part at
+/// fault.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TemplateError {
+    pub message: String,
+    pub help: Option<String>,
+    pub fault: TemplateFault,
+}
+
+/// The part of a template a mistake is in.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TemplateFault {
+    Whole,
+    /// The clause of that index.
+    Clause(usize),
+    /// A key of the template's mapping.
+    Key(String),
+    Quote,
+    Join,
+}
+
+impl TemplateError {
+    fn new(message: impl Into<String>, help: Option<String>) -> Self {
+        TemplateError {
+            message: message.into(),
+            help,
+            fault: TemplateFault::Whole,
+        }
+    }
+
+    fn at(mut self, fault: TemplateFault) -> Self {
+        self.fault = fault;
+        self
+    }
+}
+
+impl Template {
+    const KEYS: [&'static str; 3] = ["template", "join", "quote"];
+
+    /// Is `value` written as a template (a mapping with a `template` key)?
+    pub fn is_template(value: &Value) -> bool {
+        value
+            .as_object()
+            .is_some_and(|m| m.contains_key("template"))
+    }
+
+    /// Reads a template written as `value`.
+    pub fn parse(value: &Value) -> Result<Template, TemplateError> {
+        let Some(map) = value.as_object().filter(|m| m.contains_key("template")) else {
+            return Err(TemplateError::new("not a template", None));
+        };
+        for key in map.keys() {
+            if !Self::KEYS.contains(&key.as_str()) {
+                let help = match super::diagnostics::closest(key, Self::KEYS) {
+                    Some(best) => format!("did you mean `{best}`?"),
+                    None => "a template takes `template`, `join` and `quote`".to_string(),
+                };
+                return Err(TemplateError::new(
+                    format!("unknown key `{key}` in a template"),
+                    Some(help),
+                )
+                .at(TemplateFault::Key(key.clone())));
+            }
+        }
+        let scalar_text = |value: &Value| match value {
+            Value::String(text) => Some(text.clone()),
+            Value::Number(n) => Some(n.to_string()),
+            Value::Bool(b) => Some(b.to_string()),
+            _ => None,
+        };
+        let written: Vec<String> = match &map["template"] {
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| {
+                    scalar_text(item).ok_or_else(|| {
+                        TemplateError::new(
+                            "each clause of a template is text, such as \"state:{state}\"",
+                            None,
+                        )
+                        .at(TemplateFault::Clause(index))
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+            other => vec![scalar_text(other).ok_or_else(|| {
+                TemplateError::new(
+                    "`template` is a clause or a list of clauses, such as [\"repo:{owner}/{repo}\", \"state:{state}\"]",
+                    None,
+                )
+            })?],
+        };
+        if written.is_empty() {
+            return Err(TemplateError::new(
+                "a template needs at least one clause",
+                None,
+            ));
+        }
+        let join = match map.get("join") {
+            None => " ".to_string(),
+            Some(Value::String(join)) => join.clone(),
+            Some(_) => {
+                return Err(TemplateError::new(
+                    "`join` is the text put between clauses, such as \" AND \"",
+                    Some("quote it: join: \" AND \"".into()),
+                )
+                .at(TemplateFault::Join));
+            }
+        };
+        let quote = match map.get("quote") {
+            Some(Value::String(name)) => QuoteRule::named(name).ok_or_else(|| {
+                let help = match super::diagnostics::closest(name, QuoteRule::NAMES) {
+                    Some(best) => format!("did you mean `{best}`?"),
+                    None => format!("use one of: {}", QuoteRule::NAMES.join(", ")),
+                };
+                TemplateError::new(format!("unknown quoting rule `{name}`"), Some(help))
+                    .at(TemplateFault::Quote)
+            })?,
+            _ => {
+                return Err(TemplateError::new(
+                    "say how a template quotes its values with `quote`: github, slack, jql or none",
+                    None,
+                ));
+            }
+        };
+        let clauses = written
+            .into_iter()
+            .enumerate()
+            .map(|(index, text)| {
+                Ok(Clause {
+                    parts: clause_parts(&text).map_err(|e| e.at(TemplateFault::Clause(index)))?,
+                    written: text,
+                })
+            })
+            .collect::<Result<_, TemplateError>>()?;
+        Ok(Template {
+            clauses,
+            join,
+            quote,
+        })
+    }
+
+    /// The parameters a template names, each once, in order.
+    pub fn params(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for clause in &self.clauses {
+            for name in clause.params() {
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+        }
+        names
+    }
+}
+
+impl Clause {
+    /// The parameters the clause names, each once, in order.
+    pub fn params(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for part in &self.parts {
+            if let ClausePart::Param { name, .. } = part
+                && !names.contains(&name.as_str())
+            {
+                names.push(name);
+            }
+        }
+        names
+    }
+}
+
+/// Reads one clause: text, `{name}` placeholders, `{{` and `}}` for braces.
+fn clause_parts(text: &str) -> Result<Vec<ClausePart>, TemplateError> {
+    let mut parts: Vec<ClausePart> = Vec::new();
+    let mut literal = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if chars.peek() == Some(&'{') => {
+                chars.next();
+                literal.push('{');
+            }
+            '}' if chars.peek() == Some(&'}') => {
+                chars.next();
+                literal.push('}');
+            }
+            '}' => {
+                return Err(TemplateError::new(
+                    format!("`}}` without `{{` in the clause \"{text}\""),
+                    Some("write `}}` for a brace in the text".into()),
+                ));
+            }
+            '{' => {
+                let mut name = String::new();
+                let mut closed = false;
+                for c in chars.by_ref() {
+                    if c == '}' {
+                        closed = true;
+                        break;
+                    }
+                    name.push(c);
+                }
+                if !closed {
+                    return Err(TemplateError::new(
+                        format!("`{{` without `}}` in the clause \"{text}\""),
+                        Some("write `{{` for a brace in the text".into()),
+                    ));
+                }
+                let valid = name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && name
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+                if !valid {
+                    return Err(TemplateError::new(
+                        format!("`{{{name}}}` in the clause \"{text}\" names no parameter"),
+                        Some(
+                            "a placeholder is a parameter's name in braces, such as {state}".into(),
+                        ),
+                    ));
+                }
+                if !literal.is_empty() {
+                    parts.push(ClausePart::Text(std::mem::take(&mut literal)));
+                }
+                parts.push(ClausePart::Param { name, quoted: None });
+            }
+            other => literal.push(other),
+        }
+    }
+    if !literal.is_empty() {
+        parts.push(ClausePart::Text(literal));
+    }
+    // A placeholder between two equal quote characters is quoted by the clause itself.
+    for index in 0..parts.len() {
+        let before = index.checked_sub(1).and_then(|i| match &parts[i] {
+            ClausePart::Text(text) => text.chars().last(),
+            ClausePart::Param { .. } => None,
+        });
+        let after = match parts.get(index + 1) {
+            Some(ClausePart::Text(text)) => text.chars().next(),
+            _ => None,
+        };
+        if let ClausePart::Param { quoted, .. } = &mut parts[index]
+            && let (Some(open), Some(close)) = (before, after)
+            && open == close
+            && (open == '"' || open == '\'')
+        {
+            *quoted = Some(open);
+        }
+    }
+    Ok(parts)
+}
+
+/// The JSON Schema of a template, for editors (`$defs/Template`).
+fn template_schema() -> Value {
+    serde_json::json!({
+        "description": "A text argument built from clauses, written wherever an argument goes (a mapping with a `template` key). A clause naming a parameter that is absent (not given, null, empty text or an empty list) is dropped; a list parameter repeats its clause once per item; values are written by the `quote` rule.",
+        "type": "object",
+        "properties": {
+            "template": {
+                "description": "The clauses, in order: text with `{param}` placeholders (`{{` and `}}` for braces).",
+                "anyOf": [
+                    { "type": "string" },
+                    { "type": "array", "items": { "type": "string" }, "minItems": 1 }
+                ]
+            },
+            "join": {
+                "description": "Put between the clauses kept (default one space).",
+                "type": "string"
+            },
+            "quote": {
+                "description": "How values are written: `github` and `slack` (double quotes around a value that needs them; a double quote in a value is refused), `jql` (a quoted string with backslash escapes), `none` (as they are).",
+                "type": "string",
+                "enum": QuoteRule::NAMES
+            }
+        },
+        "required": ["template", "quote"],
+        "additionalProperties": false
+    })
+}
+
 /// The curation file's JSON Schema, for `mcpgen schema` and editors.
 pub fn json_schema() -> Value {
     let schema = schemars::generate::SchemaSettings::draft2020_12()
@@ -774,6 +1149,9 @@ pub fn json_schema() -> Value {
     let mut value = serde_json::to_value(schema).expect("a schema always serializes");
     if let Some(object) = value.as_object_mut() {
         object.insert("title".into(), Value::String("mcpgen curation file".into()));
+        if let Some(Value::Object(defs)) = object.get_mut("$defs") {
+            defs.insert("Template".into(), template_schema());
+        }
     }
     value
 }

@@ -989,3 +989,104 @@ fn a_parameter_filling_a_paging_parameter_is_refused() {
         error.rendered
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Templates, as read
+
+mod templates {
+    use serde_json::json;
+
+    use crate::curate::model::{ClausePart, QuoteRule, Template, TemplateFault};
+
+    fn text(s: &str) -> ClausePart {
+        ClausePart::Text(s.to_string())
+    }
+
+    fn param(name: &str, quoted: Option<char>) -> ClausePart {
+        ClausePart::Param {
+            name: name.to_string(),
+            quoted,
+        }
+    }
+
+    #[test]
+    fn a_clause_reads_into_text_and_placeholders_with_the_quotes_written_around_them() {
+        let template = Template::parse(&json!({
+            "template": ["repo:{owner}/{repo}", "label:\"{label}\"", "a {{b}} {c}", "x = '{y}'"],
+            "quote": "jql",
+        }))
+        .expect("a template");
+        assert_eq!(template.join, " ", "one space by default");
+        assert_eq!(template.quote, QuoteRule::Jql);
+        let parts: Vec<&Vec<ClausePart>> = template.clauses.iter().map(|c| &c.parts).collect();
+        assert_eq!(
+            parts,
+            [
+                &vec![
+                    text("repo:"),
+                    param("owner", None),
+                    text("/"),
+                    param("repo", None)
+                ],
+                &vec![text("label:\""), param("label", Some('"')), text("\"")],
+                &vec![text("a {b} "), param("c", None)],
+                &vec![text("x = '"), param("y", Some('\'')), text("'")],
+            ]
+        );
+        assert_eq!(template.params(), ["owner", "repo", "label", "c", "y"]);
+    }
+
+    #[test]
+    fn one_clause_may_be_written_alone_and_join_is_kept_as_written() {
+        let template = Template::parse(&json!({
+            "template": "project = \"{project}\"", "join": " AND ", "quote": "none",
+        }))
+        .expect("a template");
+        assert_eq!(template.clauses.len(), 1);
+        assert_eq!(template.join, " AND ");
+    }
+
+    #[test]
+    fn a_template_that_cannot_be_read_names_the_part_at_fault() {
+        let fault = |value: serde_json::Value| {
+            let error = Template::parse(&value).expect_err("refused");
+            (error.fault, error.message)
+        };
+        assert_eq!(
+            fault(json!({"template": ["a", "b {x"], "quote": "github"})),
+            (
+                TemplateFault::Clause(1),
+                "`{` without `}` in the clause \"b {x\"".to_string()
+            )
+        );
+        assert_eq!(
+            fault(json!({"template": ["a}"], "quote": "github"})).0,
+            TemplateFault::Clause(0)
+        );
+        assert_eq!(
+            fault(json!({"template": ["{}"], "quote": "github"})).0,
+            TemplateFault::Clause(0)
+        );
+        assert_eq!(
+            fault(json!({"template": ["a"], "quote": "sql"})).0,
+            TemplateFault::Quote
+        );
+        assert_eq!(
+            fault(json!({"template": ["a"], "quote": "none", "joint": " "})).0,
+            TemplateFault::Key("joint".into())
+        );
+        assert_eq!(
+            fault(json!({"template": ["a"], "quote": "none", "join": 3})).0,
+            TemplateFault::Join
+        );
+        assert_eq!(
+            fault(json!({"template": ["a"]})).0,
+            TemplateFault::Whole,
+            "quote is required"
+        );
+        assert_eq!(
+            fault(json!({"template": [], "quote": "none"})).1,
+            "a template needs at least one clause"
+        );
+    }
+}

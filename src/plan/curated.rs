@@ -12,11 +12,12 @@ use super::{Action, Annotations, Auth, Builder, FieldType, Tool, field_type, hoi
 use crate::api::{Api, Location, Operation, SecurityScheme};
 use crate::curate::check::{
     glob_matches, is_array, only_array, operation_inputs, paging_params, schema_at, scoped_by,
-    success_schema, takes_paging,
+    success_schema, takes_paging, template_params,
 };
 use crate::curate::model::{
-    Alias, AllOrNone, AnnotationsSpec, AuthSection, Curation, FieldSpec, Filter, KeyIn, Pagination,
-    PagingStyle, Param, ParamType, Results, Spanned, Step, ToolSpec,
+    Alias, AllOrNone, AnnotationsSpec, AuthSection, ClausePart, Curation, FieldSpec, Filter, KeyIn,
+    Pagination, PagingStyle, Param, ParamType, QuoteRule, Results, Spanned, Step, Template,
+    ToolSpec,
 };
 use crate::naming::{self, Scope};
 
@@ -159,7 +160,8 @@ pub enum ParamKind {
 pub enum CuratedBody {
     Call {
         operation: usize,
-        fixed: Vec<(String, Value)>,
+        /// API parameters the file fills: literals, and templates over the tool's parameters.
+        fixed: Vec<(String, ValueRef)>,
         paging: Option<PagingPlan>,
     },
     Steps(Vec<StepPlan>),
@@ -207,6 +209,95 @@ pub enum ValueRef {
     Object(Vec<(String, ValueRef)>),
     /// A list some of whose items (at any depth) are references.
     Array(Vec<ValueRef>),
+    /// Text built from clauses over the tool's parameters.
+    Template(TemplatePlan),
+}
+
+/// A template: its clauses, what joins the ones kept, and how values are written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TemplatePlan {
+    pub clauses: Vec<ClausePlan>,
+    pub join: String,
+    pub quote: QuoteRule,
+}
+
+/// One clause: kept once per combination of its parameters' values (none when one is absent,
+/// one per item for a list).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClausePlan {
+    /// As written, for the generated code's comments.
+    pub written: String,
+    /// The tool parameters (by index) it names, each once.
+    pub params: Vec<usize>,
+    pub parts: Vec<TemplatePart>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum TemplatePart {
+    Text(String),
+    /// A parameter's value; `quoted` when the clause writes quotes around it.
+    Value {
+        param: usize,
+        quoted: bool,
+    },
+}
+
+impl TemplatePlan {
+    /// The parameters (by index) the template uses.
+    pub fn params(&self) -> Vec<usize> {
+        let mut params: Vec<usize> = Vec::new();
+        for clause in &self.clauses {
+            for param in &clause.params {
+                if !params.contains(param) {
+                    params.push(*param);
+                }
+            }
+        }
+        params
+    }
+}
+
+/// A template as written, over `params`.
+fn template_plan(value: &Value, params: &[ToolParam]) -> Result<TemplatePlan, String> {
+    let template = Template::parse(value)
+        .map_err(|e| format!("internal error: a checked template fails: {}", e.message))?;
+    let index = |name: &str| {
+        params
+            .iter()
+            .position(|p| p.name == name)
+            .ok_or_else(|| format!("internal error: template parameter `{name}` vanished"))
+    };
+    let mut clauses = Vec::new();
+    for clause in &template.clauses {
+        let mut parts = Vec::new();
+        for part in &clause.parts {
+            parts.push(match part {
+                ClausePart::Text(text) => TemplatePart::Text(text.clone()),
+                ClausePart::Param { name, quoted } => TemplatePart::Value {
+                    param: index(name)?,
+                    quoted: match template.quote {
+                        QuoteRule::Github | QuoteRule::Slack => *quoted == Some('"'),
+                        QuoteRule::Jql => quoted.is_some(),
+                        QuoteRule::None => false,
+                    },
+                },
+            });
+        }
+        clauses.push(ClausePlan {
+            written: clause.written.clone(),
+            params: clause
+                .params()
+                .into_iter()
+                .map(index)
+                .collect::<Result<_, _>>()?,
+            parts,
+        });
+    }
+    Ok(TemplatePlan {
+        clauses,
+        join: template.join,
+        quote: template.quote,
+    })
 }
 
 impl ValueRef {
@@ -587,13 +678,17 @@ impl<'c> CuratedPlanner<'c> {
             .as_ref()
             .map(operation_inputs)
             .unwrap_or_default();
+        // A parameter a template uses reaches the API only through it, unless `from` says.
+        let in_templates = template_params(spec);
         for (param_name, param) in &spec.params {
             let api = param
                 .from
                 .as_ref()
                 .map_or(param_name.value.as_str(), |f| f.value.as_str());
+            let only_templated = param.from.is_none() && in_templates.contains(&param_name.value);
             let api_input = call_operation
                 .as_ref()
+                .filter(|_| !only_templated)
                 .and_then(|_| api_inputs.iter().find(|(n, _, _)| n == api));
             let (plan, schema) = self.param(param_name, param, api_input, &mut idents, builder)?;
             if plan.required {
@@ -656,8 +751,15 @@ impl<'c> CuratedPlanner<'c> {
                 let fixed = spec
                     .fixed
                     .iter()
-                    .map(|(k, v)| (k.value.clone(), v.value.clone()))
-                    .collect();
+                    .map(|(k, v)| {
+                        let value = if Template::is_template(&v.value) {
+                            ValueRef::Template(template_plan(&v.value, &params)?)
+                        } else {
+                            ValueRef::Literal(v.value.clone())
+                        };
+                        Ok((k.value.clone(), value))
+                    })
+                    .collect::<Result<_, String>>()?;
                 let paging = match (
                     &results_spec.items,
                     spec.pagination
@@ -1102,6 +1204,9 @@ fn value_ref(
     params: &[ToolParam],
     results: &IndexMap<String, (String, Option<Value>)>,
 ) -> Result<ValueRef, String> {
+    if Template::is_template(value) {
+        return Ok(ValueRef::Template(template_plan(value, params)?));
+    }
     let Some(reference) = value.as_str().and_then(|s| s.strip_prefix('$')) else {
         // References may sit at any depth of an object or a list; a part without any stays a
         // literal, written as it is.

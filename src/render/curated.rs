@@ -8,9 +8,11 @@ use serde_json::Value;
 
 use super::rust::{ident, rust_type};
 use crate::curate::model::PagingStyle;
+use crate::curate::model::QuoteRule;
 use crate::plan::curated::{
     AliasPlan, CuratedBody, CuratedTool, EnumPlan, PagingPlan, ParamKind, ResolverPlan,
-    ResolverSource, ResultsPlan, ScopeValue, ShapeConvert, StepPlan, ToolParam, ValueRef,
+    ResolverSource, ResultsPlan, ScopeValue, ShapeConvert, StepPlan, TemplatePart, TemplatePlan,
+    ToolParam, ValueRef,
 };
 use crate::plan::{FieldType, OperationPlan, Plan};
 
@@ -866,7 +868,7 @@ fn call_body(
     tool_name: &str,
     tool: &CuratedTool,
     operation: &OperationPlan,
-    fixed: &[(String, Value)],
+    fixed: &[(String, ValueRef)],
     paging: Option<&PagingPlan>,
     detailed: &TokenStream,
     lookups_fetch: &[TokenStream],
@@ -884,8 +886,31 @@ fn call_body(
         );
         Some(quote! { curated::put(&mut args, #api_name, #value); })
     });
+    // The parameters templates use, as the API wants them, computed once.
+    let mut templated: Vec<usize> = Vec::new();
+    for (_, value) in fixed {
+        if let ValueRef::Template(template) = value {
+            for param in template.params() {
+                if !templated.contains(&param) {
+                    templated.push(param);
+                }
+            }
+        }
+    }
+    let template_args = templated.iter().map(|index| {
+        let param = &tool.params[*index];
+        let local = arg_local(param);
+        let value = api_value(
+            plan,
+            tool_name,
+            &tool.params,
+            param,
+            is_optional(plan, param),
+        );
+        quote! { let #local: serde_json::Value = #value; }
+    });
     let fixed = fixed.iter().map(|(name, value)| {
-        let value = json_value(value);
+        let value = value_expr(tool, value);
         quote! { curated::put(&mut args, #name, #value); }
     });
     let limit = tool
@@ -952,7 +977,7 @@ fn call_body(
             }
         }
     };
-    let puts: Vec<TokenStream> = puts.chain(fixed).collect();
+    let puts: Vec<TokenStream> = template_args.chain(puts).chain(fixed).collect();
     let args_decl = if operation.fields.is_empty() {
         quote! {}
     } else if puts.is_empty() {
@@ -972,14 +997,82 @@ fn call_body(
     )
 }
 
+/// The local holding a parameter's value as the API wants it (`arg_<name>`).
+fn arg_local(param: &ToolParam) -> proc_macro2::Ident {
+    ident(&format!("arg_{}", param.ident.trim_end_matches('_')))
+}
+
+/// The text a template builds, as a block: each clause pushed once per combination of its
+/// parameters' values (so not at all when one is absent, and once per item of a list), each value
+/// written by the template's quoting rule, then the clauses kept joined.
+fn template_expr(tool: &CuratedTool, template: &TemplatePlan) -> TokenStream {
+    let rule = match template.quote {
+        QuoteRule::None => quote! { curated::Quote::None },
+        QuoteRule::Github => quote! { curated::Quote::Github },
+        QuoteRule::Slack => quote! { curated::Quote::Slack },
+        QuoteRule::Jql => quote! { curated::Quote::Jql },
+    };
+    // Each value is named after its parameter, unless that name is one the block uses itself
+    // (`quote`, `clauses` and the `arg_` locals).
+    let each = |index: usize| {
+        let name = &tool.params[index].ident;
+        if name == "quote" || name == "clauses" || name.starts_with("arg_") {
+            ident(&format!("each_{}", name.trim_end_matches('_')))
+        } else {
+            ident(name)
+        }
+    };
+    let clauses = template.clauses.iter().map(|clause| {
+        let pieces: Vec<TokenStream> = clause
+            .parts
+            .iter()
+            .map(|part| match part {
+                TemplatePart::Text(text) => quote! { #text },
+                TemplatePart::Value { param, quoted } => {
+                    let name = &tool.params[*param].name;
+                    let value = each(*param);
+                    quote! { quote.write(#name, &#value, #quoted)?.as_str() }
+                }
+            })
+            .collect();
+        let text = match (clause.parts.as_slice(), pieces.as_slice()) {
+            ([TemplatePart::Text(_)], [only]) => quote! { #only.to_string() },
+            ([TemplatePart::Value { param, quoted }], _) => {
+                let name = &tool.params[*param].name;
+                let value = each(*param);
+                quote! { quote.write(#name, &#value, #quoted)? }
+            }
+            _ => quote! { [ #( #pieces ),* ].concat() },
+        };
+        let mut body = quote! { clauses.push(#text); };
+        for param in clause.params.iter().rev() {
+            let value = each(*param);
+            let local = arg_local(&tool.params[*param]);
+            body = quote! {
+                for #value in curated::template_values(&#local) {
+                    #body
+                }
+            };
+        }
+        body
+    });
+    let join = &template.join;
+    quote! {{
+        let quote = #rule;
+        let mut clauses: Vec<String> = Vec::new();
+        #( #clauses )*
+        serde_json::Value::String(clauses.join(#join))
+    }}
+}
+
 /// The expression for a step value.
 fn value_expr(tool: &CuratedTool, value: &ValueRef) -> TokenStream {
     match value {
         ValueRef::Input(index) => {
-            let param = &tool.params[*index];
-            let local = ident(&format!("arg_{}", param.ident.trim_end_matches('_')));
+            let local = arg_local(&tool.params[*index]);
             quote! { #local.clone() }
         }
+        ValueRef::Template(template) => template_expr(tool, template),
         ValueRef::Step { var, pointer } => {
             let var = ident(var);
             if pointer.is_empty() {

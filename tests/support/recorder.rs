@@ -106,7 +106,10 @@ fn accepts(port: u16) -> bool {
 
 /// The part of an API description Prism needs for `paths`: those paths (every method), and of
 /// `definitions` (Swagger 2.0) and `components` (OpenAPI 3) only what they reach through `$ref`,
-/// transitively; everything else of the document (security schemes included) is kept as it is.
+/// transitively; `webhooks` and `x-webhooks` (requests the API sends, not ones it serves) are
+/// left out; everything else of the document (security schemes included) is kept as it is, with
+/// what it reaches. Before, GitHub's `x-webhooks` stayed and referred to schemas that were left
+/// out, and Prism refused the part with `MissingPointerError`.
 /// Prism takes minutes to start on a description of thousands of operations; on the part a test
 /// uses it starts in seconds and validates those operations exactly as the whole would.
 pub fn subset(spec: &Value, paths: &[&str]) -> Value {
@@ -121,9 +124,21 @@ pub fn subset(spec: &Value, paths: &[&str]) -> Value {
             .unwrap_or_else(|| panic!("the description has no path {path}"));
         kept.insert((*path).to_owned(), item.clone());
     }
-    // Follow `$ref`s from the kept paths until nothing new is reached.
+    if let Some(document) = part.as_object_mut() {
+        document.remove("webhooks");
+        document.remove("x-webhooks");
+    }
+    // Follow `$ref`s from what is kept whole until nothing new is reached.
     let mut reached = std::collections::BTreeSet::new();
     let mut pending: Vec<Value> = vec![Value::Object(kept.clone())];
+    for (key, value) in part.as_object().into_iter().flatten() {
+        if !matches!(key.as_str(), "paths" | "components" | "definitions") {
+            pending.push(value.clone());
+        }
+    }
+    if let Some(schemes) = part.pointer("/components/securitySchemes") {
+        pending.push(schemes.clone());
+    }
     while let Some(value) = pending.pop() {
         let mut refs = Vec::new();
         collect_refs(&value, &mut refs);

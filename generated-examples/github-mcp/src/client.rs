@@ -3,11 +3,13 @@
 //! The client of the GitHub's official OpenAPI spec + Octokit extension API: one method per operation the tools call.
 
 use serde_json::{Map, Value};
+use crate::curated;
 use crate::runtime::{self, ToolError, Upstream};
 
 /// The API client, holding the HTTP connection pool and the server's credentials.
 pub struct Client {
     upstream: Upstream,
+    resolvers: Resolvers,
 }
 
 impl Client {
@@ -19,12 +21,47 @@ impl Client {
     ) -> anyhow::Result<Self> {
         Ok(Self {
             upstream: Upstream::new(base_url, credentials, options)?,
+            resolvers: Resolvers::new(),
         })
     }
 
     /// The most pages of a list one call may walk (`--api-max-pages`).
     pub fn max_pages(&self) -> usize {
         self.upstream.max_pages()
+    }
+
+    /// List labels for a repository — `GET /repos/{owner}/{repo}/labels` (`issues/list-labels-for-repo`).
+    pub async fn issues_list_labels_for_repo(
+        &self,
+        params: &IssuesListLabelsForRepoParams,
+    ) -> Result<Value, ToolError> {
+        let request = self
+            .upstream
+            .request(
+                reqwest::Method::GET,
+                "GET /repos/{owner}/{repo}/labels",
+                &["repos", params.owner.as_str(), params.repo.as_str(), "labels"],
+            )
+            .query("per_page", &params.per_page)
+            .query("page", &params.page);
+        self.upstream.send(request).await
+    }
+
+    /// List assignees — `GET /repos/{owner}/{repo}/assignees` (`issues/list-assignees`).
+    pub async fn issues_list_assignees(
+        &self,
+        params: &IssuesListAssigneesParams,
+    ) -> Result<Value, ToolError> {
+        let request = self
+            .upstream
+            .request(
+                reqwest::Method::GET,
+                "GET /repos/{owner}/{repo}/assignees",
+                &["repos", params.owner.as_str(), params.repo.as_str(), "assignees"],
+            )
+            .query("per_page", &params.per_page)
+            .query("page", &params.page);
+        self.upstream.send(request).await
     }
 
     /// Search issues and pull requests — `GET /search/issues` (`search/issues-and-pull-requests`).
@@ -128,6 +165,181 @@ impl Client {
             .json(Value::Object(body));
         self.upstream.send(request).await
     }
+}
+
+/// The caches of the resolvers that list every item.
+pub struct Resolvers {
+    label: curated::ScopedResolverCache,
+    assignee: curated::ScopedResolverCache,
+}
+
+impl Resolvers {
+    pub fn new() -> Self {
+        Self {
+            label: curated::ScopedResolverCache::new(&LABEL_RESOLVER),
+            assignee: curated::ScopedResolverCache::new(&ASSIGNEE_RESOLVER),
+        }
+    }
+}
+
+impl Default for Resolvers {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// How a label becomes an id.
+pub static LABEL_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
+    what: "label",
+    match_fields: &["/name"],
+    id_field: "/name",
+    name_field: "/name",
+    ttl: std::time::Duration::from_secs(300),
+};
+
+impl Client {
+    /// The id for a label.
+    pub async fn resolve_label(
+        &self,
+        scope: &serde_json::Map<String, serde_json::Value>,
+        value: &str,
+    ) -> Result<String, ToolError> {
+        self.resolvers
+            .label
+            .scope(scope)
+            .resolve(value, || self.list_every_label(scope))
+            .await
+    }
+
+    /// Every item `issues/list-labels-for-repo` lists, for the `label` resolver.
+    async fn list_every_label(
+        &self,
+        scope: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Vec<serde_json::Value>, ToolError> {
+        const LABEL_PAGING: curated::Paging = curated::Paging {
+            style: curated::PagingStyle::Page,
+            items: "",
+            max_page_size: 100,
+            max_pages: 20,
+        };
+        let collected = curated::collect_pages(
+                &LABEL_PAGING.within(self.max_pages()),
+                None,
+                |page| async move {
+                    let mut args = scope.clone();
+                    curated::put(&mut args, "page", page.number);
+                    curated::put(&mut args, "per_page", page.size);
+                    let params: IssuesListLabelsForRepoParams = curated::params(
+                        "issues/list-labels-for-repo",
+                        args,
+                    )?;
+                    self.issues_list_labels_for_repo(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                },
+            )
+            .await?;
+        Ok(collected.items)
+    }
+}
+
+/// How a assignee login becomes an id.
+pub static ASSIGNEE_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
+    what: "assignee login",
+    match_fields: &["/login"],
+    id_field: "/login",
+    name_field: "/login",
+    ttl: std::time::Duration::from_secs(300),
+};
+
+impl Client {
+    /// The id for a assignee login.
+    pub async fn resolve_assignee(
+        &self,
+        scope: &serde_json::Map<String, serde_json::Value>,
+        value: &str,
+    ) -> Result<String, ToolError> {
+        self.resolvers
+            .assignee
+            .scope(scope)
+            .resolve(value, || self.list_every_assignee(scope))
+            .await
+    }
+
+    /// Every item `issues/list-assignees` lists, for the `assignee` resolver.
+    async fn list_every_assignee(
+        &self,
+        scope: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Vec<serde_json::Value>, ToolError> {
+        const ASSIGNEE_PAGING: curated::Paging = curated::Paging {
+            style: curated::PagingStyle::Page,
+            items: "",
+            max_page_size: 100,
+            max_pages: 20,
+        };
+        let collected = curated::collect_pages(
+                &ASSIGNEE_PAGING.within(self.max_pages()),
+                None,
+                |page| async move {
+                    let mut args = scope.clone();
+                    curated::put(&mut args, "page", page.number);
+                    curated::put(&mut args, "per_page", page.size);
+                    let params: IssuesListAssigneesParams = curated::params(
+                        "issues/list-assignees",
+                        args,
+                    )?;
+                    self.issues_list_assignees(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                },
+            )
+            .await?;
+        Ok(collected.items)
+    }
+}
+
+/// The parameters of `issues/list-labels-for-repo` (`GET /repos/{owner}/{repo}/labels`).
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IssuesListLabelsForRepoParams {
+    /// The account owner of the repository. The name is not case sensitive.
+    ///
+    /// `owner`: path parameter.
+    pub owner: String,
+    /// The name of the repository without the `.git` extension. The name is not case sensitive.
+    ///
+    /// `repo`: path parameter.
+    pub repo: String,
+    /// The number of results per page (max 100). For more information, see "[Using pagination in the REST API](https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api)."
+    ///
+    /// `per_page`: query parameter.
+    pub per_page: Option<i64>,
+    /// The page number of the results to fetch. For more information, see "[Using pagination in the REST API](https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api)."
+    ///
+    /// `page`: query parameter.
+    pub page: Option<i64>,
+}
+
+/// The parameters of `issues/list-assignees` (`GET /repos/{owner}/{repo}/assignees`).
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IssuesListAssigneesParams {
+    /// The account owner of the repository. The name is not case sensitive.
+    ///
+    /// `owner`: path parameter.
+    pub owner: String,
+    /// The name of the repository without the `.git` extension. The name is not case sensitive.
+    ///
+    /// `repo`: path parameter.
+    pub repo: String,
+    /// The number of results per page (max 100). For more information, see "[Using pagination in the REST API](https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api)."
+    ///
+    /// `per_page`: query parameter.
+    pub per_page: Option<i64>,
+    /// The page number of the results to fetch. For more information, see "[Using pagination in the REST API](https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api)."
+    ///
+    /// `page`: query parameter.
+    pub page: Option<i64>,
 }
 
 /// The parameters of `search/issues-and-pull-requests` (`GET /search/issues`).

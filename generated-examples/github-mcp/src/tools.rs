@@ -33,6 +33,45 @@ pub static TOOLS: &[ToolEntry<Client>] = &[
     },
 ];
 
+/// `issue_state`: readable names for the API's codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+pub enum IssueState {
+    #[serde(rename = "open")]
+    Open,
+    #[serde(rename = "closed")]
+    Closed,
+}
+
+impl IssueState {
+    /// Every code with its readable name, for mapping results back.
+    pub const CODES: &'static [(curated::Code, &'static str)] = &[
+        (curated::Code::Str("open"), "open"),
+        (curated::Code::Str("closed"), "closed"),
+    ];
+
+    /// The code the API takes.
+    pub fn code(self) -> serde_json::Value {
+        match self {
+            IssueState::Open => serde_json::Value::from("open"),
+            IssueState::Closed => serde_json::Value::from("closed"),
+        }
+    }
+
+    /// The readable name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            IssueState::Open => "open",
+            IssueState::Closed => "closed",
+        }
+    }
+}
+
+impl std::fmt::Display for IssueState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// `github_search_issues`: Search issues
 pub mod github_search_issues {
     use super::*;
@@ -42,13 +81,36 @@ pub mod github_search_issues {
     pub const DEFINITION: &str = r#"{
   "name": "github_search_issues",
   "title": "Search issues",
-  "description": "Search issues and pull requests with GitHub's search syntax, for example `repo:octocat/hello-world is:issue state:open label:bug`. Returns at most `limit` results, best match first; if more match, the result says so.",
+  "description": "Search a repository's issues by state, labels and assignee. Returns at most `limit` issues, best match first; if more match, the result says so.",
   "inputSchema": {
     "type": "object",
     "properties": {
-      "query": {
+      "owner": {
         "type": "string",
-        "description": "A GitHub search query, for example repo:octocat/hello-world is:issue state:open"
+        "description": "The account that owns the repository, for example octocat"
+      },
+      "repo": {
+        "type": "string",
+        "description": "The repository's name, for example hello-world"
+      },
+      "state": {
+        "type": "string",
+        "enum": [
+          "open",
+          "closed"
+        ],
+        "description": "Only open or only closed issues (default both)"
+      },
+      "labels": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Label names, for example [\"bug\", \"good first issue\"]; issues have every one"
+      },
+      "assignee": {
+        "type": "string",
+        "description": "The login of the person the issues are assigned to, for example octocat"
       },
       "limit": {
         "type": "integer",
@@ -58,7 +120,8 @@ pub mod github_search_issues {
       }
     },
     "required": [
-      "query"
+      "owner",
+      "repo"
     ],
     "additionalProperties": false
   },
@@ -110,8 +173,16 @@ pub mod github_search_issues {
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]
     pub struct Input {
-        /// A GitHub search query, for example repo:octocat/hello-world is:issue state:open
-        pub query: String,
+        /// The account that owns the repository, for example octocat
+        pub owner: String,
+        /// The repository's name, for example hello-world
+        pub repo: String,
+        /// Only open or only closed issues (default both)
+        pub state: Option<IssueState>,
+        /// Label names, for example ["bug", "good first issue"]; issues have every one
+        pub labels: Option<Vec<String>>,
+        /// The login of the person the issues are assigned to, for example octocat
+        pub assignee: Option<String>,
         /// The most results to return, from 1 to 100.
         #[serde(default = "default_limit")]
         pub limit: i64,
@@ -154,29 +225,158 @@ pub mod github_search_issues {
     /// Guidance sent with a result cut at the limit.
     const TRUNCATED: &str = "More results match than were returned; narrow the request.";
 
+    const PAGING: curated::Paging = curated::Paging {
+        style: curated::PagingStyle::Page,
+        items: "/items",
+        max_page_size: 100,
+        max_pages: 20,
+    };
+
     pub async fn call(
         client: Arc<Client>,
         arguments: JsonObject,
     ) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         curated::check_range("limit", input.limit, 1, 100)?;
-        let vars = [("query", curated::text(&input.query))];
+        let vars = [
+            ("owner", curated::text(&input.owner)),
+            ("repo", curated::text(&input.repo)),
+            ("state", curated::text(&input.state)),
+            ("labels", curated::text(&input.labels)),
+            ("assignee", curated::text(&input.assignee)),
+        ];
         let vars = curated::borrow_vars(&vars);
         let mut args = serde_json::Map::new();
-        curated::put(&mut args, "q", curated::json(&input.query));
-        let params: client::SearchIssuesAndPullRequestsParams = curated::params(
-            "search/issues-and-pull-requests",
-            args,
-        )?;
-        let body = client
-            .search_issues_and_pull_requests(&params)
+        let arg_owner: serde_json::Value = curated::json(&input.owner);
+        let arg_repo: serde_json::Value = curated::json(&input.repo);
+        let arg_state: serde_json::Value = input
+            .state
+            .map(IssueState::code)
+            .unwrap_or_default();
+        let arg_labels: serde_json::Value = match &input.labels {
+            Some(values) => {
+                let scope = curated::scope([
+                    ("owner", curated::json(&input.owner)),
+                    ("repo", curated::json(&input.repo)),
+                ]);
+                serde_json::Value::Array(
+                    curated::resolve_each(
+                            values,
+                            |value| {
+                                let client = &client;
+                                let scope = &scope;
+                                async move { client.resolve_label(scope, &value).await }
+                            },
+                        )
+                        .await
+                        .map_err(|e| {
+                            e
+                                .explain(ERRORS, &vars)
+                                .for_argument("github_search_issues", "labels")
+                        })?
+                        .into_iter()
+                        .map(|id| curated::id_value(id, false))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+            None => serde_json::Value::Null,
+        };
+        let arg_assignee: serde_json::Value = match &input.assignee {
+            Some(value) => {
+                curated::id_value(
+                    client
+                        .resolve_assignee(
+                            &curated::scope([
+                                ("owner", curated::json(&input.owner)),
+                                ("repo", curated::json(&input.repo)),
+                            ]),
+                            value,
+                        )
+                        .await
+                        .map_err(|e| {
+                            e
+                                .explain(ERRORS, &vars)
+                                .for_argument("github_search_issues", "assignee")
+                        })?,
+                    false,
+                )?
+            }
+            None => serde_json::Value::Null,
+        };
+        curated::put(
+            &mut args,
+            "q",
+            {
+                let quote = curated::Quote::Github;
+                let mut clauses: Vec<String> = Vec::new();
+                for owner in curated::template_values(&arg_owner) {
+                    for repo in curated::template_values(&arg_repo) {
+                        clauses
+                            .push(
+                                [
+                                    "repo:",
+                                    quote.write("owner", &owner, false)?.as_str(),
+                                    "/",
+                                    quote.write("repo", &repo, false)?.as_str(),
+                                ]
+                                    .concat(),
+                            );
+                    }
+                }
+                clauses.push("is:issue".to_string());
+                for state in curated::template_values(&arg_state) {
+                    clauses
+                        .push(
+                            ["state:", quote.write("state", &state, false)?.as_str()]
+                                .concat(),
+                        );
+                }
+                for labels in curated::template_values(&arg_labels) {
+                    clauses
+                        .push(
+                            [
+                                "label:\"",
+                                quote.write("labels", &labels, true)?.as_str(),
+                                "\"",
+                            ]
+                                .concat(),
+                        );
+                }
+                for assignee in curated::template_values(&arg_assignee) {
+                    clauses
+                        .push(
+                            [
+                                "assignee:",
+                                quote.write("assignee", &assignee, false)?.as_str(),
+                            ]
+                                .concat(),
+                        );
+                }
+                serde_json::Value::String(clauses.join(" "))
+            },
+        );
+        let collected = curated::collect_pages(
+                &PAGING.within(client.max_pages()),
+                Some(usize::try_from(input.limit).unwrap_or(1)),
+                |page| {
+                    let mut args = args.clone();
+                    curated::put(&mut args, "page", page.number);
+                    curated::put(&mut args, "per_page", page.size);
+                    let client = Arc::clone(&client);
+                    async move {
+                        let params: client::SearchIssuesAndPullRequestsParams = curated::params(
+                            "search/issues-and-pull-requests",
+                            args,
+                        )?;
+                        client
+                            .search_issues_and_pull_requests(&params)
+                            .await
+                            .map(curated::FetchedPage::from)
+                    }
+                },
+            )
             .await
             .map_err(|e| e.explain(ERRORS, &vars))?;
-        let mut items = curated::items_at(&body, "/items")?;
-        let limit = usize::try_from(input.limit).unwrap_or(1);
-        let more = items.len() > limit;
-        items.truncate(limit);
-        let collected = curated::Collected { items, more };
         Ok(curated::shape_list(&SHAPE, "issues", collected, false, &[], TRUNCATED))
     }
 }
@@ -190,7 +390,7 @@ pub mod github_create_issue {
     pub const DEFINITION: &str = r#"{
   "name": "github_create_issue",
   "title": "Create issue",
-  "description": "Open an issue in a repository. Returns the new issue's number and address. Each call opens a new issue, so do not repeat a call that succeeded.",
+  "description": "Open an issue in a repository, with labels and assignees if given. Returns the new issue's number and address. Each call opens a new issue, so do not repeat a call that succeeded.",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -209,13 +409,26 @@ pub mod github_create_issue {
       "body": {
         "type": "string",
         "description": "The issue's text, in Markdown"
+      },
+      "labels": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Names of the repository's labels to put on the issue, for example [\"bug\"]"
+      },
+      "assignees": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "description": "Logins of the people to assign, for example [\"octocat\"]"
       }
     },
     "required": [
       "owner",
       "repo",
-      "title",
-      "body"
+      "title"
     ],
     "additionalProperties": false
   },
@@ -261,7 +474,11 @@ pub mod github_create_issue {
         /// The issue's title
         pub title: String,
         /// The issue's text, in Markdown
-        pub body: String,
+        pub body: Option<String>,
+        /// Names of the repository's labels to put on the issue, for example ["bug"]
+        pub labels: Option<Vec<String>>,
+        /// Logins of the people to assign, for example ["octocat"]
+        pub assignees: Option<Vec<String>>,
     }
 
     /// Messages for the API's errors, by HTTP status.
@@ -304,18 +521,78 @@ pub mod github_create_issue {
             ("repo", curated::text(&input.repo)),
             ("title", curated::text(&input.title)),
             ("body", curated::text(&input.body)),
+            ("labels", curated::text(&input.labels)),
+            ("assignees", curated::text(&input.assignees)),
         ];
         let vars = curated::borrow_vars(&vars);
         let arg_owner: serde_json::Value = curated::json(&input.owner);
         let arg_repo: serde_json::Value = curated::json(&input.repo);
         let arg_title: serde_json::Value = curated::json(&input.title);
         let arg_body: serde_json::Value = curated::json(&input.body);
+        let arg_labels: serde_json::Value = match &input.labels {
+            Some(values) => {
+                let scope = curated::scope([
+                    ("owner", curated::json(&input.owner)),
+                    ("repo", curated::json(&input.repo)),
+                ]);
+                serde_json::Value::Array(
+                    curated::resolve_each(
+                            values,
+                            |value| {
+                                let client = &client;
+                                let scope = &scope;
+                                async move { client.resolve_label(scope, &value).await }
+                            },
+                        )
+                        .await
+                        .map_err(|e| {
+                            e
+                                .explain(ERRORS, &vars)
+                                .for_argument("github_create_issue", "labels")
+                        })?
+                        .into_iter()
+                        .map(|id| curated::id_value(id, false))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+            None => serde_json::Value::Null,
+        };
+        let arg_assignees: serde_json::Value = match &input.assignees {
+            Some(values) => {
+                let scope = curated::scope([
+                    ("owner", curated::json(&input.owner)),
+                    ("repo", curated::json(&input.repo)),
+                ]);
+                serde_json::Value::Array(
+                    curated::resolve_each(
+                            values,
+                            |value| {
+                                let client = &client;
+                                let scope = &scope;
+                                async move { client.resolve_assignee(scope, &value).await }
+                            },
+                        )
+                        .await
+                        .map_err(|e| {
+                            e
+                                .explain(ERRORS, &vars)
+                                .for_argument("github_create_issue", "assignees")
+                        })?
+                        .into_iter()
+                        .map(|id| curated::id_value(id, false))
+                        .collect::<Result<_, _>>()?,
+                )
+            }
+            None => serde_json::Value::Null,
+        };
         let created = {
             let mut args = serde_json::Map::new();
             curated::put(&mut args, "owner", arg_owner.clone());
             curated::put(&mut args, "repo", arg_repo.clone());
             curated::put(&mut args, "title", arg_title.clone());
             curated::put(&mut args, "body", arg_body.clone());
+            curated::put(&mut args, "labels", arg_labels.clone());
+            curated::put(&mut args, "assignees", arg_assignees.clone());
 
             const STEP_ERRORS: &[(u16, &str)] = &[];
             let params: client::IssuesCreateParams = curated::params(

@@ -45,6 +45,47 @@ impl Client {
             .json(Value::Object(body));
         self.upstream.send(request).await
     }
+
+    /// Create a page — `POST /v1/pages` (`post-page`).
+    pub async fn post_page(&self, params: &PostPageParams) -> Result<Value, ToolError> {
+        let mut body = Map::new();
+        runtime::put(&mut body, "parent", &params.parent);
+        runtime::put(&mut body, "properties", &params.properties);
+        runtime::put(&mut body, "children", &params.children);
+        runtime::put(&mut body, "icon", &params.icon);
+        runtime::put(&mut body, "cover", &params.cover);
+        let request = self
+            .upstream
+            .request(reqwest::Method::POST, "POST /v1/pages", &["v1", "pages"])
+            .header("Notion-Version", &params.notion_version)
+            .json(Value::Object(body));
+        self.upstream.send(request).await
+    }
+
+    /// Query a data source — `POST /v1/data_sources/{data_source_id}/query` (`query-data-source`).
+    pub async fn query_data_source(
+        &self,
+        params: &QueryDataSourceParams,
+    ) -> Result<Value, ToolError> {
+        let mut body = Map::new();
+        runtime::put(&mut body, "filter", &params.filter);
+        runtime::put(&mut body, "sorts", &params.sorts);
+        runtime::put(&mut body, "start_cursor", &params.start_cursor);
+        runtime::put(&mut body, "page_size", &params.page_size);
+        runtime::put(&mut body, "archived", &params.archived);
+        runtime::put(&mut body, "in_trash", &params.in_trash);
+        let request = self
+            .upstream
+            .request(
+                reqwest::Method::POST,
+                "POST /v1/data_sources/{data_source_id}/query",
+                &["v1", "data_sources", params.data_source_id.as_str(), "query"],
+            )
+            .query("filter_properties", &params.filter_properties)
+            .header("Notion-Version", &params.notion_version)
+            .json(Value::Object(body));
+        self.upstream.send(request).await
+    }
 }
 
 /// The parameters of `post-search` (`POST /v1/search`).
@@ -76,4 +117,66 @@ pub struct PostSearchParams {
     ///
     /// `page_size`: property of the request body.
     pub page_size: Option<i64>,
+}
+
+/// The parameters of `post-page` (`POST /v1/pages`).
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PostPageParams {
+    /// The Notion API version
+    ///
+    /// `Notion-Version`: header.
+    #[serde(rename = "Notion-Version")]
+    pub notion_version: Option<String>,
+    /// `parent`: property of the request body.
+    pub parent: Option<Value>,
+    /// The property values for the new page. The keys are the names or IDs of the property and the values are property values.
+    ///
+    /// `properties`: property of the request body.
+    pub properties: Option<Value>,
+    /// The content to be rendered on the new page, represented as an array of [block objects](https://developers.notion.com/reference/block).
+    ///
+    /// `children`: property of the request body.
+    pub children: Option<Vec<String>>,
+    /// The icon of the new page. Either an [emoji object](https://developers.notion.com/reference/emoji-object) or an [external file object](https://developers.notion.com/reference/file-object)..
+    ///
+    /// `icon`: property of the request body.
+    pub icon: Option<String>,
+    /// The cover image of the new page, represented as a [file object](https://developers.notion.com/reference/file-object).
+    ///
+    /// `cover`: property of the request body.
+    pub cover: Option<String>,
+}
+
+/// The parameters of `query-data-source` (`POST /v1/data_sources/{data_source_id}/query`).
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QueryDataSourceParams {
+    /// Identifier for a Notion data source (database)
+    ///
+    /// `data_source_id`: path parameter.
+    pub data_source_id: String,
+    /// A list of page property value IDs to limit the response
+    ///
+    /// `filter_properties`: query parameter.
+    pub filter_properties: Option<Vec<String>>,
+    /// The Notion API version
+    ///
+    /// `Notion-Version`: header.
+    #[serde(rename = "Notion-Version")]
+    pub notion_version: Option<String>,
+    /// Filter conditions for querying the data source
+    ///
+    /// `filter`: property of the request body.
+    pub filter: Option<Value>,
+    /// `sorts`: property of the request body.
+    pub sorts: Option<Value>,
+    /// `start_cursor`: property of the request body.
+    pub start_cursor: Option<String>,
+    /// `page_size`: property of the request body.
+    pub page_size: Option<i64>,
+    /// `archived`: property of the request body.
+    pub archived: Option<bool>,
+    /// `in_trash`: property of the request body.
+    pub in_trash: Option<bool>,
 }

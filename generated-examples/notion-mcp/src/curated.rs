@@ -1249,6 +1249,91 @@ pub fn id_value(id: String, integer: bool) -> Result<Value, ToolError> {
     })
 }
 
+// Templates: text arguments (search queries, JQL) built from clauses over the arguments.
+// ---------------------------------------------------------------------------------------------
+
+/// The texts a template placeholder stands for: none for an absent argument (null, blank text or
+/// an empty list), which drops its clause; each item of a list, which repeats it; otherwise the
+/// value's text (a number or boolean as written).
+pub fn template_values(value: &Value) -> Vec<String> {
+    let text = |value: &Value| match value {
+        Value::Null => None,
+        Value::String(text) if text.trim().is_empty() => None,
+        Value::String(text) => Some(text.clone()),
+        other => Some(other.to_string()),
+    };
+    match value {
+        Value::Array(items) => items.iter().filter_map(text).collect(),
+        other => text(other).into_iter().collect(),
+    }
+}
+
+/// How a template writes a value into its text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quote {
+    /// As it is.
+    None,
+    /// GitHub search: as it is when made of letters, digits and `-_./@#+`, else between double
+    /// quotes; a double quote cannot be escaped there, so a value holding one is refused.
+    Github,
+    /// Slack search: the rule of GitHub's.
+    Slack,
+    /// JQL: a quoted string, with backslashes, quotes and control characters escaped.
+    Jql,
+}
+
+impl Quote {
+    /// `value` (of the argument `argument`) as its clause writes it; `quoted` when the clause puts
+    /// it between quotes itself (`label:"{label}"`).
+    pub fn write(self, argument: &str, value: &str, quoted: bool) -> Result<String, ToolError> {
+        match self {
+            Quote::None => Ok(value.to_string()),
+            Quote::Github | Quote::Slack => {
+                if value.contains('"') {
+                    let search = if self == Quote::Github {
+                        "GitHub"
+                    } else {
+                        "Slack"
+                    };
+                    return Err(ToolError::InvalidArguments(format!(
+                        "Invalid argument `{argument}`: {value:?} has a double quote, which a {search} search cannot hold; leave it out."
+                    )));
+                }
+                let plain = value
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "-_./@#+".contains(c));
+                if quoted || plain {
+                    Ok(value.to_string())
+                } else {
+                    Ok(format!("\"{value}\""))
+                }
+            }
+            Quote::Jql => {
+                let mut escaped = String::with_capacity(value.len() + 2);
+                for c in value.chars() {
+                    match c {
+                        '\\' => escaped.push_str("\\\\"),
+                        '"' => escaped.push_str("\\\""),
+                        '\'' => escaped.push_str("\\'"),
+                        '\n' => escaped.push_str("\\n"),
+                        '\r' => escaped.push_str("\\r"),
+                        '\t' => escaped.push_str("\\t"),
+                        c if c.is_control() => {
+                            escaped.push_str(&format!("\\u{:04x}", u32::from(c)))
+                        }
+                        c => escaped.push(c),
+                    }
+                }
+                if quoted {
+                    Ok(escaped)
+                } else {
+                    Ok(format!("\"{escaped}\""))
+                }
+            }
+        }
+    }
+}
+
 /// The concise or detailed format of a result.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -1284,6 +1369,66 @@ mod tests {
     use serde_json::json;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    // --- templates ------------------------------------------------------------------------
+
+    #[test]
+    fn an_absent_argument_gives_a_template_no_value_and_a_list_one_per_item() {
+        assert!(template_values(&Value::Null).is_empty());
+        assert!(template_values(&json!("  ")).is_empty());
+        assert!(template_values(&json!([])).is_empty());
+        assert_eq!(template_values(&json!("open")), ["open"]);
+        assert_eq!(template_values(&json!(42)), ["42"]);
+        assert_eq!(template_values(&json!(["bug", "", "ui"])), ["bug", "ui"]);
+    }
+
+    #[test]
+    fn github_quoting_keeps_plain_values_quotes_the_rest_and_refuses_a_double_quote() {
+        let write = |value: &str, quoted: bool| Quote::Github.write("label", value, quoted);
+        assert_eq!(write("octocat", false).ok().as_deref(), Some("octocat"));
+        assert_eq!(
+            write("v1.2-rc/x@y#1+", false).ok().as_deref(),
+            Some("v1.2-rc/x@y#1+")
+        );
+        assert_eq!(
+            write("good first issue", false).ok().as_deref(),
+            Some("\"good first issue\"")
+        );
+        assert_eq!(write("a:b", false).ok().as_deref(), Some("\"a:b\""));
+        // Between the clause's own quotes a value goes in as it is.
+        assert_eq!(
+            write("good first issue", true).ok().as_deref(),
+            Some("good first issue")
+        );
+        let refused = text(write("say \"hi\"", true).expect_err("a double quote is refused"));
+        assert_eq!(
+            refused,
+            "Invalid argument `label`: \"say \\\"hi\\\"\" has a double quote, which a GitHub search cannot hold; leave it out."
+        );
+        assert!(Quote::Slack.write("in", "a\"b", false).is_err());
+    }
+
+    #[test]
+    fn jql_quoting_escapes_quotes_backslashes_and_controls_and_quotes_unquoted_values() {
+        assert_eq!(
+            Quote::Jql
+                .write("status", "In \"Review\"", true)
+                .ok()
+                .as_deref(),
+            Some("In \\\"Review\\\"")
+        );
+        assert_eq!(
+            Quote::Jql
+                .write("status", "it's a\\b\n", false)
+                .ok()
+                .as_deref(),
+            Some("\"it\\'s a\\\\b\\n\"")
+        );
+        assert_eq!(
+            Quote::None.write("q", "a \"b\"", false).ok().as_deref(),
+            Some("a \"b\"")
+        );
+    }
 
     // --- errors ---------------------------------------------------------------------------
 

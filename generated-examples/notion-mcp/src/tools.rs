@@ -15,6 +15,16 @@ pub static TOOLS: &[ToolEntry<Client>] = &[
         definition: notion_search::DEFINITION,
         call: |client, arguments| Box::pin(notion_search::call(client, arguments)),
     },
+    ToolEntry {
+        definition: notion_create_page::DEFINITION,
+        call: |client, arguments| Box::pin(notion_create_page::call(client, arguments)),
+    },
+    ToolEntry {
+        definition: notion_query_database::DEFINITION,
+        call: |client, arguments| Box::pin(
+            notion_query_database::call(client, arguments),
+        ),
+    },
 ];
 
 /// `notion_search`: Search pages and databases
@@ -74,5 +84,210 @@ pub mod notion_search {
             .await
             .map_err(|e| e.explain(ERRORS, &vars))?;
         Ok(curated::shape_item(&SHAPE, &body, false, &[]).into())
+    }
+}
+
+/// `notion_create_page`: Create a page in a database
+pub mod notion_create_page {
+    use super::*;
+    use crate::curated::Explain as _;
+
+    /// The definition `tools/list` returns.
+    pub const DEFINITION: &str = r#"{
+  "name": "notion_create_page",
+  "title": "Create a page in a database",
+  "description": "Create a page in a Notion database (a data source) with the given plain-text title. Returns Notion's answer, with the new page's id and url; each call creates another page.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "database": {
+        "type": "string",
+        "description": "Id of the database to add the page to (a UUID), as `search` shows it"
+      },
+      "title": {
+        "type": "string",
+        "description": "Title of the page (the database's Name property)"
+      }
+    },
+    "required": [
+      "database",
+      "title"
+    ],
+    "additionalProperties": false
+  },
+  "outputSchema": {
+    "type": "object"
+  }
+}"#;
+
+    /// The tool's arguments, as the model gives them.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Input {
+        /// Id of the database to add the page to (a UUID), as `search` shows it
+        pub database: String,
+        /// Title of the page (the database's Name property)
+        pub title: String,
+    }
+
+    /// Messages for the API's errors, by HTTP status.
+    const ERRORS: &[(u16, &str)] = &[];
+
+    /// The fields of the result the model sees.
+    const SHAPE: curated::Shape = curated::Shape {
+        fields: &[],
+        detailed: &[],
+    };
+
+    pub async fn call(
+        client: Arc<Client>,
+        arguments: JsonObject,
+    ) -> Result<ToolOutput, ToolError> {
+        let input: Input = runtime::parse_arguments(arguments)?;
+        let vars = [
+            ("database", curated::text(&input.database)),
+            ("title", curated::text(&input.title)),
+        ];
+        let vars = curated::borrow_vars(&vars);
+        let arg_database: serde_json::Value = curated::json(&input.database);
+        let arg_title: serde_json::Value = curated::json(&input.title);
+        let step_1 = {
+            let mut args = serde_json::Map::new();
+            curated::put(
+                &mut args,
+                "parent",
+                curated::object([
+                    ("type", serde_json::Value::from("database_id")),
+                    ("database_id", arg_database.clone()),
+                ]),
+            );
+            curated::put(
+                &mut args,
+                "properties",
+                curated::object([
+                    (
+                        "Name",
+                        curated::object([
+                            (
+                                "title",
+                                serde_json::Value::Array(
+                                    vec![
+                                        curated::object([("text", curated::object([("content",
+                                        arg_title.clone())]))])
+                                    ],
+                                ),
+                            ),
+                        ]),
+                    ),
+                ]),
+            );
+
+            const STEP_ERRORS: &[(u16, &str)] = &[];
+            let params: client::PostPageParams = curated::params("post-page", args)?;
+            client
+                .post_page(&params)
+                .await
+                .map_err(|e| {
+                    e.explain(STEP_ERRORS, &vars)
+                        .explain(ERRORS, &vars)
+                        .in_step(1, "post-page")
+                })?
+        };
+        Ok(curated::shape_item(&SHAPE, &step_1, false, &[]).into())
+    }
+}
+
+/// `notion_query_database`: Find pages of a database by status
+pub mod notion_query_database {
+    use super::*;
+    use crate::curated::Explain as _;
+
+    /// The definition `tools/list` returns.
+    pub const DEFINITION: &str = r#"{
+  "name": "notion_query_database",
+  "title": "Find pages of a database by status",
+  "description": "List the pages of a Notion database (a data source) whose Status property is the given status, such as \"In progress\". Returns Notion's answer: the matching pages with their properties, at most 25.",
+  "inputSchema": {
+    "type": "object",
+    "properties": {
+      "database": {
+        "type": "string",
+        "description": "Id of the data source (database), as `search` shows it"
+      },
+      "status": {
+        "type": "string",
+        "description": "Name of a status of the database's Status property, for example Done"
+      }
+    },
+    "required": [
+      "database",
+      "status"
+    ],
+    "additionalProperties": false
+  },
+  "outputSchema": {
+    "type": "object"
+  }
+}"#;
+
+    /// The tool's arguments, as the model gives them.
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct Input {
+        /// Id of the data source (database), as `search` shows it
+        pub database: String,
+        /// Name of a status of the database's Status property, for example Done
+        pub status: String,
+    }
+
+    /// Messages for the API's errors, by HTTP status.
+    const ERRORS: &[(u16, &str)] = &[];
+
+    /// The fields of the result the model sees.
+    const SHAPE: curated::Shape = curated::Shape {
+        fields: &[],
+        detailed: &[],
+    };
+
+    pub async fn call(
+        client: Arc<Client>,
+        arguments: JsonObject,
+    ) -> Result<ToolOutput, ToolError> {
+        let input: Input = runtime::parse_arguments(arguments)?;
+        let vars = [
+            ("database", curated::text(&input.database)),
+            ("status", curated::text(&input.status)),
+        ];
+        let vars = curated::borrow_vars(&vars);
+        let arg_database: serde_json::Value = curated::json(&input.database);
+        let arg_status: serde_json::Value = curated::json(&input.status);
+        let step_1 = {
+            let mut args = serde_json::Map::new();
+            curated::put(&mut args, "data_source_id", arg_database.clone());
+            curated::put(
+                &mut args,
+                "filter",
+                curated::object([
+                    ("property", serde_json::Value::from("Status")),
+                    ("status", curated::object([("equals", arg_status.clone())])),
+                ]),
+            );
+            curated::put(&mut args, "page_size", serde_json::Value::from(25));
+
+            const STEP_ERRORS: &[(u16, &str)] = &[];
+            let params: client::QueryDataSourceParams = curated::params(
+                "query-data-source",
+                args,
+            )?;
+            client
+                .query_data_source(&params)
+                .await
+                .map_err(|e| {
+                    e.explain(STEP_ERRORS, &vars)
+                        .explain(ERRORS, &vars)
+                        .in_step(1, "query-data-source")
+                })?
+        };
+        Ok(curated::shape_item(&SHAPE, &step_1, false, &[]).into())
     }
 }

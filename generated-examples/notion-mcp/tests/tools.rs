@@ -86,3 +86,35 @@ async fn notion_search_refuses_a_wrong_argument_before_calling_the_api() {
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
 }
+
+/// `notion_create_page` checks its arguments before any request.
+#[tokio::test]
+async fn notion_create_page_refuses_a_wrong_argument_before_calling_the_api() {
+    let api = StandIn::start().await;
+    let result = tools::notion_create_page::call(
+            api.client(),
+            arguments(r#"{"not_a_parameter":1}"#),
+        )
+        .await;
+    assert!(
+        matches!(result, Err(notion_mcp::runtime::ToolError::InvalidArguments(_))),
+        "{result:?}"
+    );
+    assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// `notion_query_database` checks its arguments before any request.
+#[tokio::test]
+async fn notion_query_database_refuses_a_wrong_argument_before_calling_the_api() {
+    let api = StandIn::start().await;
+    let result = tools::notion_query_database::call(
+            api.client(),
+            arguments(r#"{"not_a_parameter":1}"#),
+        )
+        .await;
+    assert!(
+        matches!(result, Err(notion_mcp::runtime::ToolError::InvalidArguments(_))),
+        "{result:?}"
+    );
+    assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
