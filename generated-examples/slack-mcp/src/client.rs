@@ -2,9 +2,9 @@
 
 //! The client of the Slack Web API API: one method per operation the tools call.
 
-use serde_json::Value;
 use crate::curated;
 use crate::runtime::{self, ToolError, Upstream};
+use serde_json::Value;
 
 /// The API client, holding the HTTP connection pool and the server's credentials.
 pub struct Client {
@@ -82,14 +82,20 @@ pub static CHANNEL_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
 impl Client {
     /// The id for a channel name.
     pub async fn resolve_channel(&self, value: &str) -> Result<String, ToolError> {
-        self.resolvers.channel.resolve(value, || self.list_every_channel()).await
+        self.resolvers
+            .channel
+            .resolve(value, || self.list_every_channel())
+            .await
     }
 
     /// Every channel name by id, for showing ids as readable values.
     pub async fn channel_names(
         &self,
     ) -> Result<std::collections::HashMap<String, String>, ToolError> {
-        self.resolvers.channel.names(|| self.list_every_channel()).await
+        self.resolvers
+            .channel
+            .names(|| self.list_every_channel())
+            .await
     }
 
     /// Every item `conversations_list` lists, for the `channel` resolver.
@@ -103,22 +109,19 @@ impl Client {
             max_pages: 20,
         };
         let collected = curated::collect_pages(
-                &CHANNEL_PAGING.within(self.max_pages()),
-                None,
-                |page| async move {
-                    let mut args = serde_json::Map::new();
-                    curated::put(&mut args, "cursor", page.cursor.clone());
-                    curated::put(&mut args, "limit", page.size);
-                    let params: ConversationsListParams = curated::params(
-                        "conversations_list",
-                        args,
-                    )?;
-                    self.conversations_list(&params)
-                        .await
-                        .map(curated::FetchedPage::from)
-                },
-            )
-            .await?;
+            &CHANNEL_PAGING.within(self.max_pages()),
+            None,
+            |page| async move {
+                let mut args = serde_json::Map::new();
+                curated::put(&mut args, "cursor", page.cursor.clone());
+                curated::put(&mut args, "limit", page.size);
+                let params: ConversationsListParams = curated::params("conversations_list", args)?;
+                self.conversations_list(&params)
+                    .await
+                    .map(curated::FetchedPage::from)
+            },
+        )
+        .await?;
         Ok(collected.items)
     }
 }

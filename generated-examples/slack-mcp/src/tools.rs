@@ -2,20 +2,18 @@
 
 //! The tools of this server, in the order `tools/list` returns them.
 
-use std::sync::Arc;
-use rmcp::model::JsonObject;
 use crate::client::{self, Client};
-use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
-use serde::Deserialize;
 use crate::curated;
+use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
+use rmcp::model::JsonObject;
+use serde::Deserialize;
+use std::sync::Arc;
 
 /// Every tool, in the order `tools/list` returns them.
-pub static TOOLS: &[ToolEntry<Client>] = &[
-    ToolEntry {
-        definition: slack_list_channels::DEFINITION,
-        call: |client, arguments| Box::pin(slack_list_channels::call(client, arguments)),
-    },
-];
+pub static TOOLS: &[ToolEntry<Client>] = &[ToolEntry {
+    definition: slack_list_channels::DEFINITION,
+    call: |client, arguments| Box::pin(slack_list_channels::call(client, arguments)),
+}];
 
 /// `slack_list_channels`: List channels
 pub mod slack_list_channels {
@@ -132,10 +130,7 @@ pub mod slack_list_channels {
         max_pages: 20,
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         curated::check_range("limit", input.limit, 1, 1000)?;
         let vars = [];
@@ -143,27 +138,32 @@ pub mod slack_list_channels {
         let mut args = serde_json::Map::new();
         curated::put(&mut args, "exclude_archived", serde_json::Value::Bool(true));
         let collected = curated::collect_pages(
-                &PAGING.within(client.max_pages()),
-                Some(usize::try_from(input.limit).unwrap_or(1)),
-                |page| {
-                    let mut args = args.clone();
-                    curated::put(&mut args, "cursor", page.cursor.clone());
-                    curated::put(&mut args, "limit", page.size);
-                    let client = Arc::clone(&client);
-                    async move {
-                        let params: client::ConversationsListParams = curated::params(
-                            "conversations_list",
-                            args,
-                        )?;
-                        client
-                            .conversations_list(&params)
-                            .await
-                            .map(curated::FetchedPage::from)
-                    }
-                },
-            )
-            .await
-            .map_err(|e| e.explain(ERRORS, &vars))?;
-        Ok(curated::shape_list(&SHAPE, "channels", collected, false, &[], TRUNCATED))
+            &PAGING.within(client.max_pages()),
+            Some(usize::try_from(input.limit).unwrap_or(1)),
+            |page| {
+                let mut args = args.clone();
+                curated::put(&mut args, "cursor", page.cursor.clone());
+                curated::put(&mut args, "limit", page.size);
+                let client = Arc::clone(&client);
+                async move {
+                    let params: client::ConversationsListParams =
+                        curated::params("conversations_list", args)?;
+                    client
+                        .conversations_list(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                }
+            },
+        )
+        .await
+        .map_err(|e| e.explain(ERRORS, &vars))?;
+        Ok(curated::shape_list(
+            &SHAPE,
+            "channels",
+            collected,
+            false,
+            &[],
+            TRUNCATED,
+        ))
     }
 }
