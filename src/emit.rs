@@ -194,6 +194,23 @@ pub const RUSTFMT_TOML: &str = "edition = \"2024\"\nstyle_edition = \"2024\"\n";
 /// on stderr saying so; the crate compiles the same either way.
 pub fn rustfmt_files(files: &mut [(String, String)]) -> Result<(), String> {
     let program = std::env::var_os("RUSTFMT").unwrap_or_else(|| "rustfmt".into());
+    if !rustfmt_files_with(&program, files)? {
+        eprintln!(
+            "warning: `{}` was not found, so the generated Rust files are not rustfmt-formatted \
+             (`cargo fmt --check` in the crate will report differences); install it with \
+             `rustup component add rustfmt` or name it with RUSTFMT, and build again",
+            program.to_string_lossy()
+        );
+    }
+    Ok(())
+}
+
+/// [`rustfmt_files`] with `program` as rustfmt: whether it ran (`false`, files untouched, when it
+/// cannot be started).
+fn rustfmt_files_with(
+    program: &std::ffi::OsStr,
+    files: &mut [(String, String)],
+) -> Result<bool, String> {
     // One directory per call: generations run side by side in one process (tests, benches).
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -209,7 +226,7 @@ pub fn rustfmt_files(files: &mut [(String, String)]) -> Result<(), String> {
     let config = dir.join("rustfmt.toml");
     let results: Vec<Result<Option<String>, String>> = files
         .par_iter()
-        .map(|(path, text)| rustfmt(&program, &config, path, text))
+        .map(|(path, text)| rustfmt(program, &config, path, text))
         .collect();
     let _ = std::fs::remove_dir_all(&dir);
     let mut missing = false;
@@ -219,15 +236,7 @@ pub fn rustfmt_files(files: &mut [(String, String)]) -> Result<(), String> {
             None => missing = true,
         }
     }
-    if missing {
-        eprintln!(
-            "warning: `{}` was not found, so the generated Rust files are not rustfmt-formatted \
-             (`cargo fmt --check` in the crate will report differences); install it with \
-             `rustup component add rustfmt` or name it with RUSTFMT, and build again",
-            program.to_string_lossy()
-        );
-    }
-    Ok(())
+    Ok(!missing)
 }
 
 /// `text` formatted by `program`; `None` when the program cannot be started.
@@ -509,6 +518,61 @@ mod tests {
         assert_eq!(
             values,
             ["{\"a\": \"x\u{202e}\\\"y\"}", "tab\tok \u{2066}rtl\u{2069}"]
+        );
+    }
+
+    #[test]
+    fn rustfmt_sorts_imports_and_joins_a_signature_that_fits_where_prettyplease_does_not() {
+        let printed = format_rust(
+            "src/client.rs",
+            quote! {
+                use serde_json::Value;
+                use crate::runtime::ToolError;
+                pub struct Client;
+                impl Client {
+                    pub async fn list_projects(&self, params: &ListProjectsParams) -> Result<Value, ToolError> { todo!() }
+                }
+            },
+        )
+        .expect("valid Rust");
+        assert!(
+            printed.contains("    pub async fn list_projects(\n"),
+            "{printed}"
+        );
+        let mut files = vec![("src/client.rs".to_string(), printed)];
+        assert!(rustfmt_files_with("rustfmt".as_ref(), &mut files).expect("rustfmt runs"));
+        let formatted = &files[0].1;
+        assert!(
+            formatted.starts_with("use crate::runtime::ToolError;\nuse serde_json::Value;\n"),
+            "{formatted}"
+        );
+        assert!(
+            formatted.contains(
+                "    pub async fn list_projects(&self, params: &ListProjectsParams) -> Result<Value, ToolError> {\n"
+            ),
+            "{formatted}"
+        );
+    }
+
+    #[test]
+    fn without_rustfmt_the_files_stay_as_prettyplease_printed_them() {
+        let mut files = vec![(
+            "src/lib.rs".to_string(),
+            "use b::B;\nuse a::A;\n".to_string(),
+        )];
+        let ran = rustfmt_files_with("mcpgen-test-no-such-rustfmt".as_ref(), &mut files)
+            .expect("a missing rustfmt is not an error");
+        assert!(!ran);
+        assert_eq!(files[0].1, "use b::B;\nuse a::A;\n");
+    }
+
+    #[test]
+    fn a_file_rustfmt_refuses_is_an_internal_error_naming_it() {
+        let mut files = vec![("src/tools.rs".to_string(), "fn main( {}\n".to_string())];
+        let error = rustfmt_files_with("rustfmt".as_ref(), &mut files).expect_err("not Rust");
+        assert!(
+            error.starts_with("internal error: rustfmt refused generated src/tools.rs"),
+            "{error}"
         );
     }
 
