@@ -1,6 +1,7 @@
 //! Format and verify: every Rust file is parsed as syntax (a gate against anything that is not
-//! valid Rust) and printed by prettyplease, so output never depends on an external rustfmt and is
-//! the same on every machine. The printed text is lexed back: that is where text from the spec
+//! valid Rust) and printed by prettyplease; the render step then runs rustfmt over the printed
+//! files with a pinned configuration ([`rustfmt_files`], which says why), so that the crate is
+//! `cargo fmt --check` clean as written. The printed text is lexed back: that is where text from the spec
 //! (string literals, doc comments) meets the printer, and a literal or comment that does not end
 //! where it should, a bare carriage return in a doc comment or unbalanced delimiters are refused.
 //! The grammar itself is not parsed a second time: prettyplease prints any syntax tree as text
