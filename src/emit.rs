@@ -1,6 +1,7 @@
 //! Format and verify: every Rust file is parsed as syntax (a gate against anything that is not
-//! valid Rust) and printed by prettyplease, so output never depends on an external rustfmt and is
-//! the same on every machine. The printed text is lexed back: that is where text from the spec
+//! valid Rust) and printed by prettyplease; the render step then runs rustfmt over the printed
+//! files with a pinned configuration ([`rustfmt_files`], which says why), so that the crate is
+//! `cargo fmt --check` clean as written. The printed text is lexed back: that is where text from the spec
 //! (string literals, doc comments) meets the printer, and a literal or comment that does not end
 //! where it should, a bare carriage return in a doc comment or unbalanced delimiters are refused.
 //! The grammar itself is not parsed a second time: prettyplease prints any syntax tree as text
@@ -174,6 +175,111 @@ fn space_items<'t>(lines: impl Iterator<Item = &'t str>, out: &mut String) {
         out.push('\n');
         previous = Some(line);
     }
+}
+
+/// The `rustfmt.toml` written into every generated crate, and the only configuration its files are
+/// formatted with: the edition of the generated `Cargo.toml` and rustfmt's 2024 style edition.
+pub const RUSTFMT_TOML: &str = "edition = \"2024\"\nstyle_edition = \"2024\"\n";
+
+/// Runs rustfmt over every Rust file of `files` (in place, on every core), so that a generated
+/// crate is `cargo fmt --check` clean as written.
+///
+/// Why an external rustfmt after prettyplease: prettyplease gives the syntax tree a layout, but not
+/// rustfmt's (it breaks method chains and signatures at other widths and does not sort imports),
+/// and matching rustfmt line for line would be a second implementation of rustfmt. What keeps the
+/// output deterministic is the pinned configuration ([`RUSTFMT_TOML`], passed with
+/// `--config-path`, so no `rustfmt.toml` around the user's directories applies) and rustfmt's
+/// stability promise: within a style edition, formatting of formatted code does not change across
+/// versions. The input is already laid out by prettyplease, so without rustfmt (not installed,
+/// or `RUSTFMT` names nothing) the crate is written as prettyplease prints it, with a warning
+/// on stderr saying so; the crate compiles the same either way.
+pub fn rustfmt_files(files: &mut [(String, String)]) -> Result<(), String> {
+    let program = std::env::var_os("RUSTFMT").unwrap_or_else(|| "rustfmt".into());
+    if !rustfmt_files_with(&program, files)? {
+        eprintln!(
+            "warning: `{}` was not found, so the generated Rust files are not rustfmt-formatted \
+             (`cargo fmt --check` in the crate will report differences); install it with \
+             `rustup component add rustfmt` or name it with RUSTFMT, and build again",
+            program.to_string_lossy()
+        );
+    }
+    Ok(())
+}
+
+/// [`rustfmt_files`] with `program` as rustfmt: whether it ran (`false`, files untouched, when it
+/// cannot be started).
+fn rustfmt_files_with(
+    program: &std::ffi::OsStr,
+    files: &mut [(String, String)],
+) -> Result<bool, String> {
+    // One directory per call: generations run side by side in one process (tests, benches).
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("mcpgen-rustfmt-{}-{call}", std::process::id()));
+    std::fs::create_dir_all(&dir)
+        .and_then(|()| std::fs::write(dir.join("rustfmt.toml"), RUSTFMT_TOML))
+        .map_err(|e| {
+            format!(
+                "cannot write rustfmt's configuration in {}: {e}",
+                dir.display()
+            )
+        })?;
+    let config = dir.join("rustfmt.toml");
+    let results: Vec<Result<Option<String>, String>> = files
+        .par_iter()
+        .map(|(path, text)| rustfmt(program, &config, path, text))
+        .collect();
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut missing = false;
+    for ((_, text), result) in files.iter_mut().zip(results) {
+        match result? {
+            Some(formatted) => *text = formatted,
+            None => missing = true,
+        }
+    }
+    Ok(!missing)
+}
+
+/// `text` formatted by `program`; `None` when the program cannot be started.
+fn rustfmt(
+    program: &std::ffi::OsStr,
+    config: &std::path::Path,
+    path: &str,
+    text: &str,
+) -> Result<Option<String>, String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let child = Command::new(program)
+        .arg("--config-path")
+        .arg(config)
+        .args(["--edition", "2024", "--emit", "stdout", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot run rustfmt on generated {path}: {e}")),
+    };
+    // Written on its own thread: rustfmt starts printing before it has read a large file.
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = text.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let output = child
+        .wait_with_output()
+        .map_err(|e| format!("cannot run rustfmt on generated {path}: {e}"))?;
+    let written = writer.join().expect("the writer does not panic");
+    if !output.status.success() {
+        return Err(format!(
+            "internal error: rustfmt refused generated {path}: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        ));
+    }
+    written.map_err(|e| format!("cannot run rustfmt on generated {path}: {e}"))?;
+    String::from_utf8(output.stdout)
+        .map(Some)
+        .map_err(|_| format!("internal error: rustfmt printed generated {path} as non-UTF-8"))
 }
 
 /// `tokens` with every code point a reader cannot see, or that changes the visible order of the
@@ -413,6 +519,61 @@ mod tests {
         assert_eq!(
             values,
             ["{\"a\": \"x\u{202e}\\\"y\"}", "tab\tok \u{2066}rtl\u{2069}"]
+        );
+    }
+
+    #[test]
+    fn rustfmt_sorts_imports_and_joins_a_signature_that_fits_where_prettyplease_does_not() {
+        let printed = format_rust(
+            "src/client.rs",
+            quote! {
+                use serde_json::Value;
+                use crate::runtime::ToolError;
+                pub struct Client;
+                impl Client {
+                    pub async fn list_projects(&self, params: &ListProjectsParams) -> Result<Value, ToolError> { todo!() }
+                }
+            },
+        )
+        .expect("valid Rust");
+        assert!(
+            printed.contains("    pub async fn list_projects(\n"),
+            "{printed}"
+        );
+        let mut files = vec![("src/client.rs".to_string(), printed)];
+        assert!(rustfmt_files_with("rustfmt".as_ref(), &mut files).expect("rustfmt runs"));
+        let formatted = &files[0].1;
+        assert!(
+            formatted.starts_with("use crate::runtime::ToolError;\nuse serde_json::Value;\n"),
+            "{formatted}"
+        );
+        assert!(
+            formatted.contains(
+                "    pub async fn list_projects(&self, params: &ListProjectsParams) -> Result<Value, ToolError> {\n"
+            ),
+            "{formatted}"
+        );
+    }
+
+    #[test]
+    fn without_rustfmt_the_files_stay_as_prettyplease_printed_them() {
+        let mut files = vec![(
+            "src/lib.rs".to_string(),
+            "use b::B;\nuse a::A;\n".to_string(),
+        )];
+        let ran = rustfmt_files_with("mcpgen-test-no-such-rustfmt".as_ref(), &mut files)
+            .expect("a missing rustfmt is not an error");
+        assert!(!ran);
+        assert_eq!(files[0].1, "use b::B;\nuse a::A;\n");
+    }
+
+    #[test]
+    fn a_file_rustfmt_refuses_is_an_internal_error_naming_it() {
+        let mut files = vec![("src/tools.rs".to_string(), "fn main( {}\n".to_string())];
+        let error = rustfmt_files_with("rustfmt".as_ref(), &mut files).expect_err("not Rust");
+        assert!(
+            error.starts_with("internal error: rustfmt refused generated src/tools.rs"),
+            "{error}"
         );
     }
 

@@ -149,3 +149,46 @@ fn committed_curation_schema_matches_mcpgen_schema() {
         "schemas/mcpgen.schema.json is stale; run `cargo run -- schema > schemas/mcpgen.schema.json`"
     );
 }
+
+/// Every committed example (all of `generated-examples/`, whose freshness the test above and
+/// `.ci/run`'s `build --check` loop prove) passes `rustfmt --check` with the crate's own
+/// `rustfmt.toml`, as `cargo fmt --check` in the crate runs it.
+#[test]
+fn every_committed_example_is_rustfmt_clean_with_its_own_rustfmt_toml() {
+    let examples = root().join("generated-examples");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&examples).expect("generated-examples/ is readable") {
+        let dir = entry.expect("directory entry").path();
+        if !dir.join("Cargo.toml").is_file() {
+            continue;
+        }
+        let config = dir.join("rustfmt.toml");
+        assert!(config.is_file(), "{} has no rustfmt.toml", dir.display());
+        let sources: Vec<String> = committed_files(&dir)
+            .into_iter()
+            .filter(|path| path.ends_with(".rs"))
+            .collect();
+        assert!(!sources.is_empty(), "{} has no Rust files", dir.display());
+        let output = std::process::Command::new("rustfmt")
+            .current_dir(&dir)
+            .arg("--check")
+            .arg("--config-path")
+            .arg(&config)
+            .args(["--edition", "2024"])
+            .args(&sources)
+            .output()
+            .expect("rustfmt runs (rustup component add rustfmt)");
+        assert!(
+            output.status.success(),
+            "{} is not rustfmt-clean; regenerate it (see .ci/run's example_inputs):\n{}{}",
+            dir.display(),
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
+        checked += 1;
+    }
+    assert_eq!(
+        checked, 8,
+        "every example in generated-examples/ is checked"
+    );
+}

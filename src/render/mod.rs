@@ -138,6 +138,22 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
     for (path, contents) in emit::format_files(rust_files, &format!("{HEADER}\n\n"))? {
         files.push(File { path, contents });
     }
+    files.push(File {
+        path: "rustfmt.toml".into(),
+        contents: format!("# {}\n{}", &HEADER[3..], emit::RUSTFMT_TOML),
+    });
+    // Every Rust file, generated or copied from templates/, as rustfmt prints it (see
+    // `emit::rustfmt_files` for why rustfmt runs here).
+    let mut rust: Vec<(String, String)> = files
+        .iter_mut()
+        .filter(|file| file.path.ends_with(".rs"))
+        .map(|file| (file.path.clone(), std::mem::take(&mut file.contents)))
+        .collect();
+    emit::rustfmt_files(&mut rust)?;
+    let mut rust = rust.into_iter();
+    for file in files.iter_mut().filter(|file| file.path.ends_with(".rs")) {
+        file.contents = rust.next().expect("one text per Rust file").1;
+    }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }

@@ -2,9 +2,9 @@
 
 //! The client of the GitHub's official OpenAPI spec + Octokit extension API: one method per operation the tools call.
 
-use serde_json::{Map, Value};
 use crate::curated;
 use crate::runtime::{self, ToolError, Upstream};
+use serde_json::{Map, Value};
 
 /// The API client, holding the HTTP connection pool and the server's credentials.
 pub struct Client {
@@ -40,7 +40,12 @@ impl Client {
             .request(
                 reqwest::Method::GET,
                 "GET /repos/{owner}/{repo}/labels",
-                &["repos", params.owner.as_str(), params.repo.as_str(), "labels"],
+                &[
+                    "repos",
+                    params.owner.as_str(),
+                    params.repo.as_str(),
+                    "labels",
+                ],
             )
             .query("per_page", &params.per_page)
             .query("page", &params.page);
@@ -57,7 +62,12 @@ impl Client {
             .request(
                 reqwest::Method::GET,
                 "GET /repos/{owner}/{repo}/assignees",
-                &["repos", params.owner.as_str(), params.repo.as_str(), "assignees"],
+                &[
+                    "repos",
+                    params.owner.as_str(),
+                    params.repo.as_str(),
+                    "assignees",
+                ],
             )
             .query("per_page", &params.per_page)
             .query("page", &params.page);
@@ -71,7 +81,11 @@ impl Client {
     ) -> Result<Value, ToolError> {
         let request = self
             .upstream
-            .request(reqwest::Method::GET, "GET /search/issues", &["search", "issues"])
+            .request(
+                reqwest::Method::GET,
+                "GET /search/issues",
+                &["search", "issues"],
+            )
             .query("q", &params.q)
             .query("sort", &params.sort)
             .query("order", &params.order)
@@ -83,10 +97,7 @@ impl Client {
     }
 
     /// Create an issue — `POST /repos/{owner}/{repo}/issues` (`issues/create`).
-    pub async fn issues_create(
-        &self,
-        params: &IssuesCreateParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn issues_create(&self, params: &IssuesCreateParams) -> Result<Value, ToolError> {
         let mut body = Map::new();
         runtime::put(&mut body, "title", &params.title);
         runtime::put(&mut body, "body", &params.body_2);
@@ -101,17 +112,19 @@ impl Client {
             .request(
                 reqwest::Method::POST,
                 "POST /repos/{owner}/{repo}/issues",
-                &["repos", params.owner.as_str(), params.repo.as_str(), "issues"],
+                &[
+                    "repos",
+                    params.owner.as_str(),
+                    params.repo.as_str(),
+                    "issues",
+                ],
             )
             .json(Value::Object(body));
         self.upstream.send(request).await
     }
 
     /// Update an issue — `PATCH /repos/{owner}/{repo}/issues/{issue_number}` (`issues/update`).
-    pub async fn issues_update(
-        &self,
-        params: &IssuesUpdateParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn issues_update(&self, params: &IssuesUpdateParams) -> Result<Value, ToolError> {
         let mut body = Map::new();
         runtime::put(&mut body, "title", &params.title);
         runtime::put(&mut body, "body", &params.body_2);
@@ -223,22 +236,20 @@ impl Client {
             max_pages: 20,
         };
         let collected = curated::collect_pages(
-                &LABEL_PAGING.within(self.max_pages()),
-                None,
-                |page| async move {
-                    let mut args = scope.clone();
-                    curated::put(&mut args, "page", page.number);
-                    curated::put(&mut args, "per_page", page.size);
-                    let params: IssuesListLabelsForRepoParams = curated::params(
-                        "issues/list-labels-for-repo",
-                        args,
-                    )?;
-                    self.issues_list_labels_for_repo(&params)
-                        .await
-                        .map(curated::FetchedPage::from)
-                },
-            )
-            .await?;
+            &LABEL_PAGING.within(self.max_pages()),
+            None,
+            |page| async move {
+                let mut args = scope.clone();
+                curated::put(&mut args, "page", page.number);
+                curated::put(&mut args, "per_page", page.size);
+                let params: IssuesListLabelsForRepoParams =
+                    curated::params("issues/list-labels-for-repo", args)?;
+                self.issues_list_labels_for_repo(&params)
+                    .await
+                    .map(curated::FetchedPage::from)
+            },
+        )
+        .await?;
         Ok(collected.items)
     }
 }
@@ -278,22 +289,20 @@ impl Client {
             max_pages: 20,
         };
         let collected = curated::collect_pages(
-                &ASSIGNEE_PAGING.within(self.max_pages()),
-                None,
-                |page| async move {
-                    let mut args = scope.clone();
-                    curated::put(&mut args, "page", page.number);
-                    curated::put(&mut args, "per_page", page.size);
-                    let params: IssuesListAssigneesParams = curated::params(
-                        "issues/list-assignees",
-                        args,
-                    )?;
-                    self.issues_list_assignees(&params)
-                        .await
-                        .map(curated::FetchedPage::from)
-                },
-            )
-            .await?;
+            &ASSIGNEE_PAGING.within(self.max_pages()),
+            None,
+            |page| async move {
+                let mut args = scope.clone();
+                curated::put(&mut args, "page", page.number);
+                curated::put(&mut args, "per_page", page.size);
+                let params: IssuesListAssigneesParams =
+                    curated::params("issues/list-assignees", args)?;
+                self.issues_list_assignees(&params)
+                    .await
+                    .map(curated::FetchedPage::from)
+            },
+        )
+        .await?;
         Ok(collected.items)
     }
 }

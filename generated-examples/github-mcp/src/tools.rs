@@ -2,12 +2,12 @@
 
 //! The tools of this server, in the order `tools/list` returns them.
 
-use std::sync::Arc;
-use rmcp::model::JsonObject;
 use crate::client::{self, Client};
-use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
-use serde::Deserialize;
 use crate::curated;
+use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
+use rmcp::model::JsonObject;
+use serde::Deserialize;
+use std::sync::Arc;
 
 /// Every tool, in the order `tools/list` returns them.
 pub static TOOLS: &[ToolEntry<Client>] = &[
@@ -21,15 +21,11 @@ pub static TOOLS: &[ToolEntry<Client>] = &[
     },
     ToolEntry {
         definition: github_set_issue_state::DEFINITION,
-        call: |client, arguments| Box::pin(
-            github_set_issue_state::call(client, arguments),
-        ),
+        call: |client, arguments| Box::pin(github_set_issue_state::call(client, arguments)),
     },
     ToolEntry {
         definition: github_comment_on_issue::DEFINITION,
-        call: |client, arguments| Box::pin(
-            github_comment_on_issue::call(client, arguments),
-        ),
+        call: |client, arguments| Box::pin(github_comment_on_issue::call(client, arguments)),
     },
 ];
 
@@ -232,10 +228,7 @@ pub mod github_search_issues {
         max_pages: 20,
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         curated::check_range("limit", input.limit, 1, 100)?;
         let vars = [
@@ -249,10 +242,7 @@ pub mod github_search_issues {
         let mut args = serde_json::Map::new();
         let arg_owner: serde_json::Value = curated::json(&input.owner);
         let arg_repo: serde_json::Value = curated::json(&input.repo);
-        let arg_state: serde_json::Value = input
-            .state
-            .map(IssueState::code)
-            .unwrap_or_default();
+        let arg_state: serde_json::Value = input.state.map(IssueState::code).unwrap_or_default();
         let arg_labels: serde_json::Value = match &input.labels {
             Some(values) => {
                 let scope = curated::scope([
@@ -260,124 +250,111 @@ pub mod github_search_issues {
                     ("repo", curated::json(&input.repo)),
                 ]);
                 serde_json::Value::Array(
-                    curated::resolve_each(
-                            values,
-                            |value| {
-                                let client = &client;
-                                let scope = &scope;
-                                async move { client.resolve_label(scope, &value).await }
-                            },
-                        )
-                        .await
-                        .map_err(|e| {
-                            e
-                                .explain(ERRORS, &vars)
-                                .for_argument("github_search_issues", "labels")
-                        })?
-                        .into_iter()
-                        .map(|id| curated::id_value(id, false))
-                        .collect::<Result<_, _>>()?,
+                    curated::resolve_each(values, |value| {
+                        let client = &client;
+                        let scope = &scope;
+                        async move { client.resolve_label(scope, &value).await }
+                    })
+                    .await
+                    .map_err(|e| {
+                        e.explain(ERRORS, &vars)
+                            .for_argument("github_search_issues", "labels")
+                    })?
+                    .into_iter()
+                    .map(|id| curated::id_value(id, false))
+                    .collect::<Result<_, _>>()?,
                 )
             }
             None => serde_json::Value::Null,
         };
         let arg_assignee: serde_json::Value = match &input.assignee {
-            Some(value) => {
-                curated::id_value(
-                    client
-                        .resolve_assignee(
-                            &curated::scope([
-                                ("owner", curated::json(&input.owner)),
-                                ("repo", curated::json(&input.repo)),
-                            ]),
-                            value,
-                        )
-                        .await
-                        .map_err(|e| {
-                            e
-                                .explain(ERRORS, &vars)
-                                .for_argument("github_search_issues", "assignee")
-                        })?,
-                    false,
-                )?
-            }
+            Some(value) => curated::id_value(
+                client
+                    .resolve_assignee(
+                        &curated::scope([
+                            ("owner", curated::json(&input.owner)),
+                            ("repo", curated::json(&input.repo)),
+                        ]),
+                        value,
+                    )
+                    .await
+                    .map_err(|e| {
+                        e.explain(ERRORS, &vars)
+                            .for_argument("github_search_issues", "assignee")
+                    })?,
+                false,
+            )?,
             None => serde_json::Value::Null,
         };
-        curated::put(
-            &mut args,
-            "q",
-            {
-                let quote = curated::Quote::Github;
-                let mut clauses: Vec<String> = Vec::new();
-                for owner in curated::template_values(&arg_owner) {
-                    for repo in curated::template_values(&arg_repo) {
-                        clauses
-                            .push(
-                                [
-                                    "repo:",
-                                    quote.write("owner", &owner, false)?.as_str(),
-                                    "/",
-                                    quote.write("repo", &repo, false)?.as_str(),
-                                ]
-                                    .concat(),
-                            );
-                    }
+        curated::put(&mut args, "q", {
+            let quote = curated::Quote::Github;
+            let mut clauses: Vec<String> = Vec::new();
+            for owner in curated::template_values(&arg_owner) {
+                for repo in curated::template_values(&arg_repo) {
+                    clauses.push(
+                        [
+                            "repo:",
+                            quote.write("owner", &owner, false)?.as_str(),
+                            "/",
+                            quote.write("repo", &repo, false)?.as_str(),
+                        ]
+                        .concat(),
+                    );
                 }
-                clauses.push("is:issue".to_string());
-                for state in curated::template_values(&arg_state) {
-                    clauses
-                        .push(
-                            ["state:", quote.write("state", &state, false)?.as_str()]
-                                .concat(),
-                        );
-                }
-                for labels in curated::template_values(&arg_labels) {
-                    clauses
-                        .push(
-                            [
-                                "label:\"",
-                                quote.write("labels", &labels, true)?.as_str(),
-                                "\"",
-                            ]
-                                .concat(),
-                        );
-                }
-                for assignee in curated::template_values(&arg_assignee) {
-                    clauses
-                        .push(
-                            [
-                                "assignee:",
-                                quote.write("assignee", &assignee, false)?.as_str(),
-                            ]
-                                .concat(),
-                        );
-                }
-                serde_json::Value::String(clauses.join(" "))
-            },
-        );
+            }
+            clauses.push("is:issue".to_string());
+            for state in curated::template_values(&arg_state) {
+                clauses.push(["state:", quote.write("state", &state, false)?.as_str()].concat());
+            }
+            for labels in curated::template_values(&arg_labels) {
+                clauses.push(
+                    [
+                        "label:\"",
+                        quote.write("labels", &labels, true)?.as_str(),
+                        "\"",
+                    ]
+                    .concat(),
+                );
+            }
+            for assignee in curated::template_values(&arg_assignee) {
+                clauses.push(
+                    [
+                        "assignee:",
+                        quote.write("assignee", &assignee, false)?.as_str(),
+                    ]
+                    .concat(),
+                );
+            }
+            serde_json::Value::String(clauses.join(" "))
+        });
         let collected = curated::collect_pages(
-                &PAGING.within(client.max_pages()),
-                Some(usize::try_from(input.limit).unwrap_or(1)),
-                |page| {
-                    let mut args = args.clone();
-                    curated::put(&mut args, "page", page.number);
-                    curated::put(&mut args, "per_page", page.size);
-                    let client = Arc::clone(&client);
-                    async move {
-                        let params: client::SearchIssuesAndPullRequestsParams = curated::params(
-                            "search/issues-and-pull-requests",
-                            args,
-                        )?;
-                        client
-                            .search_issues_and_pull_requests(&params)
-                            .await
-                            .map(curated::FetchedPage::from)
-                    }
-                },
-            )
-            .await
-            .map_err(|e| e.explain(ERRORS, &vars))?;
-        Ok(curated::shape_list(&SHAPE, "issues", collected, false, &[], TRUNCATED))
+            &PAGING.within(client.max_pages()),
+            Some(usize::try_from(input.limit).unwrap_or(1)),
+            |page| {
+                let mut args = args.clone();
+                curated::put(&mut args, "page", page.number);
+                curated::put(&mut args, "per_page", page.size);
+                let client = Arc::clone(&client);
+                async move {
+                    let params: client::SearchIssuesAndPullRequestsParams =
+                        curated::params("search/issues-and-pull-requests", args)?;
+                    client
+                        .search_issues_and_pull_requests(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                }
+            },
+        )
+        .await
+        .map_err(|e| e.explain(ERRORS, &vars))?;
+        Ok(curated::shape_list(
+            &SHAPE,
+            "issues",
+            collected,
+            false,
+            &[],
+            TRUNCATED,
+        ))
     }
 }
 
@@ -511,10 +488,7 @@ pub mod github_create_issue {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [
             ("owner", curated::text(&input.owner)),
@@ -536,23 +510,19 @@ pub mod github_create_issue {
                     ("repo", curated::json(&input.repo)),
                 ]);
                 serde_json::Value::Array(
-                    curated::resolve_each(
-                            values,
-                            |value| {
-                                let client = &client;
-                                let scope = &scope;
-                                async move { client.resolve_label(scope, &value).await }
-                            },
-                        )
-                        .await
-                        .map_err(|e| {
-                            e
-                                .explain(ERRORS, &vars)
-                                .for_argument("github_create_issue", "labels")
-                        })?
-                        .into_iter()
-                        .map(|id| curated::id_value(id, false))
-                        .collect::<Result<_, _>>()?,
+                    curated::resolve_each(values, |value| {
+                        let client = &client;
+                        let scope = &scope;
+                        async move { client.resolve_label(scope, &value).await }
+                    })
+                    .await
+                    .map_err(|e| {
+                        e.explain(ERRORS, &vars)
+                            .for_argument("github_create_issue", "labels")
+                    })?
+                    .into_iter()
+                    .map(|id| curated::id_value(id, false))
+                    .collect::<Result<_, _>>()?,
                 )
             }
             None => serde_json::Value::Null,
@@ -564,23 +534,19 @@ pub mod github_create_issue {
                     ("repo", curated::json(&input.repo)),
                 ]);
                 serde_json::Value::Array(
-                    curated::resolve_each(
-                            values,
-                            |value| {
-                                let client = &client;
-                                let scope = &scope;
-                                async move { client.resolve_assignee(scope, &value).await }
-                            },
-                        )
-                        .await
-                        .map_err(|e| {
-                            e
-                                .explain(ERRORS, &vars)
-                                .for_argument("github_create_issue", "assignees")
-                        })?
-                        .into_iter()
-                        .map(|id| curated::id_value(id, false))
-                        .collect::<Result<_, _>>()?,
+                    curated::resolve_each(values, |value| {
+                        let client = &client;
+                        let scope = &scope;
+                        async move { client.resolve_assignee(scope, &value).await }
+                    })
+                    .await
+                    .map_err(|e| {
+                        e.explain(ERRORS, &vars)
+                            .for_argument("github_create_issue", "assignees")
+                    })?
+                    .into_iter()
+                    .map(|id| curated::id_value(id, false))
+                    .collect::<Result<_, _>>()?,
                 )
             }
             None => serde_json::Value::Null,
@@ -595,18 +561,12 @@ pub mod github_create_issue {
             curated::put(&mut args, "assignees", arg_assignees.clone());
 
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::IssuesCreateParams = curated::params(
-                "issues/create",
-                args,
-            )?;
-            client
-                .issues_create(&params)
-                .await
-                .map_err(|e| {
-                    e.explain(STEP_ERRORS, &vars)
-                        .explain(ERRORS, &vars)
-                        .in_step(1, "issues/create")
-                })?
+            let params: client::IssuesCreateParams = curated::params("issues/create", args)?;
+            client.issues_create(&params).await.map_err(|e| {
+                e.explain(STEP_ERRORS, &vars)
+                    .explain(ERRORS, &vars)
+                    .in_step(1, "issues/create")
+            })?
         };
         Ok(curated::shape_item(&SHAPE, &created, false, &[]).into())
     }
@@ -746,10 +706,7 @@ pub mod github_set_issue_state {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [
             ("owner", curated::text(&input.owner)),
@@ -761,7 +718,11 @@ pub mod github_set_issue_state {
         let mut args = serde_json::Map::new();
         curated::put(&mut args, "owner", curated::json(&input.owner));
         curated::put(&mut args, "repo", curated::json(&input.repo));
-        curated::put(&mut args, "issue_number", curated::json(&input.issue_number));
+        curated::put(
+            &mut args,
+            "issue_number",
+            curated::json(&input.issue_number),
+        );
         curated::put(&mut args, "state", curated::json(&input.state));
         let params: client::IssuesUpdateParams = curated::params("issues/update", args)?;
         let body = client
@@ -867,10 +828,7 @@ pub mod github_comment_on_issue {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [
             ("owner", curated::text(&input.owner)),
@@ -882,12 +840,14 @@ pub mod github_comment_on_issue {
         let mut args = serde_json::Map::new();
         curated::put(&mut args, "owner", curated::json(&input.owner));
         curated::put(&mut args, "repo", curated::json(&input.repo));
-        curated::put(&mut args, "issue_number", curated::json(&input.issue_number));
+        curated::put(
+            &mut args,
+            "issue_number",
+            curated::json(&input.issue_number),
+        );
         curated::put(&mut args, "body", curated::json(&input.body));
-        let params: client::IssuesCreateCommentParams = curated::params(
-            "issues/create-comment",
-            args,
-        )?;
+        let params: client::IssuesCreateCommentParams =
+            curated::params("issues/create-comment", args)?;
         let body = client
             .issues_create_comment(&params)
             .await

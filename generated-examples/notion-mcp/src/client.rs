@@ -2,8 +2,8 @@
 
 //! The client of the Notion API API: one method per operation the tools call.
 
-use serde_json::{Map, Value};
 use crate::runtime::{self, ToolError, Upstream};
+use serde_json::{Map, Value};
 
 /// The API client, holding the HTTP connection pool and the server's credentials.
 pub struct Client {
@@ -28,10 +28,7 @@ impl Client {
     }
 
     /// Search by title — `POST /v1/search` (`post-search`).
-    pub async fn post_search(
-        &self,
-        params: &PostSearchParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn post_search(&self, params: &PostSearchParams) -> Result<Value, ToolError> {
         let mut body = Map::new();
         runtime::put(&mut body, "query", &params.query);
         runtime::put(&mut body, "sort", &params.sort);
@@ -79,7 +76,12 @@ impl Client {
             .request(
                 reqwest::Method::POST,
                 "POST /v1/data_sources/{data_source_id}/query",
-                &["v1", "data_sources", params.data_source_id.as_str(), "query"],
+                &[
+                    "v1",
+                    "data_sources",
+                    params.data_source_id.as_str(),
+                    "query",
+                ],
             )
             .query("filter_properties", &params.filter_properties)
             .header("Notion-Version", &params.notion_version)

@@ -2,12 +2,12 @@
 
 //! The tools of this server, in the order `tools/list` returns them.
 
-use std::sync::Arc;
-use rmcp::model::JsonObject;
 use crate::client::{self, Client};
-use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
-use serde::Deserialize;
 use crate::curated;
+use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
+use rmcp::model::JsonObject;
+use serde::Deserialize;
+use std::sync::Arc;
 
 /// Every tool, in the order `tools/list` returns them.
 pub static TOOLS: &[ToolEntry<Client>] = &[
@@ -21,9 +21,7 @@ pub static TOOLS: &[ToolEntry<Client>] = &[
     },
     ToolEntry {
         definition: notion_query_database::DEFINITION,
-        call: |client, arguments| Box::pin(
-            notion_query_database::call(client, arguments),
-        ),
+        call: |client, arguments| Box::pin(notion_query_database::call(client, arguments)),
     },
 ];
 
@@ -69,10 +67,7 @@ pub mod notion_search {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [("query", curated::text(&input.query))];
         let vars = curated::borrow_vars(&vars);
@@ -139,10 +134,7 @@ pub mod notion_create_page {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [
             ("database", curated::text(&input.database)),
@@ -164,34 +156,25 @@ pub mod notion_create_page {
             curated::put(
                 &mut args,
                 "properties",
-                curated::object([
-                    (
-                        "Name",
-                        curated::object([
-                            (
-                                "title",
-                                serde_json::Value::Array(
-                                    vec![
-                                        curated::object([("text", curated::object([("content",
-                                        arg_title.clone())]))])
-                                    ],
-                                ),
-                            ),
-                        ]),
-                    ),
-                ]),
+                curated::object([(
+                    "Name",
+                    curated::object([(
+                        "title",
+                        serde_json::Value::Array(vec![curated::object([(
+                            "text",
+                            curated::object([("content", arg_title.clone())]),
+                        )])]),
+                    )]),
+                )]),
             );
 
             const STEP_ERRORS: &[(u16, &str)] = &[];
             let params: client::PostPageParams = curated::params("post-page", args)?;
-            client
-                .post_page(&params)
-                .await
-                .map_err(|e| {
-                    e.explain(STEP_ERRORS, &vars)
-                        .explain(ERRORS, &vars)
-                        .in_step(1, "post-page")
-                })?
+            client.post_page(&params).await.map_err(|e| {
+                e.explain(STEP_ERRORS, &vars)
+                    .explain(ERRORS, &vars)
+                    .in_step(1, "post-page")
+            })?
         };
         Ok(curated::shape_item(&SHAPE, &step_1, false, &[]).into())
     }
@@ -249,10 +232,7 @@ pub mod notion_query_database {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [
             ("database", curated::text(&input.database)),
@@ -275,18 +255,12 @@ pub mod notion_query_database {
             curated::put(&mut args, "page_size", serde_json::Value::from(25));
 
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::QueryDataSourceParams = curated::params(
-                "query-data-source",
-                args,
-            )?;
-            client
-                .query_data_source(&params)
-                .await
-                .map_err(|e| {
-                    e.explain(STEP_ERRORS, &vars)
-                        .explain(ERRORS, &vars)
-                        .in_step(1, "query-data-source")
-                })?
+            let params: client::QueryDataSourceParams = curated::params("query-data-source", args)?;
+            client.query_data_source(&params).await.map_err(|e| {
+                e.explain(STEP_ERRORS, &vars)
+                    .explain(ERRORS, &vars)
+                    .in_step(1, "query-data-source")
+            })?
         };
         Ok(curated::shape_item(&SHAPE, &step_1, false, &[]).into())
     }

@@ -2,9 +2,9 @@
 
 //! The client of the Swagger Petstore - OpenAPI 3.0 API: one method per operation the tools call.
 
-use serde_json::{Map, Value};
 use crate::curated;
 use crate::runtime::{self, ToolError, Upstream};
+use serde_json::{Map, Value};
 
 /// The API client, holding the HTTP connection pool and the server's credentials.
 pub struct Client {
@@ -47,25 +47,17 @@ impl Client {
     }
 
     /// Find pet by ID. — `GET /pet/{petId}` (`getPetById`).
-    pub async fn get_pet_by_id(
-        &self,
-        params: &GetPetByIdParams,
-    ) -> Result<Value, ToolError> {
-        let request = self
-            .upstream
-            .request(
-                reqwest::Method::GET,
-                "GET /pet/{petId}",
-                &["pet", params.pet_id.to_string().as_str()],
-            );
+    pub async fn get_pet_by_id(&self, params: &GetPetByIdParams) -> Result<Value, ToolError> {
+        let request = self.upstream.request(
+            reqwest::Method::GET,
+            "GET /pet/{petId}",
+            &["pet", params.pet_id.to_string().as_str()],
+        );
         self.upstream.send(request).await
     }
 
     /// Place an order for a pet. — `POST /store/order` (`placeOrder`).
-    pub async fn place_order(
-        &self,
-        params: &PlaceOrderParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn place_order(&self, params: &PlaceOrderParams) -> Result<Value, ToolError> {
         let mut body = Map::new();
         runtime::put(&mut body, "id", &params.id);
         runtime::put(&mut body, "petId", &params.pet_id);
@@ -75,23 +67,22 @@ impl Client {
         runtime::put(&mut body, "complete", &params.complete);
         let request = self
             .upstream
-            .request(reqwest::Method::POST, "POST /store/order", &["store", "order"])
+            .request(
+                reqwest::Method::POST,
+                "POST /store/order",
+                &["store", "order"],
+            )
             .json(Value::Object(body));
         self.upstream.send(request).await
     }
 
     /// Find purchase order by ID. — `GET /store/order/{orderId}` (`getOrderById`).
-    pub async fn get_order_by_id(
-        &self,
-        params: &GetOrderByIdParams,
-    ) -> Result<Value, ToolError> {
-        let request = self
-            .upstream
-            .request(
-                reqwest::Method::GET,
-                "GET /store/order/{orderId}",
-                &["store", "order", params.order_id.to_string().as_str()],
-            );
+    pub async fn get_order_by_id(&self, params: &GetOrderByIdParams) -> Result<Value, ToolError> {
+        let request = self.upstream.request(
+            reqwest::Method::GET,
+            "GET /store/order/{orderId}",
+            &["store", "order", params.order_id.to_string().as_str()],
+        );
         self.upstream.send(request).await
     }
 }
@@ -127,13 +118,14 @@ pub static PET_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
 impl Client {
     /// The id for a pet name.
     pub async fn resolve_pet(&self, value: &str) -> Result<String, ToolError> {
-        self.resolvers.pet.resolve(value, || self.list_every_pet()).await
+        self.resolvers
+            .pet
+            .resolve(value, || self.list_every_pet())
+            .await
     }
 
     /// Every pet name by id, for showing ids as readable values.
-    pub async fn pet_names(
-        &self,
-    ) -> Result<std::collections::HashMap<String, String>, ToolError> {
+    pub async fn pet_names(&self) -> Result<std::collections::HashMap<String, String>, ToolError> {
         self.resolvers.pet.names(|| self.list_every_pet()).await
     }
 

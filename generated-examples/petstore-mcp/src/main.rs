@@ -2,8 +2,8 @@
 
 //! The command line of the server: configuration, then the chosen transport.
 
-use petstore_mcp::{client, runtime, tools};
 use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
+use petstore_mcp::{client, runtime, tools};
 use runtime::Credential;
 
 #[derive(Debug, Parser)]
@@ -62,20 +62,14 @@ fn main() -> anyhow::Result<()> {
         .with_max_level(tracing::Level::WARN)
         .init();
     let command = runtime::UpstreamOptions::read_env(Args::command(), "PETSTORE");
-    let args = Args::from_arg_matches(&command.get_matches())
-        .unwrap_or_else(|error| error.exit());
+    let args = Args::from_arg_matches(&command.get_matches()).unwrap_or_else(|error| error.exit());
     let http = matches!(args.transport, Transport::Http);
-    runtime::async_runtime(http)?
-        .block_on(async move {
-            let client = client::Client::new(
-                &args.base_url,
-                credentials()?,
-                args.upstream,
-            )?;
-            let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;
-            match args.transport {
-                Transport::Stdio => runtime::serve_stdio(server).await,
-                Transport::Http => runtime::serve_http(server, args.http).await,
-            }
-        })
+    runtime::async_runtime(http)?.block_on(async move {
+        let client = client::Client::new(&args.base_url, credentials()?, args.upstream)?;
+        let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;
+        match args.transport {
+            Transport::Stdio => runtime::serve_stdio(server).await,
+            Transport::Http => runtime::serve_http(server, args.http).await,
+        }
+    })
 }

@@ -2,12 +2,12 @@
 
 //! The tools of this server, in the order `tools/list` returns them.
 
-use std::sync::Arc;
-use rmcp::model::JsonObject;
 use crate::client::{self, Client};
-use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
-use serde::Deserialize;
 use crate::curated;
+use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
+use rmcp::model::JsonObject;
+use serde::Deserialize;
+use std::sync::Arc;
 
 /// Every tool, in the order `tools/list` returns them.
 pub static TOOLS: &[ToolEntry<Client>] = &[
@@ -217,12 +217,10 @@ pub mod petstore_search_pets {
     }
 
     /// Messages for the API's errors, by HTTP status.
-    const ERRORS: &[(u16, &str)] = &[
-        (
-            401,
-            "The pet store refused the server's credentials. The user must set PETSTORE_TOKEN to a valid access token and restart the server; calling again will not help.",
-        ),
-    ];
+    const ERRORS: &[(u16, &str)] = &[(
+        401,
+        "The pet store refused the server's credentials. The user must set PETSTORE_TOKEN to a valid access token and restart the server; calling again will not help.",
+    )];
 
     /// The fields of the result the model sees.
     const SHAPE: curated::Shape = curated::Shape {
@@ -265,20 +263,14 @@ pub mod petstore_search_pets {
     /// Guidance sent with a result cut at the limit.
     const TRUNCATED: &str = "More pets have this status than were returned. Raise the limit (at most 50) only if you need every pet; to act on one pet, pass its name to petstore_get_pet or petstore_adopt_pet.";
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         curated::check_range("limit", input.limit, 1, 50)?;
         let vars = [("status", curated::text(&input.status))];
         let vars = curated::borrow_vars(&vars);
         let mut args = serde_json::Map::new();
         curated::put(&mut args, "status", input.status.code());
-        let params: client::FindPetsByStatusParams = curated::params(
-            "findPetsByStatus",
-            args,
-        )?;
+        let params: client::FindPetsByStatusParams = curated::params("findPetsByStatus", args)?;
         let body = client
             .find_pets_by_status(&params)
             .await
@@ -288,16 +280,14 @@ pub mod petstore_search_pets {
         let more = items.len() > limit;
         items.truncate(limit);
         let collected = curated::Collected { items, more };
-        Ok(
-            curated::shape_list(
-                &SHAPE,
-                "pets",
-                collected,
-                input.response_format.is_detailed(),
-                &[],
-                TRUNCATED,
-            ),
-        )
+        Ok(curated::shape_list(
+            &SHAPE,
+            "pets",
+            collected,
+            input.response_format.is_detailed(),
+            &[],
+            TRUNCATED,
+        ))
     }
 }
 
@@ -420,10 +410,7 @@ pub mod petstore_get_pet {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [("pet", curated::text(&input.pet))];
         let vars = curated::borrow_vars(&vars);
@@ -432,12 +419,10 @@ pub mod petstore_get_pet {
             &mut args,
             "petId",
             curated::id_value(
-                client
-                    .resolve_pet(&input.pet)
-                    .await
-                    .map_err(|e| {
-                        e.explain(ERRORS, &vars).for_argument("petstore_get_pet", "pet")
-                    })?,
+                client.resolve_pet(&input.pet).await.map_err(|e| {
+                    e.explain(ERRORS, &vars)
+                        .for_argument("petstore_get_pet", "pet")
+                })?,
                 true,
             )?,
         );
@@ -525,12 +510,10 @@ pub mod petstore_adopt_pet {
     }
 
     /// Messages for the API's errors, by HTTP status.
-    const ERRORS: &[(u16, &str)] = &[
-        (
-            401,
-            "The pet store refused the server's credentials. The user must set PETSTORE_TOKEN to a valid access token and restart the server; calling again will not help.",
-        ),
-    ];
+    const ERRORS: &[(u16, &str)] = &[(
+        401,
+        "The pet store refused the server's credentials. The user must set PETSTORE_TOKEN to a valid access token and restart the server; calling again will not help.",
+    )];
 
     /// The fields of the result the model sees.
     const SHAPE: curated::Shape = curated::Shape {
@@ -569,10 +552,7 @@ pub mod petstore_adopt_pet {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [
             ("pet", curated::text(&input.pet)),
@@ -586,50 +566,34 @@ pub mod petstore_adopt_pet {
             curated::put(&mut args, "status", serde_json::Value::from("available"));
 
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::FindPetsByStatusParams = curated::params(
-                "findPetsByStatus",
-                args,
-            )?;
-            client
-                .find_pets_by_status(&params)
-                .await
-                .map_err(|e| {
-                    e.explain(STEP_ERRORS, &vars)
-                        .explain(ERRORS, &vars)
-                        .in_step(1, "findPetsByStatus")
-                })?
+            let params: client::FindPetsByStatusParams = curated::params("findPetsByStatus", args)?;
+            client.find_pets_by_status(&params).await.map_err(|e| {
+                e.explain(STEP_ERRORS, &vars)
+                    .explain(ERRORS, &vars)
+                    .in_step(1, "findPetsByStatus")
+            })?
         };
         let wanted_0 = arg_pet.clone();
-        let Some(offer) = curated::find_item(&for_sale, "", &[("/name", &wanted_0)])
-        else {
-            return Err(
-                ToolError::InvalidArguments(
-                    curated::fill(
-                        "No pet named \"{pet}\" is for sale. Call petstore_search_pets to see the names of the pets that are, and use one exactly as listed.",
-                        &vars,
-                    ),
-                ),
-            );
+        let Some(offer) = curated::find_item(&for_sale, "", &[("/name", &wanted_0)]) else {
+            return Err(ToolError::InvalidArguments(curated::fill(
+                "No pet named \"{pet}\" is for sale. Call petstore_search_pets to see the names of the pets that are, and use one exactly as listed.",
+                &vars,
+            )));
         };
         let pet = {
             let mut args = serde_json::Map::new();
             curated::put(&mut args, "petId", curated::value_at(&offer, "/id"));
 
-            const STEP_ERRORS: &[(u16, &str)] = &[
-                (
-                    404,
-                    "Pet \"{pet}\" has just left the store. Call petstore_search_pets to find another pet.",
-                ),
-            ];
+            const STEP_ERRORS: &[(u16, &str)] = &[(
+                404,
+                "Pet \"{pet}\" has just left the store. Call petstore_search_pets to find another pet.",
+            )];
             let params: client::GetPetByIdParams = curated::params("getPetById", args)?;
-            client
-                .get_pet_by_id(&params)
-                .await
-                .map_err(|e| {
-                    e.explain(STEP_ERRORS, &vars)
-                        .explain(ERRORS, &vars)
-                        .in_step(3, "getPetById")
-                })?
+            client.get_pet_by_id(&params).await.map_err(|e| {
+                e.explain(STEP_ERRORS, &vars)
+                    .explain(ERRORS, &vars)
+                    .in_step(3, "getPetById")
+            })?
         };
         let order = {
             let mut args = serde_json::Map::new();
@@ -638,21 +602,16 @@ pub mod petstore_adopt_pet {
             curated::put(&mut args, "status", serde_json::Value::from("placed"));
             curated::put(&mut args, "complete", serde_json::Value::Bool(false));
 
-            const STEP_ERRORS: &[(u16, &str)] = &[
-                (
-                    400,
-                    "The store did not accept the order for \"{pet}\" as written. Check the quantity (a whole number, usually 1) and call again once; if it fails again, tell the user.",
-                ),
-            ];
+            const STEP_ERRORS: &[(u16, &str)] = &[(
+                400,
+                "The store did not accept the order for \"{pet}\" as written. Check the quantity (a whole number, usually 1) and call again once; if it fails again, tell the user.",
+            )];
             let params: client::PlaceOrderParams = curated::params("placeOrder", args)?;
-            client
-                .place_order(&params)
-                .await
-                .map_err(|e| {
-                    e.explain(STEP_ERRORS, &vars)
-                        .explain(ERRORS, &vars)
-                        .in_step(4, "placeOrder")
-                })?
+            client.place_order(&params).await.map_err(|e| {
+                e.explain(STEP_ERRORS, &vars)
+                    .explain(ERRORS, &vars)
+                    .in_step(4, "placeOrder")
+            })?
         };
         Ok(curated::shape_item(&SHAPE, &order, false, &[]).into())
     }
@@ -767,10 +726,7 @@ pub mod petstore_get_order {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [("order", curated::text(&input.order))];
         let vars = curated::borrow_vars(&vars);

@@ -2,9 +2,9 @@
 
 //! The client of the Slack Web API API: one method per operation the tools call.
 
-use serde_json::{Map, Value};
 use crate::curated;
 use crate::runtime::{self, ToolError, Upstream};
+use serde_json::{Map, Value};
 
 /// The API client, holding the HTTP connection pool and the server's credentials.
 pub struct Client {
@@ -50,10 +50,7 @@ impl Client {
     }
 
     /// `GET /users.list` (`users_list`).
-    pub async fn users_list(
-        &self,
-        params: &UsersListParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn users_list(&self, params: &UsersListParams) -> Result<Value, ToolError> {
         let request = self
             .upstream
             .request(reqwest::Method::GET, "GET /users.list", &["users.list"])
@@ -91,7 +88,11 @@ impl Client {
                 "POST /chat.postMessage",
                 &["chat.postMessage"],
             )
-            .carry(runtime::CarriedIn::Header, "token", runtime::Carries::Bearer)
+            .carry(
+                runtime::CarriedIn::Header,
+                "token",
+                runtime::Carries::Bearer,
+            )
             .form(body);
         self.upstream.send(request).await
     }
@@ -114,10 +115,7 @@ impl Client {
     }
 
     /// `GET /users.info` (`users_info`).
-    pub async fn users_info(
-        &self,
-        params: &UsersInfoParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn users_info(&self, params: &UsersInfoParams) -> Result<Value, ToolError> {
         let request = self
             .upstream
             .request(reqwest::Method::GET, "GET /users.info", &["users.info"])
@@ -161,14 +159,20 @@ pub static CHANNEL_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
 impl Client {
     /// The id for a channel name.
     pub async fn resolve_channel(&self, value: &str) -> Result<String, ToolError> {
-        self.resolvers.channel.resolve(value, || self.list_every_channel()).await
+        self.resolvers
+            .channel
+            .resolve(value, || self.list_every_channel())
+            .await
     }
 
     /// Every channel name by id, for showing ids as readable values.
     pub async fn channel_names(
         &self,
     ) -> Result<std::collections::HashMap<String, String>, ToolError> {
-        self.resolvers.channel.names(|| self.list_every_channel()).await
+        self.resolvers
+            .channel
+            .names(|| self.list_every_channel())
+            .await
     }
 
     /// Every item `conversations_list` lists, for the `channel` resolver.
@@ -182,22 +186,19 @@ impl Client {
             max_pages: 20,
         };
         let collected = curated::collect_pages(
-                &CHANNEL_PAGING.within(self.max_pages()),
-                None,
-                |page| async move {
-                    let mut args = serde_json::Map::new();
-                    curated::put(&mut args, "cursor", page.cursor.clone());
-                    curated::put(&mut args, "limit", page.size);
-                    let params: ConversationsListParams = curated::params(
-                        "conversations_list",
-                        args,
-                    )?;
-                    self.conversations_list(&params)
-                        .await
-                        .map(curated::FetchedPage::from)
-                },
-            )
-            .await?;
+            &CHANNEL_PAGING.within(self.max_pages()),
+            None,
+            |page| async move {
+                let mut args = serde_json::Map::new();
+                curated::put(&mut args, "cursor", page.cursor.clone());
+                curated::put(&mut args, "limit", page.size);
+                let params: ConversationsListParams = curated::params("conversations_list", args)?;
+                self.conversations_list(&params)
+                    .await
+                    .map(curated::FetchedPage::from)
+            },
+        )
+        .await?;
         Ok(collected.items)
     }
 }
@@ -214,13 +215,14 @@ pub static USER_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
 impl Client {
     /// The id for a user name.
     pub async fn resolve_user(&self, value: &str) -> Result<String, ToolError> {
-        self.resolvers.user.resolve(value, || self.list_every_user()).await
+        self.resolvers
+            .user
+            .resolve(value, || self.list_every_user())
+            .await
     }
 
     /// Every user name by id, for showing ids as readable values.
-    pub async fn user_names(
-        &self,
-    ) -> Result<std::collections::HashMap<String, String>, ToolError> {
+    pub async fn user_names(&self) -> Result<std::collections::HashMap<String, String>, ToolError> {
         self.resolvers.user.names(|| self.list_every_user()).await
     }
 
@@ -235,17 +237,19 @@ impl Client {
             max_pages: 20,
         };
         let collected = curated::collect_pages(
-                &USER_PAGING.within(self.max_pages()),
-                None,
-                |page| async move {
-                    let mut args = serde_json::Map::new();
-                    curated::put(&mut args, "cursor", page.cursor.clone());
-                    curated::put(&mut args, "limit", page.size);
-                    let params: UsersListParams = curated::params("users_list", args)?;
-                    self.users_list(&params).await.map(curated::FetchedPage::from)
-                },
-            )
-            .await?;
+            &USER_PAGING.within(self.max_pages()),
+            None,
+            |page| async move {
+                let mut args = serde_json::Map::new();
+                curated::put(&mut args, "cursor", page.cursor.clone());
+                curated::put(&mut args, "limit", page.size);
+                let params: UsersListParams = curated::params("users_list", args)?;
+                self.users_list(&params)
+                    .await
+                    .map(curated::FetchedPage::from)
+            },
+        )
+        .await?;
         Ok(collected.items)
     }
 }

@@ -2,12 +2,12 @@
 
 //! The tools of this server, in the order `tools/list` returns them.
 
-use std::sync::Arc;
-use rmcp::model::JsonObject;
 use crate::client::{self, Client};
-use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
-use serde::Deserialize;
 use crate::curated;
+use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
+use rmcp::model::JsonObject;
+use serde::Deserialize;
+use std::sync::Arc;
 
 /// Every tool, in the order `tools/list` returns them.
 pub static TOOLS: &[ToolEntry<Client>] = &[
@@ -21,9 +21,7 @@ pub static TOOLS: &[ToolEntry<Client>] = &[
     },
     ToolEntry {
         definition: slack_find_user_by_email::DEFINITION,
-        call: |client, arguments| Box::pin(
-            slack_find_user_by_email::call(client, arguments),
-        ),
+        call: |client, arguments| Box::pin(slack_find_user_by_email::call(client, arguments)),
     },
     ToolEntry {
         definition: slack_find_user::DEFINITION,
@@ -146,10 +144,7 @@ pub mod slack_list_channels {
         max_pages: 20,
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         curated::check_range("limit", input.limit, 1, 1000)?;
         let vars = [];
@@ -157,28 +152,33 @@ pub mod slack_list_channels {
         let mut args = serde_json::Map::new();
         curated::put(&mut args, "exclude_archived", serde_json::Value::Bool(true));
         let collected = curated::collect_pages(
-                &PAGING.within(client.max_pages()),
-                Some(usize::try_from(input.limit).unwrap_or(1)),
-                |page| {
-                    let mut args = args.clone();
-                    curated::put(&mut args, "cursor", page.cursor.clone());
-                    curated::put(&mut args, "limit", page.size);
-                    let client = Arc::clone(&client);
-                    async move {
-                        let params: client::ConversationsListParams = curated::params(
-                            "conversations_list",
-                            args,
-                        )?;
-                        client
-                            .conversations_list(&params)
-                            .await
-                            .map(curated::FetchedPage::from)
-                    }
-                },
-            )
-            .await
-            .map_err(|e| e.explain(ERRORS, &vars))?;
-        Ok(curated::shape_list(&SHAPE, "channels", collected, false, &[], TRUNCATED))
+            &PAGING.within(client.max_pages()),
+            Some(usize::try_from(input.limit).unwrap_or(1)),
+            |page| {
+                let mut args = args.clone();
+                curated::put(&mut args, "cursor", page.cursor.clone());
+                curated::put(&mut args, "limit", page.size);
+                let client = Arc::clone(&client);
+                async move {
+                    let params: client::ConversationsListParams =
+                        curated::params("conversations_list", args)?;
+                    client
+                        .conversations_list(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                }
+            },
+        )
+        .await
+        .map_err(|e| e.explain(ERRORS, &vars))?;
+        Ok(curated::shape_list(
+            &SHAPE,
+            "channels",
+            collected,
+            false,
+            &[],
+            TRUNCATED,
+        ))
     }
 }
 
@@ -263,10 +263,7 @@ pub mod slack_post_message {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [
             ("channel", curated::text(&input.channel)),
@@ -278,22 +275,15 @@ pub mod slack_post_message {
             &mut args,
             "channel",
             curated::id_value(
-                client
-                    .resolve_channel(&input.channel)
-                    .await
-                    .map_err(|e| {
-                        e
-                            .explain(ERRORS, &vars)
-                            .for_argument("slack_post_message", "channel")
-                    })?,
+                client.resolve_channel(&input.channel).await.map_err(|e| {
+                    e.explain(ERRORS, &vars)
+                        .for_argument("slack_post_message", "channel")
+                })?,
                 false,
             )?,
         );
         curated::put(&mut args, "text", curated::json(&input.text));
-        let params: client::ChatPostMessageParams = curated::params(
-            "chat_postMessage",
-            args,
-        )?;
+        let params: client::ChatPostMessageParams = curated::params("chat_postMessage", args)?;
         let body = client
             .chat_post_message(&params)
             .await
@@ -386,19 +376,14 @@ pub mod slack_find_user_by_email {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [("email", curated::text(&input.email))];
         let vars = curated::borrow_vars(&vars);
         let mut args = serde_json::Map::new();
         curated::put(&mut args, "email", curated::json(&input.email));
-        let params: client::UsersLookupByEmailParams = curated::params(
-            "users_lookupByEmail",
-            args,
-        )?;
+        let params: client::UsersLookupByEmailParams =
+            curated::params("users_lookupByEmail", args)?;
         let body = client
             .users_lookup_by_email(&params)
             .await
@@ -491,10 +476,7 @@ pub mod slack_find_user {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [("user", curated::text(&input.user))];
         let vars = curated::borrow_vars(&vars);
@@ -503,12 +485,10 @@ pub mod slack_find_user {
             &mut args,
             "user",
             curated::id_value(
-                client
-                    .resolve_user(&input.user)
-                    .await
-                    .map_err(|e| {
-                        e.explain(ERRORS, &vars).for_argument("slack_find_user", "user")
-                    })?,
+                client.resolve_user(&input.user).await.map_err(|e| {
+                    e.explain(ERRORS, &vars)
+                        .for_argument("slack_find_user", "user")
+                })?,
                 false,
             )?,
         );

@@ -2,8 +2,8 @@
 
 //! The client of the Stripe API API: one method per operation the tools call.
 
-use serde_json::{Map, Value};
 use crate::runtime::{self, ToolError, Upstream};
+use serde_json::{Map, Value};
 
 /// The API client, holding the HTTP connection pool and the server's credentials.
 pub struct Client {
@@ -28,13 +28,14 @@ impl Client {
     }
 
     /// `GET /v1/customers` (`GetCustomers`).
-    pub async fn get_customers(
-        &self,
-        params: &GetCustomersParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn get_customers(&self, params: &GetCustomersParams) -> Result<Value, ToolError> {
         let request = self
             .upstream
-            .request(reqwest::Method::GET, "GET /v1/customers", &["v1", "customers"])
+            .request(
+                reqwest::Method::GET,
+                "GET /v1/customers",
+                &["v1", "customers"],
+            )
             .query_styled("expand", &params.expand, runtime::Style::Form, false)
             .query("created", &params.created)
             .query("email", &params.email)
@@ -63,7 +64,11 @@ impl Client {
         runtime::put(&mut body, "subscription", &params.subscription);
         runtime::put(&mut body, "tax_rates", &params.tax_rates);
         runtime::put(&mut body, "unit_amount", &params.unit_amount);
-        runtime::put(&mut body, "unit_amount_decimal", &params.unit_amount_decimal);
+        runtime::put(
+            &mut body,
+            "unit_amount_decimal",
+            &params.unit_amount_decimal,
+        );
         let request = self
             .upstream
             .request(

@@ -2,12 +2,12 @@
 
 //! The tools of this server, in the order `tools/list` returns them.
 
-use std::sync::Arc;
-use rmcp::model::JsonObject;
 use crate::client::{self, Client};
-use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
-use serde::Deserialize;
 use crate::curated;
+use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
+use rmcp::model::JsonObject;
+use serde::Deserialize;
+use std::sync::Arc;
 
 /// Every tool, in the order `tools/list` returns them.
 pub static TOOLS: &[ToolEntry<Client>] = &[
@@ -17,9 +17,7 @@ pub static TOOLS: &[ToolEntry<Client>] = &[
     },
     ToolEntry {
         definition: stripe_create_invoice_item::DEFINITION,
-        call: |client, arguments| Box::pin(
-            stripe_create_invoice_item::call(client, arguments),
-        ),
+        call: |client, arguments| Box::pin(stripe_create_invoice_item::call(client, arguments)),
     },
 ];
 
@@ -103,12 +101,10 @@ pub mod stripe_find_customer {
     }
 
     /// Messages for the API's errors, by HTTP status.
-    const ERRORS: &[(u16, &str)] = &[
-        (
-            401,
-            "Stripe refused the server's secret key. The user must set STRIPE_SECRET_KEY to a valid key and restart the server; calling again will not help.",
-        ),
-    ];
+    const ERRORS: &[(u16, &str)] = &[(
+        401,
+        "Stripe refused the server's secret key. The user must set STRIPE_SECRET_KEY to a valid key and restart the server; calling again will not help.",
+    )];
 
     /// The fields of the result the model sees.
     const SHAPE: curated::Shape = curated::Shape {
@@ -135,10 +131,7 @@ pub mod stripe_find_customer {
     /// Guidance sent with a result cut at the limit.
     const TRUNCATED: &str = "More results match than were returned; narrow the request.";
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         curated::check_range("limit", input.limit, 1, 100)?;
         let vars = [("email", curated::text(&input.email))];
@@ -155,7 +148,14 @@ pub mod stripe_find_customer {
         let more = items.len() > limit;
         items.truncate(limit);
         let collected = curated::Collected { items, more };
-        Ok(curated::shape_list(&SHAPE, "customers", collected, false, &[], TRUNCATED))
+        Ok(curated::shape_list(
+            &SHAPE,
+            "customers",
+            collected,
+            false,
+            &[],
+            TRUNCATED,
+        ))
     }
 }
 
@@ -246,12 +246,10 @@ pub mod stripe_create_invoice_item {
     }
 
     /// Messages for the API's errors, by HTTP status.
-    const ERRORS: &[(u16, &str)] = &[
-        (
-            401,
-            "Stripe refused the server's secret key. The user must set STRIPE_SECRET_KEY to a valid key and restart the server; calling again will not help.",
-        ),
-    ];
+    const ERRORS: &[(u16, &str)] = &[(
+        401,
+        "Stripe refused the server's secret key. The user must set STRIPE_SECRET_KEY to a valid key and restart the server; calling again will not help.",
+    )];
 
     /// The fields of the result the model sees.
     const SHAPE: curated::Shape = curated::Shape {
@@ -285,10 +283,7 @@ pub mod stripe_create_invoice_item {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [
             ("email", curated::text(&input.email)),
@@ -306,33 +301,20 @@ pub mod stripe_create_invoice_item {
             curated::put(&mut args, "email", arg_email.clone());
 
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::GetCustomersParams = curated::params(
-                "GetCustomers",
-                args,
-            )?;
-            client
-                .get_customers(&params)
-                .await
-                .map_err(|e| {
-                    e.explain(STEP_ERRORS, &vars)
-                        .explain(ERRORS, &vars)
-                        .in_step(1, "GetCustomers")
-                })?
+            let params: client::GetCustomersParams = curated::params("GetCustomers", args)?;
+            client.get_customers(&params).await.map_err(|e| {
+                e.explain(STEP_ERRORS, &vars)
+                    .explain(ERRORS, &vars)
+                    .in_step(1, "GetCustomers")
+            })?
         };
         let wanted_0 = arg_email.clone();
-        let Some(customer) = curated::find_item(
-            &customers,
-            "/data",
-            &[("/email", &wanted_0)],
-        ) else {
-            return Err(
-                ToolError::InvalidArguments(
-                    curated::fill(
-                        "No Stripe customer has the email address {email}.",
-                        &vars,
-                    ),
-                ),
-            );
+        let Some(customer) = curated::find_item(&customers, "/data", &[("/email", &wanted_0)])
+        else {
+            return Err(ToolError::InvalidArguments(curated::fill(
+                "No Stripe customer has the email address {email}.",
+                &vars,
+            )));
         };
         let item = {
             let mut args = serde_json::Map::new();
@@ -342,18 +324,12 @@ pub mod stripe_create_invoice_item {
             curated::put(&mut args, "description", arg_description.clone());
 
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::PostInvoiceitemsParams = curated::params(
-                "PostInvoiceitems",
-                args,
-            )?;
-            client
-                .post_invoiceitems(&params)
-                .await
-                .map_err(|e| {
-                    e.explain(STEP_ERRORS, &vars)
-                        .explain(ERRORS, &vars)
-                        .in_step(3, "PostInvoiceitems")
-                })?
+            let params: client::PostInvoiceitemsParams = curated::params("PostInvoiceitems", args)?;
+            client.post_invoiceitems(&params).await.map_err(|e| {
+                e.explain(STEP_ERRORS, &vars)
+                    .explain(ERRORS, &vars)
+                    .in_step(3, "PostInvoiceitems")
+            })?
         };
         Ok(curated::shape_item(&SHAPE, &item, false, &[]).into())
     }

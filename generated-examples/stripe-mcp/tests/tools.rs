@@ -3,11 +3,11 @@
 //! The crate's own tests: `tools/list` is the reviewed snapshot in `tests/tools.json`, and
 //! every tool is called against a local stand-in of the API.
 
+use rmcp::model::JsonObject;
+use serde_json::Value;
 use std::sync::{Arc, Mutex};
 use stripe_mcp::client::Client;
 use stripe_mcp::tools;
-use rmcp::model::JsonObject;
-use serde_json::Value;
 
 /// A stand-in for the API on 127.0.0.1: it answers every request with `{}` and records
 /// `METHOD /path`.
@@ -20,15 +20,17 @@ impl StandIn {
     async fn start() -> Self {
         let requests = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&requests);
-        let app = axum::Router::new()
-            .fallback(move |request: axum::extract::Request| {
-                let seen = Arc::clone(&seen);
-                async move {
-                    let line = format!("{} {}", request.method(), request.uri().path());
-                    seen.lock().expect("the log is not poisoned").push(line);
-                    ([(axum::http::header::CONTENT_TYPE, "application/json")], "{}")
-                }
-            });
+        let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+            let seen = Arc::clone(&seen);
+            async move {
+                let line = format!("{} {}", request.method(), request.uri().path());
+                seen.lock().expect("the log is not poisoned").push(line);
+                (
+                    [(axum::http::header::CONTENT_TYPE, "application/json")],
+                    "{}",
+                )
+            }
+        });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("a free loopback port");
@@ -42,16 +44,19 @@ impl StandIn {
     fn client(&self) -> Arc<Client> {
         Arc::new(
             Client::new(
-                    &self.url,
-                    Vec::new(),
-                    stripe_mcp::runtime::UpstreamOptions::default(),
-                )
-                .expect("a client for the stand-in"),
+                &self.url,
+                Vec::new(),
+                stripe_mcp::runtime::UpstreamOptions::default(),
+            )
+            .expect("a client for the stand-in"),
         )
     }
 
     fn requests(&self) -> Vec<String> {
-        self.requests.lock().expect("the log is not poisoned").clone()
+        self.requests
+            .lock()
+            .expect("the log is not poisoned")
+            .clone()
     }
 }
 
@@ -61,8 +66,8 @@ fn arguments(text: &str) -> JsonObject {
 
 #[test]
 fn tools_list_is_the_reviewed_snapshot() {
-    let snapshot: Value = serde_json::from_str(include_str!("tools.json"))
-        .expect("the snapshot is JSON");
+    let snapshot: Value =
+        serde_json::from_str(include_str!("tools.json")).expect("the snapshot is JSON");
     let snapshot = snapshot["tools"].as_array().cloned().unwrap_or_default();
     let served: Vec<Value> = tools::TOOLS
         .iter()
@@ -75,13 +80,14 @@ fn tools_list_is_the_reviewed_snapshot() {
 #[tokio::test]
 async fn stripe_find_customer_refuses_a_wrong_argument_before_calling_the_api() {
     let api = StandIn::start().await;
-    let result = tools::stripe_find_customer::call(
-            api.client(),
-            arguments(r#"{"not_a_parameter":1}"#),
-        )
-        .await;
+    let result =
+        tools::stripe_find_customer::call(api.client(), arguments(r#"{"not_a_parameter":1}"#))
+            .await;
     assert!(
-        matches!(result, Err(stripe_mcp::runtime::ToolError::InvalidArguments(_))),
+        matches!(
+            result,
+            Err(stripe_mcp::runtime::ToolError::InvalidArguments(_))
+        ),
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
@@ -92,12 +98,15 @@ async fn stripe_find_customer_refuses_a_wrong_argument_before_calling_the_api() 
 async fn stripe_create_invoice_item_refuses_a_wrong_argument_before_calling_the_api() {
     let api = StandIn::start().await;
     let result = tools::stripe_create_invoice_item::call(
-            api.client(),
-            arguments(r#"{"not_a_parameter":1}"#),
-        )
-        .await;
+        api.client(),
+        arguments(r#"{"not_a_parameter":1}"#),
+    )
+    .await;
     assert!(
-        matches!(result, Err(stripe_mcp::runtime::ToolError::InvalidArguments(_))),
+        matches!(
+            result,
+            Err(stripe_mcp::runtime::ToolError::InvalidArguments(_))
+        ),
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());

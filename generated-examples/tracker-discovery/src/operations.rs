@@ -4,11 +4,11 @@
 //! one-to-one tool of the operation would run), the table `call` dispatches through, and
 //! the search index and descriptions mcpgen wrote when it generated the crate.
 
-use std::sync::Arc;
-use rmcp::model::JsonObject;
 use crate::client::{self, Client};
 use crate::discovery::{Operation, ToolNames};
 use crate::runtime::{self, ToolError, ToolOutput};
+use rmcp::model::JsonObject;
+use std::sync::Arc;
 
 /// The search index of the operations below (see `search.rs`).
 pub const INDEX: &str = include_str!("../data/search-index.txt");
@@ -67,10 +67,7 @@ pub static OPERATIONS: &[Operation] = &[
 pub mod list_users {
     use super::*;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::ListUsersParams = runtime::parse_arguments(arguments)?;
         Ok(client.list_users(&params).await?.into())
     }
@@ -80,10 +77,7 @@ pub mod list_users {
 pub mod get_current_user {
     use super::*;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let client::GetCurrentUserParams {} = runtime::parse_arguments(arguments)?;
         Ok(client.get_current_user().await?.into())
     }
@@ -93,10 +87,7 @@ pub mod get_current_user {
 pub mod create_issue {
     use super::*;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::CreateIssueParams = runtime::parse_arguments(arguments)?;
         runtime::check_one_of("priority", params.priority, &[1, 2, 3])?;
         Ok(client.create_issue(&params).await?.into())
@@ -107,10 +98,7 @@ pub mod create_issue {
 pub mod get_issue {
     use super::*;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::GetIssueParams = runtime::parse_arguments(arguments)?;
         Ok(client.get_issue(&params).await?.into())
     }
@@ -120,10 +108,7 @@ pub mod get_issue {
 pub mod get_issue_by_key {
     use super::*;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::GetIssueByKeyParams = runtime::parse_arguments(arguments)?;
         Ok(client.get_issue_by_key(&params).await?.into())
     }
@@ -133,10 +118,7 @@ pub mod get_issue_by_key {
 pub mod list_transitions {
     use super::*;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::ListTransitionsParams = runtime::parse_arguments(arguments)?;
         Ok(client.list_transitions(&params).await?.into())
     }
@@ -146,10 +128,7 @@ pub mod list_transitions {
 pub mod transition_issue {
     use super::*;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::TransitionIssueParams = runtime::parse_arguments(arguments)?;
         Ok(client.transition_issue(&params).await?.into())
     }

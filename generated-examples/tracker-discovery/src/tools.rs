@@ -2,38 +2,30 @@
 
 //! The tools of this server, in the order `tools/list` returns them.
 
-use std::sync::Arc;
-use rmcp::model::JsonObject;
 use crate::client::{self, Client};
-use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
-use serde::Deserialize;
 use crate::curated;
+use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
+use rmcp::model::JsonObject;
+use serde::Deserialize;
+use std::sync::Arc;
 
 /// Every tool, in the order `tools/list` returns them.
 pub static TOOLS: &[ToolEntry<Client>] = &[
     ToolEntry {
         definition: tracker_search_issues::DEFINITION,
-        call: |client, arguments| Box::pin(
-            tracker_search_issues::call(client, arguments),
-        ),
+        call: |client, arguments| Box::pin(tracker_search_issues::call(client, arguments)),
     },
     ToolEntry {
         definition: tracker_search_operations::DEFINITION,
-        call: |client, arguments| Box::pin(
-            tracker_search_operations::call(client, arguments),
-        ),
+        call: |client, arguments| Box::pin(tracker_search_operations::call(client, arguments)),
     },
     ToolEntry {
         definition: tracker_describe_operation::DEFINITION,
-        call: |client, arguments| Box::pin(
-            tracker_describe_operation::call(client, arguments),
-        ),
+        call: |client, arguments| Box::pin(tracker_describe_operation::call(client, arguments)),
     },
     ToolEntry {
         definition: tracker_call_operation::DEFINITION,
-        call: |client, arguments| Box::pin(
-            tracker_call_operation::call(client, arguments),
-        ),
+        call: |client, arguments| Box::pin(tracker_call_operation::call(client, arguments)),
     },
 ];
 
@@ -204,10 +196,7 @@ pub mod tracker_search_issues {
     /// Guidance sent with a result cut at the limit.
     const TRUNCATED: &str = "More results match than were returned; narrow the request.";
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         curated::check_range("limit", input.limit, 1, 50)?;
         let vars = [
@@ -220,14 +209,10 @@ pub mod tracker_search_issues {
             &mut args,
             "project_id",
             curated::id_value(
-                client
-                    .resolve_project(&input.project)
-                    .await
-                    .map_err(|e| {
-                        e
-                            .explain(ERRORS, &vars)
-                            .for_argument("tracker_search_issues", "project")
-                    })?,
+                client.resolve_project(&input.project).await.map_err(|e| {
+                    e.explain(ERRORS, &vars)
+                        .for_argument("tracker_search_issues", "project")
+                })?,
                 false,
             )?,
         );
@@ -246,7 +231,14 @@ pub mod tracker_search_issues {
         let more = items.len() > limit;
         items.truncate(limit);
         let collected = curated::Collected { items, more };
-        Ok(curated::shape_list(&SHAPE, "issues", collected, false, &[], TRUNCATED))
+        Ok(curated::shape_list(
+            &SHAPE,
+            "issues",
+            collected,
+            false,
+            &[],
+            TRUNCATED,
+        ))
     }
 }
 
@@ -472,10 +464,7 @@ pub mod tracker_call_operation {
   }
 }"#;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         crate::discovery::call(client, arguments).await
     }
 }

@@ -3,11 +3,11 @@
 //! The crate's own tests: `tools/list` is the reviewed snapshot in `tests/tools.json`, and
 //! every tool is called against a local stand-in of the API.
 
+use rmcp::model::JsonObject;
+use serde_json::Value;
 use std::sync::{Arc, Mutex};
 use tracker_discovery_mcp::client::Client;
 use tracker_discovery_mcp::tools;
-use rmcp::model::JsonObject;
-use serde_json::Value;
 
 /// A stand-in for the API on 127.0.0.1: it answers every request with `{}` and records
 /// `METHOD /path`.
@@ -20,15 +20,17 @@ impl StandIn {
     async fn start() -> Self {
         let requests = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&requests);
-        let app = axum::Router::new()
-            .fallback(move |request: axum::extract::Request| {
-                let seen = Arc::clone(&seen);
-                async move {
-                    let line = format!("{} {}", request.method(), request.uri().path());
-                    seen.lock().expect("the log is not poisoned").push(line);
-                    ([(axum::http::header::CONTENT_TYPE, "application/json")], "{}")
-                }
-            });
+        let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+            let seen = Arc::clone(&seen);
+            async move {
+                let line = format!("{} {}", request.method(), request.uri().path());
+                seen.lock().expect("the log is not poisoned").push(line);
+                (
+                    [(axum::http::header::CONTENT_TYPE, "application/json")],
+                    "{}",
+                )
+            }
+        });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("a free loopback port");
@@ -42,16 +44,19 @@ impl StandIn {
     fn client(&self) -> Arc<Client> {
         Arc::new(
             Client::new(
-                    &self.url,
-                    Vec::new(),
-                    tracker_discovery_mcp::runtime::UpstreamOptions::default(),
-                )
-                .expect("a client for the stand-in"),
+                &self.url,
+                Vec::new(),
+                tracker_discovery_mcp::runtime::UpstreamOptions::default(),
+            )
+            .expect("a client for the stand-in"),
         )
     }
 
     fn requests(&self) -> Vec<String> {
-        self.requests.lock().expect("the log is not poisoned").clone()
+        self.requests
+            .lock()
+            .expect("the log is not poisoned")
+            .clone()
     }
 }
 
@@ -61,8 +66,8 @@ fn arguments(text: &str) -> JsonObject {
 
 #[test]
 fn tools_list_is_the_reviewed_snapshot() {
-    let snapshot: Value = serde_json::from_str(include_str!("tools.json"))
-        .expect("the snapshot is JSON");
+    let snapshot: Value =
+        serde_json::from_str(include_str!("tools.json")).expect("the snapshot is JSON");
     let snapshot = snapshot["tools"].as_array().cloned().unwrap_or_default();
     let served: Vec<Value> = tools::TOOLS
         .iter()
@@ -75,14 +80,16 @@ fn tools_list_is_the_reviewed_snapshot() {
 #[tokio::test]
 async fn tracker_search_issues_refuses_a_wrong_argument_before_calling_the_api() {
     let api = StandIn::start().await;
-    let result = tools::tracker_search_issues::call(
-            api.client(),
-            arguments(r#"{"not_a_parameter":1}"#),
-        )
-        .await;
+    let result =
+        tools::tracker_search_issues::call(api.client(), arguments(r#"{"not_a_parameter":1}"#))
+            .await;
     assert!(
-        matches!(result,
-        Err(tracker_discovery_mcp::runtime::ToolError::InvalidArguments(_))),
+        matches!(
+            result,
+            Err(tracker_discovery_mcp::runtime::ToolError::InvalidArguments(
+                _
+            ))
+        ),
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
@@ -92,20 +99,17 @@ async fn tracker_search_issues_refuses_a_wrong_argument_before_calling_the_api()
 #[tokio::test]
 async fn tracker_search_operations_finds_an_operation_by_its_name() {
     let api = StandIn::start().await;
-    let found = tools::tracker_search_operations::call(
-            api.client(),
-            arguments(r#"{"query":"listUsers"}"#),
-        )
-        .await
-        .expect("the search works");
-    let names: Vec<&Value> = found
-        .value["results"]
+    let found =
+        tools::tracker_search_operations::call(api.client(), arguments(r#"{"query":"listUsers"}"#))
+            .await
+            .expect("the search works");
+    let names: Vec<&Value> = found.value["results"]
         .as_array()
         .expect("a list of results")
         .iter()
         .map(|result| &result["operation"])
         .collect();
-    assert!(names.contains(&& Value::from("listUsers")), "{names:?}");
+    assert!(names.contains(&&Value::from("listUsers")), "{names:?}");
 }
 
 /// Every operation the call tool reaches has a description with its input schema.
@@ -116,14 +120,16 @@ async fn tracker_describe_operation_describes_every_operation() {
     for operation in tracker_discovery_mcp::operations::OPERATIONS {
         let asked = serde_json::json!({ "operation" : operation.name });
         let described = tools::tracker_describe_operation::call(
-                Arc::clone(&client),
-                arguments(&asked.to_string()),
-            )
-            .await
-            .expect("every operation is described");
+            Arc::clone(&client),
+            arguments(&asked.to_string()),
+        )
+        .await
+        .expect("every operation is described");
         assert_eq!(described.value["operation"], operation.name);
         assert_eq!(
-            described.value["input_schema"] ["type"], "object", "{}", operation.name
+            described.value["input_schema"]["type"], "object",
+            "{}",
+            operation.name
         );
     }
 }
@@ -133,10 +139,10 @@ async fn tracker_describe_operation_describes_every_operation() {
 async fn tracker_call_operation_sends_the_request_of_the_operation_named() {
     let api = StandIn::start().await;
     let result = tools::tracker_call_operation::call(
-            api.client(),
-            arguments(r#"{"operation":"listUsers","arguments":{}}"#),
-        )
-        .await;
+        api.client(),
+        arguments(r#"{"operation":"listUsers","arguments":{}}"#),
+    )
+    .await;
     assert!(result.is_ok(), "{result:?}");
     assert_eq!(api.requests(), ["GET /v2/users"]);
 }
@@ -146,13 +152,17 @@ async fn tracker_call_operation_sends_the_request_of_the_operation_named() {
 async fn tracker_call_operation_refuses_a_wrong_argument_before_calling_the_api() {
     let api = StandIn::start().await;
     let result = tools::tracker_call_operation::call(
-            api.client(),
-            arguments(r#"{"operation":"listUsers","arguments":{"not_a_parameter":1}}"#),
-        )
-        .await;
+        api.client(),
+        arguments(r#"{"operation":"listUsers","arguments":{"not_a_parameter":1}}"#),
+    )
+    .await;
     assert!(
-        matches!(result,
-        Err(tracker_discovery_mcp::runtime::ToolError::InvalidArguments(_))),
+        matches!(
+            result,
+            Err(tracker_discovery_mcp::runtime::ToolError::InvalidArguments(
+                _
+            ))
+        ),
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());

@@ -2,9 +2,9 @@
 
 //! The client of the Tracker API: one method per operation the tools call.
 
-use serde_json::{Map, Value};
 use crate::curated;
 use crate::runtime::{self, ToolError, Upstream};
+use serde_json::{Map, Value};
 
 /// The API client, holding the HTTP connection pool and the server's credentials.
 pub struct Client {
@@ -31,23 +31,21 @@ impl Client {
     }
 
     /// List projects — `GET /v2/projects` (`listProjects`).
-    pub async fn list_projects(
-        &self,
-        params: &ListProjectsParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn list_projects(&self, params: &ListProjectsParams) -> Result<Value, ToolError> {
         let request = self
             .upstream
-            .request(reqwest::Method::GET, "GET /v2/projects", &["v2", "projects"])
+            .request(
+                reqwest::Method::GET,
+                "GET /v2/projects",
+                &["v2", "projects"],
+            )
             .query("page", &params.page)
             .query("per_page", &params.per_page);
         self.upstream.send(request).await
     }
 
     /// List users — `GET /v2/users` (`listUsers`).
-    pub async fn list_users(
-        &self,
-        params: &ListUsersParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn list_users(&self, params: &ListUsersParams) -> Result<Value, ToolError> {
         let request = self
             .upstream
             .request(reqwest::Method::GET, "GET /v2/users", &["v2", "users"])
@@ -65,10 +63,7 @@ impl Client {
     }
 
     /// List issues of a project — `GET /v2/projects/{project_id}/issues` (`listIssues`).
-    pub async fn list_issues(
-        &self,
-        params: &ListIssuesParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn list_issues(&self, params: &ListIssuesParams) -> Result<Value, ToolError> {
         let request = self
             .upstream
             .request(
@@ -85,10 +80,7 @@ impl Client {
     }
 
     /// Create an issue — `POST /v2/projects/{project_id}/issues` (`createIssue`).
-    pub async fn create_issue(
-        &self,
-        params: &CreateIssueParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn create_issue(&self, params: &CreateIssueParams) -> Result<Value, ToolError> {
         let mut body = Map::new();
         runtime::put(&mut body, "title", &params.title);
         runtime::put(&mut body, "description", &params.description);
@@ -106,17 +98,12 @@ impl Client {
     }
 
     /// Get an issue by its key — `GET /v2/issues/by-key/{issue_key}` (`getIssueByKey`).
-    pub async fn get_issue_by_key(
-        &self,
-        params: &GetIssueByKeyParams,
-    ) -> Result<Value, ToolError> {
-        let request = self
-            .upstream
-            .request(
-                reqwest::Method::GET,
-                "GET /v2/issues/by-key/{issue_key}",
-                &["v2", "issues", "by-key", params.issue_key.as_str()],
-            );
+    pub async fn get_issue_by_key(&self, params: &GetIssueByKeyParams) -> Result<Value, ToolError> {
+        let request = self.upstream.request(
+            reqwest::Method::GET,
+            "GET /v2/issues/by-key/{issue_key}",
+            &["v2", "issues", "by-key", params.issue_key.as_str()],
+        );
         self.upstream.send(request).await
     }
 
@@ -125,13 +112,11 @@ impl Client {
         &self,
         params: &ListTransitionsParams,
     ) -> Result<Value, ToolError> {
-        let request = self
-            .upstream
-            .request(
-                reqwest::Method::GET,
-                "GET /v2/issues/{issue_id}/transitions",
-                &["v2", "issues", params.issue_id.as_str(), "transitions"],
-            );
+        let request = self.upstream.request(
+            reqwest::Method::GET,
+            "GET /v2/issues/{issue_id}/transitions",
+            &["v2", "issues", params.issue_id.as_str(), "transitions"],
+        );
         self.upstream.send(request).await
     }
 
@@ -187,14 +172,20 @@ pub static PROJECT_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
 impl Client {
     /// The id for a project key.
     pub async fn resolve_project(&self, value: &str) -> Result<String, ToolError> {
-        self.resolvers.project.resolve(value, || self.list_every_project()).await
+        self.resolvers
+            .project
+            .resolve(value, || self.list_every_project())
+            .await
     }
 
     /// Every project key by id, for showing ids as readable values.
     pub async fn project_names(
         &self,
     ) -> Result<std::collections::HashMap<String, String>, ToolError> {
-        self.resolvers.project.names(|| self.list_every_project()).await
+        self.resolvers
+            .project
+            .names(|| self.list_every_project())
+            .await
     }
 
     /// Every item `listProjects` lists, for the `project` resolver.
@@ -206,20 +197,19 @@ impl Client {
             max_pages: 20,
         };
         let collected = curated::collect_pages(
-                &PROJECT_PAGING.within(self.max_pages()),
-                None,
-                |page| async move {
-                    let mut args = serde_json::Map::new();
-                    curated::put(&mut args, "page", page.number);
-                    curated::put(&mut args, "per_page", page.size);
-                    let params: ListProjectsParams = curated::params(
-                        "listProjects",
-                        args,
-                    )?;
-                    self.list_projects(&params).await.map(curated::FetchedPage::from)
-                },
-            )
-            .await?;
+            &PROJECT_PAGING.within(self.max_pages()),
+            None,
+            |page| async move {
+                let mut args = serde_json::Map::new();
+                curated::put(&mut args, "page", page.number);
+                curated::put(&mut args, "per_page", page.size);
+                let params: ListProjectsParams = curated::params("listProjects", args)?;
+                self.list_projects(&params)
+                    .await
+                    .map(curated::FetchedPage::from)
+            },
+        )
+        .await?;
         Ok(collected.items)
     }
 }
@@ -240,13 +230,14 @@ impl Client {
             let found = self.get_current_user().await?;
             return curated::field_text(&found, "/id");
         }
-        self.resolvers.user.resolve(value, || self.list_every_user()).await
+        self.resolvers
+            .user
+            .resolve(value, || self.list_every_user())
+            .await
     }
 
     /// Every username by id, for showing ids as readable values.
-    pub async fn user_names(
-        &self,
-    ) -> Result<std::collections::HashMap<String, String>, ToolError> {
+    pub async fn user_names(&self) -> Result<std::collections::HashMap<String, String>, ToolError> {
         self.resolvers.user.names(|| self.list_every_user()).await
     }
 
@@ -259,17 +250,19 @@ impl Client {
             max_pages: 20,
         };
         let collected = curated::collect_pages(
-                &USER_PAGING.within(self.max_pages()),
-                None,
-                |page| async move {
-                    let mut args = serde_json::Map::new();
-                    curated::put(&mut args, "page", page.number);
-                    curated::put(&mut args, "per_page", page.size);
-                    let params: ListUsersParams = curated::params("listUsers", args)?;
-                    self.list_users(&params).await.map(curated::FetchedPage::from)
-                },
-            )
-            .await?;
+            &USER_PAGING.within(self.max_pages()),
+            None,
+            |page| async move {
+                let mut args = serde_json::Map::new();
+                curated::put(&mut args, "page", page.number);
+                curated::put(&mut args, "per_page", page.size);
+                let params: ListUsersParams = curated::params("listUsers", args)?;
+                self.list_users(&params)
+                    .await
+                    .map(curated::FetchedPage::from)
+            },
+        )
+        .await?;
         Ok(collected.items)
     }
 }

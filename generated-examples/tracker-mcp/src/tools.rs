@@ -2,20 +2,18 @@
 
 //! The tools of this server, in the order `tools/list` returns them.
 
-use std::sync::Arc;
-use rmcp::model::JsonObject;
 use crate::client::{self, Client};
-use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
-use serde::Deserialize;
 use crate::curated;
+use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
+use rmcp::model::JsonObject;
+use serde::Deserialize;
+use std::sync::Arc;
 
 /// Every tool, in the order `tools/list` returns them.
 pub static TOOLS: &[ToolEntry<Client>] = &[
     ToolEntry {
         definition: tracker_search_issues::DEFINITION,
-        call: |client, arguments| Box::pin(
-            tracker_search_issues::call(client, arguments),
-        ),
+        call: |client, arguments| Box::pin(tracker_search_issues::call(client, arguments)),
     },
     ToolEntry {
         definition: tracker_create_issue::DEFINITION,
@@ -23,9 +21,7 @@ pub static TOOLS: &[ToolEntry<Client>] = &[
     },
     ToolEntry {
         definition: tracker_change_issue_status::DEFINITION,
-        call: |client, arguments| Box::pin(
-            tracker_change_issue_status::call(client, arguments),
-        ),
+        call: |client, arguments| Box::pin(tracker_change_issue_status::call(client, arguments)),
     },
 ];
 
@@ -239,12 +235,10 @@ pub mod tracker_search_issues {
     }
 
     /// Messages for the API's errors, by HTTP status.
-    const ERRORS: &[(u16, &str)] = &[
-        (
-            401,
-            "The tracker refused the server's credentials. The user must set TRACKER_TOKEN to a valid token and restart the server; calling again will not help.",
-        ),
-    ];
+    const ERRORS: &[(u16, &str)] = &[(
+        401,
+        "The tracker refused the server's credentials. The user must set TRACKER_TOKEN to a valid token and restart the server; calling again will not help.",
+    )];
 
     /// The fields of the result the model sees.
     const SHAPE: curated::Shape = curated::Shape {
@@ -314,10 +308,7 @@ pub mod tracker_search_issues {
         max_pages: 20,
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         curated::check_range("limit", input.limit, 1, 50)?;
         let vars = [
@@ -332,14 +323,10 @@ pub mod tracker_search_issues {
             &mut args,
             "project_id",
             curated::id_value(
-                client
-                    .resolve_project(&input.project)
-                    .await
-                    .map_err(|e| {
-                        e
-                            .explain(ERRORS, &vars)
-                            .for_argument("tracker_search_issues", "project")
-                    })?,
+                client.resolve_project(&input.project).await.map_err(|e| {
+                    e.explain(ERRORS, &vars)
+                        .for_argument("tracker_search_issues", "project")
+                })?,
                 false,
             )?,
         );
@@ -352,53 +339,48 @@ pub mod tracker_search_issues {
             &mut args,
             "assignee_id",
             match &input.assignee {
-                Some(value) => {
-                    curated::id_value(
-                        client
-                            .resolve_user(value)
-                            .await
-                            .map_err(|e| {
-                                e
-                                    .explain(ERRORS, &vars)
-                                    .for_argument("tracker_search_issues", "assignee")
-                            })?,
-                        false,
-                    )?
-                }
+                Some(value) => curated::id_value(
+                    client.resolve_user(value).await.map_err(|e| {
+                        e.explain(ERRORS, &vars)
+                            .for_argument("tracker_search_issues", "assignee")
+                    })?,
+                    false,
+                )?,
                 None => serde_json::Value::Null,
             },
         );
         curated::put(&mut args, "q", curated::json(&input.query));
         let collected = curated::collect_pages(
-                &PAGING.within(client.max_pages()),
-                Some(usize::try_from(input.limit).unwrap_or(1)),
-                |page| {
-                    let mut args = args.clone();
-                    curated::put(&mut args, "page", page.number);
-                    curated::put(&mut args, "per_page", page.size);
-                    let client = Arc::clone(&client);
-                    async move {
-                        let params: client::ListIssuesParams = curated::params(
-                            "listIssues",
-                            args,
-                        )?;
-                        client.list_issues(&params).await.map(curated::FetchedPage::from)
-                    }
-                },
-            )
+            &PAGING.within(client.max_pages()),
+            Some(usize::try_from(input.limit).unwrap_or(1)),
+            |page| {
+                let mut args = args.clone();
+                curated::put(&mut args, "page", page.number);
+                curated::put(&mut args, "per_page", page.size);
+                let client = Arc::clone(&client);
+                async move {
+                    let params: client::ListIssuesParams = curated::params("listIssues", args)?;
+                    client
+                        .list_issues(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                }
+            },
+        )
+        .await
+        .map_err(|e| e.explain(ERRORS, &vars))?;
+        let names_0 = client
+            .user_names()
             .await
             .map_err(|e| e.explain(ERRORS, &vars))?;
-        let names_0 = client.user_names().await.map_err(|e| e.explain(ERRORS, &vars))?;
-        Ok(
-            curated::shape_list(
-                &SHAPE,
-                "issues",
-                collected,
-                input.response_format.is_detailed(),
-                &[&names_0],
-                TRUNCATED,
-            ),
-        )
+        Ok(curated::shape_list(
+            &SHAPE,
+            "issues",
+            collected,
+            input.response_format.is_detailed(),
+            &[&names_0],
+            TRUNCATED,
+        ))
     }
 }
 
@@ -490,12 +472,10 @@ pub mod tracker_create_issue {
     }
 
     /// Messages for the API's errors, by HTTP status.
-    const ERRORS: &[(u16, &str)] = &[
-        (
-            401,
-            "The tracker refused the server's credentials. The user must set TRACKER_TOKEN to a valid token and restart the server; calling again will not help.",
-        ),
-    ];
+    const ERRORS: &[(u16, &str)] = &[(
+        401,
+        "The tracker refused the server's credentials. The user must set TRACKER_TOKEN to a valid token and restart the server; calling again will not help.",
+    )];
 
     /// The fields of the result the model sees.
     const SHAPE: curated::Shape = curated::Shape {
@@ -524,10 +504,7 @@ pub mod tracker_create_issue {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [
             ("project", curated::text(&input.project)),
@@ -541,14 +518,10 @@ pub mod tracker_create_issue {
             &mut args,
             "project_id",
             curated::id_value(
-                client
-                    .resolve_project(&input.project)
-                    .await
-                    .map_err(|e| {
-                        e
-                            .explain(ERRORS, &vars)
-                            .for_argument("tracker_create_issue", "project")
-                    })?,
+                client.resolve_project(&input.project).await.map_err(|e| {
+                    e.explain(ERRORS, &vars)
+                        .for_argument("tracker_create_issue", "project")
+                })?,
                 false,
             )?,
         );
@@ -633,12 +606,10 @@ pub mod tracker_change_issue_status {
     }
 
     /// Messages for the API's errors, by HTTP status.
-    const ERRORS: &[(u16, &str)] = &[
-        (
-            401,
-            "The tracker refused the server's credentials. The user must set TRACKER_TOKEN to a valid token and restart the server; calling again will not help.",
-        ),
-    ];
+    const ERRORS: &[(u16, &str)] = &[(
+        401,
+        "The tracker refused the server's credentials. The user must set TRACKER_TOKEN to a valid token and restart the server; calling again will not help.",
+    )];
 
     /// The fields of the result the model sees.
     const SHAPE: curated::Shape = curated::Shape {
@@ -662,10 +633,7 @@ pub mod tracker_change_issue_status {
         detailed: &[],
     };
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [
             ("issue", curated::text(&input.issue)),
@@ -678,72 +646,47 @@ pub mod tracker_change_issue_status {
             let mut args = serde_json::Map::new();
             curated::put(&mut args, "issue_key", arg_issue.clone());
 
-            const STEP_ERRORS: &[(u16, &str)] = &[
-                (
-                    404,
-                    "Issue \"{issue}\" not found. Check the key (project key, a dash and a number, for example WEB-142); tracker_search_issues finds issues by words.",
-                ),
-            ];
-            let params: client::GetIssueByKeyParams = curated::params(
-                "getIssueByKey",
-                args,
-            )?;
-            client
-                .get_issue_by_key(&params)
-                .await
-                .map_err(|e| {
-                    e.explain(STEP_ERRORS, &vars)
-                        .explain(ERRORS, &vars)
-                        .in_step(1, "getIssueByKey")
-                })?
+            const STEP_ERRORS: &[(u16, &str)] = &[(
+                404,
+                "Issue \"{issue}\" not found. Check the key (project key, a dash and a number, for example WEB-142); tracker_search_issues finds issues by words.",
+            )];
+            let params: client::GetIssueByKeyParams = curated::params("getIssueByKey", args)?;
+            client.get_issue_by_key(&params).await.map_err(|e| {
+                e.explain(STEP_ERRORS, &vars)
+                    .explain(ERRORS, &vars)
+                    .in_step(1, "getIssueByKey")
+            })?
         };
         if curated::same(&curated::value_at(&found, "/state"), &arg_status.clone()) {
-            let shaped: Result<ToolOutput, ToolError> = Ok(
-                curated::shape_item(&SHAPE, &found.clone(), false, &[]).into(),
-            );
-            return shaped
-                .map(|output| {
-                    output
-                        .with_note(
-                            curated::fill(
-                                "Issue {issue} already has status {status}; nothing changed.",
-                                &vars,
-                            ),
-                        )
-                });
+            let shaped: Result<ToolOutput, ToolError> =
+                Ok(curated::shape_item(&SHAPE, &found.clone(), false, &[]).into());
+            return shaped.map(|output| {
+                output.with_note(curated::fill(
+                    "Issue {issue} already has status {status}; nothing changed.",
+                    &vars,
+                ))
+            });
         }
         let transitions = {
             let mut args = serde_json::Map::new();
             curated::put(&mut args, "issue_id", curated::value_at(&found, "/id"));
 
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::ListTransitionsParams = curated::params(
-                "listTransitions",
-                args,
-            )?;
-            client
-                .list_transitions(&params)
-                .await
-                .map_err(|e| {
-                    e.explain(STEP_ERRORS, &vars)
-                        .explain(ERRORS, &vars)
-                        .in_step(3, "listTransitions")
-                })?
+            let params: client::ListTransitionsParams = curated::params("listTransitions", args)?;
+            client.list_transitions(&params).await.map_err(|e| {
+                e.explain(STEP_ERRORS, &vars)
+                    .explain(ERRORS, &vars)
+                    .in_step(3, "listTransitions")
+            })?
         };
         let wanted_0 = arg_status.clone();
-        let Some(transition) = curated::find_item(
-            &transitions,
-            "/items",
-            &[("/to_state", &wanted_0)],
-        ) else {
-            return Err(
-                ToolError::InvalidArguments(
-                    curated::fill(
-                        "Issue {issue} cannot move to {status} from its current status.",
-                        &vars,
-                    ),
-                ),
-            );
+        let Some(transition) =
+            curated::find_item(&transitions, "/items", &[("/to_state", &wanted_0)])
+        else {
+            return Err(ToolError::InvalidArguments(curated::fill(
+                "Issue {issue} cannot move to {status} from its current status.",
+                &vars,
+            )));
         };
         let updated = {
             let mut args = serde_json::Map::new();
@@ -755,18 +698,12 @@ pub mod tracker_change_issue_status {
             );
 
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::TransitionIssueParams = curated::params(
-                "transitionIssue",
-                args,
-            )?;
-            client
-                .transition_issue(&params)
-                .await
-                .map_err(|e| {
-                    e.explain(STEP_ERRORS, &vars)
-                        .explain(ERRORS, &vars)
-                        .in_step(5, "transitionIssue")
-                })?
+            let params: client::TransitionIssueParams = curated::params("transitionIssue", args)?;
+            client.transition_issue(&params).await.map_err(|e| {
+                e.explain(STEP_ERRORS, &vars)
+                    .explain(ERRORS, &vars)
+                    .in_step(5, "transitionIssue")
+            })?
         };
         Ok(curated::shape_item(&SHAPE, &updated, false, &[]).into())
     }

@@ -2,8 +2,8 @@
 
 //! The client of the Tracker API: one method per operation the tools call.
 
-use serde_json::{Map, Value};
 use crate::runtime::{self, ToolError, Upstream};
+use serde_json::{Map, Value};
 
 /// The API client, holding the HTTP connection pool and the server's credentials.
 pub struct Client {
@@ -23,23 +23,21 @@ impl Client {
     }
 
     /// List projects — `GET /v2/projects` (`listProjects`).
-    pub async fn list_projects(
-        &self,
-        params: &ListProjectsParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn list_projects(&self, params: &ListProjectsParams) -> Result<Value, ToolError> {
         let request = self
             .upstream
-            .request(reqwest::Method::GET, "GET /v2/projects", &["v2", "projects"])
+            .request(
+                reqwest::Method::GET,
+                "GET /v2/projects",
+                &["v2", "projects"],
+            )
             .query("page", &params.page)
             .query("per_page", &params.per_page);
         self.upstream.send(request).await
     }
 
     /// List users — `GET /v2/users` (`listUsers`).
-    pub async fn list_users(
-        &self,
-        params: &ListUsersParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn list_users(&self, params: &ListUsersParams) -> Result<Value, ToolError> {
         let request = self
             .upstream
             .request(reqwest::Method::GET, "GET /v2/users", &["v2", "users"])
@@ -57,10 +55,7 @@ impl Client {
     }
 
     /// List issues of a project — `GET /v2/projects/{project_id}/issues` (`listIssues`).
-    pub async fn list_issues(
-        &self,
-        params: &ListIssuesParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn list_issues(&self, params: &ListIssuesParams) -> Result<Value, ToolError> {
         let request = self
             .upstream
             .request(
@@ -77,10 +72,7 @@ impl Client {
     }
 
     /// Create an issue — `POST /v2/projects/{project_id}/issues` (`createIssue`).
-    pub async fn create_issue(
-        &self,
-        params: &CreateIssueParams,
-    ) -> Result<Value, ToolError> {
+    pub async fn create_issue(&self, params: &CreateIssueParams) -> Result<Value, ToolError> {
         let mut body = Map::new();
         runtime::put(&mut body, "title", &params.title);
         runtime::put(&mut body, "description", &params.description);
@@ -99,43 +91,31 @@ impl Client {
 
     /// Get an issue — `GET /v2/issues/{issue_id}` (`getIssue`).
     pub async fn get_issue(&self, params: &GetIssueParams) -> Result<Value, ToolError> {
-        let request = self
-            .upstream
-            .request(
-                reqwest::Method::GET,
-                "GET /v2/issues/{issue_id}",
-                &["v2", "issues", params.issue_id.as_str()],
-            );
+        let request = self.upstream.request(
+            reqwest::Method::GET,
+            "GET /v2/issues/{issue_id}",
+            &["v2", "issues", params.issue_id.as_str()],
+        );
         self.upstream.send(request).await
     }
 
     /// Delete an issue — `DELETE /v2/issues/{issue_id}` (`deleteIssue`).
-    pub async fn delete_issue(
-        &self,
-        params: &DeleteIssueParams,
-    ) -> Result<Value, ToolError> {
-        let request = self
-            .upstream
-            .request(
-                reqwest::Method::DELETE,
-                "DELETE /v2/issues/{issue_id}",
-                &["v2", "issues", params.issue_id.as_str()],
-            );
+    pub async fn delete_issue(&self, params: &DeleteIssueParams) -> Result<Value, ToolError> {
+        let request = self.upstream.request(
+            reqwest::Method::DELETE,
+            "DELETE /v2/issues/{issue_id}",
+            &["v2", "issues", params.issue_id.as_str()],
+        );
         self.upstream.send(request).await
     }
 
     /// Get an issue by its key — `GET /v2/issues/by-key/{issue_key}` (`getIssueByKey`).
-    pub async fn get_issue_by_key(
-        &self,
-        params: &GetIssueByKeyParams,
-    ) -> Result<Value, ToolError> {
-        let request = self
-            .upstream
-            .request(
-                reqwest::Method::GET,
-                "GET /v2/issues/by-key/{issue_key}",
-                &["v2", "issues", "by-key", params.issue_key.as_str()],
-            );
+    pub async fn get_issue_by_key(&self, params: &GetIssueByKeyParams) -> Result<Value, ToolError> {
+        let request = self.upstream.request(
+            reqwest::Method::GET,
+            "GET /v2/issues/by-key/{issue_key}",
+            &["v2", "issues", "by-key", params.issue_key.as_str()],
+        );
         self.upstream.send(request).await
     }
 
@@ -144,13 +124,11 @@ impl Client {
         &self,
         params: &ListTransitionsParams,
     ) -> Result<Value, ToolError> {
-        let request = self
-            .upstream
-            .request(
-                reqwest::Method::GET,
-                "GET /v2/issues/{issue_id}/transitions",
-                &["v2", "issues", params.issue_id.as_str(), "transitions"],
-            );
+        let request = self.upstream.request(
+            reqwest::Method::GET,
+            "GET /v2/issues/{issue_id}/transitions",
+            &["v2", "issues", params.issue_id.as_str(), "transitions"],
+        );
         self.upstream.send(request).await
     }
 

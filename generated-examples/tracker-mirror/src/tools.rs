@@ -2,10 +2,10 @@
 
 //! The tools of this server, in the order `tools/list` returns them.
 
-use std::sync::Arc;
-use rmcp::model::JsonObject;
 use crate::client::{self, Client};
 use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
+use rmcp::model::JsonObject;
+use std::sync::Arc;
 
 /// Every tool, in the order `tools/list` returns them.
 pub static TOOLS: &[ToolEntry<Client>] = &[
@@ -139,10 +139,7 @@ pub mod list_projects {
   }
 }"#;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::ListProjectsParams = runtime::parse_arguments(arguments)?;
         Ok(client.list_projects(&params).await?.into())
     }
@@ -236,10 +233,7 @@ pub mod list_users {
   }
 }"#;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::ListUsersParams = runtime::parse_arguments(arguments)?;
         Ok(client.list_users(&params).await?.into())
     }
@@ -286,10 +280,7 @@ pub mod get_current_user {
   }
 }"#;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let client::GetCurrentUserParams {} = runtime::parse_arguments(arguments)?;
         Ok(client.get_current_user().await?.into())
     }
@@ -472,10 +463,7 @@ pub mod list_issues {
   }
 }"#;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::ListIssuesParams = runtime::parse_arguments(arguments)?;
         runtime::check_one_of("state", params.state, &[1, 2, 3])?;
         Ok(client.list_issues(&params).await?.into())
@@ -620,10 +608,7 @@ pub mod create_issue {
   }
 }"#;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::CreateIssueParams = runtime::parse_arguments(arguments)?;
         runtime::check_one_of("priority", params.priority, &[1, 2, 3])?;
         Ok(client.create_issue(&params).await?.into())
@@ -734,10 +719,7 @@ pub mod get_issue {
   }
 }"#;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::GetIssueParams = runtime::parse_arguments(arguments)?;
         Ok(client.get_issue(&params).await?.into())
     }
@@ -773,10 +755,7 @@ pub mod delete_issue {
   }
 }"#;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::DeleteIssueParams = runtime::parse_arguments(arguments)?;
         Ok(client.delete_issue(&params).await?.into())
     }
@@ -886,10 +865,7 @@ pub mod get_issue_by_key {
   }
 }"#;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::GetIssueByKeyParams = runtime::parse_arguments(arguments)?;
         Ok(client.get_issue_by_key(&params).await?.into())
     }
@@ -959,10 +935,7 @@ pub mod list_transitions {
   }
 }"#;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::ListTransitionsParams = runtime::parse_arguments(arguments)?;
         Ok(client.list_transitions(&params).await?.into())
     }
@@ -1078,10 +1051,7 @@ pub mod transition_issue {
   }
 }"#;
 
-    pub async fn call(
-        client: Arc<Client>,
-        arguments: JsonObject,
-    ) -> Result<ToolOutput, ToolError> {
+    pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let params: client::TransitionIssueParams = runtime::parse_arguments(arguments)?;
         Ok(client.transition_issue(&params).await?.into())
     }

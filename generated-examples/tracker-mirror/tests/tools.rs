@@ -3,11 +3,11 @@
 //! The crate's own tests: `tools/list` is the reviewed snapshot in `tests/tools.json`, and
 //! every tool is called against a local stand-in of the API.
 
+use rmcp::model::JsonObject;
+use serde_json::Value;
 use std::sync::{Arc, Mutex};
 use tracker_mirror_mcp::client::Client;
 use tracker_mirror_mcp::tools;
-use rmcp::model::JsonObject;
-use serde_json::Value;
 
 /// A stand-in for the API on 127.0.0.1: it answers every request with `{}` and records
 /// `METHOD /path`.
@@ -20,15 +20,17 @@ impl StandIn {
     async fn start() -> Self {
         let requests = Arc::new(Mutex::new(Vec::new()));
         let seen = Arc::clone(&requests);
-        let app = axum::Router::new()
-            .fallback(move |request: axum::extract::Request| {
-                let seen = Arc::clone(&seen);
-                async move {
-                    let line = format!("{} {}", request.method(), request.uri().path());
-                    seen.lock().expect("the log is not poisoned").push(line);
-                    ([(axum::http::header::CONTENT_TYPE, "application/json")], "{}")
-                }
-            });
+        let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+            let seen = Arc::clone(&seen);
+            async move {
+                let line = format!("{} {}", request.method(), request.uri().path());
+                seen.lock().expect("the log is not poisoned").push(line);
+                (
+                    [(axum::http::header::CONTENT_TYPE, "application/json")],
+                    "{}",
+                )
+            }
+        });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
             .expect("a free loopback port");
@@ -42,16 +44,19 @@ impl StandIn {
     fn client(&self) -> Arc<Client> {
         Arc::new(
             Client::new(
-                    &self.url,
-                    Vec::new(),
-                    tracker_mirror_mcp::runtime::UpstreamOptions::default(),
-                )
-                .expect("a client for the stand-in"),
+                &self.url,
+                Vec::new(),
+                tracker_mirror_mcp::runtime::UpstreamOptions::default(),
+            )
+            .expect("a client for the stand-in"),
         )
     }
 
     fn requests(&self) -> Vec<String> {
-        self.requests.lock().expect("the log is not poisoned").clone()
+        self.requests
+            .lock()
+            .expect("the log is not poisoned")
+            .clone()
     }
 }
 
@@ -61,8 +66,8 @@ fn arguments(text: &str) -> JsonObject {
 
 #[test]
 fn tools_list_is_the_reviewed_snapshot() {
-    let snapshot: Value = serde_json::from_str(include_str!("tools.json"))
-        .expect("the snapshot is JSON");
+    let snapshot: Value =
+        serde_json::from_str(include_str!("tools.json")).expect("the snapshot is JSON");
     let snapshot = snapshot["tools"].as_array().cloned().unwrap_or_default();
     let served: Vec<Value> = tools::TOOLS
         .iter()
@@ -102,11 +107,8 @@ async fn get_current_user_sends_its_request_to_the_api() {
 #[tokio::test]
 async fn list_issues_sends_its_request_to_the_api() {
     let api = StandIn::start().await;
-    let result = tools::list_issues::call(
-            api.client(),
-            arguments(r#"{"project_id":"sample"}"#),
-        )
-        .await;
+    let result =
+        tools::list_issues::call(api.client(), arguments(r#"{"project_id":"sample"}"#)).await;
     assert!(result.is_ok(), "{result:?}");
     assert_eq!(api.requests(), ["GET /v2/projects/sample/issues"]);
 }
@@ -116,10 +118,10 @@ async fn list_issues_sends_its_request_to_the_api() {
 async fn create_issue_sends_its_request_to_the_api() {
     let api = StandIn::start().await;
     let result = tools::create_issue::call(
-            api.client(),
-            arguments(r#"{"project_id":"sample","title":"sample"}"#),
-        )
-        .await;
+        api.client(),
+        arguments(r#"{"project_id":"sample","title":"sample"}"#),
+    )
+    .await;
     assert!(result.is_ok(), "{result:?}");
     assert_eq!(api.requests(), ["POST /v2/projects/sample/issues"]);
 }
@@ -128,11 +130,7 @@ async fn create_issue_sends_its_request_to_the_api() {
 #[tokio::test]
 async fn get_issue_sends_its_request_to_the_api() {
     let api = StandIn::start().await;
-    let result = tools::get_issue::call(
-            api.client(),
-            arguments(r#"{"issue_id":"sample"}"#),
-        )
-        .await;
+    let result = tools::get_issue::call(api.client(), arguments(r#"{"issue_id":"sample"}"#)).await;
     assert!(result.is_ok(), "{result:?}");
     assert_eq!(api.requests(), ["GET /v2/issues/sample"]);
 }
@@ -141,11 +139,8 @@ async fn get_issue_sends_its_request_to_the_api() {
 #[tokio::test]
 async fn delete_issue_sends_its_request_to_the_api() {
     let api = StandIn::start().await;
-    let result = tools::delete_issue::call(
-            api.client(),
-            arguments(r#"{"issue_id":"sample"}"#),
-        )
-        .await;
+    let result =
+        tools::delete_issue::call(api.client(), arguments(r#"{"issue_id":"sample"}"#)).await;
     assert!(result.is_ok(), "{result:?}");
     assert_eq!(api.requests(), ["DELETE /v2/issues/sample"]);
 }
@@ -154,11 +149,8 @@ async fn delete_issue_sends_its_request_to_the_api() {
 #[tokio::test]
 async fn get_issue_by_key_sends_its_request_to_the_api() {
     let api = StandIn::start().await;
-    let result = tools::get_issue_by_key::call(
-            api.client(),
-            arguments(r#"{"issue_key":"sample"}"#),
-        )
-        .await;
+    let result =
+        tools::get_issue_by_key::call(api.client(), arguments(r#"{"issue_key":"sample"}"#)).await;
     assert!(result.is_ok(), "{result:?}");
     assert_eq!(api.requests(), ["GET /v2/issues/by-key/sample"]);
 }
@@ -167,11 +159,8 @@ async fn get_issue_by_key_sends_its_request_to_the_api() {
 #[tokio::test]
 async fn list_transitions_sends_its_request_to_the_api() {
     let api = StandIn::start().await;
-    let result = tools::list_transitions::call(
-            api.client(),
-            arguments(r#"{"issue_id":"sample"}"#),
-        )
-        .await;
+    let result =
+        tools::list_transitions::call(api.client(), arguments(r#"{"issue_id":"sample"}"#)).await;
     assert!(result.is_ok(), "{result:?}");
     assert_eq!(api.requests(), ["GET /v2/issues/sample/transitions"]);
 }
@@ -181,10 +170,10 @@ async fn list_transitions_sends_its_request_to_the_api() {
 async fn transition_issue_sends_its_request_to_the_api() {
     let api = StandIn::start().await;
     let result = tools::transition_issue::call(
-            api.client(),
-            arguments(r#"{"issue_id":"sample","transition_id":"sample"}"#),
-        )
-        .await;
+        api.client(),
+        arguments(r#"{"issue_id":"sample","transition_id":"sample"}"#),
+    )
+    .await;
     assert!(result.is_ok(), "{result:?}");
     assert_eq!(api.requests(), ["POST /v2/issues/sample/transitions"]);
 }
