@@ -1129,16 +1129,10 @@ pub fn put(args: &mut Map<String, Value>, name: &str, value: impl Into<Value>) {
 /// An object of the fields that have a value: a field whose value is null (an optional argument
 /// the model left out) is left out, as [`put`] leaves it out of a request.
 pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
-    Value::Object(
-        fields
-            .into_iter()
-            .filter(|(_, value)| !value.is_null())
-            .map(|(name, value)| (name.to_string(), value))
-            .collect(),
-    )
+    Value::Object(scope(fields))
 }
 
-/// The scoping arguments of a resolver's operation, leaving out those without a value.
+/// The fields that have a value, as a map: a resolver's scoping arguments, and [`object`]'s fields.
 pub fn scope<const N: usize>(fields: [(&str, Value); N]) -> Map<String, Value> {
     fields
         .into_iter()
