@@ -620,6 +620,33 @@ fn recorder_part_of_a_description_leaves_no_reference_dangling() {
     assert!(part["paths"].get("/dropped").is_none());
 }
 
+/// Prism never finishes starting on Stripe's description, whose schemas refer back to
+/// themselves (a customer's invoice has a customer). The recorder mocks it with only the
+/// references that close a cycle cut to `{}`: every other reference and schema stays as written.
+#[test]
+fn recorder_cuts_only_the_references_that_close_a_cycle() {
+    let document = json!({
+        "swagger": "2.0",
+        "paths": { "/customers": { "get": { "responses": { "200": {
+            "description": "ok", "schema": { "$ref": "#/definitions/customer" } } } } } },
+        "definitions": {
+            "customer": { "type": "object", "properties": {
+                "invoice": { "$ref": "#/definitions/invoice" },
+                "address": { "$ref": "#/definitions/address" } } },
+            "invoice": { "type": "object", "properties": {
+                "customer": { "anyOf": [{ "type": "string" }, { "$ref": "#/definitions/customer" }] },
+                "address": { "$ref": "#/definitions/address" } } },
+            "address": { "type": "object", "properties": { "line": { "type": "string" } } },
+            "node": { "type": "object", "properties": { "next": { "$ref": "#/definitions/node" } } }
+        }
+    });
+    let part = recorder::without_cycles(document.clone());
+    let mut expected = document;
+    expected["definitions"]["invoice"]["properties"]["customer"]["anyOf"][1] = json!({});
+    expected["definitions"]["node"]["properties"]["next"] = json!({});
+    assert_eq!(part, expected);
+}
+
 // --- GitHub -------------------------------------------------------------------------------------
 
 const GITHUB_TOKEN: &str = "ghp_recorder";
@@ -809,4 +836,210 @@ fn notion_query_database_sends_a_filter_built_from_the_status_name() {
         &[],
         &body,
     );
+}
+
+// --- Stripe -------------------------------------------------------------------------------------
+
+const STRIPE_KEY: &str = "sk_test_recorder";
+
+/// Stripe's description (Swagger 2.0) documents no example answers, so Prism would invent a list
+/// of customers whose emails match nothing. The recorder mocks a copy whose `GET /v1/customers`
+/// has one example answer, valid against the description's own schema (two customers, every
+/// required field), and whose invoice item form is described as Prism reads forms (below).
+fn stripe_with_customers() -> (tempfile::TempDir, PathBuf) {
+    let mut description: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("tests/corpus/stripe/spec2.json"))
+            .expect("the Stripe description"),
+    )
+    .expect("JSON");
+    let customer = |id: &str, name: &str, email: &str| {
+        json!({
+            "id": id, "object": "customer", "created": 1_700_000_000, "livemode": false,
+            "name": name, "email": email,
+            "sources": { "object": "list", "data": [], "has_more": false,
+                         "url": format!("/v1/customers/{id}/sources") },
+        })
+    };
+    let answer = description
+        .pointer_mut("/paths/~1v1~1customers/get/responses/200")
+        .and_then(Value::as_object_mut)
+        .expect("the documented answer of GET /v1/customers");
+    answer.insert(
+        "examples".into(),
+        json!({ "application/json": {
+            "object": "list", "url": "/v1/customers", "has_more": false,
+            "data": [
+                customer("cus_Jenny", "Jenny Rosen", "jenny.rosen@example.com"),
+                customer("cus_Ada", "Ada Lovelace", "ada@example.com"),
+            ],
+        } }),
+    );
+    // Stripe sends its bodies as forms but describes them as an `in: body` schema, which
+    // Swagger 2.0 reserves for other media types; Prism (5.14.2) then knows no form body for
+    // `POST /v1/invoiceitems` and answers 415 to every one. The copy describes the same fields the
+    // way Swagger 2.0 describes a form (one `formData` parameter each, with its type and whether
+    // it is required); the fields a form parameter cannot describe (nested objects) are left
+    // out, and the server sends none of them.
+    let operation = description
+        .pointer_mut("/paths/~1v1~1invoiceitems/post")
+        .and_then(Value::as_object_mut)
+        .expect("POST /v1/invoiceitems");
+    let body = operation["parameters"][0].take();
+    assert_eq!(
+        body["in"], "body",
+        "the operation's one parameter is its body"
+    );
+    let required: Vec<Value> = body["schema"]["required"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let fields: Vec<Value> = body["schema"]["properties"]
+        .as_object()
+        .expect("the body's fields")
+        .iter()
+        .filter(|(_, field)| {
+            matches!(
+                field["type"].as_str(),
+                Some("string" | "integer" | "boolean")
+            )
+        })
+        .map(|(name, field)| {
+            json!({
+                "name": name, "in": "formData", "type": field["type"],
+                "required": required.contains(&json!(name)),
+            })
+        })
+        .collect();
+    assert!(
+        fields.len() >= 4,
+        "customer, amount, currency and description: {fields:#?}"
+    );
+    operation.insert("parameters".into(), Value::from(fields));
+    let copy = tempfile::tempdir().expect("a folder for the copy");
+    let spec = copy.path().join("spec2.json");
+    std::fs::write(&spec, description.to_string()).expect("the copy is written");
+    (copy, spec)
+}
+
+/// The secret key goes as a bearer token on every request, and nowhere else.
+fn assert_stripe_key(request: &Request) {
+    assert_eq!(
+        request.header("authorization"),
+        Some(format!("Bearer {STRIPE_KEY}").as_str()),
+        "the key of {}",
+        request.line()
+    );
+}
+
+/// `stripe_find_customer` asks Stripe for the customers with an email address (the filter is
+/// Stripe's own `email` query parameter), as many as the tool's largest limit, and shows each
+/// one's id, name and email, cut to the model's `limit`.
+#[test]
+fn stripe_find_customer_filters_by_email_and_shows_the_fields_asked_for() {
+    let (_copy, spec) = stripe_with_customers();
+    let (recorder, _logs) = start(&spec, &["/v1/customers"]);
+    let results = probe(
+        "stripe",
+        &recorder,
+        &[("STRIPE_SECRET_KEY", STRIPE_KEY)],
+        &[call(
+            "stripe_find_customer",
+            json!({ "email": "ada@example.com", "limit": 1 }),
+        )],
+    );
+    let found = success(&results[0], "stripe_find_customer");
+    // Prism answers with the example's two customers; the limit keeps the first, and says so.
+    assert_eq!(
+        found["customers"],
+        json!([{ "id": "cus_Jenny", "name": "Jenny Rosen", "email": "jenny.rosen@example.com" }])
+    );
+    assert_eq!(found["truncated"], true, "{found:#}");
+    recorder.assert_clean();
+    let requests = recorder.requests();
+    assert_eq!(requests.len(), 1, "{requests:#?}");
+    assert_request(
+        &requests[0],
+        "GET",
+        "/v1/customers",
+        &[("email", "ada@example.com"), ("limit", "100")],
+        &Value::Null,
+    );
+    assert_stripe_key(&requests[0]);
+}
+
+/// `stripe_create_invoice_item` finds the customer by email among those Stripe lists (the second
+/// of two), then posts the invoice item for that customer's id as a form, Stripe's encoding (the
+/// fields in the order the description lists them), with the amount as the model gave it. An email
+/// no customer has is told as such, and nothing is posted.
+#[test]
+fn stripe_create_invoice_item_bills_the_customer_found_by_email_with_a_form() {
+    let (_copy, spec) = stripe_with_customers();
+    let (recorder, _logs) = start(&spec, &["/v1/customers", "/v1/invoiceitems"]);
+    let results = probe(
+        "stripe",
+        &recorder,
+        &[("STRIPE_SECRET_KEY", STRIPE_KEY)],
+        &[
+            call(
+                "stripe_create_invoice_item",
+                json!({
+                    "email": "ada@example.com",
+                    "amount": 1500,
+                    "currency": "usd",
+                    "description": "Analytical engine & notes"
+                }),
+            ),
+            call(
+                "stripe_create_invoice_item",
+                json!({
+                    "email": "nobody@example.com",
+                    "amount": 100,
+                    "currency": "usd",
+                    "description": "Nothing"
+                }),
+            ),
+        ],
+    );
+    success(&results[0], "stripe_create_invoice_item");
+    assert_eq!(results[1]["isError"], true, "{:#}", results[1]);
+    assert!(
+        results[1]
+            .to_string()
+            .contains("No Stripe customer has the email address nobody@example.com."),
+        "{:#}",
+        results[1]
+    );
+    recorder.assert_clean();
+    let requests = recorder.requests();
+    // The second call looks for the customer and posts nothing.
+    assert_eq!(requests.len(), 3, "{requests:#?}");
+    assert_request(
+        &requests[0],
+        "GET",
+        "/v1/customers",
+        &[("email", "ada@example.com")],
+        &Value::Null,
+    );
+    assert_request(
+        &requests[1],
+        "POST",
+        "/v1/invoiceitems",
+        &[],
+        &json!({ "form": [
+            ["amount", "1500"],
+            ["currency", "usd"],
+            ["customer", "cus_Ada"],
+            ["description", "Analytical engine & notes"],
+        ] }),
+    );
+    assert_request(
+        &requests[2],
+        "GET",
+        "/v1/customers",
+        &[("email", "nobody@example.com")],
+        &Value::Null,
+    );
+    for request in &requests {
+        assert_stripe_key(request);
+    }
 }

@@ -138,6 +138,7 @@ pub mod stripe_find_customer {
         let vars = curated::borrow_vars(&vars);
         let mut args = serde_json::Map::new();
         curated::put(&mut args, "email", curated::json(&input.email));
+        curated::put(&mut args, "limit", serde_json::Value::from(100));
         let params: client::GetCustomersParams = curated::params("GetCustomers", args)?;
         let body = client
             .get_customers(&params)
