@@ -505,6 +505,11 @@ pub struct Paging {
     pub style: PagingStyle,
     /// JSON pointer to the array of items in each body (`""`: the body itself is the array).
     pub items: &'static str,
+    /// JSON pointer to the number of items the whole list has (Page and Offset styles, as in
+    /// `startAt`/`maxResults`/`total`). When a page gives it, the walk goes on until that many
+    /// were received, also past pages shorter than asked for (an API that caps the page size
+    /// below the asked one); without it, a page shorter than asked for is the last.
+    pub total: Option<&'static str>,
     /// The API's maximum page size.
     pub max_page_size: i64,
     /// A bound on the pages walked for one call.
@@ -518,6 +523,7 @@ impl Paging {
         Paging {
             style: self.style,
             items: self.items,
+            total: self.total,
             max_page_size: self.max_page_size,
             max_pages: self.max_pages.min(max_pages),
         }
@@ -676,11 +682,18 @@ where
             PagingStyle::Cursor { next } => cursor_at(&page.body, next),
             _ => None,
         };
+        let total = paging
+            .total
+            .and_then(|pointer| page.body.pointer(pointer))
+            .and_then(Value::as_i64);
         let page_items = take_items(page.body, paging.items)?;
         let count = page_items.len();
         received = received.saturating_add(to_i64(count));
         let has_next = match paging.style {
-            PagingStyle::Page | PagingStyle::Offset => to_i64(count) >= size,
+            PagingStyle::Page | PagingStyle::Offset => match total {
+                Some(total) => count > 0 && received < total,
+                None => to_i64(count) >= size,
+            },
             // A cursor or link that does not move would walk the same page forever.
             PagingStyle::Cursor { .. } => {
                 let moved = next_cursor.is_some() && next_cursor != cursor;
@@ -1843,6 +1856,7 @@ mod tests {
         let paging = Paging {
             style: PagingStyle::Page,
             items: "",
+            total: None,
             max_page_size: 10,
             max_pages: 1,
         };
@@ -1883,6 +1897,7 @@ mod tests {
         Paging {
             style,
             items,
+            total: None,
             max_page_size: API_MAX_PAGE,
             max_pages: 50,
         }
@@ -2061,11 +2076,49 @@ mod tests {
         );
     }
 
+    /// `startAt`/`maxResults`/`total`: the API gives at most 50 items a page whatever is asked;
+    /// asked for 100, its first page is short. With `total` the walk goes on to every item;
+    /// without it, the short page ends the walk after 50.
+    #[tokio::test]
+    async fn a_total_in_the_answer_walks_past_pages_shorter_than_asked_for() {
+        let walk_with = |total: Option<&'static str>| async move {
+            let paging = Paging {
+                style: PagingStyle::Offset,
+                items: "/issues",
+                total,
+                max_page_size: 100,
+                max_pages: 10,
+            };
+            let mut offsets = Vec::new();
+            let collected = collect_pages(&paging, None, |request: PageRequest| {
+                offsets.push(request.offset);
+                let issues = slice(TOTAL, request.offset, request.size);
+                std::future::ready(Ok(FetchedPage::from(json!({
+                    "startAt": request.offset,
+                    "maxResults": API_MAX_PAGE,
+                    "total": TOTAL,
+                    "issues": issues,
+                }))))
+            })
+            .await
+            .expect("the walk");
+            (collected, offsets)
+        };
+        let (collected, offsets) = walk_with(Some("/total")).await;
+        assert_eq!(offsets, [0, 50, 100]);
+        assert_eq!(collected.items.len(), TOTAL);
+        assert!(!collected.more);
+        let (collected, offsets) = walk_with(None).await;
+        assert_eq!(offsets, [0]);
+        assert_eq!(collected.items.len(), 50);
+    }
+
     #[tokio::test]
     async fn the_page_bound_stops_the_walk_and_reports_more() {
         let paging = Paging {
             style: PagingStyle::Offset,
             items: "",
+            total: None,
             max_page_size: 50,
             max_pages: 2,
         };

@@ -63,7 +63,7 @@ struct Received {
 }
 
 /// An upstream on 127.0.0.1 that records every request and answers from `answers` (by method
-/// and path; 404 otherwise). Returns its base URL (with the spec's `/api` prefix) and the log.
+/// and path, or path and query; 404 otherwise). Returns its base URL (with the spec's `/api` prefix) and the log.
 fn recording_upstream(
     runtime: &tokio::runtime::Runtime,
     answers: Vec<(&'static str, &'static str, u16, Value)>,
@@ -77,6 +77,11 @@ fn recording_upstream(
             let method = request.method().to_string();
             let path = request.uri().path().to_string();
             let query = request.uri().query().map(str::to_string);
+            // An answer for `path?query` is for that query only; one for `path`, for any.
+            let with_query = match &query {
+                Some(query) => format!("{path}?{query}"),
+                None => path.clone(),
+            };
             let bytes = axum::body::to_bytes(request.into_body(), 1 << 20)
                 .await
                 .unwrap_or_default();
@@ -94,8 +99,12 @@ fn recording_upstream(
             });
             match answers
                 .iter()
-                .find(|(m, p, _, _)| *m == method && *p == path)
-            {
+                .find(|(m, p, _, _)| *m == method && *p == with_query)
+                .or_else(|| {
+                    answers
+                        .iter()
+                        .find(|(m, p, _, _)| *m == method && *p == path)
+                }) {
                 Some((_, _, status, answer)) => (
                     axum::http::StatusCode::from_u16(*status).expect("a status"),
                     axum::Json(answer.clone()),
@@ -297,13 +306,131 @@ fn a_step_result_path_the_spec_cannot_verify_is_a_warning_naming_it() {
 }
 
 #[test]
-fn a_limit_or_items_on_a_workflows_results_is_refused_instead_of_ignored() {
+fn a_list_result_of_a_workflow_whose_last_step_does_not_list_is_refused() {
+    // `results.items` lists the answer of the last step: here the last step is a `find`.
     refused(
         "workflow_results_limit",
         &curation_with(&[(
-            "            labels: [triaged, $transition]\n",
-            "            labels: [triaged, $transition]\n    results:\n      items: transitions\n      limit: { default: 5, max: 10 }\n",
+            "        missing: No project is named {project}; the projects are {available}.\n      - call: searchProjectIssues\n        args: { id: $found.id }\n",
+            "        missing: No project is named {project}; the projects are {available}.\n",
         )]),
+    );
+}
+
+#[test]
+fn a_workflow_step_that_sets_a_paging_parameter_itself_is_refused() {
+    refused(
+        "workflow_step_sets_paging",
+        &curation_with(&[(
+            "args: { id: $found.id }",
+            "args: { id: $found.id, startAt: 5 }",
+        )]),
+    );
+}
+
+#[test]
+fn a_total_that_is_no_count_is_refused() {
+    refused(
+        "paging_total_not_a_count",
+        &curation_with(&[("      total: total\n", "      total: issues\n")]),
+    );
+}
+
+/// A workflow whose result is a list walks its last step's pages like a one-call list tool:
+/// startAt/maxResults/total paging goes on past a page shorter than asked for (the API gives at
+/// most 2 a page) until `total` items came, and a `limit` below that stops after the first page
+/// and says more exist.
+#[test]
+fn a_workflow_walks_the_pages_of_its_last_step_up_to_the_limit_and_the_total() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let issue = |key: &str, summary: &str| json!({"key": key, "fields": {"summary": summary}});
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/projects",
+                200,
+                json!({"values": [{"id": "20", "name": "Mobile"}, {"id": "10", "name": "Website"}]}),
+            ),
+            (
+                "GET",
+                "/api/projects/10/issues?startAt=0&maxResults=10",
+                200,
+                json!({"startAt": 0, "maxResults": 2, "total": 3,
+                       "issues": [issue("WEB-1", "Login fails"), issue("WEB-2", "Slow search")]}),
+            ),
+            (
+                "GET",
+                "/api/projects/10/issues?startAt=2&maxResults=10",
+                200,
+                json!({"startAt": 2, "maxResults": 2, "total": 3,
+                       "issues": [issue("WEB-3", "Typo on home page")]}),
+            ),
+            (
+                "GET",
+                "/api/projects/10/issues?startAt=0&maxResults=2",
+                200,
+                json!({"startAt": 0, "maxResults": 2, "total": 3,
+                       "issues": [issue("WEB-1", "Login fails"), issue("WEB-2", "Slow search")]}),
+            ),
+        ],
+    );
+    let get = |path: &str, query: Option<&str>| Received {
+        method: "GET".into(),
+        path: path.into(),
+        query: query.map(str::to_string),
+        body: Value::Null,
+    };
+    let result = call(
+        binary,
+        &base_url,
+        "boards_project_issues",
+        json!({"project": "website", "limit": 10}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({
+            "issues": [
+                {"key": "WEB-1", "summary": "Login fails"},
+                {"key": "WEB-2", "summary": "Slow search"},
+                {"key": "WEB-3", "summary": "Typo on home page"},
+            ],
+            "truncated": false,
+        })
+    );
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            get("/api/projects", None),
+            get("/api/projects/10/issues", Some("startAt=0&maxResults=10")),
+            get("/api/projects/10/issues", Some("startAt=2&maxResults=10")),
+        ]
+    );
+
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_project_issues",
+        json!({"project": "Website", "limit": 2}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"]["issues"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
+    assert_eq!(result["structuredContent"]["truncated"], true, "{result}");
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            get("/api/projects", None),
+            get("/api/projects/10/issues", Some("startAt=0&maxResults=2")),
+        ]
     );
 }
 

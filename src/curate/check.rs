@@ -557,6 +557,17 @@ impl<'a> Checker<'a> {
                 "`cursor` paging needs `next_cursor`: where the next cursor is in a response",
             );
         }
+        if let Some(total) = &pagination.total
+            && !matches!(
+                pagination.style.value,
+                PagingStyle::Page | PagingStyle::Offset
+            )
+        {
+            self.error(
+                total.at,
+                "`total` counts the items of `page` and `offset` paging; a cursor or link walk ends where the API's next page does",
+            );
+        }
         if let Some(size) = pagination.max_page_size
             && size < 1
         {
@@ -616,6 +627,30 @@ impl<'a> Checker<'a> {
             && let Err((part, available)) = schema_at(schema, &next.value)
         {
             self.unknown_field(next.at, &part, &available, &operation.id);
+        }
+        if let (Some(total), Some(schema)) = (&pagination.total, success_schema(operation)) {
+            match schema_at(schema, &total.value) {
+                Err((part, available)) => {
+                    self.unknown_field(total.at, &part, &available, &operation.id)
+                }
+                Ok(Some(slot)) => {
+                    let types = json_types(any_branch(slot));
+                    if !types.is_empty()
+                        && !types.iter().any(|t| matches!(*t, "integer" | "number"))
+                    {
+                        self.error(
+                            total.at,
+                            format!(
+                                "`{}` in the answer of `{}` is {}, not a count of items",
+                                total.value,
+                                operation.id,
+                                with_article(&types.join(" or "))
+                            ),
+                        );
+                    }
+                }
+                Ok(None) => {}
+            }
         }
     }
 
@@ -1030,19 +1065,10 @@ impl<'a> Checker<'a> {
             self.check_steps(tool)
         };
         if let Some(results) = &tool.results {
-            if tool.call.is_none() {
-                // A workflow returns one result; its steps neither page nor cut a list.
-                for (key, at) in [
-                    ("items", results.items.as_ref().map(|i| i.at)),
-                    ("limit", results.limit.as_ref().map(|l| l.at)),
-                ] {
-                    if let Some(at) = at {
-                        self.error(at, format!("`results.{key}` needs a one-call tool (`call:`); a workflow's result is shaped as one item"))
-                            .help = Some("make a one-call tool for the list, or shape the step's item with `results.fields`".into());
-                    }
-                }
+            // A list the workflow cannot give is reported once, not again as fields it lacks.
+            if tool.call.is_some() || self.check_workflow_list(tool, results) {
+                self.check_results(results, response.as_ref());
             }
-            self.check_results(results, response.as_ref());
         }
     }
 
@@ -1425,6 +1451,63 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A workflow's result is a list (`results.items`, `results.limit`) only as the answer of its
+    /// last step, a `call`: that operation is walked and cut like a one-call list tool's, so the
+    /// paging it takes is checked here, and its step may not set the paging parameters itself.
+    /// Returns whether the result can be checked as written (false when the list was refused).
+    fn check_workflow_list(&mut self, tool: &ToolSpec, results: &Results) -> bool {
+        let Some(at) = results
+            .items
+            .as_ref()
+            .map(|i| i.at)
+            .or(results.limit.as_ref().map(|l| l.at))
+        else {
+            return true;
+        };
+        let last = tool.steps.last().map(|step| &step.value);
+        let Some((last, call)) = last.and_then(|step| Some((step, step.call.as_ref()?))) else {
+            self.error(at, "a workflow's result is a list only when its last step is a `call` whose answer holds it")
+                .help = Some("end the workflow with the step that lists, or shape one item with `results.fields`".into());
+            return false;
+        };
+        if let Some(from) = &results.from {
+            let named = from.value.trim_start_matches('$');
+            if last.name.as_ref().is_none_or(|name| name.value != named) {
+                self.error(from.at, "`results.items` lists the answer of the workflow's last step; `results.from` cannot name another")
+                    .help = Some("remove `results.from`, or move the listing step to the end".into());
+                return false;
+            }
+        }
+        if results.items.is_none() {
+            return true;
+        }
+        let Some(operation) = self.operation(call) else {
+            return true;
+        };
+        let Some(pagination) = tool
+            .pagination
+            .as_ref()
+            .or(self.curation.pagination.as_ref())
+        else {
+            return true;
+        };
+        if tool.pagination.is_none() && !takes_paging(pagination, operation) {
+            return true;
+        }
+        self.check_pagination_for(pagination, operation, call.at);
+        for (param, default) in paging_params(pagination) {
+            let paging_name = param.map_or(default, |p| p.value.as_str());
+            if let Some(arg) = last.args.keys().find(|arg| arg.value == paging_name) {
+                self.error(
+                    arg.at,
+                    format!("`{paging_name}` is set by the server while it walks pages; the step cannot also give it"),
+                )
+                .help = Some("remove the argument: `results.limit` lets the model bound the result".into());
+            }
+        }
+        true
+    }
+
     /// Checks a workflow's steps; returns the schema of the result the tool shapes.
     fn check_steps(&mut self, tool: &ToolSpec) -> Option<Value> {
         // Names visible to later steps: tool parameters, and each step's result with its schema.
@@ -1494,8 +1577,31 @@ impl<'a> Checker<'a> {
                         .map(|(_, schema, _)| schema);
                     self.check_value(value, &arg.value, slot, &typed_params, &results);
                 }
+                // The last step of a list workflow gets its paging parameters from the server.
+                let paged: Vec<String> = match (
+                    index + 1 == tool.steps.len(),
+                    tool.results.as_ref().and_then(|r| r.items.as_ref()),
+                    tool.pagination
+                        .as_ref()
+                        .or(self.curation.pagination.as_ref()),
+                ) {
+                    (true, Some(_), Some(pagination))
+                        if tool.pagination.is_some() || takes_paging(pagination, operation) =>
+                    {
+                        paging_params(pagination)
+                            .iter()
+                            .map(|(param, default)| {
+                                param.map_or(default.to_string(), |p| p.value.clone())
+                            })
+                            .collect()
+                    }
+                    _ => Vec::new(),
+                };
                 for (name, _, required) in &inputs {
-                    if *required && !step.args.keys().any(|a| a.value == *name) {
+                    if *required
+                        && !paged.contains(name)
+                        && !step.args.keys().any(|a| a.value == *name)
+                    {
                         self.error(
                             call.at,
                             format!(

@@ -516,6 +516,10 @@ pub struct Pagination {
     pub next_cursor: Option<Spanned<String>>,
     /// Where the items are in a response (a field path; default: the response's only array).
     pub items: Option<Spanned<String>>,
+    /// Where the number of items the whole list has is in a response (`page` and `offset`
+    /// styles; a field path, as `total` beside `startAt` and `maxResults`): the walk goes on
+    /// until that many were received, also past pages shorter than asked for.
+    pub total: Option<Spanned<String>>,
     /// The largest page the API gives (default: the size parameter's `maximum`, else 100).
     pub max_page_size: Option<i64>,
     /// The most pages one call walks (default 20).

@@ -107,6 +107,8 @@ pub struct PagingPlan {
     pub next_cursor: String,
     /// JSON pointer to the items in each page.
     pub items: String,
+    /// JSON pointer to the number of items the whole list has (page and offset styles).
+    pub total: Option<String>,
     pub max_page_size: i64,
     pub max_pages: usize,
 }
@@ -175,6 +177,8 @@ pub enum StepPlan {
         var: String,
         args: Vec<(String, ValueRef)>,
         errors: Vec<(u16, String)>,
+        /// How the pages are walked, for the last step of a workflow whose result is a list.
+        paging: Option<PagingPlan>,
     },
     StopIf {
         left: ValueRef,
@@ -760,25 +764,7 @@ impl<'c> CuratedPlanner<'c> {
                         Ok((k.value.clone(), value))
                     })
                     .collect::<Result<_, String>>()?;
-                let paging = match (
-                    &results_spec.items,
-                    spec.pagination
-                        .as_ref()
-                        .or(self.curation.pagination.as_ref()),
-                ) {
-                    (Some(items), Some(pagination))
-                        if spec.pagination.is_some() || takes_paging(pagination, operation) =>
-                    {
-                        Some(paging_plan(pagination, operation, &items.value))
-                    }
-                    _ => None,
-                };
-                if paging
-                    .as_ref()
-                    .is_some_and(|p| p.style == PagingStyle::Link)
-                {
-                    builder.operations[index].link_paged = true;
-                }
+                let paging = self.paging(spec, operation, index, builder);
                 (
                     CuratedBody::Call {
                         operation: index,
@@ -939,6 +925,31 @@ impl<'c> CuratedPlanner<'c> {
 
     /// Plans a workflow's steps; returns them, the schema of the result shaped, and the
     /// annotations its writes imply.
+    /// How a list tool walks the pages of `operation` (its index in `builder`): with the tool's
+    /// `pagination`, else the file's when the operation takes its parameters; `None` for a tool
+    /// that lists nothing (`results.items`) or an operation without paging.
+    fn paging(
+        &self,
+        spec: &ToolSpec,
+        operation: &Operation,
+        index: usize,
+        builder: &mut Builder,
+    ) -> Option<PagingPlan> {
+        let items = spec.results.as_ref()?.items.as_ref()?;
+        let pagination = spec
+            .pagination
+            .as_ref()
+            .or(self.curation.pagination.as_ref())?;
+        if spec.pagination.is_none() && !takes_paging(pagination, operation) {
+            return None;
+        }
+        let paging = paging_plan(pagination, operation, &items.value);
+        if paging.style == PagingStyle::Link {
+            builder.operations[index].link_paged = true;
+        }
+        Some(paging)
+    }
+
     fn steps(
         &mut self,
         spec: &ToolSpec,
@@ -1003,12 +1014,20 @@ impl<'c> CuratedPlanner<'c> {
                 let schema = success_schema(&operation).cloned();
                 results.insert(written, (var.clone(), schema.clone()));
                 last = schema;
+                // The last step of a workflow whose result is a list is walked like a one-call
+                // list tool's operation (check allows `results.items` only there).
+                let paging = if index + 1 == spec.steps.len() {
+                    self.paging(spec, &operation, op_index, builder)
+                } else {
+                    None
+                };
                 steps.push(StepPlan::Call {
                     operation: op_index,
                     api_id: operation.id.clone(),
                     var,
                     args,
                     errors: step_errors(step),
+                    paging,
                 });
             } else if let Some(stop) = &step.stop_if {
                 let values: Vec<ValueRef> = stop
@@ -1281,6 +1300,7 @@ fn paging_plan(pagination: &Pagination, operation: &Operation, items: &str) -> P
                 .as_ref()
                 .map_or(items, |i| i.value.as_str()),
         ),
+        total: pagination.total.as_ref().map(|t| pointer(&t.value)),
         max_page_size: pagination.max_page_size.or(spec_max).unwrap_or(100),
         max_pages: pagination.max_pages.unwrap_or(20),
     }

@@ -150,12 +150,17 @@ fn paging_const(name: &proc_macro2::Ident, paging: &PagingPlan) -> TokenStream {
         PagingStyle::Link => quote! { curated::PagingStyle::Link },
     };
     let items = &paging.items;
+    let total = match &paging.total {
+        Some(pointer) => quote! { Some(#pointer) },
+        None => quote! { None },
+    };
     let max_page_size = Literal::i64_unsuffixed(paging.max_page_size);
     let max_pages = Literal::usize_unsuffixed(paging.max_pages);
     quote! {
         const #name: curated::Paging = curated::Paging {
             style: #style,
             items: #items,
+            total: #total,
             max_page_size: #max_page_size,
             max_pages: #max_pages,
         };
@@ -768,17 +773,14 @@ pub fn tool_module(
             &lookups_fetch,
             &lookup_refs,
         ),
-        CuratedBody::Steps(steps) => (
-            TokenStream::new(),
-            steps_body(
-                plan,
-                tool_name,
-                tool,
-                steps,
-                &detailed,
-                &lookups_fetch,
-                &lookup_refs,
-            ),
+        CuratedBody::Steps(steps) => steps_body(
+            plan,
+            tool_name,
+            tool,
+            steps,
+            &detailed,
+            &lookups_fetch,
+            &lookup_refs,
         ),
     };
     quote! {
@@ -913,6 +915,49 @@ fn call_body(
         let value = value_expr(tool, value);
         quote! { curated::put(&mut args, #name, #value); }
     });
+    let explain = quote! { .map_err(|e| e.explain(ERRORS, &vars)) };
+    let (module_items, shaped) = fetch_and_shape(
+        tool,
+        operation,
+        paging,
+        &explain,
+        detailed,
+        lookups_fetch,
+        lookup_refs,
+    );
+    let puts: Vec<TokenStream> = template_args.chain(puts).chain(fixed).collect();
+    let args_decl = if operation.fields.is_empty() {
+        quote! {}
+    } else if puts.is_empty() {
+        quote! { let args = serde_json::Map::new(); }
+    } else {
+        quote! {
+            let mut args = serde_json::Map::new();
+            #( #puts )*
+        }
+    };
+    (
+        module_items,
+        quote! {
+            #args_decl
+            #shaped
+        },
+    )
+}
+
+/// The statements that call `operation` (its arguments `args` in scope) and return its answer
+/// shaped as the tool's result: a walk of its pages up to the limit (`paging`), a list cut to the
+/// limit from one answer, or one item. `explain` turns the call's error into the tool's; the
+/// items the module needs beside the function (the paging constant) come first.
+fn fetch_and_shape(
+    tool: &CuratedTool,
+    operation: &OperationPlan,
+    paging: Option<&PagingPlan>,
+    explain: &TokenStream,
+    detailed: &TokenStream,
+    lookups_fetch: &[TokenStream],
+    lookup_refs: &[TokenStream],
+) -> (TokenStream, TokenStream) {
     let limit = tool
         .params
         .iter()
@@ -921,7 +966,6 @@ fn call_body(
             let field = ident(&p.ident);
             quote! { usize::try_from(input.#field).unwrap_or(1) }
         });
-    let explain = quote! { .map_err(|e| e.explain(ERRORS, &vars)) };
     let mut module_items = TokenStream::new();
     let shaped = match (&tool.results.list, paging) {
         (Some(list), Some(paging)) => {
@@ -977,24 +1021,7 @@ fn call_body(
             }
         }
     };
-    let puts: Vec<TokenStream> = template_args.chain(puts).chain(fixed).collect();
-    let args_decl = if operation.fields.is_empty() {
-        quote! {}
-    } else if puts.is_empty() {
-        quote! { let args = serde_json::Map::new(); }
-    } else {
-        quote! {
-            let mut args = serde_json::Map::new();
-            #( #puts )*
-        }
-    };
-    (
-        module_items,
-        quote! {
-            #args_decl
-            #shaped
-        },
-    )
+    (module_items, shaped)
 }
 
 /// The local holding a parameter's value as the API wants it (`arg_<name>`).
@@ -1102,7 +1129,7 @@ fn steps_body(
     detailed: &TokenStream,
     lookups_fetch: &[TokenStream],
     lookup_refs: &[TokenStream],
-) -> TokenStream {
+) -> (TokenStream, TokenStream) {
     // Each parameter's value as the API wants it, computed once.
     let arg_values = tool
         .params
@@ -1130,6 +1157,8 @@ fn steps_body(
         }
     };
     let mut last_var: Option<String> = None;
+    let mut module_items = TokenStream::new();
+    let mut list_result = false;
     // Steps are numbered as the file lists them, `find` and `stop_if` steps included.
     let statements = steps.iter().enumerate().map(|(index, step)| match step {
         StepPlan::Call {
@@ -1138,6 +1167,7 @@ fn steps_body(
             var,
             args,
             errors,
+            paging,
         } => {
             let operation = &plan.operations[*operation];
             let local = ident(var);
@@ -1163,6 +1193,33 @@ fn steps_body(
                     #( #puts )*
                 }
             };
+            // A workflow whose result is a list ends with its last step: the list, walked and
+            // cut like a one-call list tool's.
+            if index + 1 == steps.len() && tool.results.list.is_some() {
+                let explain = quote! {
+                    .map_err(|e| {
+                        e.explain(STEP_ERRORS, &vars)
+                            .explain(ERRORS, &vars)
+                            .in_step(#step_number, #api_id)
+                    })
+                };
+                let (items, shaped) = fetch_and_shape(
+                    tool,
+                    operation,
+                    paging.as_ref(),
+                    &explain,
+                    detailed,
+                    lookups_fetch,
+                    lookup_refs,
+                );
+                module_items = items;
+                list_result = true;
+                return quote! {
+                    #args_decl
+                    const STEP_ERRORS: &[(u16, &str)] = &[#( #step_errors ),*];
+                    #shaped
+                };
+            }
             quote! {
                 let #local = {
                     #args_decl
@@ -1256,10 +1313,17 @@ fn steps_body(
             None => quote! { serde_json::Value::Null },
         },
     };
-    let finish = shape_result(result);
-    quote! {
-        #( #arg_values )*
-        #( #statements )*
-        #finish
-    }
+    let finish = if list_result {
+        quote! {}
+    } else {
+        shape_result(result)
+    };
+    (
+        module_items,
+        quote! {
+            #( #arg_values )*
+            #( #statements )*
+            #finish
+        },
+    )
 }

@@ -232,6 +232,7 @@ impl Client {
         const LABEL_PAGING: curated::Paging = curated::Paging {
             style: curated::PagingStyle::Page,
             items: "",
+            total: None,
             max_page_size: 100,
             max_pages: 20,
         };
@@ -285,6 +286,7 @@ impl Client {
         const ASSIGNEE_PAGING: curated::Paging = curated::Paging {
             style: curated::PagingStyle::Page,
             items: "",
+            total: None,
             max_page_size: 100,
             max_pages: 20,
         };

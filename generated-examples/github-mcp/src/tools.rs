@@ -224,6 +224,7 @@ pub mod github_search_issues {
     const PAGING: curated::Paging = curated::Paging {
         style: curated::PagingStyle::Page,
         items: "/items",
+        total: None,
         max_page_size: 100,
         max_pages: 20,
     };

@@ -182,6 +182,7 @@ impl Client {
                 next: "/response_metadata/next_cursor",
             },
             items: "/channels",
+            total: None,
             max_page_size: 200,
             max_pages: 20,
         };
@@ -233,6 +234,7 @@ impl Client {
                 next: "/response_metadata/next_cursor",
             },
             items: "/members",
+            total: None,
             max_page_size: 200,
             max_pages: 20,
         };

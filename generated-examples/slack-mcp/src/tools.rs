@@ -140,6 +140,7 @@ pub mod slack_list_channels {
             next: "/response_metadata/next_cursor",
         },
         items: "/channels",
+        total: None,
         max_page_size: 200,
         max_pages: 20,
     };

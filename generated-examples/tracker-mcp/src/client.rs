@@ -193,6 +193,7 @@ impl Client {
         const PROJECT_PAGING: curated::Paging = curated::Paging {
             style: curated::PagingStyle::Page,
             items: "/items",
+            total: None,
             max_page_size: 50,
             max_pages: 20,
         };
@@ -246,6 +247,7 @@ impl Client {
         const USER_PAGING: curated::Paging = curated::Paging {
             style: curated::PagingStyle::Page,
             items: "/items",
+            total: None,
             max_page_size: 50,
             max_pages: 20,
         };

@@ -304,6 +304,7 @@ pub mod tracker_search_issues {
     const PAGING: curated::Paging = curated::Paging {
         style: curated::PagingStyle::Page,
         items: "/items",
+        total: None,
         max_page_size: 50,
         max_pages: 20,
     };
