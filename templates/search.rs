@@ -300,34 +300,20 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
     out
 }
 
-/// A light stem, the same for a word's forms: plurals made singular (`repositories` →
-/// `repository`, `branches` → `branch`), `-ed` and `-ing` dropped (`starred` → `star`), and a
-/// final `e` dropped (`merge` and `merged` → `merg`).
+/// The stem of `word`, the same for its forms (`repositories` and `repository`, `merged` and
+/// `merge`, `listing` and `list`): the Snowball English stemmer, at index-build time and at
+/// query time alike.
 fn stem(word: &str) -> String {
-    if word.chars().count() <= 3 || !word.is_ascii() {
-        return word.to_string();
-    }
-    let mut stem = singular(word);
-    for ending in ["ing", "ed"] {
-        if stem.len() >= ending.len() + 3 && stem.ends_with(ending) {
-            stem.truncate(stem.len() - ending.len());
-            let bytes = stem.as_bytes();
-            let n = bytes.len();
-            // `starr` → `star`, `logg` → `log`; `ss` stays (`pass`).
-            if n >= 2 && bytes[n - 1] == bytes[n - 2] && !b"aeiousl".contains(&bytes[n - 1]) {
-                stem.pop();
-            }
-            break;
-        }
-    }
-    // `assignee` → `assign`.
-    if stem.len() >= 7 && stem.ends_with("ee") {
-        stem.truncate(stem.len() - 2);
-    }
-    if stem.len() > 4 && stem.ends_with('e') {
-        stem.pop();
-    }
-    stem
+    use rust_stemmers::{Algorithm, Stemmer};
+    // Snowball leaves the one who is acted on apart from the act (`assignee` → `assigne`); the
+    // request says "assign someone" for an operation that adds assignees.
+    let word = word
+        .strip_suffix("ees")
+        .or_else(|| word.strip_suffix("ee"))
+        .filter(|base| base.len() >= 5)
+        .unwrap_or(word);
+    // Creating a stemmer allocates nothing: it is the algorithm's function.
+    Stemmer::create(Algorithm::English).stem(word).into_owned()
 }
 
 /// A simple singular: `repositories` → `repository`, `branches` → `branch`, `pulls` → `pull`.
@@ -604,7 +590,7 @@ mod tests {
                 "review",
                 "comment",
                 "get",
-                "repository",
+                "repositori",
                 "http",
                 "hook",
                 "owner"
@@ -623,13 +609,26 @@ mod tests {
             ("branches", "branch"),
             ("caches", "cache"),
             ("merged", "merge"),
+            ("merging", "merge"),
             ("starred", "star"),
             ("listing", "list"),
             ("issues", "issue"),
+            ("subscriptions", "subscription"),
+            ("subscribed", "subscribe"),
+            ("deployments", "deployment"),
+            ("archived", "archive"),
+            ("assignees", "assign"),
+            ("assignee", "assigned"),
+            ("Running", "run"),
         ] {
             assert_eq!(terms(a), terms(b), "{a} and {b}");
         }
         assert_ne!(terms("status"), terms("statu"), "`status` is not a plural");
+        assert_ne!(
+            terms("user"),
+            terms("use"),
+            "different words keep different terms"
+        );
     }
 
     #[test]
