@@ -1,7 +1,8 @@
 //! Ranked full-text search over the API's operations, for the discovery tools.
 //!
 //! mcpgen builds the index when it generates the crate ([`build`]): every operation's name,
-//! summary, tags, path words, description and parameter names are cut into terms ([`terms`]),
+//! summary, tags, path words, description, parameter names and the curation file's search words
+//! are cut into stemmed terms ([`terms`]),
 //! weighted per field and normalised for the field's length (BM25F), and written as a compact
 //! inverted index. The server reads that text once ([`Index::parse`]) and ranks operations for a
 //! query with the same [`terms`] ([`Index::search`]).
@@ -41,16 +42,19 @@ pub enum Field {
     Path,
     Description,
     Parameters,
+    /// The curation file's search words for the operation.
+    Curated,
 }
 
 impl Field {
-    pub const ALL: [Field; 6] = [
+    pub const ALL: [Field; 7] = [
         Field::Name,
         Field::Summary,
         Field::Tags,
         Field::Path,
         Field::Description,
         Field::Parameters,
+        Field::Curated,
     ];
 
     /// How much a term found in this field counts.
@@ -62,6 +66,8 @@ impl Field {
             Field::Path => 1.5,
             Field::Description => 0.6,
             Field::Parameters => 0.4,
+            // An API owner's words for what the operation does count like its summary.
+            Field::Curated => 3.0,
         }
     }
 }
@@ -106,6 +112,23 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("erase", &["delete"], 1.0),
     ("destroy", &["delete"], 1.0),
     ("find", &["search", "list"], 1.0),
+    ("store", &["create"], 1.0),
+    ("save", &["create"], 1.0),
+    ("record", &["create"], 1.0),
+    ("dump", &["list"], 1.0),
+    ("unlink", &["detach", "remove"], 1.0),
+    ("detach", &["remove"], 1.0),
+    ("grow", &["scale"], 1.0),
+    ("shrink", &["scale"], 1.0),
+    ("resize", &["scale"], 1.0),
+    ("approve", &["review"], 1.0),
+    ("react", &["reaction"], 1.0),
+    ("remind", &["reminder"], 1.0),
+    ("online", &["presence"], 1.0),
+    ("away", &["presence"], 1.0),
+    ("bump", &["increment"], 1.0),
+    ("kick", &["remove"], 1.0),
+    ("disable", &["disable", "end"], 1.0),
     ("lookup", &["get", "search"], 1.0),
     ("repo", &["repository"], 1.0),
     ("repos", &["repository"], 1.0),
@@ -125,6 +148,52 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("mine", &["authenticated", "current"], FIRST_PERSON_WEIGHT),
     ("myself", &["authenticated", "current"], FIRST_PERSON_WEIGHT),
 ];
+
+/// Two-word phrases that mean one verb ("get rid of" is not a get): the pair is read as the
+/// word, whose synonyms and intent then apply.
+const PHRASES: &[(&str, &str, &str)] = &[
+    ("get", "rid", "remove"),
+    ("tear", "down", "delete"),
+    ("call", "off", "cancel"),
+    ("turn", "off", "disable"),
+    ("switch", "off", "disable"),
+    ("turn", "on", "enable"),
+    ("switch", "on", "enable"),
+    ("bring", "back", "restore"),
+    ("give", "back", "refund"),
+    ("hand", "over", "transfer"),
+    ("cut", "off", "suspend"),
+    ("kick", "out", "remove"),
+    ("log", "in", "logged"),
+    ("sign", "in", "signed"),
+    ("look", "up", "lookup"),
+    ("set", "up", "create"),
+];
+
+/// The words of a request, with each of [`PHRASES`] made its one word.
+fn request_words(query: &str) -> Vec<String> {
+    let words = words(query);
+    let mut out = Vec::with_capacity(words.len());
+    let mut index = 0;
+    while index < words.len() {
+        let phrase = words.get(index + 1).and_then(|next| {
+            PHRASES
+                .iter()
+                .find(|(first, second, _)| *first == words[index] && second == next)
+        });
+        match phrase {
+            Some((_, _, word)) => {
+                out.push((*word).to_string());
+                index += 2;
+            }
+            None => {
+                out.push(words[index].clone());
+                index += 1;
+            }
+        }
+    }
+    out
+}
 
 /// What a request asks to do, from its first verb: the HTTP method and path shape that do it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,6 +239,11 @@ const INTENT_WORDS: &[(&str, Intent)] = &[
     ("set", Intent::Update),
     ("delete", Intent::Delete),
     ("remove", Intent::Delete),
+    ("kill", Intent::Delete),
+    ("store", Intent::Create),
+    ("save", Intent::Create),
+    ("record", Intent::Create),
+    ("dump", Intent::List),
     ("erase", Intent::Delete),
     ("destroy", Intent::Delete),
     ("rid", Intent::Delete),
@@ -178,20 +252,22 @@ const INTENT_WORDS: &[(&str, Intent)] = &[
 /// How much more an operation whose method and path shape do what the request asks scores.
 const SHAPE_WEIGHT: f64 = 0.35;
 
-/// What `query` asks to do: its first word that says so; a get of something plural is a list.
+/// What `query` asks to do: its first word that says so; a get of something plural is a list,
+/// and so is a request with no such word that names things in the plural ("what nodes are in
+/// the cluster?").
 fn intent(query: &str) -> Option<Intent> {
-    let words = words(query);
+    let words = request_words(query);
     let found = words
         .iter()
-        .find_map(|w| INTENT_WORDS.iter().find(|(i, _)| i == w).map(|(_, i)| *i))?;
+        .find_map(|w| INTENT_WORDS.iter().find(|(i, _)| i == w).map(|(_, i)| *i));
     let plural = words
         .iter()
         .filter(|w| !INTENT_WORDS.iter().any(|(i, _)| i == w))
         .any(|w| w.len() > 3 && w.is_ascii() && singular(w) != *w);
-    Some(match found {
-        Intent::Get if plural => Intent::List,
+    match found {
+        Some(Intent::Get) | None if plural => Some(Intent::List),
         other => other,
-    })
+    }
 }
 
 /// Does the request `METHOD /path` do what `intent` asks: create is a POST to a collection, list
@@ -280,7 +356,7 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
         Some(existing) => existing.1 = existing.1.max(weight),
         None => out.push((term, weight)),
     };
-    for word in words(query) {
+    for word in request_words(query) {
         let mut own = 1.0;
         if let Some((_, stands_for, weight)) = SYNONYMS.iter().find(|(w, _, _)| *w == word) {
             for term in *stands_for {
@@ -300,34 +376,20 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
     out
 }
 
-/// A light stem, the same for a word's forms: plurals made singular (`repositories` →
-/// `repository`, `branches` → `branch`), `-ed` and `-ing` dropped (`starred` → `star`), and a
-/// final `e` dropped (`merge` and `merged` → `merg`).
+/// The stem of `word`, the same for its forms (`repositories` and `repository`, `merged` and
+/// `merge`, `listing` and `list`): the Snowball English stemmer, at index-build time and at
+/// query time alike.
 fn stem(word: &str) -> String {
-    if word.chars().count() <= 3 || !word.is_ascii() {
-        return word.to_string();
-    }
-    let mut stem = singular(word);
-    for ending in ["ing", "ed"] {
-        if stem.len() >= ending.len() + 3 && stem.ends_with(ending) {
-            stem.truncate(stem.len() - ending.len());
-            let bytes = stem.as_bytes();
-            let n = bytes.len();
-            // `starr` → `star`, `logg` → `log`; `ss` stays (`pass`).
-            if n >= 2 && bytes[n - 1] == bytes[n - 2] && !b"aeiousl".contains(&bytes[n - 1]) {
-                stem.pop();
-            }
-            break;
-        }
-    }
-    // `assignee` → `assign`.
-    if stem.len() >= 7 && stem.ends_with("ee") {
-        stem.truncate(stem.len() - 2);
-    }
-    if stem.len() > 4 && stem.ends_with('e') {
-        stem.pop();
-    }
-    stem
+    use rust_stemmers::{Algorithm, Stemmer};
+    // Snowball leaves the one who is acted on apart from the act (`assignee` → `assigne`); the
+    // request says "assign someone" for an operation that adds assignees.
+    let word = word
+        .strip_suffix("ees")
+        .or_else(|| word.strip_suffix("ee"))
+        .filter(|base| base.len() >= 5)
+        .unwrap_or(word);
+    // Creating a stemmer allocates nothing: it is the algorithm's function.
+    Stemmer::create(Algorithm::English).stem(word).into_owned()
 }
 
 /// A simple singular: `repositories` → `repository`, `branches` → `branch`, `pulls` → `pull`.
@@ -372,7 +434,12 @@ pub struct Entry {
 pub struct Document {
     pub entry: Entry,
     pub fields: Vec<(Field, String)>,
+    /// Deprecated operations rank below the ones that replace them.
+    pub deprecated: bool,
 }
+
+/// How much a deprecated operation's terms count.
+const DEPRECATED_WEIGHT: f64 = 0.6;
 
 /// Writes the index of `documents`: the operations in order, then each term with the
 /// operations it occurs in and its weight there (sorted, so the same documents always give the
@@ -399,7 +466,12 @@ pub fn build(documents: &[Document]) -> String {
             .map_or(1.0, |(sum, count)| (sum / (*count).max(1) as f64).max(1.0))
     };
     let mut postings: BTreeMap<String, Vec<(usize, f64)>> = BTreeMap::new();
-    for (index, fields) in per_document.iter().enumerate() {
+    for (index, (fields, document)) in per_document.iter().zip(documents).enumerate() {
+        let standing = if document.deprecated {
+            DEPRECATED_WEIGHT
+        } else {
+            1.0
+        };
         let mut weights: BTreeMap<&str, f64> = BTreeMap::new();
         for (field, words) in fields {
             let norm = 1.0 - B + B * words.len() as f64 / average(*field);
@@ -408,7 +480,8 @@ pub fn build(documents: &[Document]) -> String {
                 *counts.entry(word).or_default() += 1;
             }
             for (word, count) in counts {
-                *weights.entry(word).or_default() += field.weight() * count as f64 / norm;
+                *weights.entry(word).or_default() +=
+                    standing * field.weight() * count as f64 / norm;
             }
         }
         for (word, weight) in weights {
@@ -604,7 +677,7 @@ mod tests {
                 "review",
                 "comment",
                 "get",
-                "repository",
+                "repositori",
                 "http",
                 "hook",
                 "owner"
@@ -623,13 +696,26 @@ mod tests {
             ("branches", "branch"),
             ("caches", "cache"),
             ("merged", "merge"),
+            ("merging", "merge"),
             ("starred", "star"),
             ("listing", "list"),
             ("issues", "issue"),
+            ("subscriptions", "subscription"),
+            ("subscribed", "subscribe"),
+            ("deployments", "deployment"),
+            ("archived", "archive"),
+            ("assignees", "assign"),
+            ("assignee", "assigned"),
+            ("Running", "run"),
         ] {
             assert_eq!(terms(a), terms(b), "{a} and {b}");
         }
         assert_ne!(terms("status"), terms("statu"), "`status` is not a plural");
+        assert_ne!(
+            terms("user"),
+            terms("use"),
+            "different words keep different terms"
+        );
     }
 
     #[test]
@@ -665,6 +751,7 @@ mod tests {
                 tags: vec![tag.into()],
             },
             fields: vec![(Field::Name, name.into()), (Field::Summary, summary.into())],
+            deprecated: false,
         }
     }
 
@@ -696,6 +783,80 @@ mod tests {
         let hits = index.search("list", &projects, 10);
         assert_eq!(hits.iter().map(|h| h.entry).collect::<Vec<_>>(), [2]);
         assert_eq!(index.search("list", &Filter::default(), 1).len(), 1);
+    }
+
+    #[test]
+    fn a_phrase_is_read_as_the_verb_it_means() {
+        assert_eq!(
+            request_words("get rid of old-config.yaml"),
+            ["remove", "of", "old", "config", "yaml"]
+        );
+        assert_eq!(intent("get rid of old-config.yaml"), Some(Intent::Delete));
+        assert_eq!(intent("kick out bob from #eng"), Some(Intent::Delete));
+        assert_eq!(intent("tear down the namespace"), Some(Intent::Delete));
+        // "get" alone is still a get.
+        assert_eq!(intent("get the readme"), Some(Intent::Get));
+        let weighted = query_terms("call off the order");
+        assert!(
+            weighted.contains(&(terms("cancel").remove(0), 1.0)),
+            "{weighted:?}"
+        );
+    }
+
+    #[test]
+    fn things_named_in_the_plural_without_a_verb_ask_for_a_list() {
+        assert_eq!(intent("what nodes are in the cluster?"), Some(Intent::List));
+        assert_eq!(intent("show the branches"), Some(Intent::List));
+        assert_eq!(intent("show the readme"), Some(Intent::Get));
+        assert_eq!(intent("is node worker-3 ready"), None);
+    }
+
+    fn shaped(name: &str, request: &str, summary: &str) -> Document {
+        Document {
+            entry: Entry {
+                name: name.into(),
+                request: request.into(),
+                read_only: request.starts_with("GET"),
+                summary: summary.into(),
+                tags: Vec::new(),
+            },
+            fields: vec![(Field::Name, name.into()), (Field::Summary, summary.into())],
+            deprecated: false,
+        }
+    }
+
+    #[test]
+    fn a_deprecated_operation_ranks_below_the_same_words_undeprecated() {
+        // Two operations alike in every word: the first wins the tie, unless it is deprecated.
+        let old = shaped("watchNodes", "GET /watch/nodes", "watch the nodes");
+        let mut new = old.clone();
+        new.entry.name = "watchNodesToo".into();
+        let tie = Index::parse(&build(&[old.clone(), new.clone()])).expect("it reads back");
+        assert_eq!(tie.search("watch nodes", &Filter::default(), 2)[0].entry, 0);
+        let mut old = old;
+        old.deprecated = true;
+        let index = Index::parse(&build(&[old, new])).expect("it reads back");
+        let hits = index.search("watch nodes", &Filter::default(), 2);
+        assert_eq!(hits[0].entry, 1, "{hits:?}");
+        assert!(hits[1].score < hits[0].score, "{hits:?}");
+    }
+
+    #[test]
+    fn curated_words_find_an_operation_its_own_text_does_not() {
+        let mut transition = shaped(
+            "transitionIssue",
+            "POST /issues/{key}/transitions",
+            "Apply a transition to an issue",
+        );
+        let get = shaped("getIssue", "GET /issues/{key}", "Get an issue");
+        let before = Index::parse(&build(&[transition.clone(), get.clone()])).expect("reads");
+        assert!(before.search("move", &Filter::default(), 5).is_empty());
+        transition
+            .fields
+            .push((Field::Curated, "move status column".into()));
+        let after = Index::parse(&build(&[transition, get])).expect("reads");
+        let hits = after.search("move the issue to another column", &Filter::default(), 5);
+        assert_eq!(hits[0].entry, 0, "{hits:?}");
     }
 
     #[test]

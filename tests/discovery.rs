@@ -272,6 +272,81 @@ fn a_discovery_filter_naming_an_unknown_operation_is_a_curation_mistake() {
     assert!(error.contains("getIssueByKey"), "a suggestion: {error}");
 }
 
+/// The tracker fixture's plan with `discovery: {}` replaced by `section`.
+fn tracker_with_discovery(section: &str) -> Result<mcpgen::plan::Plan, String> {
+    let spec = repo().join("specs/tracker/openapi.yaml");
+    let text = std::fs::read_to_string(tracker_fixture())
+        .expect("the fixture")
+        .replace("discovery: {}", section);
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let curation = dir.path().join("mcpgen.yaml");
+    std::fs::write(&curation, text).expect("written");
+    mcpgen::generate(&spec, Some(&curation), &options("tracker-discovery"))
+        .map(|(plan, _)| plan)
+        .map_err(|e| e.to_string())
+}
+
+/// The names of the first `n` results for `query` in `plan`'s search index.
+fn first_results(plan: &mcpgen::plan::Plan, query: &str, n: usize) -> Vec<String> {
+    let discovery = plan.discovery.as_ref().expect("discovery tools");
+    let index = mcpgen::search::Index::parse(&discovery.index).expect("the index reads back");
+    index
+        .search(query, &mcpgen::search::Filter::default(), n)
+        .iter()
+        .map(|h| index.entries[h.entry].name.clone())
+        .collect()
+}
+
+#[test]
+fn curated_search_words_make_an_operation_found_by_the_words_its_users_say() {
+    let plain = tracker_with_discovery("discovery: {}").expect("it generates");
+    let curated = tracker_with_discovery(
+        "discovery:\n  search_words:\n    - { operation: transitionIssue, words: [drag, kanban column] }\n    - { tag: Users, words: [colleague, people] }",
+    )
+    .expect("it generates");
+    // Without the words, nothing says "drag", "kanban" or "column".
+    assert!(
+        !first_results(&plain, "drag it to another kanban column", 10)
+            .contains(&"transitionIssue".to_string())
+    );
+    assert_eq!(
+        first_results(&curated, "drag it to another kanban column", 1),
+        ["transitionIssue"]
+    );
+    // Words for a tag reach every operation with it.
+    assert!(first_results(&plain, "colleague", 5).is_empty());
+    let mut people = first_results(&curated, "colleague", 5);
+    people.sort();
+    assert_eq!(people, ["getCurrentUser", "listUsers"]);
+}
+
+#[test]
+fn search_words_for_an_unknown_operation_or_tag_or_neither_are_curation_mistakes() {
+    let error = tracker_with_discovery(
+        "discovery:\n  search_words: [{ operation: transitionIsue, words: [move] }]",
+    )
+    .expect_err("refused");
+    assert!(
+        error.contains("unknown operation `transitionIsue`") && error.contains("transitionIssue"),
+        "{error}"
+    );
+    let error =
+        tracker_with_discovery("discovery:\n  search_words: [{ tag: Transition, words: [move] }]")
+            .expect_err("refused");
+    assert!(
+        error.contains("no operation has the tag `Transition`"),
+        "{error}"
+    );
+    let error = tracker_with_discovery("discovery:\n  search_words: [{ words: [move] }]")
+        .expect_err("refused");
+    assert!(error.contains("need the `operation` or `tag`"), "{error}");
+    let error = tracker_with_discovery(
+        "discovery:\n  search_words: [{ operation: transitionIssue, words: [] }]",
+    )
+    .expect_err("refused");
+    assert!(error.contains("no search words given"), "{error}");
+}
+
 // --- an rmcp client over stdio ---------------------------------------------------------------------
 
 /// A server binary run over stdio with `env`, and rmcp's client talking to it.

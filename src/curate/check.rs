@@ -425,6 +425,9 @@ impl<'a> Checker<'a> {
         for filter in filters {
             self.check_filter(filter);
         }
+        for words in curation.discovery.iter().flat_map(|d| &d.search_words) {
+            self.check_search_words(words);
+        }
         for (status, _) in &curation.errors {
             self.check_status(status);
         }
@@ -498,6 +501,28 @@ impl<'a> Checker<'a> {
                     ),
                 );
             }
+        }
+    }
+
+    /// Search words name one operation or one tag that exists, and at least one word.
+    fn check_search_words(&mut self, words: &super::model::SearchWords) {
+        match (&words.operation, &words.tag) {
+            (Some(_), Some(tag)) => {
+                self.error(
+                    tag.at,
+                    "search words are for an `operation` or a `tag`, not both",
+                );
+            }
+            (None, None) => {
+                self.error(
+                    words.words.at,
+                    "search words need the `operation` or `tag` they are for",
+                );
+            }
+            _ => self.check_filter(&words.filter()),
+        }
+        if words.words.iter().all(|w| w.trim().is_empty()) {
+            self.error(words.words.at, "no search words given");
         }
     }
 

@@ -383,6 +383,31 @@ pub struct DiscoverySection {
     /// their own (default false).
     #[serde(default)]
     pub read_only: bool,
+    /// Words the search finds operations by besides their own: what the API's users say that
+    /// its descriptions do not (`move` for a transition).
+    #[serde(default)]
+    pub search_words: Vec<SearchWords>,
+}
+
+/// Search words for one operation, or for every operation with a tag (give one of the two).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchWords {
+    pub operation: Option<Spanned<String>>,
+    pub tag: Option<Spanned<String>>,
+    /// Words or phrases; the search weighs them like the operation's summary.
+    pub words: Spanned<Vec<Spanned<String>>>,
+}
+
+impl SearchWords {
+    /// The operations these words are for, as a filter.
+    pub fn filter(&self) -> Filter {
+        Filter {
+            operation: self.operation.clone(),
+            tag: self.tag.clone(),
+            ..Filter::default()
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]

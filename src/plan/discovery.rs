@@ -166,7 +166,13 @@ pub fn plan(
             let documents: Vec<Document> = chosen
                 .iter()
                 .zip(&operations)
-                .map(|(operation, found)| document(operation, found.read_only))
+                .map(|(operation, found)| {
+                    document(
+                        operation,
+                        found.read_only,
+                        &search_words(section, operation),
+                    )
+                })
                 .collect();
             search::build(&documents)
         },
@@ -266,8 +272,35 @@ fn catalog_line(operation: &Operation, plan: &OperationPlan, read_only: bool) ->
     text
 }
 
-/// What the index knows of `operation`.
-fn document(operation: &Operation, read_only: bool) -> Document {
+/// Is `operation` deprecated: marked so, or its description says so first (Kubernetes'
+/// `watch…` operations: "deprecated: use the 'watch' parameter with a list operation instead")?
+fn is_deprecated(operation: &Operation) -> bool {
+    let said = |text: Option<&str>| {
+        text.and_then(|t| t.trim().split("\n\n").next())
+            .is_some_and(|first| {
+                let first = first.to_lowercase();
+                first.starts_with("deprecated") || first.contains("deprecated:")
+            })
+    };
+    operation.deprecated
+        || said(operation.summary.as_deref())
+        || said(operation.description.as_deref())
+}
+
+/// The curation file's search words for `operation` (those for it and for its tags), in the
+/// file's order.
+fn search_words(section: &DiscoverySection, operation: &Operation) -> String {
+    section
+        .search_words
+        .iter()
+        .filter(|words| super::curated::filter_matches(&words.filter(), operation))
+        .flat_map(|words| words.words.iter().map(|w| w.value.as_str()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What the index knows of `operation`, with the curation file's `search_words` for it.
+fn document(operation: &Operation, read_only: bool, search_words: &str) -> Document {
     let path_words: Vec<&str> = operation
         .path
         .split('/')
@@ -323,7 +356,9 @@ fn document(operation: &Operation, read_only: bool) -> Document {
             (Field::Path, path_words.join(" ")),
             (Field::Description, description),
             (Field::Parameters, parameters.join(" ")),
+            (Field::Curated, search_words.to_string()),
         ],
+        deprecated: is_deprecated(operation),
     }
 }
 
