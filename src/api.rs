@@ -47,6 +47,9 @@ pub struct Api {
     pub security_schemes: IndexMap<String, SecurityScheme>,
     /// The document's default security requirement: alternatives, each a set of scheme names.
     pub security: Vec<Vec<String>>,
+    /// What the loader repaired or dropped to publish valid schemas: (JSON pointer in the
+    /// document, what was done), for the CLI to show as warnings.
+    pub warnings: Vec<(String, String)>,
 }
 
 /// An HTTP method.

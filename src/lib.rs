@@ -48,6 +48,7 @@ pub fn generate_with_progress(
 ) -> anyhow::Result<(plan::Plan, Vec<File>)> {
     progress(&format!("loading {}", spec.display()));
     let api = load::load_with(spec, options.refs_root.as_deref())?;
+    load::print_warnings(spec, &api);
     if let Some(path) = curation {
         progress(&format!("checking {}", path.display()));
     }

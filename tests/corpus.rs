@@ -1,6 +1,7 @@
 //! Every real document under `tests/corpus/` loads and generates a crate that compiles without
 //! warnings (all of them checked as one cargo workspace in the shared target directory), or is
-//! refused with the message pinned below; and the loader's file fixtures under
+//! refused with the message pinned below; every schema a crate made from one of them publishes
+//! passes the 2020-12 metaschema and compiles; and the loader's file fixtures under
 //! `tests/fixtures/load/` (external `$ref`s) do what they should.
 
 use std::path::{Path, PathBuf};
@@ -89,6 +90,43 @@ fn refs_root(path: &Path) -> Option<PathBuf> {
     is_split
         .then(|| path.parent().and_then(Path::parent).map(Path::to_path_buf))
         .flatten()
+}
+
+/// Every schema the server publishes (each tool's input and output schema, and the input schema
+/// of each operation, which discovery's describe tool serves) is valid JSON Schema 2020-12 and
+/// compiles the way the generated server compiles it (formats checked); the first that is not,
+/// otherwise.
+fn invalid_schemas(plan: &mcpgen::plan::Plan) -> Result<(), String> {
+    let tools = plan.tools.iter().flat_map(|tool| {
+        std::iter::once((&tool.name, "input", &tool.input_schema)).chain(
+            tool.output_schema
+                .iter()
+                .map(move |schema| (&tool.name, "output", schema)),
+        )
+    });
+    let operations = plan.operations.iter().map(|operation| {
+        (
+            &operation.api_id,
+            "operation input",
+            &operation.input_schema,
+        )
+    });
+    for (name, which, schema) in tools.chain(operations) {
+        let problem = match jsonschema::draft202012::meta::validate(schema) {
+            Err(error) => Some(format!(
+                "is not valid against the 2020-12 metaschema: {error}"
+            )),
+            Ok(()) => jsonschema::options()
+                .should_validate_formats(true)
+                .build(schema)
+                .err()
+                .map(|error| format!("does not compile: {error}")),
+        };
+        if let Some(problem) = problem {
+            return Err(format!("the {which} schema of {name} {problem}"));
+        }
+    }
+    Ok(())
 }
 
 /// Generates the document into `out/<crate name>`; returns the crate's folder name and its
@@ -219,6 +257,41 @@ fn every_corpus_document_generates_a_crate_that_compiles_or_is_refused_as_pinned
             out.display()
         );
     }
+}
+
+#[test]
+fn every_schema_a_corpus_crate_publishes_passes_the_metaschema_and_compiles() {
+    let dir = specs();
+    let mut problems = Vec::new();
+    let mut checked = 0;
+    for path in files(&dir) {
+        if !is_document(&path) {
+            continue;
+        }
+        let relative = path
+            .strip_prefix(&dir)
+            .expect("under specs")
+            .to_string_lossy()
+            .replace('\\', "/");
+        let options = mcpgen::Options {
+            name: Some(name_for(&relative)),
+            refs_root: refs_root(&path),
+            ..Default::default()
+        };
+        // The refused documents are the other test's business; the plan holds every schema the
+        // crate would publish, without the time rendering and formatting the crate takes.
+        let Ok(api) = mcpgen::load::load_with(&path, options.refs_root.as_deref()) else {
+            continue;
+        };
+        let plan = mcpgen::plan::plan(&api, &options, None)
+            .unwrap_or_else(|e| panic!("{relative} plans: {e}"));
+        checked += 1;
+        if let Err(problem) = invalid_schemas(&plan) {
+            problems.push(format!("{relative}: {problem}"));
+        }
+    }
+    assert!(checked >= 40, "only {checked} documents generated");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 #[test]

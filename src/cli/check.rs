@@ -38,6 +38,7 @@ pub fn run(args: CheckArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         &format!("loading {}", args.inputs.spec.display()),
     );
     let api = crate::load::load_with(&args.inputs.spec, args.inputs.refs_root.as_deref())?;
+    crate::load::print_warnings(&args.inputs.spec, &api);
     let options = args.inputs.options();
     let (file, text, mut found) = match &args.inputs.curation {
         Some(path) => {

@@ -44,6 +44,7 @@ pub fn run(args: ToolsArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
 fn plan(inputs: &Inputs) -> anyhow::Result<Plan> {
     inputs.refuse_a_spec_as_curation()?;
     let api = crate::load::load_with(&inputs.spec, inputs.refs_root.as_deref())?;
+    crate::load::print_warnings(&inputs.spec, &api);
     let checked = inputs
         .curation
         .as_deref()

@@ -5,6 +5,7 @@
 //! and, where it applies, the JSON pointer of the offending value.
 
 mod refs;
+mod repair;
 mod schema;
 mod swagger2;
 mod unused;
@@ -123,6 +124,17 @@ fn load_document(path: &Path, document: Value, refs_root: Option<&Path>) -> Resu
         return Err(error(Some("/paths".into()), message.into()));
     }
     Ok(api)
+}
+
+/// Prints on stderr what loading the document at `path` repaired or dropped
+/// ([`Api::warnings`]), one `warning: FILE at POINTER: what was done` line each.
+pub fn print_warnings(path: &Path, api: &Api) {
+    for (pointer, message) in &api.warnings {
+        eprintln!(
+            "warning: {}",
+            errors_in(path)(Some(pointer.clone()), message.clone())
+        );
+    }
 }
 
 /// Removes the document's `paths` mapping from it (when it is a mapping) and returns it.
@@ -326,7 +338,9 @@ impl<'a> Loader<'a> {
             .unwrap_or_default();
         let security_schemes = self.security_schemes()?;
         let operations = self.operations(root, paths)?;
+        let warnings = self.schemas.take_warnings();
         Ok(Api {
+            warnings,
             title,
             version,
             description,

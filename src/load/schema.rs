@@ -14,9 +14,10 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::rc::Rc;
 
-use indexmap::IndexMap;
+use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value, json};
 
+use super::repair::{self, Fix};
 use super::{Fail, percent_decode, pointer_token};
 use crate::api::subschemas;
 
@@ -57,9 +58,21 @@ pub struct SchemaContext {
     /// Referenced schema → the `$ref`s in it (see [`refs_in`]): every root that reaches a schema
     /// counts its references, and in a large API most roots reach the same few hundred schemas.
     refs: RefCell<HashMap<String, Rc<[String]>>>,
+    /// What was repaired or dropped to make the schemas valid ([`repair`]): (JSON pointer in the
+    /// document, what was done), each once, in the order met.
+    warnings: RefCell<IndexSet<(String, String)>>,
 }
 
 impl SchemaContext {
+    /// The repairs made so far, each once, in the order they were made.
+    pub fn take_warnings(&self) -> Vec<(String, String)> {
+        self.warnings.take().into_iter().collect()
+    }
+
+    fn warn(&self, pointer: String, message: String) {
+        self.warnings.borrow_mut().insert((pointer, message));
+    }
+
     /// The name under `$defs` for the schema at `target`: its last pointer token, numbered when
     /// another schema of the document took it first.
     fn name(&self, target: &str) -> String {
@@ -294,6 +307,11 @@ impl<'a> SchemaConverter<'a> {
                 }
             }
         }
+        let mut warnings = Vec::new();
+        repair::make_valid(&mut converted, pointer, &mut warnings)?;
+        for (pointer, message) in warnings {
+            self.context.warn(pointer, message);
+        }
         Ok(converted)
     }
 
@@ -314,11 +332,32 @@ impl<'a> SchemaConverter<'a> {
         }
         self.converted += object.len();
         let mut out = Map::new();
+        // A `required` list written inside `properties`, moved to where it belongs.
+        let mut misplaced_required = Vec::new();
         for (key, value) in object {
             if DROPPED.contains(&key.as_str()) || (key.starts_with("x-") && key != "x-mcp-header") {
                 continue;
             }
             let at = at.key(key);
+            let repaired;
+            let value = match repair::keyword(key, value, object) {
+                None => value,
+                Some(Fix::Drop(message)) => {
+                    self.context.warn(at.to_string(), message);
+                    continue;
+                }
+                Some(Fix::Replace(replacement, message)) => {
+                    self.context.warn(at.to_string(), message);
+                    if key == "type"
+                        && let Some(format) = repair::implied_format(value)
+                        && !object.contains_key("format")
+                    {
+                        out.insert("format".into(), json!(format));
+                    }
+                    repaired = replacement;
+                    &repaired
+                }
+            };
             let converted = if subschemas::ONE.contains(&key.as_str()) && value.is_object() {
                 self.convert(value, &at)?
             } else if key == "items" && value.is_array() {
@@ -330,7 +369,36 @@ impl<'a> SchemaConverter<'a> {
             } else if subschemas::MAPS.contains(&key.as_str()) && value.is_object() {
                 let mut map = Map::new();
                 for (name, schema) in value.as_object().into_iter().flatten() {
-                    map.insert(name.clone(), self.convert(schema, &at.key(name))?);
+                    let place = at.key(name);
+                    if key == "properties"
+                        && name == "required"
+                        && let Some(names) = schema.as_array()
+                        && names.iter().all(Value::is_string)
+                    {
+                        self.context.warn(
+                            place.to_string(),
+                            "a `required` list inside `properties` is not a property; read as the `required` list of the object".into(),
+                        );
+                        misplaced_required.extend(names.iter().cloned());
+                        continue;
+                    }
+                    if !schema.is_object() && !schema.is_boolean() {
+                        self.context.warn(
+                            place.to_string(),
+                            format!("`{name}: {schema}` is not a schema (an object, true or false); dropped"),
+                        );
+                        continue;
+                    }
+                    if key == "patternProperties"
+                        && let Some(error) = repair::regex_error(name)
+                    {
+                        self.context.warn(
+                            place.to_string(),
+                            format!("`{name}` is not a regular expression the server can use ({error}); dropped"),
+                        );
+                        continue;
+                    }
+                    map.insert(name.clone(), self.convert(schema, &place)?);
                 }
                 Value::Object(map)
             } else {
@@ -338,6 +406,16 @@ impl<'a> SchemaConverter<'a> {
             };
             let key = if key == "definitions" { "$defs" } else { key };
             out.insert(key.to_string(), converted);
+        }
+        if !misplaced_required.is_empty() {
+            let required = out.entry("required").or_insert_with(|| json!([]));
+            if let Some(list) = required.as_array_mut() {
+                for name in misplaced_required {
+                    if !list.contains(&name) {
+                        list.push(name);
+                    }
+                }
+            }
         }
         rewrite_exclusive_bounds(&mut out);
         if let Some(example) = object.get("example")
@@ -374,13 +452,23 @@ impl<'a> SchemaConverter<'a> {
                 ),
             ));
         };
-        let target = percent_decode(fragment);
-        let Some(schema) = self.document.pointer(&target) else {
+        let mut target = percent_decode(fragment);
+        let Some(mut schema) = self.document.pointer(&target) else {
             return Err((
                 at.to_string(),
                 format!("`$ref: {reference}` points to nothing in this document"),
             ));
         };
+        if let Some((inner, what)) = schema_inside(schema, &target)
+            && let Some(inner_schema) = self.document.pointer(&inner)
+        {
+            self.context.warn(
+                at.to_string(),
+                format!("`$ref: {reference}` points to {what}, not to a schema; the schema it holds is used"),
+            );
+            schema = inner_schema;
+            target = inner;
+        }
         let nested = self.depth > 1;
         let over_budget = (self.stack.len() >= MAX_REF_DEPTH
             || (nested && self.converted > ROOT_BUDGET))
@@ -433,6 +521,41 @@ impl<'a> SchemaConverter<'a> {
         self.recursive.insert(target.to_string(), name.clone());
         name
     }
+}
+
+/// Where the schema is inside `value`, the request body, response, parameter or header at
+/// `target` that a schema's `$ref` points to (a mistake some documents make), and what `value`
+/// is; `None` when `value` is not one of those, or holds no schema.
+fn schema_inside(value: &Value, target: &str) -> Option<(String, &'static str)> {
+    let kinds = [
+        ("/components/requestBodies/", "a request body"),
+        ("/components/responses/", "a response"),
+        ("/components/parameters/", "a parameter"),
+        ("/components/headers/", "a header"),
+    ];
+    let (prefix, what) = kinds
+        .iter()
+        .find(|(prefix, _)| target.starts_with(prefix))?;
+    if target[prefix.len()..].contains('/') {
+        return None;
+    }
+    if value.get("schema").is_some() {
+        return Some((format!("{target}/schema"), what));
+    }
+    let content = value.get("content")?.as_object()?;
+    let (media, _) = content
+        .iter()
+        .filter(|(_, media)| media.get("schema").is_some())
+        .find(|(media, _)| super::is_json(&media.to_ascii_lowercase()))
+        .or_else(|| {
+            content
+                .iter()
+                .find(|(_, media)| media.get("schema").is_some())
+        })?;
+    Some((
+        format!("{target}/content/{}/schema", pointer_token(media)),
+        what,
+    ))
 }
 
 /// What stands for the schema at `target` beyond [`MAX_REF_DEPTH`]: its type and a description

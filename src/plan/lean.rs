@@ -42,16 +42,27 @@ const ANNOTATIONS: &[&str] = &[
 const NUMBER_FORMATS: &[&str] = &["int32", "int64", "float", "double"];
 
 /// `schema` with only the keywords that validate: no [`ANNOTATIONS`], no `x-` extensions and no
-/// `type` that an `enum` or `const` beside it already implies, at any depth.
+/// `type` that an `enum` or `const` beside it already implies, at any depth below the root. The
+/// root keeps its `type`: an output schema must say `type: object` (clients and the 2025 protocol
+/// versions leave out one that does not), even where its `enum` lists only objects.
 pub fn output(schema: &Value) -> Value {
-    walk(schema, None, &|key, value, object, _| {
+    let lean = walk(schema, None, &|key, value, object, _| {
         let annotation = ANNOTATIONS.contains(&key) || key.starts_with("x-");
         if annotation || (key == "type" && implied_by_values(value, object)) {
             Edit::Drop
         } else {
             Edit::Keep
         }
-    })
+    });
+    match (schema.get("type"), lean) {
+        (Some(kind), Value::Object(object)) if !object.contains_key("type") => {
+            let mut typed = Map::new();
+            typed.insert("type".into(), kind.clone());
+            typed.extend(object);
+            Value::Object(typed)
+        }
+        (_, lean) => lean,
+    }
 }
 
 /// Whether `type` (in a schema `object`) only repeats what the object's `enum` or `const` says:
@@ -251,6 +262,17 @@ mod tests {
                     "maybe": { "enum": ["a", null] },
                 },
             })
+        );
+    }
+
+    #[test]
+    fn an_output_schema_keeps_its_root_type_beside_an_enum_of_objects() {
+        let schema = json!({ "type": "object", "enum": [{ "state": "up" }] });
+        assert_eq!(output(&schema), schema);
+        let nested = json!({ "type": "object", "properties": { "s": schema } });
+        assert_eq!(
+            output(&nested),
+            json!({ "type": "object", "properties": { "s": { "enum": [{ "state": "up" }] } } })
         );
     }
 
