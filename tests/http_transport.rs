@@ -322,6 +322,7 @@ fn help_teaches_every_http_option() {
         "[default: 10]",
         "--idle-timeout <SECONDS>",
         "[default: 60]",
+        "--allow-unauthenticated",
     ] {
         assert!(
             help.contains(taught),
@@ -913,8 +914,8 @@ fn a_flood_of_idle_and_slow_header_connections_under_a_low_open_file_limit_leave
             );
         }
         assert!(
-            slowest < Duration::from_secs(2),
-            "every call during the flood is answered within 2 s; the slowest took {slowest:?}"
+            slowest < Duration::from_secs(5),
+            "every call during the flood is answered within 5 s (a connection the full listen queue drops is retried by TCP after 1 s); the slowest took {slowest:?}"
         );
         // The flood connections still open have not sent a complete request head within
         // --header-read-timeout: by now the server has closed every one.
@@ -1013,6 +1014,119 @@ fn idle_timeout_closes_a_connection_whose_request_body_stalls() {
         assert!(
             closed_by_server(&mut stream).await,
             "closed once nothing moved for --idle-timeout"
+        );
+    });
+}
+
+/// POSTs `body` as `application/json` with the headers of a 2026-07-28 `tools/call`, and returns
+/// the status, the `Content-Type` and the body.
+async fn post_raw(url: &str, body: Vec<u8>) -> (u16, String, String) {
+    let response = reqwest::Client::new()
+        .post(url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", "tracker_search_issues")
+        .timeout(PATIENCE)
+        .body(body)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("POST {url}: {e}"));
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    (
+        status,
+        content_type,
+        response.text().await.unwrap_or_default(),
+    )
+}
+
+#[test]
+fn a_malformed_body_gets_a_json_rpc_error_with_400_and_the_server_keeps_serving() {
+    support::run_with(SERVER, || async {
+        let api = RecordedApi::start().await;
+        let server = HttpServer::start(&api.base_url, &[], &[]).await;
+        let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        let batch = json!([search_web(), search_web()]).to_string();
+        let mut not_utf8 = search_web().to_string().into_bytes();
+        not_utf8.insert(10, 0xff);
+        for (what, body, code) in [
+            ("a batch array", batch.into_bytes(), -32600),
+            ("JSON nested 10,000 deep", deep.into_bytes(), -32700),
+            ("invalid UTF-8", not_utf8, -32700),
+            ("a body that is not JSON", b"hello, server".to_vec(), -32700),
+            ("a JSON string", b"\"tools/call\"".to_vec(), -32600),
+        ] {
+            let before = api.authorizations().len();
+            let (status, content_type, text) = post_raw(&server.url(), body).await;
+            assert_eq!(status, 400, "{what} is answered 400: {text}");
+            assert_eq!(
+                api.authorizations().len(),
+                before,
+                "{what} never reaches the API"
+            );
+            assert_eq!(content_type, "application/json", "{what}");
+            let reply: Value = serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("{what}: the reply is JSON ({e}): {text}"));
+            assert_eq!(reply["jsonrpc"], "2.0", "{what}: {reply}");
+            assert_eq!(reply["id"], Value::Null, "{what}: {reply}");
+            assert_eq!(reply["error"]["code"], code, "{what}: {reply}");
+            let (status, body) = post(&server.url(), &[], &search_web()).await;
+            assert_eq!(status, 200, "after {what} the server keeps serving: {body}");
+        }
+    });
+}
+
+#[test]
+fn listening_beyond_loopback_without_client_authentication_needs_allow_unauthenticated() {
+    support::run_with(SERVER, || async {
+        let api = RecordedApi::start().await;
+        // Refused before it binds: nothing listens on 0.0.0.0.
+        let mut server = HttpServer::spawn(&api.base_url, &["--listen", "0.0.0.0:0"], &[]);
+        let status = server.exit_status().await.expect("the server exits");
+        assert!(!status.success(), "it refuses to start");
+        let log = server.stderr();
+        assert!(
+            log.contains("refusing to listen on 0.0.0.0:0 without client authentication")
+                && log.contains("--auth-token-env")
+                && log.contains("--allow-unauthenticated"),
+            "it says why and what to pass:\n{log}"
+        );
+        // With the flag it gets past the check: listening on TEST-NET-1 address 192.0.2.1, not
+        // on this machine, then fails to bind.
+        let mut server = HttpServer::spawn(
+            &api.base_url,
+            &["--listen", "192.0.2.1:9", "--allow-unauthenticated"],
+            &[],
+        );
+        server.exit_status().await.expect("the server exits");
+        let log = server.stderr();
+        assert!(
+            log.contains("cannot listen on 192.0.2.1:9") && !log.contains("refusing"),
+            "--allow-unauthenticated lets it try to listen:\n{log}"
+        );
+        // With a client token it gets past the check too.
+        let mut server = HttpServer::spawn(
+            &api.base_url,
+            &[
+                "--listen",
+                "192.0.2.1:9",
+                "--auth-token-env",
+                "CLIENT_TOKEN",
+            ],
+            &[("CLIENT_TOKEN", CLIENT_TOKEN)],
+        );
+        server.exit_status().await.expect("the server exits");
+        let log = server.stderr();
+        assert!(
+            log.contains("cannot listen on 192.0.2.1:9") && !log.contains("refusing"),
+            "--auth-token-env lets it try to listen:\n{log}"
         );
     });
 }

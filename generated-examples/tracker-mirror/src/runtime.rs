@@ -786,6 +786,12 @@ pub struct HttpOptions {
     /// the server stops anyway.
     #[arg(long, default_value_t = 30, value_name = "SECONDS")]
     pub shutdown_grace: u64,
+    /// Listen on an address other than loopback without `--auth-token-env`: without this the
+    /// server refuses to, since anyone who can reach the port would then call the API with this
+    /// server's own credentials. For a server behind a proxy or network that authenticates
+    /// clients itself.
+    #[arg(long)]
+    pub allow_unauthenticated: bool,
     /// The most client connections open at once [default: 1024, lowered to stay under the
     /// process's open-file limit, `ulimit -n`, with room for the API's connections]. Past the cap
     /// the server closes the oldest connection that has not yet sent a request, to make room; when
@@ -871,6 +877,18 @@ pub async fn serve_http<C: Send + Sync + 'static>(
         },
         None => None,
     };
+    if !options.listen.ip().is_loopback()
+        && required_token.is_none()
+        && !options.allow_unauthenticated
+    {
+        anyhow::bail!(
+            "refusing to listen on {} without client authentication: anyone who can reach it \
+             would call the API with this server's credentials. Require a token with \
+             --auth-token-env VAR, or pass --allow-unauthenticated when something in front of \
+             the server authenticates clients",
+            options.listen
+        );
+    }
     let hosts: Vec<String> = LOOPBACK_HOSTS
         .iter()
         .map(|host| host.to_string())
@@ -893,7 +911,13 @@ pub async fn serve_http<C: Send + Sync + 'static>(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let mut router = axum::Router::new().nest_service("/mcp", service);
+    let max_request_bytes = options.max_request_bytes;
+    let mut router =
+        axum::Router::new()
+            .nest_service("/mcp", service)
+            .layer(axum::middleware::from_fn(move |request, next| {
+                refuse_malformed(max_request_bytes, request, next)
+            }));
     if let Some(token) = required_token {
         router = router.layer(axum::middleware::from_fn(move |request, next| {
             require_bearer(Arc::clone(&token), request, next)
@@ -1250,6 +1274,79 @@ impl tokio::io::AsyncWrite for Watched {
 
 /// How long answered connections get to close on shutdown before they are closed for them.
 const RESPONSE_FLUSH: Duration = Duration::from_secs(1);
+
+/// Answers a POSTed JSON body that is not one JSON-RPC message with the protocol's error and HTTP
+/// 400: -32700 (parse error) for a body that is not UTF-8 or not JSON (nesting deeper than
+/// serde_json's 128 levels included), -32600 (invalid request) for a batch array or any other
+/// non-object. rmcp answers those 415 with a plain-text body; everything else goes on to it
+/// unchanged, a body over `--max-request-bytes` answered 413 as rmcp would.
+async fn refuse_malformed(
+    max_request_bytes: usize,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{Method, StatusCode, header};
+    use axum::response::IntoResponse;
+
+    let is_json = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.trim_start().starts_with("application/json"));
+    if request.method() != Method::POST || !is_json {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, max_request_bytes).await else {
+        return (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("Payload too large: the request body is over {max_request_bytes} bytes.\n"),
+        )
+            .into_response();
+    };
+    let refusal = match std::str::from_utf8(&bytes) {
+        Err(error) => Some((
+            -32700,
+            format!("Parse error: the request body is not UTF-8 ({error})"),
+        )),
+        Ok(text) => match serde_json::from_str::<Value>(text) {
+            Err(error) => Some((
+                -32700,
+                format!("Parse error: the request body is not JSON ({error})"),
+            )),
+            Ok(Value::Array(_)) => Some((
+                -32600,
+                "Invalid Request: JSON-RPC batches are not supported; send one message per \
+                 request"
+                    .to_string(),
+            )),
+            Ok(Value::Object(_)) => None,
+            Ok(_) => Some((
+                -32600,
+                "Invalid Request: a JSON-RPC message is a JSON object".to_string(),
+            )),
+        },
+    };
+    match refusal {
+        None => {
+            let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
+            next.run(request).await
+        }
+        Some((code, message)) => {
+            let error = serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": null,
+                "error": { "code": code, "message": message },
+            });
+            (
+                StatusCode::BAD_REQUEST,
+                [(header::CONTENT_TYPE, "application/json")],
+                error.to_string(),
+            )
+                .into_response()
+        }
+    }
+}
 
 /// Lets a request through only with `Authorization: Bearer <token>`; answers 401 otherwise. The
 /// comparison takes the same time whichever byte differs.
