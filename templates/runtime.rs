@@ -784,7 +784,37 @@ pub struct HttpOptions {
     /// the server stops anyway.
     #[arg(long, default_value_t = 30, value_name = "SECONDS")]
     pub shutdown_grace: u64,
+    /// Listen on an address other than loopback without `--auth-token-env`: without this the
+    /// server refuses to, since anyone who can reach the port would then call the API with this
+    /// server's own credentials. For a server behind a proxy or network that authenticates
+    /// clients itself.
+    #[arg(long)]
+    pub allow_unauthenticated: bool,
+    /// The most client connections open at once [default: 1024, lowered to stay under the
+    /// process's open-file limit, `ulimit -n`, with room for the API's connections]. Past the cap
+    /// the server closes the oldest connection that has not yet sent a request, to make room; when
+    /// every connection has, a new one waits in the system's listen queue until one closes. Both
+    /// are logged once per burst, not once per connection.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: Option<u32>,
+    /// How long, in seconds, a connection may take to send a complete request line and headers,
+    /// counted from when it opens and again from the end of each answer on it: a slow or idle
+    /// keep-alive connection is closed after this long.
+    #[arg(long, default_value_t = 10, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_read_timeout: u64,
+    /// How long, in seconds, a connection may go without a byte read or written (a request body
+    /// or an answer that stalls) before it is closed. Event streams the server keeps open send a
+    /// keep-alive comment every 15 seconds.
+    #[arg(long, default_value_t = 60, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout: u64,
 }
+
+/// The default of `--max-connections`, before it is lowered to fit the open-file limit.
+pub const DEFAULT_MAX_CONNECTIONS: u32 = 1024;
+
+/// The file descriptors kept free of client connections: the listener, the runtime's own, and
+/// the connections to the API.
+const RESERVED_DESCRIPTORS: u64 = 64;
 
 /// The default of `--max-request-bytes`: 4 MiB, far more than any tool call's arguments.
 pub const DEFAULT_MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
@@ -832,7 +862,6 @@ pub async fn serve_http<C: Send + Sync + 'static>(
     server: McpServer<C>,
     options: HttpOptions,
 ) -> anyhow::Result<()> {
-    use axum::serve::ListenerExt;
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 
@@ -846,6 +875,18 @@ pub async fn serve_http<C: Send + Sync + 'static>(
         },
         None => None,
     };
+    if !options.listen.ip().is_loopback()
+        && required_token.is_none()
+        && !options.allow_unauthenticated
+    {
+        anyhow::bail!(
+            "refusing to listen on {} without client authentication: anyone who can reach it \
+             would call the API with this server's credentials. Require a token with \
+             --auth-token-env VAR, or pass --allow-unauthenticated when something in front of \
+             the server authenticates clients",
+            options.listen
+        );
+    }
     let hosts: Vec<String> = LOOPBACK_HOSTS
         .iter()
         .map(|host| host.to_string())
@@ -868,7 +909,13 @@ pub async fn serve_http<C: Send + Sync + 'static>(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let mut router = axum::Router::new().nest_service("/mcp", service);
+    let max_request_bytes = options.max_request_bytes;
+    let mut router =
+        axum::Router::new()
+            .nest_service("/mcp", service)
+            .layer(axum::middleware::from_fn(move |request, next| {
+                refuse_malformed(max_request_bytes, request, next)
+            }));
     if let Some(token) = required_token {
         router = router.layer(axum::middleware::from_fn(move |request, next| {
             require_bearer(Arc::clone(&token), request, next)
@@ -880,21 +927,20 @@ pub async fn serve_http<C: Send + Sync + 'static>(
         .map_err(|error| anyhow::anyhow!("cannot listen on {listen}: {error}"))?;
     tracing::info!("serving MCP on http://{}/mcp", listener.local_addr()?);
 
+    let limits = ConnectionLimits {
+        max_connections: max_connections(options.max_connections),
+        header_read_timeout: Duration::from_secs(options.header_read_timeout),
+        idle_timeout: Duration::from_secs(options.idle_timeout),
+    };
     let stop_accepting = tokio_util::sync::CancellationToken::new();
-    // Without TCP_NODELAY a reply written in more than one piece waits for the client's
-    // delayed ACK (40 ms on Linux) before its last piece is sent.
-    let listener = listener.tap_io(|connection| {
-        if let Err(error) = connection.set_nodelay(true) {
-            tracing::debug!("cannot set TCP_NODELAY: {error}");
-        }
-    });
-    let mut serving = tokio::spawn(
-        axum::serve(listener, router)
-            .with_graceful_shutdown(stop_accepting.clone().cancelled_owned())
-            .into_future(),
-    );
+    let mut serving = tokio::spawn(accept_connections(
+        listener,
+        router,
+        limits,
+        stop_accepting.clone(),
+    ));
     tokio::select! {
-        finished = &mut serving => return Ok(finished??),
+        finished = &mut serving => return finished?,
         () = shutdown_signal() => {}
     }
     tracing::info!("shutting down: letting calls in flight finish");
@@ -907,11 +953,11 @@ pub async fn serve_http<C: Send + Sync + 'static>(
     // The answers of the finished calls are on their way; connections that stay open after that
     // are idle session streams, which ending the sessions closes.
     if let Ok(finished) = tokio::time::timeout(RESPONSE_FLUSH, &mut serving).await {
-        return Ok(finished??);
+        return finished?;
     }
     sessions.cancel();
     match tokio::time::timeout(RESPONSE_FLUSH, &mut serving).await {
-        Ok(finished) => Ok(finished??),
+        Ok(finished) => finished?,
         Err(_) => {
             serving.abort();
             Ok(())
@@ -919,8 +965,386 @@ pub async fn serve_http<C: Send + Sync + 'static>(
     }
 }
 
+/// The limits `--transport http` puts on client connections.
+#[derive(Debug, Clone, Copy)]
+struct ConnectionLimits {
+    max_connections: usize,
+    header_read_timeout: Duration,
+    idle_timeout: Duration,
+}
+
+/// `--max-connections`, or its default, lowered to leave [`RESERVED_DESCRIPTORS`] free under the
+/// open-file limit; a lowered explicit value is logged.
+fn max_connections(asked: Option<u32>) -> usize {
+    let wanted = u64::from(asked.unwrap_or(DEFAULT_MAX_CONNECTIONS));
+    let Some(limit) = open_file_limit() else {
+        return wanted as usize;
+    };
+    let room = limit.saturating_sub(RESERVED_DESCRIPTORS).max(1);
+    if wanted > room && asked.is_some() {
+        tracing::warn!(
+            "--max-connections {wanted} lowered to {room}: the open-file limit (ulimit -n) is \
+             {limit}, and {RESERVED_DESCRIPTORS} descriptors are kept for the API's connections"
+        );
+    }
+    wanted.min(room) as usize
+}
+
+/// The soft limit on open files of this process, on Linux. Read from `/proc` rather than with
+/// `getrlimit`, which would take `unsafe` code or one more dependency for one number; elsewhere
+/// `None`, and `--max-connections` is taken as given.
+fn open_file_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits
+        .lines()
+        .find(|line| line.starts_with("Max open files"))?;
+    line["Max open files".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// How long the cap must go unreached for a burst of connections to be over.
+const BURST_GAP: Duration = Duration::from_secs(30);
+
+/// A burst of connections past `--max-connections`: when it last reached the cap, and what
+/// became of the connections that found it reached.
+struct Burst {
+    last: std::time::Instant,
+    closed: usize,
+    waited: usize,
+}
+
+/// One client connection, as the accept loop sees it.
+struct OpenConnection {
+    /// Whether a complete request has arrived on it: until then it may be closed to make room.
+    requested: std::sync::atomic::AtomicBool,
+    /// Closes the connection when cancelled.
+    close: tokio_util::sync::CancellationToken,
+}
+
+/// Accepts and serves HTTP/1.1 connections until `stop` is cancelled, then lets the open ones
+/// finish their answers. Written on hyper's connection builder rather than `axum::serve`, which
+/// has neither a header-read timeout nor a connection cap.
+async fn accept_connections(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    limits: ConnectionLimits,
+    stop: tokio_util::sync::CancellationToken,
+) -> anyhow::Result<()> {
+    use std::collections::VecDeque;
+    use std::sync::Weak;
+    use std::sync::atomic::Ordering;
+
+    let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
+    let open: std::sync::Mutex<VecDeque<Weak<OpenConnection>>> = Default::default();
+    let graceful = hyper_util::server::graceful::GracefulShutdown::new();
+    let service = hyper_util::service::TowerToHyperService::new(router);
+    // A burst lasts from the connection that found the cap reached until the cap has not been
+    // reached for BURST_GAP; it is logged when it starts and, at the next connection, when it
+    // has ended.
+    let mut burst: Option<Burst> = None;
+    let mut accept_failing = false;
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => {
+                    accept_failing = false;
+                    stream
+                }
+                Err(error) => {
+                    // Out of descriptors, or a connection reset before it was accepted: the
+                    // listener stays usable.
+                    if !accept_failing {
+                        tracing::warn!("cannot accept a connection: {error}; retrying");
+                        accept_failing = true;
+                    }
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = stop.cancelled() => break,
+        };
+        if let Some(ended) = burst.take_if(|burst| burst.last.elapsed() >= BURST_GAP) {
+            tracing::warn!(
+                "no longer at the --max-connections cap; during the burst {} connections that \
+                 had sent no request were closed to make room and {} waited for one",
+                ended.closed,
+                ended.waited
+            );
+        }
+        let permit = match Arc::clone(&slots).try_acquire_owned() {
+            Ok(permit) => permit,
+            Err(_) => {
+                let burst = burst.get_or_insert_with(|| {
+                    tracing::warn!(
+                        "{} connections open, the --max-connections cap: closing the oldest \
+                         connections that have sent no request to make room, or holding new \
+                         ones in the listen queue",
+                        limits.max_connections
+                    );
+                    Burst {
+                        last: std::time::Instant::now(),
+                        closed: 0,
+                        waited: 0,
+                    }
+                });
+                burst.last = std::time::Instant::now();
+                let oldest_idle = {
+                    let mut open = open.lock().unwrap_or_else(|e| e.into_inner());
+                    open.retain(|connection| connection.strong_count() > 0);
+                    open.iter()
+                        .filter_map(Weak::upgrade)
+                        .find(|connection| !connection.requested.load(Ordering::Relaxed))
+                };
+                match oldest_idle {
+                    Some(connection) => {
+                        connection.close.cancel();
+                        burst.closed += 1;
+                    }
+                    None => burst.waited += 1,
+                }
+                tokio::select! {
+                    permit = Arc::clone(&slots).acquire_owned() => permit?,
+                    () = stop.cancelled() => break,
+                }
+            }
+        };
+        if let Err(error) = stream.set_nodelay(true) {
+            // Without TCP_NODELAY a reply written in more than one piece waits for the client's
+            // delayed ACK (40 ms on Linux) before its last piece is sent.
+            tracing::debug!("cannot set TCP_NODELAY: {error}");
+        }
+        let connection = Arc::new(OpenConnection {
+            requested: false.into(),
+            close: tokio_util::sync::CancellationToken::new(),
+        });
+        {
+            let mut open = open.lock().unwrap_or_else(|e| e.into_inner());
+            if open.len() >= 2 * limits.max_connections {
+                open.retain(|connection| connection.strong_count() > 0);
+            }
+            open.push_back(Arc::downgrade(&connection));
+        }
+        let (io, last_activity) = Watched::new(stream);
+        let service = {
+            let service = service.clone();
+            let connection = Arc::clone(&connection);
+            hyper::service::service_fn(move |request| {
+                use hyper::service::Service;
+                connection.requested.store(true, Ordering::Relaxed);
+                service.call(request)
+            })
+        };
+        let serving = hyper::server::conn::http1::Builder::new()
+            .timer(hyper_util::rt::TokioTimer::new())
+            .header_read_timeout(limits.header_read_timeout)
+            .serve_connection(hyper_util::rt::TokioIo::new(io), service);
+        let serving = graceful.watch(serving);
+        tokio::spawn(async move {
+            let _slot = permit;
+            tokio::select! {
+                result = serving => {
+                    if let Err(error) = result {
+                        tracing::debug!("connection closed: {error}");
+                    }
+                }
+                () = connection.close.cancelled() => {}
+                () = idle_for(&last_activity, limits.idle_timeout) => {}
+            }
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
+}
+
+/// Returns once `last_activity` has not moved for `timeout`.
+async fn idle_for(last_activity: &Activity, timeout: Duration) {
+    loop {
+        let idle = last_activity.idle();
+        if idle >= timeout {
+            return;
+        }
+        tokio::time::sleep(timeout - idle).await;
+    }
+}
+
+/// When a connection last read or wrote a byte.
+#[derive(Clone)]
+struct Activity {
+    since: tokio::time::Instant,
+    millis: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Activity {
+    fn touch(&self) {
+        let millis = self.since.elapsed().as_millis() as u64;
+        self.millis
+            .store(millis, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn idle(&self) -> Duration {
+        let last = Duration::from_millis(self.millis.load(std::sync::atomic::Ordering::Relaxed));
+        self.since.elapsed().saturating_sub(last)
+    }
+}
+
+/// A TCP stream that records in its [`Activity`] every read or write that moves bytes.
+struct Watched {
+    stream: tokio::net::TcpStream,
+    activity: Activity,
+}
+
+impl Watched {
+    fn new(stream: tokio::net::TcpStream) -> (Watched, Activity) {
+        let activity = Activity {
+            since: tokio::time::Instant::now(),
+            millis: Arc::default(),
+        };
+        let watched = Watched {
+            stream,
+            activity: activity.clone(),
+        };
+        (watched, activity)
+    }
+}
+
+impl tokio::io::AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.stream).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.activity.touch();
+        }
+        polled
+    }
+}
+
+impl tokio::io::AsyncWrite for Watched {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let polled = Pin::new(&mut self.stream).poll_write(cx, buf);
+        if matches!(polled, std::task::Poll::Ready(Ok(written)) if written > 0) {
+            self.activity.touch();
+        }
+        polled
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        let polled = Pin::new(&mut self.stream).poll_write_vectored(cx, bufs);
+        if matches!(polled, std::task::Poll::Ready(Ok(written)) if written > 0) {
+            self.activity.touch();
+        }
+        polled
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        Pin::new(&mut self.stream).poll_shutdown(cx)
+    }
+}
+
 /// How long answered connections get to close on shutdown before they are closed for them.
 const RESPONSE_FLUSH: Duration = Duration::from_secs(1);
+
+/// Answers a POSTed JSON body that is not one JSON-RPC message with the protocol's error and HTTP
+/// 400: -32700 (parse error) for a body that is not UTF-8 or not JSON (nesting deeper than
+/// serde_json's 128 levels included), -32600 (invalid request) for a batch array or any other
+/// non-object. rmcp answers those 415 with a plain-text body; everything else goes on to it
+/// unchanged, a body over `--max-request-bytes` answered 413 as rmcp would.
+async fn refuse_malformed(
+    max_request_bytes: usize,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{Method, StatusCode, header};
+    use axum::response::IntoResponse;
+
+    let is_json = request
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|value| value.trim_start().starts_with("application/json"));
+    if request.method() != Method::POST || !is_json {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, max_request_bytes).await else {
+        return (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("Payload too large: the request body is over {max_request_bytes} bytes.\n"),
+        )
+            .into_response();
+    };
+    let refusal = match std::str::from_utf8(&bytes) {
+        Err(error) => Some((
+            -32700,
+            format!("Parse error: the request body is not UTF-8 ({error})"),
+        )),
+        Ok(text) => match serde_json::from_str::<Value>(text) {
+            Err(error) => Some((
+                -32700,
+                format!("Parse error: the request body is not JSON ({error})"),
+            )),
+            Ok(Value::Array(_)) => Some((
+                -32600,
+                "Invalid Request: JSON-RPC batches are not supported; send one message per \
+                 request"
+                    .to_string(),
+            )),
+            Ok(Value::Object(_)) => None,
+            Ok(_) => Some((
+                -32600,
+                "Invalid Request: a JSON-RPC message is a JSON object".to_string(),
+            )),
+        },
+    };
+    match refusal {
+        None => {
+            let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
+            next.run(request).await
+        }
+        Some((code, message)) => {
+            let error = serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": null,
+                "error": { "code": code, "message": message },
+            });
+            (
+                StatusCode::BAD_REQUEST,
+                [(header::CONTENT_TYPE, "application/json")],
+                error.to_string(),
+            )
+                .into_response()
+        }
+    }
+}
 
 /// Lets a request through only with `Authorization: Bearer <token>`; answers 401 otherwise. The
 /// comparison takes the same time whichever byte differs.

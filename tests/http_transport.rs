@@ -105,13 +105,23 @@ impl HttpServer {
     /// Starts the server on a free loopback port in front of `base_url` and waits until it
     /// accepts connections.
     async fn start(base_url: &str, args: &[&str], env: &[(&str, &str)]) -> HttpServer {
+        HttpServer::start_limited(base_url, args, env, None).await
+    }
+
+    /// [`HttpServer::start`] with the open-file limit of [`HttpServer::spawn_limited`].
+    async fn start_limited(
+        base_url: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+        open_files: Option<u32>,
+    ) -> HttpServer {
         let address = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
             .expect("a free port on 127.0.0.1");
         let listen = address.to_string();
         let mut all_args = vec!["--listen", listen.as_str()];
         all_args.extend_from_slice(args);
-        let mut server = HttpServer::spawn(base_url, &all_args, env);
+        let mut server = HttpServer::spawn_limited(base_url, &all_args, env, open_files);
         server.address = address;
         let deadline = Instant::now() + PATIENCE;
         loop {
@@ -132,8 +142,29 @@ impl HttpServer {
 
     /// Starts the server with `--transport http` and exactly `args`, without waiting.
     fn spawn(base_url: &str, args: &[&str], env: &[(&str, &str)]) -> HttpServer {
+        HttpServer::spawn_limited(base_url, args, env, None)
+    }
+
+    /// [`HttpServer::spawn`], with the process's open-file limit (`ulimit -n`) set to
+    /// `open_files` when given: the shell sets it, then becomes the server.
+    fn spawn_limited(
+        base_url: &str,
+        args: &[&str],
+        env: &[(&str, &str)],
+        open_files: Option<u32>,
+    ) -> HttpServer {
         let stderr = tempfile::NamedTempFile::new().expect("a file for the server's stderr");
-        let mut command = Command::new(SERVER.binary());
+        let mut command = match open_files {
+            Some(limit) => {
+                let mut command = Command::new("sh");
+                command
+                    .arg("-c")
+                    .arg(format!("ulimit -n {limit} && exec \"$0\" \"$@\""))
+                    .arg(SERVER.binary());
+                command
+            }
+            None => Command::new(SERVER.binary()),
+        };
         command
             .args(["--transport", "http", "--base-url", base_url])
             .args(args)
@@ -284,6 +315,14 @@ fn help_teaches_every_http_option() {
         "DNS rebinding",
         "--shutdown-grace <SECONDS>",
         "SIGTERM",
+        "--max-connections <N>",
+        "ulimit -n",
+        "closes the oldest connection that has not yet sent a request",
+        "--header-read-timeout <SECONDS>",
+        "[default: 10]",
+        "--idle-timeout <SECONDS>",
+        "[default: 60]",
+        "--allow-unauthenticated",
     ] {
         assert!(
             help.contains(taught),
@@ -803,6 +842,291 @@ fn sigterm_with_only_idle_clients_exits_0_at_once() {
             signalled.elapsed() < Duration::from_secs(5),
             "took {:?}",
             signalled.elapsed()
+        );
+    });
+}
+
+/// The file descriptors process `pid` holds.
+fn open_descriptors(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, |entries| entries.count())
+}
+
+/// Whether the server has closed `stream`: a read gets end-of-file or a reset within a second.
+async fn closed_by_server(stream: &mut tokio::net::TcpStream) -> bool {
+    use tokio::io::AsyncReadExt;
+    let mut buffer = [0u8; 512];
+    loop {
+        match tokio::time::timeout(Duration::from_secs(1), stream.read(&mut buffer)).await {
+            Err(_) => return false,
+            Ok(Ok(0) | Err(_)) => return true,
+            // A 408 or other answer before the close.
+            Ok(Ok(_)) => continue,
+        }
+    }
+}
+
+#[test]
+fn a_flood_of_idle_and_slow_header_connections_under_a_low_open_file_limit_leaves_calls_served() {
+    use tokio::io::AsyncWriteExt;
+    const FLOOD: usize = 1000;
+    const OPEN_FILES: u32 = 256;
+    support::run_with(SERVER, || async {
+        let api = RecordedApi::start().await;
+        let server = HttpServer::start_limited(
+            &api.base_url,
+            &["--header-read-timeout", "3"],
+            &[],
+            Some(OPEN_FILES),
+        )
+        .await;
+        let pid = server.child.id();
+        // Half the flood sends nothing; the other half the start of a request head, then a byte
+        // of a header now and then, never finishing it.
+        let mut flood = Vec::with_capacity(FLOOD);
+        for index in 0..FLOOD {
+            let mut stream = tokio::net::TcpStream::connect(server.address)
+                .await
+                .expect("a flood connection");
+            if index % 2 == 1 {
+                let _ = stream
+                    .write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                    .await;
+            }
+            flood.push(stream);
+        }
+        let mut slowest = Duration::ZERO;
+        for round in 0..10 {
+            let sent = Instant::now();
+            let (status, body) = post(&server.url(), &[], &search_web()).await;
+            slowest = slowest.max(sent.elapsed());
+            assert_eq!(
+                status, 200,
+                "call {round} during the flood is served: {body}"
+            );
+            assert_ne!(result_of(&body)["isError"], true, "call {round}: {body}");
+            for stream in flood.iter_mut().skip(1).step_by(2) {
+                let _ = stream.write_all(b"x").await;
+            }
+            let held = open_descriptors(pid);
+            assert!(
+                held < OPEN_FILES as usize,
+                "the server holds {held} descriptors, under its limit of {OPEN_FILES}"
+            );
+        }
+        assert!(
+            slowest < Duration::from_secs(5),
+            "every call during the flood is answered within 5 s (a connection the full listen queue drops is retried by TCP after 1 s); the slowest took {slowest:?}"
+        );
+        // The flood connections still open have not sent a complete request head within
+        // --header-read-timeout: by now the server has closed every one.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let mut still_open = 0;
+        for stream in &mut flood {
+            if !closed_by_server(stream).await {
+                still_open += 1;
+            }
+        }
+        assert_eq!(
+            still_open, 0,
+            "flood connections left open past the timeout"
+        );
+        let log = server.stderr();
+        assert_eq!(
+            log.matches("the --max-connections cap").count(),
+            1,
+            "reaching the cap is logged once for the burst:\n{log}"
+        );
+        let (status, body) = post(&server.url(), &[], &search_web()).await;
+        assert_eq!(status, 200, "the server serves after the flood: {body}");
+    });
+}
+
+#[test]
+fn max_connections_caps_the_connections_held_and_an_explicit_cap_over_the_limit_is_lowered() {
+    support::run_with(SERVER, || async {
+        let api = RecordedApi::start().await;
+        let server = HttpServer::start_limited(
+            &api.base_url,
+            &["--max-connections", "5000"],
+            &[],
+            Some(200),
+        )
+        .await;
+        let log = server.stderr();
+        assert!(
+            log.contains("--max-connections 5000 lowered to 136")
+                && log.contains("the open-file limit (ulimit -n) is 200"),
+            "an explicit cap over the open-file limit is lowered and says why:\n{log}"
+        );
+        drop(server);
+
+        let server = HttpServer::start(&api.base_url, &["--max-connections", "20"], &[]).await;
+        let mut idle = Vec::new();
+        for _ in 0..60 {
+            idle.push(
+                tokio::net::TcpStream::connect(server.address)
+                    .await
+                    .expect("an idle connection"),
+            );
+        }
+        let (status, body) = post(&server.url(), &[], &search_web()).await;
+        assert_eq!(status, 200, "a call past the cap is served: {body}");
+        let held = open_descriptors(server.child.id());
+        let before = {
+            drop(idle);
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            open_descriptors(server.child.id())
+        };
+        assert!(
+            held <= before + 20,
+            "with --max-connections 20 the server held {held} descriptors, {before} without the \
+             idle connections"
+        );
+    });
+}
+
+#[test]
+fn idle_timeout_closes_a_connection_whose_request_body_stalls() {
+    use tokio::io::AsyncWriteExt;
+    support::run_with(SERVER, || async {
+        let api = RecordedApi::start().await;
+        let server = HttpServer::start(&api.base_url, &["--idle-timeout", "3"], &[]).await;
+        let mut stream = tokio::net::TcpStream::connect(server.address)
+            .await
+            .expect("a connection");
+        // A complete head promising a body that never comes.
+        stream
+            .write_all(
+                b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+                  Accept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\n\
+                  Mcp-Method: tools/call\r\nMcp-Name: tracker_search_issues\r\n\
+                  Content-Length: 1000\r\n\r\n{",
+            )
+            .await
+            .expect("the head is sent");
+        // Still open 2 s in (the check waits up to a second for a close), closed soon after 3 s.
+        tokio::time::sleep(Duration::from_millis(1000)).await;
+        assert!(
+            !closed_by_server(&mut stream).await,
+            "open before the idle timeout"
+        );
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        assert!(
+            closed_by_server(&mut stream).await,
+            "closed once nothing moved for --idle-timeout"
+        );
+    });
+}
+
+/// POSTs `body` as `application/json` with the headers of a 2026-07-28 `tools/call`, and returns
+/// the status, the `Content-Type` and the body.
+async fn post_raw(url: &str, body: Vec<u8>) -> (u16, String, String) {
+    let response = reqwest::Client::new()
+        .post(url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "tools/call")
+        .header("Mcp-Name", "tracker_search_issues")
+        .timeout(PATIENCE)
+        .body(body)
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("POST {url}: {e}"));
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    (
+        status,
+        content_type,
+        response.text().await.unwrap_or_default(),
+    )
+}
+
+#[test]
+fn a_malformed_body_gets_a_json_rpc_error_with_400_and_the_server_keeps_serving() {
+    support::run_with(SERVER, || async {
+        let api = RecordedApi::start().await;
+        let server = HttpServer::start(&api.base_url, &[], &[]).await;
+        let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        let batch = json!([search_web(), search_web()]).to_string();
+        let mut not_utf8 = search_web().to_string().into_bytes();
+        not_utf8.insert(10, 0xff);
+        for (what, body, code) in [
+            ("a batch array", batch.into_bytes(), -32600),
+            ("JSON nested 10,000 deep", deep.into_bytes(), -32700),
+            ("invalid UTF-8", not_utf8, -32700),
+            ("a body that is not JSON", b"hello, server".to_vec(), -32700),
+            ("a JSON string", b"\"tools/call\"".to_vec(), -32600),
+        ] {
+            let before = api.authorizations().len();
+            let (status, content_type, text) = post_raw(&server.url(), body).await;
+            assert_eq!(status, 400, "{what} is answered 400: {text}");
+            assert_eq!(
+                api.authorizations().len(),
+                before,
+                "{what} never reaches the API"
+            );
+            assert_eq!(content_type, "application/json", "{what}");
+            let reply: Value = serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("{what}: the reply is JSON ({e}): {text}"));
+            assert_eq!(reply["jsonrpc"], "2.0", "{what}: {reply}");
+            assert_eq!(reply["id"], Value::Null, "{what}: {reply}");
+            assert_eq!(reply["error"]["code"], code, "{what}: {reply}");
+            let (status, body) = post(&server.url(), &[], &search_web()).await;
+            assert_eq!(status, 200, "after {what} the server keeps serving: {body}");
+        }
+    });
+}
+
+#[test]
+fn listening_beyond_loopback_without_client_authentication_needs_allow_unauthenticated() {
+    support::run_with(SERVER, || async {
+        let api = RecordedApi::start().await;
+        // Refused before it binds: nothing listens on 0.0.0.0.
+        let mut server = HttpServer::spawn(&api.base_url, &["--listen", "0.0.0.0:0"], &[]);
+        let status = server.exit_status().await.expect("the server exits");
+        assert!(!status.success(), "it refuses to start");
+        let log = server.stderr();
+        assert!(
+            log.contains("refusing to listen on 0.0.0.0:0 without client authentication")
+                && log.contains("--auth-token-env")
+                && log.contains("--allow-unauthenticated"),
+            "it says why and what to pass:\n{log}"
+        );
+        // With the flag it gets past the check: listening on TEST-NET-1 address 192.0.2.1, not
+        // on this machine, then fails to bind.
+        let mut server = HttpServer::spawn(
+            &api.base_url,
+            &["--listen", "192.0.2.1:9", "--allow-unauthenticated"],
+            &[],
+        );
+        server.exit_status().await.expect("the server exits");
+        let log = server.stderr();
+        assert!(
+            log.contains("cannot listen on 192.0.2.1:9") && !log.contains("refusing"),
+            "--allow-unauthenticated lets it try to listen:\n{log}"
+        );
+        // With a client token it gets past the check too.
+        let mut server = HttpServer::spawn(
+            &api.base_url,
+            &[
+                "--listen",
+                "192.0.2.1:9",
+                "--auth-token-env",
+                "CLIENT_TOKEN",
+            ],
+            &[("CLIENT_TOKEN", CLIENT_TOKEN)],
+        );
+        server.exit_status().await.expect("the server exits");
+        let log = server.stderr();
+        assert!(
+            log.contains("cannot listen on 192.0.2.1:9") && !log.contains("refusing"),
+            "--auth-token-env lets it try to listen:\n{log}"
         );
     });
 }

@@ -15,6 +15,14 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
     ),
     ("httpdate", r#""1.0.3""#),
     (
+        "hyper",
+        r#"{ version = "1.8", features = ["http1", "server"] }"#,
+    ),
+    (
+        "hyper-util",
+        r#"{ version = "0.1.19", features = ["http1", "server", "server-graceful", "service", "tokio"] }"#,
+    ),
+    (
         "jsonschema",
         r#"{ version = "0.61.2", default-features = false }"#,
     ),

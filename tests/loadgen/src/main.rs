@@ -3,6 +3,11 @@
 //! JSON-RPC POSTs) as fast as the server answers, for a fixed time. Meanwhile it samples the
 //! server's resident memory (`VmRSS` of `/proc/PID/status`).
 //!
+//! With `--flood N` it first opens N more connections that never finish a request, held for the
+//! whole run: half send nothing, half the start of a request head and then one header byte a
+//! second (a slow-header client). The table then also gives how many the server still held at the
+//! end and the most file descriptors the server held (`/proc/PID/fd`).
+//!
 //! Prints a table of the figures and exits 1 when any call failed (an HTTP error, a JSON-RPC
 //! error or an `isError` result) or the server's memory kept growing; the run stops by itself.
 
@@ -34,6 +39,10 @@ struct Args {
     /// The server's process id, whose memory is sampled.
     #[arg(long)]
     server_pid: Option<u32>,
+    /// Connections that never finish a request, opened before the clients start and held for
+    /// the run (half idle, half slow-header).
+    #[arg(long, default_value_t = 0)]
+    flood: usize,
 }
 
 /// What one client saw.
@@ -93,6 +102,18 @@ async fn run(args: Args) -> Result<bool, String> {
     let started = Instant::now();
     let deadline = started + duration;
 
+    let flood = if args.flood > 0 {
+        let address = reqwest::Url::parse(&args.url)
+            .ok()
+            .and_then(|url| url.socket_addrs(|| None).ok())
+            .and_then(|addresses| addresses.into_iter().next())
+            .ok_or_else(|| format!("--url {}: no address", args.url))?;
+        Some(open_flood(address, args.flood).await)
+    } else {
+        None
+    };
+    let flood_opened = flood.as_ref().map(Vec::len);
+    let flood_task = flood.map(|streams| tokio::spawn(hold_flood(streams, deadline)));
     let sampler = args
         .server_pid
         .map(|pid| tokio::spawn(sample_rss(pid, deadline)));
@@ -115,12 +136,17 @@ async fn run(args: Args) -> Result<bool, String> {
         failures.extend(outcome.failures);
     }
     let elapsed = started.elapsed();
-    let rss = match sampler {
-        Some(sampler) => Some(
-            sampler
+    let (rss, descriptors) = match sampler {
+        Some(sampler) => {
+            let (rss, descriptors) = sampler
                 .await
-                .map_err(|e| format!("the sampler panicked: {e}"))?,
-        ),
+                .map_err(|e| format!("the sampler panicked: {e}"))?;
+            (Some(rss), descriptors.into_iter().max())
+        }
+        None => (None, None),
+    };
+    let flood_held = match flood_task {
+        Some(task) => Some(task.await.map_err(|e| format!("the flood panicked: {e}"))?),
         None => None,
     };
 
@@ -152,7 +178,12 @@ async fn run(args: Args) -> Result<bool, String> {
             "-".into()
         }
     };
+    let or_dash = |value: Option<usize>| value.map_or_else(|| "-".to_string(), |v| v.to_string());
     let rows = [
+        ("flood", args.flood.to_string()),
+        ("flood opened", or_dash(flood_opened)),
+        ("flood held", or_dash(flood_held)),
+        ("server fds", or_dash(descriptors)),
         ("clients", args.clients.to_string()),
         ("duration", format!("{:.1} s", elapsed.as_secs_f64())),
         ("calls", calls.to_string()),
@@ -171,6 +202,9 @@ async fn run(args: Args) -> Result<bool, String> {
     println!("|{:-<14}|{:->14}|", "", "");
     for (name, value) in rows {
         println!("| {name:<12} | {value:>12} |");
+    }
+    if args.flood > 0 && calls == failures.len() {
+        eprintln!("no call succeeded during the flood");
     }
 
     let mut ok = true;
@@ -260,8 +294,72 @@ async fn call(http: &reqwest::Client, url: &str, tool: &str, request: &str) -> R
     Ok(())
 }
 
-/// The server's `VmRSS` in KiB, every 250 ms until `deadline`.
-async fn sample_rss(pid: u32, deadline: Instant) -> Vec<u64> {
+/// Opens `count` connections to `address` at once; every other one sends the start of a request
+/// head. A connection not established within 3 s is left out.
+async fn open_flood(
+    address: std::net::SocketAddr,
+    count: usize,
+) -> Vec<(bool, tokio::net::TcpStream)> {
+    use tokio::io::AsyncWriteExt;
+    let connecting: Vec<_> = (0..count)
+        .map(|index| {
+            tokio::spawn(async move {
+                let connect = tokio::net::TcpStream::connect(address);
+                let Ok(Ok(mut stream)) =
+                    tokio::time::timeout(Duration::from_secs(3), connect).await
+                else {
+                    return None;
+                };
+                let slow = index % 2 == 1;
+                if slow {
+                    let _ = stream
+                        .write_all(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+                        .await;
+                }
+                Some((slow, stream))
+            })
+        })
+        .collect();
+    let mut streams = Vec::with_capacity(count);
+    for task in connecting {
+        if let Ok(Some(stream)) = task.await {
+            streams.push(stream);
+        }
+    }
+    streams
+}
+
+/// Holds the flood until `deadline`, the slow ones sending a header byte a second, and returns how
+/// many the server had not closed by then.
+async fn hold_flood(mut streams: Vec<(bool, tokio::net::TcpStream)>, deadline: Instant) -> usize {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut open = vec![true; streams.len()];
+    while Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_secs(1).min(deadline - Instant::now())).await;
+        for ((slow, stream), open) in streams.iter_mut().zip(open.iter_mut()) {
+            if *open && *slow && stream.write_all(b"x").await.is_err() {
+                *open = false;
+            }
+        }
+    }
+    let mut held = 0;
+    let mut buffer = [0u8; 256];
+    for ((_, stream), open) in streams.iter_mut().zip(open) {
+        if !open {
+            continue;
+        }
+        // Closed by the server: end-of-file or an error within 100 ms; anything else is held.
+        match tokio::time::timeout(Duration::from_millis(100), stream.read(&mut buffer)).await {
+            Ok(Ok(0) | Err(_)) => {}
+            _ => held += 1,
+        }
+    }
+    held
+}
+
+/// The server's `VmRSS` in KiB and the descriptors it holds, every 250 ms until `deadline`.
+async fn sample_rss(pid: u32, deadline: Instant) -> (Vec<u64>, Vec<usize>) {
+    let mut descriptors = Vec::new();
     let mut samples = Vec::new();
     let mut ticker = tokio::time::interval(Duration::from_millis(250));
     while Instant::now() < deadline {
@@ -274,8 +372,11 @@ async fn sample_rss(pid: u32, deadline: Instant) -> Vec<u64> {
         if let Some(rss) = rss {
             samples.push(rss);
         }
+        if let Ok(entries) = std::fs::read_dir(format!("/proc/{pid}/fd")) {
+            descriptors.push(entries.count());
+        }
     }
-    samples
+    (samples, descriptors)
 }
 
 /// Whether memory kept growing: after the first third of the run (warm-up: connections, pools,
