@@ -61,12 +61,27 @@ pub struct SchemaContext {
     /// What was repaired or dropped to make the schemas valid ([`repair`]): (JSON pointer in the
     /// document, what was done), each once, in the order met.
     warnings: RefCell<IndexSet<(String, String)>>,
+    /// Pattern → why the servers' regex engine refuses it (`None`: it compiles), each pattern
+    /// compiled once however many roots inline its schema.
+    patterns: RefCell<HashMap<String, Option<String>>>,
 }
 
 impl SchemaContext {
     /// The repairs made so far, each once, in the order they were made.
     pub fn take_warnings(&self) -> Vec<(String, String)> {
         self.warnings.take().into_iter().collect()
+    }
+
+    /// Why the servers' regex engine refuses `pattern`, if it does.
+    fn regex_error(&self, pattern: &str) -> Option<String> {
+        if let Some(known) = self.patterns.borrow().get(pattern) {
+            return known.clone();
+        }
+        let error = repair::regex_error(pattern);
+        self.patterns
+            .borrow_mut()
+            .insert(pattern.to_string(), error.clone());
+        error
     }
 
     fn warn(&self, pointer: String, message: String) {
@@ -340,7 +355,8 @@ impl<'a> SchemaConverter<'a> {
             }
             let at = at.key(key);
             let repaired;
-            let value = match repair::keyword(key, value, object) {
+            let value = match repair::keyword(key, value, object, &|p| self.context.regex_error(p))
+            {
                 None => value,
                 Some(Fix::Drop(message)) => {
                     self.context.warn(at.to_string(), message);
@@ -390,7 +406,7 @@ impl<'a> SchemaConverter<'a> {
                         continue;
                     }
                     if key == "patternProperties"
-                        && let Some(error) = repair::regex_error(name)
+                        && let Some(error) = self.context.regex_error(name)
                     {
                         self.context.warn(
                             place.to_string(),
