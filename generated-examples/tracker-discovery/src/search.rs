@@ -268,9 +268,22 @@ fn intent(query: &str) -> Option<Intent> {
         .any(|w| w.len() > 3 && w.is_ascii() && singular(w) != *w);
     match found {
         Some(Intent::Get) | None if plural => Some(Intent::List),
+        // A question without a verb of its own asks to read ("is node worker-3 ready?").
+        None if words
+            .first()
+            .is_some_and(|w| QUESTION_WORDS.contains(&w.as_str())) =>
+        {
+            Some(Intent::Get)
+        }
         other => other,
     }
 }
+
+/// The words that open a question.
+const QUESTION_WORDS: &[&str] = &[
+    "is", "are", "was", "were", "did", "does", "do", "has", "have", "how", "who", "what", "when",
+    "which", "whose",
+];
 
 /// Does the request `METHOD /path` do what `intent` asks: create is a POST to a collection, list
 /// a GET of a collection, get a GET of one item, update a PUT, PATCH or POST to an item, delete
@@ -358,10 +371,13 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
         Some(existing) => existing.1 = existing.1.max(weight),
         None => out.push((term, weight)),
     };
+    // "show the branches" asks for a list, not for a get.
+    let list = intent(query) == Some(Intent::List);
     for word in request_words(query) {
         let mut own = 1.0;
         if let Some((_, stands_for, weight)) = SYNONYMS.iter().find(|(w, _, _)| *w == word) {
             for term in *stands_for {
+                let term = if list && *term == "get" { "list" } else { term };
                 add(stem(term), *weight);
             }
             own = LITERAL_WEIGHT;
@@ -810,7 +826,14 @@ mod tests {
         assert_eq!(intent("what nodes are in the cluster?"), Some(Intent::List));
         assert_eq!(intent("show the branches"), Some(Intent::List));
         assert_eq!(intent("show the readme"), Some(Intent::Get));
-        assert_eq!(intent("is node worker-3 ready"), None);
+        assert_eq!(intent("is node worker-3 ready?"), Some(Intent::Get));
+        assert_eq!(intent("node worker-3"), None);
+        let listing = query_terms("show my reminders");
+        assert!(
+            listing.contains(&(terms("list").remove(0), 1.0))
+                && !listing.iter().any(|(t, _)| *t == terms("get").remove(0)),
+            "a plural show is a list: {listing:?}"
+        );
     }
 
     fn shaped(name: &str, request: &str, summary: &str) -> Document {
