@@ -1509,16 +1509,9 @@ impl<'a> Checker<'a> {
         let Some(operation) = self.operation(call) else {
             return true;
         };
-        let Some(pagination) = tool
-            .pagination
-            .as_ref()
-            .or(self.curation.pagination.as_ref())
-        else {
+        let Some(pagination) = walked_pagination(self.curation, tool, operation) else {
             return true;
         };
-        if tool.pagination.is_none() && !takes_paging(pagination, operation) {
-            return true;
-        }
         self.check_pagination_for(pagination, operation, call.at);
         for (param, default) in paging_params(pagination) {
             let paging_name = param.map_or(default, |p| p.value.as_str());
@@ -1603,22 +1596,9 @@ impl<'a> Checker<'a> {
                     self.check_value(value, &arg.value, slot, &typed_params, &results);
                 }
                 // The last step of a list workflow gets its paging parameters from the server.
-                let paged: Vec<String> = match (
-                    index + 1 == tool.steps.len(),
-                    tool.results.as_ref().and_then(|r| r.items.as_ref()),
-                    tool.pagination
-                        .as_ref()
-                        .or(self.curation.pagination.as_ref()),
-                ) {
-                    (true, Some(_), Some(pagination))
-                        if tool.pagination.is_some() || takes_paging(pagination, operation) =>
-                    {
-                        paging_params(pagination)
-                            .iter()
-                            .map(|(param, default)| {
-                                param.map_or(default.to_string(), |p| p.value.clone())
-                            })
-                            .collect()
+                let paged = match walked_pagination(self.curation, tool, operation) {
+                    Some(pagination) if index + 1 == tool.steps.len() => {
+                        paging_param_names(pagination)
                     }
                     _ => Vec::new(),
                 };
@@ -2248,6 +2228,27 @@ pub fn paging_params(pagination: &Pagination) -> Vec<(Option<&Spanned<String>>, 
         ],
         PagingStyle::Link => vec![(pagination.size_param.as_ref(), "per_page")],
     }
+}
+
+/// The paging a list tool (`results.items`) walks over `operation`: the tool's `pagination`, else
+/// the file's when the operation takes its parameters; `None` for a tool that lists nothing or an
+/// operation without paging. One rule for `check` and `plan`, one-call tools and workflows alike.
+pub fn walked_pagination<'a>(
+    curation: &'a Curation,
+    tool: &'a ToolSpec,
+    operation: &Operation,
+) -> Option<&'a Pagination> {
+    tool.results.as_ref()?.items.as_ref()?;
+    let pagination = tool.pagination.as_ref().or(curation.pagination.as_ref())?;
+    (tool.pagination.is_some() || takes_paging(pagination, operation)).then_some(pagination)
+}
+
+/// The names of the API parameters `pagination` sets while it walks pages.
+pub fn paging_param_names(pagination: &Pagination) -> Vec<String> {
+    paging_params(pagination)
+        .iter()
+        .map(|(param, default)| param.map_or(default.to_string(), |p| p.value.clone()))
+        .collect()
 }
 
 /// Does `operation` take every paging parameter of `pagination`?

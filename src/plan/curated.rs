@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 use super::{Action, Annotations, Auth, Builder, FieldType, Tool, field_type, hoist_defs};
 use crate::api::{Api, Location, Operation, SecurityScheme};
 use crate::curate::check::{
-    glob_matches, is_array, only_array, operation_inputs, paging_params, schema_at, scoped_by,
-    success_schema, takes_paging, template_params,
+    glob_matches, is_array, only_array, operation_inputs, paging_param_names, schema_at, scoped_by,
+    success_schema, takes_paging, template_params, walked_pagination,
 };
 use crate::curate::model::{
     Alias, AllOrNone, AnnotationsSpec, AuthSection, ClausePart, Curation, FieldSpec, Filter, KeyIn,
@@ -936,13 +936,7 @@ impl<'c> CuratedPlanner<'c> {
         builder: &mut Builder,
     ) -> Option<PagingPlan> {
         let items = spec.results.as_ref()?.items.as_ref()?;
-        let pagination = spec
-            .pagination
-            .as_ref()
-            .or(self.curation.pagination.as_ref())?;
-        if spec.pagination.is_none() && !takes_paging(pagination, operation) {
-            return None;
-        }
+        let pagination = walked_pagination(self.curation, spec, operation)?;
         let paging = paging_plan(pagination, operation, &items.value);
         if paging.style == PagingStyle::Link {
             builder.operations[index].link_paged = true;
@@ -1271,10 +1265,7 @@ fn value_ref(
 }
 
 fn paging_plan(pagination: &Pagination, operation: &Operation, items: &str) -> PagingPlan {
-    let names: Vec<String> = paging_params(pagination)
-        .iter()
-        .map(|(param, default)| param.map_or(default.to_string(), |p| p.value.clone()))
-        .collect();
+    let names = paging_param_names(pagination);
     let (position_param, size_param) = match pagination.style.value {
         PagingStyle::Link => (None, names[0].clone()),
         _ => (Some(names[0].clone()), names[1].clone()),
