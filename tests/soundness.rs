@@ -525,6 +525,116 @@ fn find_matches_text_ignoring_case_and_its_missing_message_lists_what_was_there(
     );
 }
 
+#[test]
+fn find_refuses_to_pick_among_several_matches_and_names_each_by_what_tells_them_apart() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let transitions = json!({"transitions": [
+        {"id": "11", "name": "Start", "to": "In progress"},
+        {"id": "31", "name": "Done", "to": "Closed"},
+        {"id": "41", "name": "done", "to": "Resolved"},
+        // The same item twice is one match, not an ambiguity.
+        {"id": "11", "name": "Start", "to": "In progress"},
+    ]});
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            ("GET", "/api/issues/WEB-1/transitions", 200, transitions),
+            ("POST", "/api/issues/WEB-1/transitions", 200, json!({})),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_move_issue",
+        json!({"issue": "WEB-1", "transition": "Done"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["content"][0]["text"],
+        "More than one chosen matches: id 31, name Done, to Closed; id 41, name done, to Resolved. \
+         This tool cannot choose between them; tell the user which ones were found."
+    );
+    let requests: Vec<(String, String)> = log
+        .lock()
+        .expect("the log")
+        .iter()
+        .map(|r| (r.method.clone(), r.path.clone()))
+        .collect();
+    assert_eq!(
+        requests,
+        [(
+            "GET".to_string(),
+            "/api/issues/WEB-1/transitions".to_string()
+        )],
+        "nothing is posted when the transition is ambiguous"
+    );
+
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_move_issue",
+        json!({"issue": "WEB-1", "transition": "start"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let log = log.lock().expect("the log");
+    assert_eq!(log.len(), 2, "{log:?}");
+    assert_eq!(log[1].method, "POST");
+    assert_eq!(
+        log[1].body["transition"],
+        json!({"id": "11"}),
+        "a repeated item is one match"
+    );
+}
+
+#[test]
+fn a_step_key_its_kind_does_not_use_is_refused() {
+    // `missing` on a `call` and `args` on a `find` would be silently ignored.
+    refused(
+        "step_key_misplaced",
+        &curation_with(&[
+            (
+                "        as: available\n        args: { key: $issue }",
+                "        as: available\n        args: { key: $issue }\n        missing: No transitions.",
+            ),
+            (
+                "        where: { name: $transition }",
+                "        where: { name: $transition }\n        args: { key: $issue }",
+            ),
+        ]),
+    );
+}
+
+#[test]
+fn a_message_placeholder_that_names_no_parameter_is_a_warning_with_a_suggestion() {
+    let text = curation_with(&[(
+        "missing: Issue {issue} has no transition named {transition}; it can take {available}.",
+        "missing: Issue {isue} has no transition named {transition}; it can take {available}.",
+    )]);
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let curation = dir.path().join("mcpgen.yaml");
+    std::fs::write(&curation, text).expect("the file is written");
+    let output = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .arg("check")
+        .arg(fixtures().join("openapi.yaml"))
+        .arg("-c")
+        .arg(&curation)
+        .args(["--deny-warnings", "--color", "never"])
+        .output()
+        .expect("mcpgen runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "warning: `{isue}` in this message names no parameter of the tool; the model would read it as written"
+        ) && stderr.contains("did you mean `issue`?")
+            && stderr.contains("mcpgen.yaml:28:18"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("1 warning"), "only that warning: {stderr}");
+}
+
 fn labels_and_users() -> Vec<(&'static str, &'static str, u16, Value)> {
     vec![
         (

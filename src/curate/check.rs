@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::diagnostics::{Diagnostic, Severity};
 use super::model::{
     Alias, At, Curation, FieldSpec, Pagination, PagingStyle, Param, ParamType, Resolver, Results,
-    Spanned, Template, TemplateFault, ToolSpec,
+    Spanned, Step, Template, TemplateFault, ToolSpec,
 };
 use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
@@ -1007,8 +1007,10 @@ impl<'a> Checker<'a> {
     }
 
     fn check_tool(&mut self, name: &Spanned<String>, tool: &ToolSpec) {
-        for (status, _) in &tool.errors {
+        let params: Vec<&str> = tool.params.keys().map(|k| k.value.as_str()).collect();
+        for (status, message) in &tool.errors {
             self.check_status(status);
+            self.check_placeholders(status.at, message, &params, &[]);
         }
         self.check_resolver_scopes(tool);
         match (&tool.call, tool.steps.is_empty()) {
@@ -1526,6 +1528,79 @@ impl<'a> Checker<'a> {
         true
     }
 
+    /// Refuses what a step says that its kind does not use: `where`, `missing` and `ambiguous`
+    /// belong to a `find`, `args` and `errors` to a `call`, and a `stop_if` takes neither nor
+    /// `as` (it ends the workflow and names no result).
+    fn check_step_keys(&mut self, index: usize, step: &Step) {
+        let (kind, allowed): (&str, &[&str]) = if step.call.is_some() {
+            ("call", &["args", "errors", "as"])
+        } else if step.find.is_some() {
+            ("find", &["where", "missing", "ambiguous", "as"])
+        } else {
+            ("stop_if", &[])
+        };
+        let present: [(&str, &str, Option<At>); 6] = [
+            ("args", "call", step.args.keys().next().map(|k| k.at)),
+            ("errors", "call", step.errors.keys().next().map(|k| k.at)),
+            (
+                "where",
+                "find",
+                step.where_fields.keys().next().map(|k| k.at),
+            ),
+            ("missing", "find", step.missing.as_ref().map(|m| m.at)),
+            ("ambiguous", "find", step.ambiguous.as_ref().map(|m| m.at)),
+            ("as", "call` or `find", step.name.as_ref().map(|n| n.at)),
+        ];
+        for (key, owner, at) in present {
+            if let Some(at) = at
+                && !allowed.contains(&key)
+            {
+                self.error(
+                    at,
+                    format!("step {} is a `{kind}`, which does not use `{key}`: it belongs to a `{owner}` step", index + 1),
+                );
+            }
+        }
+    }
+
+    /// Warns about a `{name}` in a message that names none of `params` nor `extra`: it would
+    /// reach the model as written.
+    fn check_placeholders(&mut self, at: At, message: &str, params: &[&str], extra: &[&str]) {
+        let mut rest = message;
+        while let Some(open) = rest.find('{') {
+            rest = &rest[open + 1..];
+            let Some(close) = rest.find('}') else { break };
+            let name = &rest[..close];
+            let is_name = name
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+            if is_name && !params.contains(&name) && !extra.contains(&name) {
+                let mut d = Diagnostic::error(
+                    at,
+                    format!("`{{{name}}}` in this message names no parameter of the tool; the model would read it as written"),
+                )
+                .suggest(name, params.iter().chain(extra).copied());
+                d.severity = Severity::Warning;
+                if d.help.is_none() {
+                    let known: Vec<String> = params
+                        .iter()
+                        .chain(extra)
+                        .map(|p| format!("`{{{p}}}`"))
+                        .collect();
+                    d.help = Some(if known.is_empty() {
+                        "this tool has no parameters to name".to_string()
+                    } else {
+                        format!("the message can name {}", known.join(", "))
+                    });
+                }
+                self.out.push(d);
+            }
+            rest = &rest[close + 1..];
+        }
+    }
+
     /// Checks a workflow's steps; returns the schema of the result the tool shapes.
     fn check_steps(&mut self, tool: &ToolSpec) -> Option<Value> {
         // Names visible to later steps: tool parameters, and each step's result with its schema.
@@ -1560,8 +1635,25 @@ impl<'a> Checker<'a> {
                 );
                 continue;
             }
-            for (status, _) in &step.errors {
+            self.check_step_keys(index, step);
+            let message_names = &params;
+            for (status, message) in &step.errors {
                 self.check_status(status);
+                self.check_placeholders(status.at, message, message_names, &[]);
+            }
+            if let Some(missing) = &step.missing {
+                self.check_placeholders(missing.at, &missing.value, message_names, &["available"]);
+            }
+            if let Some(ambiguous) = &step.ambiguous {
+                self.check_placeholders(
+                    ambiguous.at,
+                    &ambiguous.value,
+                    message_names,
+                    &["candidates"],
+                );
+            }
+            if let Some(message) = step.stop_if.as_ref().and_then(|stop| stop.message.as_ref()) {
+                self.check_placeholders(step_at, message, message_names, &[]);
             }
             if let Some(call) = &step.call {
                 let Some(operation) = self.operation(call) else {

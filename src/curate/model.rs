@@ -797,13 +797,18 @@ pub struct Step {
     /// Messages for this step's API errors by HTTP status.
     #[serde(default)]
     pub errors: IndexMap<Spanned<String>, String>,
-    /// Pick the first item of this list (`$step.items`) whose fields match `where`.
+    /// Pick the item of this list (`$step.items`) whose fields match `where`; text matches
+    /// ignoring case. More than one different match is an error listing them.
     pub find: Option<Spanned<String>>,
     /// The fields the found item must have: `field: $value`.
     #[serde(rename = "where", default)]
     pub where_fields: IndexMap<Spanned<String>, Spanned<Value>>,
-    /// The message when `find` finds nothing (`{param}` is replaced by the argument).
-    pub missing: Option<String>,
+    /// The message when `find` finds nothing (`{param}` is replaced by the argument,
+    /// `{available}` by the values the list had in the first `where` field).
+    pub missing: Option<Spanned<String>>,
+    /// The message when `find` finds several items (`{param}` is replaced by the argument,
+    /// `{candidates}` by the items, each by the fields that tell them apart).
+    pub ambiguous: Option<Spanned<String>>,
     /// End the workflow early, successfully, when both values are equal.
     pub stop_if: Option<StopIf>,
 }

@@ -192,7 +192,23 @@ pub enum StepPlan {
         list: ValueRef,
         conditions: Vec<(String, ValueRef)>,
         missing: String,
+        /// The message when several items match; `{candidates}` lists them.
+        ambiguous: String,
     },
+}
+
+/// What a `find` step says when nothing matches and its file gives no `missing`: the first
+/// condition that compares a field with a parameter, in words (`No transition has to_state
+/// "{status}".`).
+fn default_missing(noun: &str, step: &Step) -> String {
+    let by_param = step.where_fields.iter().find_map(|(field, value)| {
+        let name = value.value.as_str()?.strip_prefix('$')?;
+        (!name.contains('.')).then_some((field.value.as_str(), name))
+    });
+    match by_param {
+        Some((field, param)) => format!("No {noun} has {field} \"{{{param}}}\"."),
+        None => format!("No {noun} matches."),
+    }
 }
 
 /// What a `stop_if` step that ends a workflow says when its file gives no `message`.
@@ -1078,16 +1094,25 @@ impl<'c> CuratedPlanner<'c> {
                         .cloned(),
                     _ => None,
                 };
+                let noun = written.replace('_', " ");
+                let missing = match &step.missing {
+                    Some(missing) => missing.value.trim().to_string(),
+                    None => default_missing(&noun, step),
+                };
+                let ambiguous = match &step.ambiguous {
+                    Some(ambiguous) => ambiguous.value.trim().to_string(),
+                    None => format!(
+                        "More than one {noun} matches: {{candidates}}. This tool cannot choose \
+                         between them; tell the user which ones were found."
+                    ),
+                };
                 results.insert(written, (var.clone(), item_schema));
                 steps.push(StepPlan::Find {
                     var,
                     list,
                     conditions,
-                    missing: step
-                        .missing
-                        .clone()
-                        .map(|m| m.trim().to_string())
-                        .unwrap_or_else(|| format!("Nothing in {} matches.", find.value)),
+                    missing,
+                    ambiguous,
                 });
             }
         }

@@ -1265,6 +1265,7 @@ fn steps_body(
             list,
             conditions,
             missing,
+            ambiguous,
         } => {
             let local = ident(var);
             let (list_value, list_pointer) = match list {
@@ -1296,7 +1297,13 @@ fn steps_body(
             };
             quote! {
                 #( let #wanted = #condition_values; )*
-                let Some(#local) = curated::find_item(#list_value, #list_pointer, &[#( (#condition_fields, &#wanted) ),*]) else {
+                let #local = curated::find_one(#list_value, #list_pointer, &[#( (#condition_fields, &#wanted) ),*])
+                    .map_err(|candidates| {
+                        let mut vars = vars.clone();
+                        vars.push(("candidates", candidates.as_str()));
+                        ToolError::InvalidArguments(curated::fill(#ambiguous, &vars))
+                    })?;
+                let Some(#local) = #local else {
                     return Err(ToolError::InvalidArguments(#missing_message));
                 };
             }

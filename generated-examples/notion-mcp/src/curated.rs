@@ -1201,25 +1201,80 @@ pub fn item_values(value: &Value, pointer: &str, field: &str) -> String {
     }
 }
 
-/// The first item of the list at `pointer` in `value` whose fields equal the conditions
-/// (`(field pointer, value)`); text is compared as resolvers compare it, ignoring case and
-/// surrounding spaces (`done` finds the transition named `Done`).
-pub fn find_item(value: &Value, pointer: &str, conditions: &[(&str, &Value)]) -> Option<Value> {
+/// The item of the list at `pointer` in `value` whose fields equal the conditions (`(field
+/// pointer, value)`): none, or the one that matches, or — when several different items match —
+/// a description of them that tells them apart, never a silent pick of the first. Text is
+/// compared as resolvers compare it, ignoring case and surrounding spaces (`done` finds the
+/// transition named `Done`).
+pub fn find_one(
+    value: &Value,
+    pointer: &str,
+    conditions: &[(&str, &Value)],
+) -> Result<Option<Value>, String> {
     let list = if pointer.is_empty() {
         Some(value)
     } else {
         value.pointer(pointer)
     };
-    list?
-        .as_array()?
+    let mut matching: Vec<&Value> = Vec::new();
+    for item in list.and_then(Value::as_array).into_iter().flatten() {
+        let fits = conditions.iter().all(|(field, wanted)| {
+            item.pointer(field)
+                .is_some_and(|found| same_text(found, wanted))
+        });
+        if fits && !matching.contains(&item) {
+            matching.push(item);
+        }
+    }
+    match matching.as_slice() {
+        [] => Ok(None),
+        [only] => Ok(Some((*only).clone())),
+        several => Err(candidates(several)),
+    }
+}
+
+/// Several items, each by the top-level fields that tell them apart (at most three, those whose
+/// values differ first), for a message: `id 31, name Done (dev); id 41, name Done (qa)`.
+fn candidates(items: &[&Value]) -> String {
+    let scalar = |item: &Value, key: &str| match item.get(key) {
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(value @ (Value::Number(_) | Value::Bool(_))) => Some(value.to_string()),
+        _ => None,
+    };
+    let keys: Vec<&String> = items
+        .first()
+        .and_then(|item| item.as_object())
+        .map(|object| object.keys().collect())
+        .unwrap_or_default();
+    let differs = |key: &str| {
+        let first = scalar(items[0], key);
+        items.iter().any(|item| scalar(item, key) != first)
+    };
+    let mut shown: Vec<&String> = keys.iter().copied().filter(|key| differs(key)).collect();
+    shown.extend(keys.iter().copied().filter(|key| !differs(key)));
+    shown.retain(|key| items.iter().all(|item| scalar(item, key).is_some()));
+    shown.truncate(3);
+    let described: Vec<String> = items
         .iter()
-        .find(|item| {
-            conditions.iter().all(|(field, wanted)| {
-                item.pointer(field)
-                    .is_some_and(|found| same_text(found, wanted))
-            })
+        .take(MAX_LISTED_VALUES)
+        .map(|item| {
+            let fields: Vec<String> = shown
+                .iter()
+                .filter_map(|key| scalar(item, key).map(|value| format!("{key} {value}")))
+                .collect();
+            if fields.is_empty() {
+                item.to_string()
+            } else {
+                fields.join(", ")
+            }
         })
-        .cloned()
+        .collect();
+    let more = items.len().saturating_sub(MAX_LISTED_VALUES);
+    if more > 0 {
+        format!("{} (and {more} more)", described.join("; "))
+    } else {
+        described.join("; ")
+    }
 }
 
 /// `template` with each `{name}` replaced by the value of `name` in `vars`, in one pass (a value
@@ -2567,6 +2622,37 @@ mod tests {
             )
         );
         assert!(!format!("{source:?}").contains("s3cr3t-value"));
+    }
+
+    #[test]
+    fn find_one_takes_the_only_match_and_describes_several_by_the_fields_that_differ() {
+        let answer = json!({"items": [
+            {"id": 1, "name": "Done", "team": "web"},
+            {"id": 2, "name": "Start", "team": "web"},
+            {"id": 3, "name": "DONE ", "team": "api"},
+            {"id": 2, "name": "Start", "team": "web"},
+        ]});
+        let start = json!("start");
+        assert_eq!(
+            find_one(&answer, "/items", &[("/name", &start)]),
+            Ok(Some(json!({"id": 2, "name": "Start", "team": "web"})))
+        );
+        let done = json!("done");
+        assert_eq!(
+            find_one(&answer, "/items", &[("/name", &done)]),
+            Err("id 1, name Done, team web; id 3, name DONE , team api".to_string())
+        );
+        let web = json!("web");
+        assert_eq!(
+            find_one(&answer, "/items", &[("/name", &done), ("/team", &web)]),
+            Ok(Some(json!({"id": 1, "name": "Done", "team": "web"})))
+        );
+        let close = json!("close");
+        assert_eq!(find_one(&answer, "/items", &[("/name", &close)]), Ok(None));
+        assert_eq!(
+            find_one(&json!({}), "/items", &[("/name", &close)]),
+            Ok(None)
+        );
     }
 
     #[test]

@@ -574,7 +574,18 @@ pub mod petstore_adopt_pet {
             })?
         };
         let wanted_0 = arg_pet.clone();
-        let Some(offer) = curated::find_item(&for_sale, "", &[("/name", &wanted_0)]) else {
+        let offer = curated::find_one(&for_sale, "", &[("/name", &wanted_0)])
+            .map_err(|candidates| {
+                let mut vars = vars.clone();
+                vars.push(("candidates", candidates.as_str()));
+                ToolError::InvalidArguments(
+                    curated::fill(
+                        "More than one offer matches: {candidates}. This tool cannot choose between them; tell the user which ones were found.",
+                        &vars,
+                    ),
+                )
+            })?;
+        let Some(offer) = offer else {
             return Err(ToolError::InvalidArguments(curated::fill(
                 "No pet named \"{pet}\" is for sale. Call petstore_search_pets to see the names of the pets that are, and use one exactly as listed.",
                 &vars,

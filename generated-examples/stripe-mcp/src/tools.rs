@@ -310,8 +310,18 @@ pub mod stripe_create_invoice_item {
             })?
         };
         let wanted_0 = arg_email.clone();
-        let Some(customer) = curated::find_item(&customers, "/data", &[("/email", &wanted_0)])
-        else {
+        let customer = curated::find_one(&customers, "/data", &[("/email", &wanted_0)])
+            .map_err(|candidates| {
+                let mut vars = vars.clone();
+                vars.push(("candidates", candidates.as_str()));
+                ToolError::InvalidArguments(
+                    curated::fill(
+                        "More than one customer matches: {candidates}. This tool cannot choose between them; tell the user which ones were found.",
+                        &vars,
+                    ),
+                )
+            })?;
+        let Some(customer) = customer else {
             return Err(ToolError::InvalidArguments(curated::fill(
                 "No Stripe customer has the email address {email}.",
                 &vars,

@@ -681,9 +681,22 @@ pub mod tracker_change_issue_status {
             })?
         };
         let wanted_0 = arg_status.clone();
-        let Some(transition) =
-            curated::find_item(&transitions, "/items", &[("/to_state", &wanted_0)])
-        else {
+        let transition = curated::find_one(
+                &transitions,
+                "/items",
+                &[("/to_state", &wanted_0)],
+            )
+            .map_err(|candidates| {
+                let mut vars = vars.clone();
+                vars.push(("candidates", candidates.as_str()));
+                ToolError::InvalidArguments(
+                    curated::fill(
+                        "More than one transition matches: {candidates}. This tool cannot choose between them; tell the user which ones were found.",
+                        &vars,
+                    ),
+                )
+            })?;
+        let Some(transition) = transition else {
             return Err(ToolError::InvalidArguments(curated::fill(
                 "Issue {issue} cannot move to {status} from its current status.",
                 &vars,
