@@ -300,6 +300,13 @@ impl ToolInfo<'_> {
         self.curated.map(|(name, _)| name.at)
     }
 
+    /// What a finding about the tool names as its owner: its key, for a curated tool.
+    fn keys(&self) -> Vec<String> {
+        self.curated
+            .map(|(name, _)| vec![name.value.clone()])
+            .unwrap_or_default()
+    }
+
     /// How a message names the tool: a mirrored tool also by its operation.
     fn subject(&self, plan: &Plan) -> String {
         match (&self.curated, self.calls.first()) {
@@ -326,6 +333,7 @@ impl ToolInfo<'_> {
             message,
             at: self.at(),
             help: Some(help.into()),
+            tools: self.keys(),
         }
     }
 }
@@ -403,6 +411,7 @@ fn parameters(plan: &Plan, info: &ToolInfo, out: &mut Vec<Diagnostic>) {
                     "add a `description` that says what to pass (a format or an example helps), or `description: null` if the name says it all"
                         .into(),
                 ),
+                tools: info.keys(),
             }),
             None => undescribed.push(name.as_str()),
         }
@@ -646,6 +655,7 @@ fn budget_diagnostics(
                 ),
                 at: info.at().or(budget.at),
                 help: Some(help),
+                tools: info.keys(),
             });
         }
     }
@@ -679,6 +689,7 @@ fn budget_diagnostics(
                 ),
                 at: budget.at,
                 help: Some(help),
+                tools: Vec::new(),
             });
         }
     }

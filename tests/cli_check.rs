@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 const TRACKER: &str = "specs/tracker/openapi.yaml";
 const PETSTORE: &str = "tests/corpus/swagger-petstore-v3/openapi.yaml";
@@ -349,7 +349,7 @@ fn json_format_lists_every_finding_with_its_place() {
     let items = json_report(&run);
     assert_eq!(items.len(), 5);
     for item in &items {
-        for field in ["severity", "message", "file", "line", "column", "help"] {
+        for field in ["severity", "message", "file", "line", "column", "help", "tools"] {
             assert!(item.get(field).is_some(), "no `{field}` in {item}");
         }
         assert_eq!(item["file"], "tests/cli_check/mistakes.yaml");
@@ -363,6 +363,18 @@ fn json_format_lists_every_finding_with_its_place() {
     );
     assert_eq!(first["help"], "did you mean `getIssueByKey`?");
     assert_eq!(items[4]["severity"], "warning");
+    // Each finding names the tool it belongs to, by its key in the file.
+    let tools: Vec<&Value> = items.iter().map(|item| &item["tools"]).collect();
+    assert_eq!(
+        tools,
+        [
+            &json!(["get_issue"]),
+            &json!(["list_issues"]),
+            &json!(["list_issues"]),
+            &json!(["list_issues"]),
+            &json!(["list_projects"]),
+        ]
+    );
 }
 
 #[test]

@@ -23,7 +23,8 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub inputs: Inputs,
     /// `text`: `FILE:LINE:COL` with the line, a caret and a suggestion, on stderr; `json`: a list
-    /// of `{severity, message, file, line, column, help}` on stdout.
+    /// of `{severity, message, file, line, column, help, tools}` on stdout (`tools`: the curated
+    /// tools a finding belongs to).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Fail (exit 1) on warnings too, not only on errors.
@@ -104,7 +105,7 @@ fn check_curation(text: &str, api: &Api, options: &Options) -> anyhow::Result<Ve
     // Lint what can be planned: the tools without mistakes, when the rest of the file has none.
     // Their one-to-one neighbours and the total depend on the tools left out, so only the
     // curated tools are linted, and only against the per-tool budget.
-    if let Some(intact) = intact_tools(api, &checked.curation)
+    if let Some(intact) = intact_tools(api, &checked.curation, &found)
         && let Ok(mut plan) = crate::plan::plan(api, options, Some(&intact))
     {
         plan.tools
@@ -115,21 +116,20 @@ fn check_curation(text: &str, api: &Api, options: &Options) -> anyhow::Result<Ve
     Ok(found)
 }
 
-/// `curation` without the tools that have mistakes; `None` when the mistakes are elsewhere.
-fn intact_tools(api: &Api, curation: &Curation) -> Option<Curation> {
-    let mut rest = curation.clone();
-    rest.tools.clear();
-    if has_errors(&crate::curate::check::check(api, rest.clone()).1) {
+/// `curation` without the tools that have mistakes (as `found` names them); `None` when the
+/// mistakes are elsewhere.
+fn intact_tools(api: &Api, curation: &Curation, found: &[Diagnostic]) -> Option<Curation> {
+    let errors = || found.iter().filter(|d| d.severity == Severity::Error);
+    if errors().any(|d| d.tools.is_empty()) {
         return None;
     }
-    let mut intact = rest.clone();
-    for (name, tool) in &curation.tools {
-        let mut alone = rest.clone();
-        alone.tools.insert(name.clone(), tool.clone());
-        if !has_errors(&crate::curate::check::check(api, alone).1) {
-            intact.tools.insert(name.clone(), tool.clone());
-        }
-    }
+    let broken: Vec<&str> = errors()
+        .flat_map(|d| d.tools.iter().map(String::as_str))
+        .collect();
+    let mut intact = curation.clone();
+    intact
+        .tools
+        .retain(|name, _| !broken.contains(&name.value.as_str()));
     let (checked, found) = crate::curate::check::check(api, intact);
     (!has_errors(&found)).then_some(checked.curation)
 }
@@ -144,8 +144,9 @@ fn sort(found: &mut [Diagnostic]) {
     found.sort_by_key(|d| (d.at.map(|a| (a.line, a.column)), d.severity));
 }
 
-/// `[{severity, message, file, line, column, help}]`; `line` and `column` are null for a finding
-/// about the file as a whole.
+/// `[{severity, message, file, line, column, help, tools}]`; `line` and `column` are null for a
+/// finding about the file as a whole, `tools` (the keys of the curated tools it belongs to) empty
+/// for one outside the tools.
 fn json_report(file: &Path, found: &[Diagnostic]) -> String {
     let file = file.display().to_string();
     let items: Vec<Value> = found
@@ -161,6 +162,7 @@ fn json_report(file: &Path, found: &[Diagnostic]) -> String {
                 "line": d.at.map(|a| a.line),
                 "column": d.at.map(|a| a.column),
                 "help": d.help,
+                "tools": d.tools,
             })
         })
         .collect();

@@ -123,17 +123,14 @@ impl Recheck<'_> {
     }
 
     /// The curation to plan the new version with (the tools that still check; `None` when
-    /// the file has errors outside its tools) and each broken reference.
+    /// the file has errors outside its tools) and each broken reference, with the tool it
+    /// belongs to as the old version served it.
     fn run(&self) -> (Option<curate::Curation>, Vec<CurationBreak>) {
         let all = self.errors(self.curation.clone());
         if all.is_empty() {
             return (Some(self.curation.clone()), Vec::new());
         }
-        // Errors outside the tools: those of the file without any tool.
-        let mut without_tools = self.curation.clone();
-        without_tools.tools.clear();
-        let outside = self.errors(without_tools.clone());
-        // Each tool checked alone: the errors it adds are its own.
+        // The names the old version served the curated tools by, in the file's order.
         let curated_names: Vec<&str> = self
             .old_plan
             .tools
@@ -141,67 +138,36 @@ impl Recheck<'_> {
             .filter(|t| matches!(t.action, Action::Curated(_)))
             .map(|t| t.name.as_str())
             .collect();
-        let mut owners: Vec<(String, Vec<Diagnostic>)> = Vec::new();
-        for (index, (key, spec)) in self.curation.tools.iter().enumerate() {
-            let mut alone = without_tools.clone();
-            alone.tools.insert(key.clone(), spec.clone());
-            let own: Vec<Diagnostic> = self
-                .errors(alone)
-                .into_iter()
-                .filter(|d| !outside.contains(d))
-                .collect();
-            if !own.is_empty() {
-                let name = curated_names
-                    .get(index)
-                    .copied()
-                    .unwrap_or(key.value.as_str());
-                owners.push((name.to_string(), own));
-            }
-        }
+        let served = |key: &str| {
+            let index = self.curation.tools.keys().position(|k| k.value == key);
+            index
+                .and_then(|index| curated_names.get(index).copied())
+                .unwrap_or(key)
+                .to_string()
+        };
         let mut broken = Vec::new();
         for diagnostic in &all {
             let message = self.message(diagnostic);
-            let mut owned = false;
-            for (tool, own) in &owners {
-                if own.contains(diagnostic) {
-                    owned = true;
-                    broken.push(CurationBreak {
-                        tool: Some(tool.clone()),
-                        message: message.clone(),
-                    });
-                }
-            }
-            if !owned {
+            if diagnostic.tools.is_empty() {
                 broken.push(CurationBreak {
                     tool: None,
-                    message,
+                    message: message.clone(),
+                });
+            }
+            for key in &diagnostic.tools {
+                broken.push(CurationBreak {
+                    tool: Some(served(key)),
+                    message: message.clone(),
                 });
             }
         }
-        if !outside.is_empty() {
+        if all.iter().any(|d| d.tools.is_empty()) {
             return (None, broken);
         }
         let mut usable = self.curation.clone();
-        let broken_keys: Vec<usize> = self
-            .curation
+        usable
             .tools
-            .keys()
-            .enumerate()
-            .filter(|(index, key)| {
-                let name = curated_names
-                    .get(*index)
-                    .copied()
-                    .unwrap_or(key.value.as_str());
-                owners.iter().any(|(tool, _)| tool == name)
-            })
-            .map(|(index, _)| index)
-            .collect();
-        let mut index = 0;
-        usable.tools.retain(|_, _| {
-            let keep = !broken_keys.contains(&index);
-            index += 1;
-            keep
-        });
+            .retain(|key, _| !all.iter().any(|d| d.tools.contains(&key.value)));
         if !self.errors(usable.clone()).is_empty() {
             return (None, broken);
         }

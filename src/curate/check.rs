@@ -34,10 +34,31 @@ pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
         out: declared,
     };
     checker.run();
+    // A finding made while checking several tools is reported once, naming them all; one also
+    // made outside any tool belongs to the file.
     let mut out: Vec<Diagnostic> = Vec::new();
     for diagnostic in checker.out {
-        if !out.contains(&diagnostic) {
-            out.push(diagnostic);
+        let same = out.iter_mut().find(|seen| {
+            (seen.severity, &seen.message, seen.at, &seen.help)
+                == (
+                    diagnostic.severity,
+                    &diagnostic.message,
+                    diagnostic.at,
+                    &diagnostic.help,
+                )
+        });
+        match same {
+            Some(seen) if seen.tools.is_empty() || diagnostic.tools.is_empty() => {
+                seen.tools.clear()
+            }
+            Some(seen) => {
+                for tool in diagnostic.tools {
+                    if !seen.tools.contains(&tool) {
+                        seen.tools.push(tool);
+                    }
+                }
+            }
+            None => out.push(diagnostic),
         }
     }
     (Checked { curation }, out)
@@ -316,6 +337,7 @@ impl<'a> Checker<'a> {
                 help: Some(format!(
                     "add `{{ in: {location}, name: {name}, env: ... }}` under `auth.api_keys`, or hide those operations"
                 )),
+                tools: Vec::new(),
             });
         }
     }
@@ -471,22 +493,37 @@ impl<'a> Checker<'a> {
         };
         let mut names = BTreeSet::new();
         for (name, tool) in &curation.tools {
-            let full = format!("{prefix}{}", name.value);
-            if !naming::is_valid_tool_name(&full) {
-                self.error(
-                    name.at,
-                    format!(
-                        "tool name `{full}` ({} characters) is not valid for model APIs: use 1 to {} letters, digits, `_` or `-`",
-                        full.chars().count(),
-                        naming::MAX_TOOL_NAME
-                    ),
-                );
+            let first = self.out.len();
+            self.check_named_tool(&mut names, prefix, name, tool);
+            for found in &mut self.out[first..] {
+                found.tools = vec![name.value.clone()];
             }
-            if !names.insert(full.clone()) {
-                self.error(name.at, format!("tool `{full}` is defined twice"));
-            }
-            self.check_tool(name, tool);
         }
+    }
+
+    /// Checks one tool and its name (unique with `prefix`, among the `names` seen so far).
+    fn check_named_tool(
+        &mut self,
+        names: &mut BTreeSet<String>,
+        prefix: &str,
+        name: &Spanned<String>,
+        tool: &ToolSpec,
+    ) {
+        let full = format!("{prefix}{}", name.value);
+        if !naming::is_valid_tool_name(&full) {
+            self.error(
+                name.at,
+                format!(
+                    "tool name `{full}` ({} characters) is not valid for model APIs: use 1 to {} letters, digits, `_` or `-`",
+                    full.chars().count(),
+                    naming::MAX_TOOL_NAME
+                ),
+            );
+        }
+        if !names.insert(full.clone()) {
+            self.error(name.at, format!("tool `{full}` is defined twice"));
+        }
+        self.check_tool(name, tool);
     }
 
     fn check_status(&mut self, status: &Spanned<String>) {
@@ -2074,6 +2111,7 @@ impl<'a> Checker<'a> {
                         "declare the answer's fields under `responses:` (by operationId, as JSON Schema), so that they are checked"
                             .into(),
                     ),
+                    tools: Vec::new(),
                 });
                 None
             }
@@ -2150,6 +2188,7 @@ impl<'a> Checker<'a> {
                         "declare the answer's fields under `responses:` (by operationId, as JSON Schema), so that they are checked"
                             .into(),
                     ),
+                    tools: Vec::new(),
                 });
             }
             if let Some(enum_name) = enum_name

@@ -26,6 +26,9 @@ pub struct Diagnostic {
     pub at: Option<At>,
     /// A suggestion, shown under the underlined value.
     pub help: Option<String>,
+    /// The curated tools (their keys in the file) whose checking found it; empty for a finding
+    /// about the file outside its tools. `check` and `diff` leave out or report by tool with it.
+    pub tools: Vec<String>,
 }
 
 impl Diagnostic {
@@ -35,6 +38,7 @@ impl Diagnostic {
             message: message.into(),
             at: Some(at),
             help: None,
+            tools: Vec::new(),
         }
     }
 
