@@ -349,7 +349,9 @@ fn json_format_lists_every_finding_with_its_place() {
     let items = json_report(&run);
     assert_eq!(items.len(), 5);
     for item in &items {
-        for field in ["severity", "message", "file", "line", "column", "help", "tools"] {
+        for field in [
+            "severity", "message", "file", "line", "column", "help", "tools",
+        ] {
             assert!(item.get(field).is_some(), "no `{field}` in {item}");
         }
         assert_eq!(item["file"], "tests/cli_check/mistakes.yaml");
