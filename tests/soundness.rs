@@ -435,6 +435,104 @@ fn a_workflow_walks_the_pages_of_its_last_step_up_to_the_limit_and_the_total() {
 }
 
 #[test]
+fn stripe_paging_asks_after_the_last_id_and_has_more_decides_whether_to_go_on() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let customer = |id: &str| json!({"id": id, "email": "ada@example.com"});
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/customers?email=ada%40example.com&limit=2",
+                200,
+                json!({"has_more": true, "data": [customer("cus_1"), customer("cus_2")]}),
+            ),
+            // A page shorter than asked for, and `has_more` says more follow.
+            (
+                "GET",
+                "/api/customers?email=ada%40example.com&starting_after=cus_2&limit=2",
+                200,
+                json!({"has_more": true, "data": [customer("cus_3")]}),
+            ),
+            (
+                "GET",
+                "/api/customers?email=ada%40example.com&starting_after=cus_3&limit=2",
+                200,
+                json!({"has_more": false, "data": [customer("cus_4")]}),
+            ),
+            // A full page that says it is the last.
+            (
+                "GET",
+                "/api/customers?email=bob%40example.com&limit=2",
+                200,
+                json!({"has_more": false, "data": [customer("cus_8"), customer("cus_9")]}),
+            ),
+        ],
+    );
+    let get = |query: &str| Received {
+        method: "GET".into(),
+        path: "/api/customers".into(),
+        query: Some(query.to_string()),
+        body: Value::Null,
+    };
+    let result = call(
+        binary,
+        &base_url,
+        "boards_find_customers",
+        json!({"email": "ada@example.com", "limit": 5}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({
+            "customers": [{"id": "cus_1"}, {"id": "cus_2"}, {"id": "cus_3"}, {"id": "cus_4"}],
+            "truncated": false,
+        })
+    );
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            get("email=ada%40example.com&limit=2"),
+            get("email=ada%40example.com&starting_after=cus_2&limit=2"),
+            get("email=ada%40example.com&starting_after=cus_3&limit=2"),
+        ]
+    );
+
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_find_customers",
+        json!({"email": "bob@example.com", "limit": 10}),
+    );
+    assert_eq!(
+        result["structuredContent"],
+        json!({"customers": [{"id": "cus_8"}, {"id": "cus_9"}], "truncated": false}),
+        "{result}"
+    );
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [get("email=bob%40example.com&limit=2")],
+        "`has_more: false` ends the walk after a full page"
+    );
+}
+
+#[test]
+fn paging_keys_of_another_style_and_a_has_more_that_is_no_boolean_are_refused() {
+    refused(
+        "paging_keys_of_another_style",
+        &curation_with(&[
+            (
+                "      cursor_param: starting_after\n",
+                "      cursor_param: starting_after\n      next_cursor: has_more\n      offset_param: limit\n",
+            ),
+            ("      has_more: has_more\n", "      has_more: data\n"),
+        ]),
+    );
+}
+
+#[test]
 fn a_resolver_whose_list_needs_an_argument_is_refused() {
     refused(
         "resolver_list_needs_argument",

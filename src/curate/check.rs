@@ -613,11 +613,66 @@ impl<'a> Checker<'a> {
     }
 
     fn check_pagination_shape(&mut self, pagination: &Pagination) {
-        if pagination.style.value == PagingStyle::Cursor && pagination.next_cursor.is_none() {
-            self.error(
-                pagination.style.at,
-                "`cursor` paging needs `next_cursor`: where the next cursor is in a response",
-            );
+        let cursor = pagination.style.value == PagingStyle::Cursor;
+        match (&pagination.next_cursor, &pagination.last_item_cursor) {
+            (None, None) if cursor => {
+                self.error(
+                    pagination.style.at,
+                    "`cursor` paging needs `next_cursor` (where the next cursor is in a response) or `last_item_cursor` (the field of a page's last item that is)",
+                );
+            }
+            (Some(_), Some(both)) => {
+                self.error(
+                    both.at,
+                    "give `next_cursor` or `last_item_cursor`, not both: the next cursor comes from one place",
+                );
+            }
+            _ => {}
+        }
+        // Keys of another style would be ignored: say so rather than walk differently.
+        let style = pagination.style.value;
+        let belongs: [(&str, Option<At>, &[PagingStyle]); 5] = [
+            (
+                "page_param",
+                pagination.page_param.as_ref().map(|p| p.at),
+                &[PagingStyle::Page],
+            ),
+            (
+                "offset_param",
+                pagination.offset_param.as_ref().map(|p| p.at),
+                &[PagingStyle::Offset],
+            ),
+            (
+                "cursor_param",
+                pagination.cursor_param.as_ref().map(|p| p.at),
+                &[PagingStyle::Cursor],
+            ),
+            (
+                "next_cursor",
+                pagination.next_cursor.as_ref().map(|p| p.at),
+                &[PagingStyle::Cursor],
+            ),
+            (
+                "last_item_cursor",
+                pagination.last_item_cursor.as_ref().map(|p| p.at),
+                &[PagingStyle::Cursor],
+            ),
+        ];
+        for (key, at, styles) in belongs {
+            if let Some(at) = at
+                && !styles.contains(&style)
+            {
+                let owner = match styles[0] {
+                    PagingStyle::Page => "page",
+                    PagingStyle::Offset => "offset",
+                    PagingStyle::Cursor => "cursor",
+                    PagingStyle::Link => "link",
+                };
+                self.error(
+                    at,
+                    format!("`{key}` belongs to `{owner}` paging, not this one"),
+                );
+            }
         }
         if let Some(total) = &pagination.total
             && !matches!(
@@ -689,6 +744,69 @@ impl<'a> Checker<'a> {
             && let Err((part, available)) = schema_at(schema, &next.value)
         {
             self.unknown_field(next.at, &part, &available, &operation.id);
+        }
+        if let (Some(more), Some(schema)) = (&pagination.has_more, success_schema(operation)) {
+            match schema_at(schema, &more.value) {
+                Err((part, available)) => {
+                    self.unknown_field(more.at, &part, &available, &operation.id)
+                }
+                Ok(Some(slot)) => {
+                    let types = json_types(any_branch(slot));
+                    if !types.is_empty() && !types.contains(&"boolean") {
+                        self.error(
+                            more.at,
+                            format!(
+                                "`{}` in the answer of `{}` is {}, not a boolean that says whether more pages follow",
+                                more.value,
+                                operation.id,
+                                with_article(&types.join(" or "))
+                            ),
+                        );
+                    }
+                }
+                Ok(None) => {}
+            }
+        }
+        if let Some(field) = &pagination.last_item_cursor
+            && let Some(schema) = success_schema(operation)
+        {
+            let items = pagination
+                .items
+                .as_ref()
+                .map(|i| i.value.clone())
+                .or_else(|| only_array(schema));
+            let item = items
+                .and_then(|path| schema_at(schema, &path).ok().flatten())
+                .and_then(|list| list.get("items"));
+            if let Some(item) = item {
+                match schema_at(item, &field.value) {
+                    Err((part, available)) => {
+                        let d = Diagnostic::error(
+                            field.at,
+                            format!("the items `{}` lists have no field `{part}`", operation.id),
+                        )
+                        .suggest(&part, available.iter().map(String::as_str));
+                        self.out.push(d);
+                    }
+                    Ok(Some(slot)) => {
+                        let types = json_types(any_branch(slot));
+                        if !types.is_empty()
+                            && !types.iter().any(|t| matches!(*t, "string" | "integer"))
+                        {
+                            self.error(
+                                field.at,
+                                format!(
+                                    "`{}` of the items `{}` lists is {}: a cursor is text or a whole number",
+                                    field.value,
+                                    operation.id,
+                                    with_article(&types.join(" or "))
+                                ),
+                            );
+                        }
+                    }
+                    Ok(None) => {}
+                }
+            }
         }
         if let (Some(total), Some(schema)) = (&pagination.total, success_schema(operation)) {
             match schema_at(schema, &total.value) {
@@ -1050,6 +1168,9 @@ impl<'a> Checker<'a> {
             self.check_placeholders(status.at, message, &params, &[]);
         }
         self.check_resolver_scopes(tool);
+        if let Some(pagination) = &tool.pagination {
+            self.check_pagination_shape(pagination);
+        }
         match (&tool.call, tool.steps.is_empty()) {
             (Some(_), false) => {
                 self.error(

@@ -539,6 +539,13 @@ pub struct Pagination {
     pub cursor_param: Option<Spanned<String>>,
     /// Where the next cursor is in a response (`cursor` style; a field path).
     pub next_cursor: Option<Spanned<String>>,
+    /// The field of a page's last item that is the next cursor (`cursor` style, instead of
+    /// `next_cursor`): Stripe's `starting_after` takes the last customer's `id`.
+    pub last_item_cursor: Option<Spanned<String>>,
+    /// Where a response says whether more pages follow (a boolean field path, as Stripe's
+    /// `has_more`): `false` ends the walk; `true` goes on, also past a page shorter than asked
+    /// for.
+    pub has_more: Option<Spanned<String>>,
     /// Where the items are in a response (a field path; default: the response's only array).
     pub items: Option<Spanned<String>>,
     /// Where the number of items the whole list has is in a response (`page` and `offset`

@@ -105,6 +105,11 @@ pub struct PagingPlan {
     pub size_param: String,
     /// JSON pointer to the next cursor (cursor style).
     pub next_cursor: String,
+    /// JSON pointer, in a page's last item, to the next cursor (cursor style, instead of
+    /// `next_cursor`).
+    pub last_item_cursor: Option<String>,
+    /// JSON pointer to the boolean that says whether more pages follow.
+    pub has_more: Option<String>,
     /// JSON pointer to the items in each page.
     pub items: String,
     /// JSON pointer to the number of items the whole list has (page and offset styles).
@@ -1310,6 +1315,11 @@ fn paging_plan(pagination: &Pagination, operation: &Operation, items: &str) -> P
             .as_ref()
             .map(|c| pointer(&c.value))
             .unwrap_or_default(),
+        last_item_cursor: pagination
+            .last_item_cursor
+            .as_ref()
+            .map(|c| pointer(&c.value)),
+        has_more: pagination.has_more.as_ref().map(|m| pointer(&m.value)),
         items: pointer(
             pagination
                 .items

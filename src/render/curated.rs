@@ -143,14 +143,21 @@ fn paging_const(name: &proc_macro2::Ident, paging: &PagingPlan) -> TokenStream {
     let style = match paging.style {
         PagingStyle::Page => quote! { curated::PagingStyle::Page },
         PagingStyle::Offset => quote! { curated::PagingStyle::Offset },
-        PagingStyle::Cursor => {
-            let next = &paging.next_cursor;
-            quote! { curated::PagingStyle::Cursor { next: #next } }
-        }
+        PagingStyle::Cursor => match &paging.last_item_cursor {
+            Some(field) => quote! { curated::PagingStyle::AfterLast { field: #field } },
+            None => {
+                let next = &paging.next_cursor;
+                quote! { curated::PagingStyle::Cursor { next: #next } }
+            }
+        },
         PagingStyle::Link => quote! { curated::PagingStyle::Link },
     };
     let items = &paging.items;
     let total = match &paging.total {
+        Some(pointer) => quote! { Some(#pointer) },
+        None => quote! { None },
+    };
+    let more = match &paging.has_more {
         Some(pointer) => quote! { Some(#pointer) },
         None => quote! { None },
     };
@@ -161,6 +168,7 @@ fn paging_const(name: &proc_macro2::Ident, paging: &PagingPlan) -> TokenStream {
             style: #style,
             items: #items,
             total: #total,
+            more: #more,
             max_page_size: #max_page_size,
             max_pages: #max_pages,
         };

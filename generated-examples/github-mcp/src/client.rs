@@ -233,6 +233,7 @@ impl Client {
             style: curated::PagingStyle::Page,
             items: "",
             total: None,
+            more: None,
             max_page_size: 100,
             max_pages: 20,
         };
@@ -287,6 +288,7 @@ impl Client {
             style: curated::PagingStyle::Page,
             items: "",
             total: None,
+            more: None,
             max_page_size: 100,
             max_pages: 20,
         };

@@ -225,6 +225,7 @@ pub mod github_search_issues {
         style: curated::PagingStyle::Page,
         items: "/items",
         total: None,
+        more: None,
         max_page_size: 100,
         max_pages: 20,
     };

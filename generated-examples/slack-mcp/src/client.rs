@@ -183,6 +183,7 @@ impl Client {
             },
             items: "/channels",
             total: None,
+            more: None,
             max_page_size: 200,
             max_pages: 20,
         };
@@ -235,6 +236,7 @@ impl Client {
             },
             items: "/members",
             total: None,
+            more: None,
             max_page_size: 200,
             max_pages: 20,
         };

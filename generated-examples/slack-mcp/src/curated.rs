@@ -498,6 +498,9 @@ pub enum PagingStyle {
     /// The next page's cursor is at `next` (JSON pointer) in each body; the first request has no
     /// cursor; an empty, missing or null cursor ends the walk.
     Cursor { next: &'static str },
+    /// The next page's cursor is the `field` (JSON pointer) of the page's last item, as Stripe's
+    /// `starting_after` takes the last item's `id`; the first request has no cursor.
+    AfterLast { field: &'static str },
     /// The next page's URL is in the response's `Link: <url>; rel="next"` header.
     Link,
 }
@@ -512,6 +515,9 @@ pub struct Paging {
     /// were received, also past pages shorter than asked for (an API that caps the page size
     /// below the asked one); without it, a page shorter than asked for is the last.
     pub total: Option<&'static str>,
+    /// JSON pointer to a boolean saying whether more pages follow (Stripe's `has_more`): when a
+    /// page gives it, `false` ends the walk and `true` goes on, also past a short page.
+    pub more: Option<&'static str>,
     /// The API's maximum page size.
     pub max_page_size: i64,
     /// A bound on the pages walked for one call.
@@ -526,6 +532,7 @@ impl Paging {
             style: self.style,
             items: self.items,
             total: self.total,
+            more: self.more,
             max_page_size: self.max_page_size,
             max_pages: self.max_pages.min(max_pages),
         }
@@ -688,25 +695,36 @@ where
             .total
             .and_then(|pointer| page.body.pointer(pointer))
             .and_then(Value::as_i64);
+        let more = paging
+            .more
+            .and_then(|pointer| page.body.pointer(pointer))
+            .and_then(Value::as_bool);
         let page_items = take_items(page.body, paging.items)?;
+        let next_cursor = match paging.style {
+            PagingStyle::AfterLast { field } => {
+                page_items.last().and_then(|item| cursor_at(item, field))
+            }
+            _ => next_cursor,
+        };
         let count = page_items.len();
         received = received.saturating_add(to_i64(count));
         let has_next = match paging.style {
-            PagingStyle::Page | PagingStyle::Offset => match total {
-                Some(total) => count > 0 && received < total,
-                None => to_i64(count) >= size,
+            PagingStyle::Page | PagingStyle::Offset => match (more, total) {
+                (Some(more), _) => count > 0 && more,
+                (None, Some(total)) => count > 0 && received < total,
+                (None, None) => to_i64(count) >= size,
             },
             // A cursor or link that does not move would walk the same page forever.
-            PagingStyle::Cursor { .. } => {
+            PagingStyle::Cursor { .. } | PagingStyle::AfterLast { .. } => {
                 let moved = next_cursor.is_some() && next_cursor != cursor;
                 cursor = next_cursor;
-                count > 0 && moved
+                count > 0 && moved && more != Some(false)
             }
             PagingStyle::Link => {
                 let next_link = page.next_link.filter(|url| !url.is_empty());
                 let moved = next_link.is_some() && next_link != link;
                 link = next_link;
-                count > 0 && moved
+                count > 0 && moved && more != Some(false)
             }
         };
         items.extend(page_items);
@@ -1914,6 +1932,7 @@ mod tests {
             style: PagingStyle::Page,
             items: "",
             total: None,
+            more: None,
             max_page_size: 10,
             max_pages: 1,
         };
@@ -1955,6 +1974,7 @@ mod tests {
             style,
             items,
             total: None,
+            more: None,
             max_page_size: API_MAX_PAGE,
             max_pages: 50,
         }
@@ -1973,8 +1993,12 @@ mod tests {
             PagingStyle::Offset => 1,
             PagingStyle::Cursor { .. } => 2,
             PagingStyle::Link => 3,
+            PagingStyle::AfterLast { .. } => 4,
         };
-        let paging = paging(style, "/items");
+        let mut paging = paging(style, "/items");
+        if page_style == 4 {
+            paging.more = Some("/has_more");
+        }
         let collected = collect_pages(&paging, limit, |request: PageRequest| {
             requests.push(request.clone());
             let page = match page_style {
@@ -1998,6 +2022,15 @@ mod tests {
                         Value::Null
                     };
                     FetchedPage::from(json!({"items": items, "paging": {"next": next}}))
+                }
+                // Stripe: the next page starts after the id of the last item received.
+                4 => {
+                    let start: i64 = request.cursor.as_deref().map_or(0, |cursor| {
+                        cursor.parse::<i64>().expect("our own cursor") + 1
+                    });
+                    let items = slice(total, start, request.size);
+                    let end = start + to_i64(items.len());
+                    FetchedPage::from(json!({"items": items, "has_more": to_i64(total) > end}))
                 }
                 _ => {
                     let start: i64 = request.link.as_deref().map_or(0, |link| {
@@ -2049,6 +2082,7 @@ mod tests {
                 next: "/paging/next",
             },
             PagingStyle::Link,
+            PagingStyle::AfterLast { field: "/id" },
         ]
     }
 
@@ -2143,6 +2177,7 @@ mod tests {
                 style: PagingStyle::Offset,
                 items: "/issues",
                 total,
+                more: None,
                 max_page_size: 100,
                 max_pages: 10,
             };
@@ -2176,6 +2211,7 @@ mod tests {
             style: PagingStyle::Offset,
             items: "",
             total: None,
+            more: None,
             max_page_size: 50,
             max_pages: 2,
         };

@@ -131,6 +131,15 @@ pub mod stripe_find_customer {
     /// Guidance sent with a result cut at the limit.
     const TRUNCATED: &str = "More results match than were returned; narrow the request.";
 
+    const PAGING: curated::Paging = curated::Paging {
+        style: curated::PagingStyle::AfterLast { field: "/id" },
+        items: "/data",
+        total: None,
+        more: Some("/has_more"),
+        max_page_size: 100,
+        max_pages: 20,
+    };
+
     pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         curated::check_range("limit", input.limit, 1, 100)?;
@@ -138,17 +147,25 @@ pub mod stripe_find_customer {
         let vars = curated::borrow_vars(&vars);
         let mut args = serde_json::Map::new();
         curated::put(&mut args, "email", curated::json(&input.email));
-        curated::put(&mut args, "limit", serde_json::Value::from(100));
-        let params: client::GetCustomersParams = curated::params("GetCustomers", args)?;
-        let body = client
-            .get_customers(&params)
-            .await
-            .map_err(|e| e.explain(ERRORS, &vars))?;
-        let mut items = curated::items_at(&body, "/data")?;
-        let limit = usize::try_from(input.limit).unwrap_or(1);
-        let more = items.len() > limit;
-        items.truncate(limit);
-        let collected = curated::Collected { items, more };
+        let collected = curated::collect_pages(
+            &PAGING.within(client.max_pages()),
+            Some(usize::try_from(input.limit).unwrap_or(1)),
+            |page| {
+                let mut args = args.clone();
+                curated::put(&mut args, "starting_after", page.cursor.clone());
+                curated::put(&mut args, "limit", page.size);
+                let client = Arc::clone(&client);
+                async move {
+                    let params: client::GetCustomersParams = curated::params("GetCustomers", args)?;
+                    client
+                        .get_customers(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                }
+            },
+        )
+        .await
+        .map_err(|e| e.explain(ERRORS, &vars))?;
         Ok(curated::shape_list(
             &SHAPE,
             "customers",

@@ -194,6 +194,7 @@ impl Client {
             style: curated::PagingStyle::Page,
             items: "/items",
             total: None,
+            more: None,
             max_page_size: 50,
             max_pages: 20,
         };
@@ -248,6 +249,7 @@ impl Client {
             style: curated::PagingStyle::Page,
             items: "/items",
             total: None,
+            more: None,
             max_page_size: 50,
             max_pages: 20,
         };

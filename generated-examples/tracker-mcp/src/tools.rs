@@ -305,6 +305,7 @@ pub mod tracker_search_issues {
         style: curated::PagingStyle::Page,
         items: "/items",
         total: None,
+        more: None,
         max_page_size: 50,
         max_pages: 20,
     };
