@@ -780,11 +780,38 @@ fn github_issue_tools_send_exactly_the_search_comment_state_and_issue_asked_for(
     }
 }
 
-/// `notion_create_page` builds Notion's nested body around two plain-text arguments: the parent
-/// data source and the title as a rich-text array under the `Name` property.
+/// A copy of Notion's description whose `POST /v1/pages` takes `children` as block objects, as
+/// Notion does: the description types them as strings, so Prism would refuse every real page body
+/// (the curation file corrects the same field with `requests:`).
+fn notion_with_block_children() -> (tempfile::TempDir, PathBuf) {
+    let mut description: Value = serde_json::from_str(
+        &std::fs::read_to_string(repo().join("tests/corpus/notion/notion-openapi.json"))
+            .expect("the Notion description"),
+    )
+    .expect("JSON");
+    let items = description
+        .pointer_mut(
+            "/paths/~1v1~1pages/post/requestBody/content/application~1json/schema/properties/children/items",
+        )
+        .expect("the blocks of POST /v1/pages");
+    assert_eq!(
+        *items,
+        json!({ "type": "string" }),
+        "the description's mistake"
+    );
+    *items = json!({ "type": "object", "required": ["object", "type"] });
+    let copy = tempfile::tempdir().expect("a folder for the copy");
+    let spec = copy.path().join("notion-openapi.json");
+    std::fs::write(&spec, description.to_string()).expect("the copy is written");
+    (copy, spec)
+}
+
+/// `notion_create_page` builds Notion's nested body around three plain-text arguments: the parent
+/// data source, the title as a rich-text array under the `Name` property, and the first
+/// paragraph as a block of `children`.
 #[test]
 fn notion_create_page_builds_the_nested_body_from_plain_text() {
-    let spec = repo().join("tests/corpus/notion/notion-openapi.json");
+    let (_copy, spec) = notion_with_block_children();
     let (recorder, _logs) = start(&spec, &["/v1/pages"]);
     let results = probe(
         "notion",
@@ -792,7 +819,11 @@ fn notion_create_page_builds_the_nested_body_from_plain_text() {
         &[("NOTION_TOKEN", NOTION_TOKEN)],
         &[call(
             "notion_create_page",
-            json!({ "database": "8f2c1a9e-5b3d-4c7a-9e21-0d6f4b8a3c57", "title": "Launch \"v2\" plan" }),
+            json!({
+                "database": "8f2c1a9e-5b3d-4c7a-9e21-0d6f4b8a3c57",
+                "title": "Launch \"v2\" plan",
+                "text": "Ship it on Monday.",
+            }),
         )],
     );
     success(&results[0], "notion_create_page");
@@ -802,6 +833,11 @@ fn notion_create_page_builds_the_nested_body_from_plain_text() {
     let body = json!({
         "parent": { "type": "database_id", "database_id": "8f2c1a9e-5b3d-4c7a-9e21-0d6f4b8a3c57" },
         "properties": { "Name": { "title": [{ "text": { "content": "Launch \"v2\" plan" } }] } },
+        "children": [{
+            "object": "block",
+            "type": "paragraph",
+            "paragraph": { "rich_text": [{ "type": "text", "text": { "content": "Ship it on Monday." } }] },
+        }],
     });
     assert_request(&requests[0], "POST", "/v1/pages", &[], &body);
 }

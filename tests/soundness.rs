@@ -1476,6 +1476,41 @@ fn a_declared_answer_for_an_unknown_operation_or_with_an_unknown_type_is_refused
 }
 
 #[test]
+fn a_declared_request_body_for_an_unknown_operation_one_without_a_body_or_a_bad_schema_is_refused()
+{
+    refused(
+        "declared_request_malformed",
+        &curation_with(&[(
+            "responses:\n",
+            "requests:\n  createNot:\n    properties: { pinned: { type: boolean } }\n  getIssue:\n    properties: { key: { type: string } }\n  createNote:\n    properties: { pinned: { type: flag } }\nresponses:\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_declared_request_field_replaces_the_type_the_spec_gives_it() {
+    // The fixture's `pinned` is text, so a boolean for it is refused, until `requests` declares
+    // it a boolean.
+    let api = mcpgen::load::load(&fixtures().join("openapi.yaml")).expect("the fixture loads");
+    let boolean = curation_with(&[("      pinned: \"true\"\n", "      pinned: true\n")]);
+    let refused = mcpgen::curate::check_text(Path::new("mcpgen.yaml"), &boolean, &api);
+    assert!(
+        refused.is_err_and(|e| e.rendered.contains("`pinned` takes a string")),
+        "a boolean for a text field is refused"
+    );
+    let declared = curation_with(&[
+        ("      pinned: \"true\"\n", "      pinned: true\n"),
+        (
+            "responses:\n",
+            "requests:\n  createNote:\n    properties: { pinned: { type: boolean } }\nresponses:\n",
+        ),
+    ]);
+    if let Err(error) = mcpgen::curate::check_text(Path::new("mcpgen.yaml"), &declared, &api) {
+        panic!("the declared boolean is accepted:\n{}", error.rendered);
+    }
+}
+
+#[test]
 fn an_object_that_fits_none_of_the_shapes_the_api_takes_is_refused_naming_them() {
     refused(
         "fits_no_shape",

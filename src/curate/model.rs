@@ -205,6 +205,13 @@ pub struct Curation {
     #[serde(default)]
     #[schemars(with = "IndexMap<String, serde_json::Map<String, Value>>")]
     pub responses: IndexMap<Spanned<String>, Spanned<Value>>,
+    /// The request bodies of operations, by operationId, as JSON Schema, where the spec
+    /// describes a field wrongly (Notion's block objects typed as strings) or leaves out one the
+    /// API takes: merged into the spec's body schema like `responses`, so that step arguments and
+    /// the generated types follow the declaration.
+    #[serde(default)]
+    #[schemars(with = "IndexMap<String, serde_json::Map<String, Value>>")]
+    pub requests: IndexMap<Spanned<String>, Spanned<Value>>,
     /// Token budgets for tool definitions, checked by `mcpgen check` and `mcpgen build`.
     pub budgets: Option<Budgets>,
     /// Where the parts of each template were written (read from the YAML, not a key of the file).

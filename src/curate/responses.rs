@@ -1,6 +1,7 @@
-//! Answers the spec does not describe: the curation file's `responses` section, merged into
-//! the operations' own response schemas before anything else reads them, by `check` and by
-//! `plan` alike, so that what one verifies the other generates.
+//! Answers and request bodies the spec does not describe as the API has them: the curation
+//! file's `responses` and `requests` sections, merged into the operations' own schemas before
+//! anything else reads them, by `check` and by `plan` alike, so that what one verifies the other
+//! generates.
 
 use std::borrow::Cow;
 
@@ -14,10 +15,20 @@ use crate::api::{Api, Response};
 /// when the file declares none. Declarations naming no operation are left out here and
 /// reported by [`check`].
 pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
-    if curation.responses.is_empty() {
+    if curation.responses.is_empty() && curation.requests.is_empty() {
         return Cow::Borrowed(api);
     }
     let mut patched = api.clone();
+    for (id, declared) in &curation.requests {
+        let body = patched
+            .operations
+            .iter_mut()
+            .find(|op| op.id == id.value)
+            .and_then(|op| op.body.as_mut());
+        if let Some(body) = body {
+            body.schema = merge(std::mem::take(&mut body.schema), &declared.value);
+        }
+    }
     for (id, declared) in &curation.responses {
         let Some(operation) = patched.operations.iter_mut().find(|op| op.id == id.value) else {
             continue;
@@ -88,6 +99,37 @@ const TYPES: [&str; 7] = [
 /// that are not schemas).
 pub fn check(api: &Api, curation: &Curation) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    for (id, declared) in &curation.requests {
+        let Some(operation) = api.operations.iter().find(|op| op.id == id.value) else {
+            out.push(
+                Diagnostic::error(id.at, format!("unknown operation `{}`", id.value))
+                    .suggest(&id.value, api.operations.iter().map(|op| op.id.as_str())),
+            );
+            continue;
+        };
+        if operation.body.is_none() {
+            out.push(
+                Diagnostic::error(
+                    id.at,
+                    format!(
+                        "operation `{}` takes no request body: `requests` corrects the body the API description gives",
+                        id.value
+                    ),
+                )
+                .with_help("its parameters are described one by one; give their values with `fixed` or a step's `args`"),
+            );
+            continue;
+        }
+        let mut problems = Vec::new();
+        schema_problems(&declared.value, "", &mut problems);
+        for problem in problems {
+            out.push(
+                Diagnostic::error(declared.at, problem.replace("the answer", "the body")).with_help(
+                    "declare the body's fields as JSON Schema: `{ properties: { children: { type: array, items: { type: object } } } }`",
+                ),
+            );
+        }
+    }
     for (id, declared) in &curation.responses {
         if !api.operations.iter().any(|op| op.id == id.value) {
             out.push(

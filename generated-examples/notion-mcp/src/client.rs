@@ -48,9 +48,9 @@ impl Client {
         let mut body = Map::new();
         runtime::put(&mut body, "parent", &params.parent);
         runtime::put(&mut body, "properties", &params.properties);
-        runtime::put(&mut body, "children", &params.children);
-        runtime::put(&mut body, "icon", &params.icon);
         runtime::put(&mut body, "cover", &params.cover);
+        runtime::put(&mut body, "icon", &params.icon);
+        runtime::put(&mut body, "children", &params.children);
         let request = self
             .upstream
             .request(reqwest::Method::POST, "POST /v1/pages", &["v1", "pages"])
@@ -136,18 +136,18 @@ pub struct PostPageParams {
     ///
     /// `properties`: property of the request body.
     pub properties: Option<Value>,
-    /// The content to be rendered on the new page, represented as an array of [block objects](https://developers.notion.com/reference/block).
-    ///
-    /// `children`: property of the request body.
-    pub children: Option<Vec<String>>,
-    /// The icon of the new page. Either an [emoji object](https://developers.notion.com/reference/emoji-object) or an [external file object](https://developers.notion.com/reference/file-object)..
-    ///
-    /// `icon`: property of the request body.
-    pub icon: Option<String>,
     /// The cover image of the new page, represented as a [file object](https://developers.notion.com/reference/file-object).
     ///
     /// `cover`: property of the request body.
     pub cover: Option<String>,
+    /// The icon of the new page. Either an [emoji object](https://developers.notion.com/reference/emoji-object) or an [external file object](https://developers.notion.com/reference/file-object)..
+    ///
+    /// `icon`: property of the request body.
+    pub icon: Option<String>,
+    /// The blocks of the new page
+    ///
+    /// `children`: property of the request body.
+    pub children: Option<Value>,
 }
 
 /// The parameters of `query-data-source` (`POST /v1/data_sources/{data_source_id}/query`).

@@ -91,7 +91,7 @@ pub mod notion_create_page {
     pub const DEFINITION: &str = r#"{
   "name": "notion_create_page",
   "title": "Create a page in a database",
-  "description": "Create a page in a Notion database (a data source) with the given plain-text title. Returns Notion's answer, with the new page's id and url; each call creates another page.",
+  "description": "Create a page in a Notion database (a data source) with the given plain-text title and first paragraph. Returns Notion's answer, with the new page's id and url; each call creates another page.",
   "inputSchema": {
     "type": "object",
     "properties": {
@@ -102,11 +102,16 @@ pub mod notion_create_page {
       "title": {
         "type": "string",
         "description": "Title of the page (the database's Name property)"
+      },
+      "text": {
+        "type": "string",
+        "description": "Plain text of the page's first paragraph"
       }
     },
     "required": [
       "database",
-      "title"
+      "title",
+      "text"
     ],
     "additionalProperties": false
   },
@@ -123,6 +128,8 @@ pub mod notion_create_page {
         pub database: String,
         /// Title of the page (the database's Name property)
         pub title: String,
+        /// Plain text of the page's first paragraph
+        pub text: String,
     }
 
     /// Messages for the API's errors, by HTTP status.
@@ -139,10 +146,12 @@ pub mod notion_create_page {
         let vars = [
             ("database", curated::text(&input.database)),
             ("title", curated::text(&input.title)),
+            ("text", curated::text(&input.text)),
         ];
         let vars = curated::borrow_vars(&vars);
         let arg_database: serde_json::Value = curated::json(&input.database);
         let arg_title: serde_json::Value = curated::json(&input.title);
+        let arg_text: serde_json::Value = curated::json(&input.text);
         let step_1 = {
             let mut args = serde_json::Map::new();
             curated::put(
@@ -166,6 +175,24 @@ pub mod notion_create_page {
                         )])]),
                     )]),
                 )]),
+            );
+            curated::put(
+                &mut args,
+                "children",
+                serde_json::Value::Array(vec![curated::object([
+                    ("object", serde_json::Value::from("block")),
+                    ("type", serde_json::Value::from("paragraph")),
+                    (
+                        "paragraph",
+                        curated::object([(
+                            "rich_text",
+                            serde_json::Value::Array(vec![curated::object([
+                                ("type", serde_json::Value::from("text")),
+                                ("text", curated::object([("content", arg_text.clone())])),
+                            ])]),
+                        )]),
+                    ),
+                ])]),
             );
 
             const STEP_ERRORS: &[(u16, &str)] = &[];
