@@ -126,6 +126,9 @@ pub struct Operation {
     pub description: Option<String>,
     pub tags: Vec<String>,
     pub deprecated: bool,
+    /// The curation file says the operation only reads although its method may write
+    /// (`operations.read_only`: a search sent by POST).
+    pub declared_read_only: bool,
     pub parameters: Vec<Parameter>,
     pub body: Option<Body>,
     /// The first success response.
@@ -139,6 +142,14 @@ pub struct Operation {
     /// and `body` by [`crate::plan::credentials::carried`]: the server fills them, the model and
     /// the curation file never do. Empty as loaded.
     pub credentials: Vec<CredentialParam>,
+}
+
+impl Operation {
+    /// Whether calling the operation changes nothing: its method is safe, or the curation file
+    /// says so.
+    pub fn reads_only(&self) -> bool {
+        self.method.is_safe() || self.declared_read_only
+    }
 }
 
 /// A parameter of an operation that carries one of the server's credentials.

@@ -634,6 +634,7 @@ mod tests {
         OperationPlan {
             api_id: id.into(),
             method,
+            reads_only: method.is_safe(),
             path: path.into(),
             summary: None,
             fn_name: id.into(),

@@ -479,7 +479,7 @@ fn annotations(plan: &Plan, info: &ToolInfo, out: &mut Vec<Diagnostic>) {
     let writes: Vec<&Call> = info
         .calls
         .iter()
-        .filter(|c| !Method::is_safe(operation(c).method))
+        .filter(|c| !operation(c).reads_only)
         .collect();
     let name = &info.tool.name;
     let mut warn = |message: String, help: &str| out.push(info.warning(message, help));

@@ -1511,6 +1511,90 @@ fn a_declared_request_field_replaces_the_type_the_spec_gives_it() {
 }
 
 #[test]
+fn a_post_the_file_declares_read_only_is_annotated_read_only_and_the_lint_agrees() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let curation = dir.path().join("mcpgen.yaml");
+    let tools = |text: &str| {
+        std::fs::write(&curation, text).expect("the file is written");
+        let output = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+            .arg("tools")
+            .arg(fixtures().join("openapi.yaml"))
+            .arg("-c")
+            .arg(&curation)
+            .args(["--format", "json"])
+            .output()
+            .expect("mcpgen runs");
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let listed: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+        let tool = listed["tools"]
+            .as_array()
+            .and_then(|tools| tools.iter().find(|t| t["name"] == "boards_create_note"))
+            .cloned()
+            .expect("the tool");
+        tool["annotations"].clone()
+    };
+    let plain = curation_with(&[]);
+    assert_eq!(
+        tools(&plain)["readOnlyHint"],
+        Value::Null,
+        "a POST writes by default"
+    );
+    let declared = curation_with(&[(
+        "operations:\n  mirror: none\n",
+        "operations:\n  mirror: none\n  read_only: [createNote]\n",
+    )]);
+    assert_eq!(tools(&declared)["readOnlyHint"], true);
+    // `readOnlyHint: true` written on the POST's tool: the lint objects unless the file says the
+    // operation only reads.
+    let check = |text: &str| {
+        std::fs::write(&curation, text).expect("the file is written");
+        let output = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+            .arg("check")
+            .arg(fixtures().join("openapi.yaml"))
+            .arg("-c")
+            .arg(&curation)
+            .args(["--deny-warnings", "--color", "never"])
+            .output()
+            .expect("mcpgen runs");
+        (
+            output.status.success(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    let marked = "    fixed:\n      pinned: \"true\"\n";
+    let marked_read_only =
+        "    fixed:\n      pinned: \"true\"\n    annotations: { readOnlyHint: true }\n";
+    let (passed, stderr) = check(&curation_with(&[(marked, marked_read_only)]));
+    assert!(
+        !passed && stderr.contains("`boards_create_note` is marked readOnlyHint: true but calls `createNote` (POST /notes)"),
+        "{stderr}"
+    );
+    let (passed, stderr) = check(&curation_with(&[
+        (marked, marked_read_only),
+        (
+            "operations:\n  mirror: none\n",
+            "operations:\n  mirror: none\n  read_only: [createNote]\n",
+        ),
+    ]));
+    assert!(passed, "no lint says the declared tool writes: {stderr}");
+}
+
+#[test]
+fn a_read_only_operation_that_does_not_exist_is_refused_and_a_get_there_is_a_warning() {
+    refused(
+        "read_only_unknown",
+        &curation_with(&[(
+            "operations:\n  mirror: none\n",
+            "operations:\n  mirror: none\n  read_only: [createNot, getIssue]\n",
+        )]),
+    );
+}
+
+#[test]
 fn an_object_that_fits_none_of_the_shapes_the_api_takes_is_refused_naming_them() {
     refused(
         "fits_no_shape",

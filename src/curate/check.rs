@@ -423,6 +423,38 @@ impl<'a> Checker<'a> {
                 "a tool-name prefix may only contain letters, digits, `_` and `-`",
             );
         }
+        for read_only in &curation.operations.read_only {
+            match self
+                .api
+                .operations
+                .iter()
+                .find(|op| op.id == read_only.value)
+            {
+                None => {
+                    let ids: Vec<&str> = self.operation_ids().collect();
+                    let d = Diagnostic::error(
+                        read_only.at,
+                        format!("unknown operation `{}`", read_only.value),
+                    )
+                    .suggest(&read_only.value, ids);
+                    self.out.push(d);
+                }
+                Some(operation) if operation.method.is_safe() => {
+                    let mut d = Diagnostic::error(
+                        read_only.at,
+                        format!(
+                            "`{}` is a {} and reads only already",
+                            operation.id,
+                            operation.method.as_upper()
+                        ),
+                    )
+                    .with_help("remove it from `read_only`");
+                    d.severity = Severity::Warning;
+                    self.out.push(d);
+                }
+                Some(_) => {}
+            }
+        }
         for hidden in &curation.operations.hide {
             if !self.api.operations.iter().any(|op| op.id == hidden.value) {
                 let ids: Vec<&str> = self.operation_ids().collect();

@@ -372,6 +372,11 @@ pub struct OperationsSection {
     /// call them.
     #[serde(default)]
     pub hide: Vec<Spanned<String>>,
+    /// operationIds that only read although their method may write (a search or query sent by
+    /// POST): their tools are annotated `readOnlyHint: true`, and read-only discovery reaches
+    /// them.
+    #[serde(default)]
+    pub read_only: Vec<Spanned<String>>,
 }
 
 /// Which operations the discovery tools reach. An operation is discoverable when it is not

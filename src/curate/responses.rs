@@ -15,10 +15,18 @@ use crate::api::{Api, Response};
 /// when the file declares none. Declarations naming no operation are left out here and
 /// reported by [`check`].
 pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
-    if curation.responses.is_empty() && curation.requests.is_empty() {
+    if curation.responses.is_empty()
+        && curation.requests.is_empty()
+        && curation.operations.read_only.is_empty()
+    {
         return Cow::Borrowed(api);
     }
     let mut patched = api.clone();
+    for id in &curation.operations.read_only {
+        if let Some(operation) = patched.operations.iter_mut().find(|op| op.id == id.value) {
+            operation.declared_read_only = true;
+        }
+    }
     for (id, declared) in &curation.requests {
         let body = patched
             .operations

@@ -550,6 +550,7 @@ impl<'a> Loader<'a> {
                 })
                 .unwrap_or_default(),
             deprecated: operation.get("deprecated") == Some(&Value::Bool(true)),
+            declared_read_only: false,
             parameters,
             body,
             success,

@@ -793,7 +793,7 @@ impl<'c> CuratedPlanner<'c> {
                         paging,
                     },
                     success_schema(operation).cloned(),
-                    Annotations::from_method(operation.method),
+                    Annotations::for_operation(operation),
                 )
             }
             None => self.steps(spec, &params, builder)?,
@@ -1010,7 +1010,7 @@ impl<'c> CuratedPlanner<'c> {
             if let Some(call) = &step.call {
                 let operation = builder.find(&call.value)?.clone();
                 let op_index = self.use_operation(&operation.id, builder)?;
-                methods.push(operation.method);
+                methods.push(Annotations::for_operation(&operation));
                 let written = step
                     .name
                     .as_ref()
@@ -1332,15 +1332,11 @@ fn paging_plan(pagination: &Pagination, operation: &Operation, items: &str) -> P
     }
 }
 
-/// What a workflow's methods say together, as only the hints that differ from MCP's defaults
-/// (like [`Annotations::from_method`]): read-only when every step reads; otherwise idempotent
+/// What a workflow's operations say together (each as [`Annotations::for_operation`] has it),
+/// as only the hints that differ from MCP's defaults: read-only when every step reads; otherwise idempotent
 /// when every writing step is (PUT, DELETE), and destructive (the default, so absent) since
 /// every writing method may be.
-fn combined_annotations(methods: &[crate::api::Method]) -> Annotations {
-    let each: Vec<Annotations> = methods
-        .iter()
-        .map(|m| Annotations::from_method(*m))
-        .collect();
+fn combined_annotations(each: &[Annotations]) -> Annotations {
     let writes: Vec<&Annotations> = each.iter().filter(|a| !a.read_only_hint()).collect();
     if writes.is_empty() {
         return Annotations {
@@ -1482,7 +1478,7 @@ mod tests {
 
     #[test]
     fn a_workflow_is_read_only_only_when_every_step_reads() {
-        let read = combined_annotations(&[Method::Get, Method::Get]);
+        let read = combined_annotations(&[Method::Get, Method::Get].map(Annotations::from_method));
         assert_eq!(
             read,
             Annotations {
@@ -1490,14 +1486,16 @@ mod tests {
                 ..Annotations::default()
             }
         );
-        let write = combined_annotations(&[Method::Get, Method::Post]);
+        let write =
+            combined_annotations(&[Method::Get, Method::Post].map(Annotations::from_method));
         assert!(!write.read_only_hint());
     }
 
     #[test]
     fn a_workflow_is_idempotent_only_when_every_write_is_and_always_destructive() {
         // Only the hints that differ from MCP's defaults are set: destructive is the default.
-        let put_then_delete = combined_annotations(&[Method::Put, Method::Delete]);
+        let put_then_delete =
+            combined_annotations(&[Method::Put, Method::Delete].map(Annotations::from_method));
         assert_eq!(
             put_then_delete,
             Annotations {
@@ -1506,10 +1504,11 @@ mod tests {
             }
         );
         // A POST then a PUT: the POST is not idempotent, so the workflow is not.
-        let post_then_put = combined_annotations(&[Method::Post, Method::Put]);
+        let post_then_put =
+            combined_annotations(&[Method::Post, Method::Put].map(Annotations::from_method));
         assert_eq!(post_then_put, Annotations::default());
         assert!(post_then_put.destructive_hint() && !post_then_put.idempotent_hint());
-        let post = combined_annotations(&[Method::Get, Method::Post]);
+        let post = combined_annotations(&[Method::Get, Method::Post].map(Annotations::from_method));
         assert_eq!(post, Annotations::default());
     }
 }

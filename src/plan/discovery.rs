@@ -114,7 +114,7 @@ fn admitted(section: &DiscoverySection, operation: &Operation) -> bool {
 }
 
 fn is_read_only(operation: &Operation) -> bool {
-    super::Annotations::from_method(operation.method).read_only_hint()
+    operation.reads_only()
 }
 
 /// Plans discovery for `candidates` (operations with no tool of their own, not hidden): the
@@ -261,7 +261,7 @@ fn catalog_line(operation: &Operation, plan: &OperationPlan, read_only: bool) ->
             .unwrap_or_default(),
         tags: &operation.tags,
         read_only,
-        annotations: Annotations::from_method(operation.method)
+        annotations: Annotations::for_operation(operation)
             .to_json()
             .unwrap_or(json!({})),
         input_schema: &plan.input_schema,

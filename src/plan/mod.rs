@@ -125,6 +125,16 @@ pub struct Annotations {
 }
 
 impl Annotations {
+    /// What an operation's method says about it ([`Annotations::from_method`]), or read-only
+    /// when the curation file says it only reads (`operations.read_only`).
+    pub fn for_operation(operation: &crate::api::Operation) -> Self {
+        if operation.declared_read_only {
+            Self::from_method(Method::Get)
+        } else {
+            Self::from_method(operation.method)
+        }
+    }
+
     /// What the HTTP method says about an operation, as only the hints that differ from MCP's
     /// defaults ([`Annotations::without_defaults`]): GET/HEAD (and OPTIONS/TRACE) read only,
     /// `{"readOnlyHint": true}`; PUT/DELETE idempotent, `{"idempotentHint": true}` (destructive,
@@ -262,6 +272,8 @@ pub struct OperationPlan {
     /// The operationId as the API spells it.
     pub api_id: String,
     pub method: Method,
+    /// Calling it changes nothing: its method is safe, or the curation file says so.
+    pub reads_only: bool,
     pub path: String,
     pub summary: Option<String>,
     /// The client method's name (`list_issues`).
@@ -495,6 +507,7 @@ impl<'a> Builder<'a> {
         self.operations.push(OperationPlan {
             api_id: operation.id.clone(),
             method: operation.method,
+            reads_only: operation.reads_only(),
             path: operation.path.clone(),
             summary: operation.summary.clone(),
             fn_name,
@@ -559,7 +572,7 @@ fn mirror_tool(plan: &OperationPlan, operation: &Operation, name: String, index:
         description: description(operation),
         input_schema: lean::without_restated_names(&plan.input_schema),
         output_schema,
-        annotations: Annotations::from_method(operation.method),
+        annotations: Annotations::for_operation(operation),
         action: Action::Call {
             operation: index,
             wrap,

@@ -47,6 +47,9 @@ pub mod notion_search {
   },
   "outputSchema": {
     "type": "object"
+  },
+  "annotations": {
+    "readOnlyHint": true
   }
 }"#;
 
@@ -237,6 +240,9 @@ pub mod notion_query_database {
   },
   "outputSchema": {
     "type": "object"
+  },
+  "annotations": {
+    "readOnlyHint": true
   }
 }"#;
 
