@@ -116,8 +116,9 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
     };
     let credentials = server.auth.iter().map(|auth| match auth {
         Auth::Bearer { env, .. } => quote! {
-            if let Some(token) = runtime::secret_var(#env)? {
-                credentials.push(Credential::Bearer(token));
+            match runtime::secret_var(#env)? {
+                Some(token) => credentials.push(Credential::Bearer(token)),
+                None => credentials.push(Credential::Unset(&[#env])),
             }
         },
         Auth::ApiKey {
@@ -132,8 +133,9 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
                 Location::Header | Location::Path => quote! { KeyLocation::Header },
             };
             quote! {
-                if let Some(value) = runtime::secret_var(#env)? {
-                    credentials.push(Credential::ApiKey { location: #location, name: #name, value });
+                match runtime::secret_var(#env)? {
+                    Some(value) => credentials.push(Credential::ApiKey { location: #location, name: #name, value }),
+                    None => credentials.push(Credential::Unset(&[#env])),
                 }
             }
         }
@@ -141,8 +143,9 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
             username_env,
             password_env,
         } => quote! {
-            if let Some(username) = runtime::secret_var(#username_env)? {
-                credentials.push(Credential::Basic { username, password: runtime::secret_var(#password_env)? });
+            match runtime::secret_var(#username_env)? {
+                Some(username) => credentials.push(Credential::Basic { username, password: runtime::secret_var(#password_env)? }),
+                None => credentials.push(Credential::Unset(&[#username_env, #password_env])),
             }
         },
         Auth::OAuth2ClientCredentials {
@@ -157,6 +160,8 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
                 let scopes = vec![#(#scopes.to_string()),*];
                 let source = curated::ClientCredentials::new(#token_url, client_id, client_secret, scopes);
                 credentials.push(Credential::Fetched(std::sync::Arc::new(source)));
+            } else {
+                credentials.push(Credential::Unset(&[#client_id_env, #client_secret_env]));
             }
         },
     });
@@ -187,7 +192,8 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
             .join(", ");
         let doc = format!(
             " The credentials for the API, from the server's own environment ({env_list}), each \
-             also from a file named by the variable with `_FILE` added."
+             also from a file named by the variable with `_FILE` added; one not given is `Unset`, \
+             naming its variables."
         );
         quote! {
             #[doc = #doc]
@@ -266,7 +272,9 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
             let args = Args::from_arg_matches(&command.get_matches()).unwrap_or_else(|error| error.exit());
             let http = matches!(args.transport, Transport::Http);
             runtime::async_runtime(http)?.block_on(async move {
-                let client = client::Client::new(&args.base_url, credentials()?, args.upstream)?;
+                let credentials = credentials()?;
+                runtime::warn_unset_credentials(&credentials);
+                let client = client::Client::new(&args.base_url, credentials, args.upstream)?;
                 let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;
                 match args.transport {
                     Transport::Stdio => runtime::serve_stdio(server).await,

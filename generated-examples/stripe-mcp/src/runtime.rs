@@ -1794,6 +1794,51 @@ pub enum Credential {
     },
     /// A bearer token fetched (and refreshed) by the server itself.
     Fetched(Arc<dyn TokenSource>),
+    /// A credential the API describes that the server was not given: the environment variables
+    /// that would give it (all of them, for one that takes more than one). Nothing is sent for it.
+    Unset(&'static [&'static str]),
+}
+
+/// The variables that would give the server the credentials it was not given, each credential's
+/// joined by "and" and the credentials by "or" ("A, or B and C"); `None` when nothing is unset.
+fn unset_credentials(credentials: &[Credential]) -> Option<String> {
+    let unset: Vec<String> = credentials
+        .iter()
+        .filter_map(|credential| match credential {
+            Credential::Unset(variables) => Some(variables.join(" and ")),
+            _ => None,
+        })
+        .collect();
+    (!unset.is_empty()).then(|| unset.join(", or "))
+}
+
+/// Says on stderr, once at start, which credentials the server was not given and which variables
+/// would give them: a server started without its token otherwise says nothing until the API
+/// refuses a call.
+pub fn warn_unset_credentials(credentials: &[Credential]) {
+    let Some(unset) = unset_credentials(credentials) else {
+        return;
+    };
+    if sends_no_credential(credentials) {
+        tracing::warn!(
+            "no credentials for the API are set: set {unset} in the server's environment (or the \
+             same name with `_FILE` added, naming a file that holds the value); until then the \
+             server calls the API without credentials"
+        );
+    } else {
+        tracing::warn!(
+            "not every credential the API describes is set: {unset} (or the same name with \
+             `_FILE` added) is not; requests go to the API without it"
+        );
+    }
+}
+
+/// Whether the server sends no credential at all although the API describes some.
+fn sends_no_credential(credentials: &[Credential]) -> bool {
+    !credentials.is_empty()
+        && credentials
+            .iter()
+            .all(|credential| matches!(credential, Credential::Unset(_)))
 }
 
 impl fmt::Debug for Credential {
@@ -1805,6 +1850,7 @@ impl fmt::Debug for Credential {
             }
             Credential::Basic { username, .. } => write!(f, "Basic({username}: <redacted>)"),
             Credential::Fetched(_) => f.write_str("Fetched(<redacted>)"),
+            Credential::Unset(variables) => write!(f, "Unset({})", variables.join(", ")),
         }
     }
 }
@@ -2129,6 +2175,7 @@ impl Upstream {
                         KeyLocation::Cookie => cookies.push((*name, value.clone())),
                     }
                 }
+                Credential::Unset(_) => {}
             }
         }
         let mut headers = request.headers;
@@ -2291,6 +2338,14 @@ impl Upstream {
                         other => other,
                     })?;
             let body = parse_body(&bytes);
+            if matches!(status.as_u16(), 401 | 403) && sends_no_credential(&self.credentials) {
+                return Err(ToolError::Answer(no_credential_refusal(
+                    operation,
+                    status,
+                    &scrub(error_message(&body)),
+                    &unset_credentials(&self.credentials).unwrap_or_default(),
+                )));
+            }
             if !status.is_success() {
                 return Err(ToolError::Status {
                     operation,
@@ -2409,6 +2464,31 @@ fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
         when.duration_since(SystemTime::now())
             .unwrap_or(Duration::ZERO),
     )
+}
+
+/// What a model reads when the API refuses a call (401 or 403) that went without credentials
+/// because none were set: that, and which variables the user must set.
+fn no_credential_refusal(
+    operation: &str,
+    status: reqwest::StatusCode,
+    message: &str,
+    unset: &str,
+) -> String {
+    let mut text = format!(
+        "The API rejected {operation} with HTTP {} {}",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or("")
+    );
+    if !message.is_empty() {
+        text.push_str(": ");
+        text.push_str(message.trim_end_matches('.'));
+    }
+    text.push_str(&format!(
+        ". The server sent no credentials, since none are set; the user must set {unset} in the \
+         server's environment (or the same name with `_FILE` added, naming a file that holds the \
+         value) and start the server again."
+    ));
+    text
 }
 
 /// `text` with every credential in `secrets` replaced by `<redacted>`.
