@@ -661,14 +661,21 @@ fn valid_values(rule: &Value) -> String {
 }
 
 /// An example of a valid value: the schema's own (`examples`, `default`, the first `enum`
-/// value), or for a bounded number one inside the bounds.
+/// value) when it fits the schema's `format`, else one of the format's (a date for `date`, not a
+/// date-time), or for a bounded number one inside the bounds.
 fn example(rule: &Value) -> Option<Value> {
     let given = rule
         .pointer("/examples/0")
         .or_else(|| rule.get("default"))
         .or_else(|| rule.pointer("/enum/0"));
-    if let Some(given) = given {
+    let format = rule.get("format").and_then(Value::as_str);
+    if let Some(given) = given
+        && format.is_none_or(|format| fits_format(format, given))
+    {
         return Some(given.clone());
+    }
+    if let Some(example) = format.and_then(format_example) {
+        return Some(Value::from(example));
     }
     let integer = rule.get("type").and_then(Value::as_str) == Some("integer");
     let min = rule.get("minimum").and_then(Value::as_f64);
@@ -684,6 +691,33 @@ fn example(rule: &Value) -> Option<Value> {
     } else {
         serde_json::Number::from_f64(middle).map(Value::Number)
     }
+}
+
+/// A value of each string format JSON Schema defines that a model may be asked for.
+fn format_example(format: &str) -> Option<&'static str> {
+    Some(match format {
+        "date" => "2026-01-31",
+        "date-time" => "2026-01-31T09:30:00Z",
+        "time" => "09:30:00Z",
+        "duration" => "P3DT4H",
+        "email" | "idn-email" => "someone@example.com",
+        "hostname" | "idn-hostname" => "api.example.com",
+        "ipv4" => "192.0.2.10",
+        "ipv6" => "2001:db8::10",
+        "uri" | "iri" => "https://example.com/path",
+        "uri-reference" | "iri-reference" => "/path?query=1",
+        "uuid" => "123e4567-e89b-12d3-a456-426614174000",
+        _ => return None,
+    })
+}
+
+/// Whether `value` fits the string format `format`, by the same checker the arguments go
+/// through; a format the checker does not know fits anything.
+fn fits_format(format: &str, value: &Value) -> bool {
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&serde_json::json!({ "format": format }))
+        .map_or(true, |validator| validator.is_valid(value))
 }
 
 /// The async runtime for a transport. Over stdio the server answers one client, and one thread
@@ -3294,6 +3328,33 @@ mod tests {
     }
 
     #[test]
+    fn every_format_example_fits_its_format_and_a_wrong_one_does_not() {
+        for format in [
+            "date",
+            "date-time",
+            "time",
+            "duration",
+            "email",
+            "idn-email",
+            "hostname",
+            "idn-hostname",
+            "ipv4",
+            "ipv6",
+            "uri",
+            "iri",
+            "uri-reference",
+            "iri-reference",
+            "uuid",
+        ] {
+            let example = format_example(format).expect("an example for each format listed");
+            assert!(fits_format(format, &json!(example)), "{format}: {example}");
+        }
+        assert!(!fits_format("date", &json!("2026-01-31T09:30:00Z")));
+        assert!(!fits_format("uuid", &json!("x")));
+        assert!(!fits_format("email", &json!("nobody")));
+    }
+
+    #[test]
     fn credentials_are_blotted_out_of_text_from_the_api() {
         let secrets = vec!["s3cr3t-token".to_string(), "abc".to_string()];
         assert_eq!(
@@ -3323,7 +3384,35 @@ mod tests {
             ),
             (
                 json!({"type": "string", "format": "uuid", "default": "x"}),
-                "a string in uuid format, e.g. \"x\"",
+                "a string in uuid format, e.g. \"123e4567-e89b-12d3-a456-426614174000\"",
+            ),
+            (
+                json!({"type": "string", "format": "uuid", "default": "9b2f6c1e-0d4a-4f5e-8a7b-3c2d1e0f9a8b"}),
+                "a string in uuid format, e.g. \"9b2f6c1e-0d4a-4f5e-8a7b-3c2d1e0f9a8b\"",
+            ),
+            (
+                json!({"type": "string", "format": "date", "examples": ["2024-05-01T00:00:00Z"]}),
+                "a string in date format, e.g. \"2026-01-31\"",
+            ),
+            (
+                json!({"type": "string", "format": "date"}),
+                "a string in date format, e.g. \"2026-01-31\"",
+            ),
+            (
+                json!({"type": "string", "format": "date-time"}),
+                "a string in date-time format, e.g. \"2026-01-31T09:30:00Z\"",
+            ),
+            (
+                json!({"type": "string", "format": "email"}),
+                "a string in email format, e.g. \"someone@example.com\"",
+            ),
+            (
+                json!({"type": "string", "format": "uri"}),
+                "a string in uri format, e.g. \"https://example.com/path\"",
+            ),
+            (
+                json!({"type": "string", "format": "int-ish", "default": "x"}),
+                "a string in int-ish format, e.g. \"x\"",
             ),
             (
                 json!({"type": ["string", "null"], "pattern": "^a"}),
