@@ -531,3 +531,40 @@ fn a_token_file_that_cannot_be_read_stops_the_server_naming_the_file() {
         "{stderr}"
     );
 }
+
+#[test]
+fn without_credentials_start_up_names_the_variable_once_and_a_refused_call_says_none_were_set() {
+    run(|| async {
+        let api = Chaos::start().await;
+        // An empty variable counts as unset.
+        let server = Server::start(&api.base_url(), &[], &[("CHAOS_TOKEN", "")]).await;
+        api.script([Reply::json(
+            401,
+            json!({"message": "Authentication required."}),
+        )]);
+        let text = server.error("get_thing", json!({"thing_id": "t1"})).await;
+        assert_eq!(
+            text,
+            "The API rejected GET /things/{thing_id} with HTTP 401 Unauthorized: Authentication required. The server sent no credentials, since none are set; the user must set CHAOS_TOKEN in the server's environment (or the same name with `_FILE` added, naming a file that holds the value) and start the server again."
+        );
+        let seen = api.take_requests();
+        assert_eq!(seen.len(), 1, "{seen:?}");
+        assert_eq!(seen[0].header("authorization"), None, "nothing was sent");
+        let log = server.close().await;
+        let warning = "no credentials for the API are set: set CHAOS_TOKEN in the server's \
+                       environment (or the same name with `_FILE` added, naming a file that holds \
+                       the value); until then the server calls the API without credentials";
+        assert_eq!(log.matches(warning).count(), 1, "said once at start: {log}");
+
+        // With the token, start-up says nothing of credentials, and a refusal is the token's.
+        let server = Server::start(&api.base_url(), &[], &[]).await;
+        api.script([Reply::json(401, json!({"message": "Bad token."}))]);
+        let text = server.error("get_thing", json!({"thing_id": "t1"})).await;
+        assert!(
+            text.ends_with("The server's credentials for the API are missing or not allowed to do this; the user must fix the server's configuration."),
+            "{text}"
+        );
+        let log = server.close().await;
+        assert!(!log.contains("credentials for the API are set"), "{log}");
+    });
+}

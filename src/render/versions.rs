@@ -43,7 +43,7 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("subtle", r#""2.6""#),
     (
         "tokio",
-        r#"{ version = "1.48", features = ["macros", "net", "rt-multi-thread", "signal", "sync", "time"] }"#,
+        r#"{ version = "1.48", features = ["io-util", "macros", "net", "rt-multi-thread", "signal", "sync", "time"] }"#,
     ),
     ("tokio-util", r#"{ version = "0.7.17", features = ["rt"] }"#),
     ("tracing", r#""0.1.41""#),

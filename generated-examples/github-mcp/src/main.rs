@@ -47,11 +47,12 @@ const IDENTITY: runtime::ServerIdentity = runtime::ServerIdentity {
     tools_list_public: true,
 };
 
-/// The credentials for the API, from the server's own environment (GITHUB_TOKEN), each also from a file named by the variable with `_FILE` added.
+/// The credentials for the API, from the server's own environment (GITHUB_TOKEN), each also from a file named by the variable with `_FILE` added; one not given is `Unset`, naming its variables.
 fn credentials() -> anyhow::Result<Vec<runtime::Credential>> {
     let mut credentials = Vec::new();
-    if let Some(token) = runtime::secret_var("GITHUB_TOKEN")? {
-        credentials.push(Credential::Bearer(token));
+    match runtime::secret_var("GITHUB_TOKEN")? {
+        Some(token) => credentials.push(Credential::Bearer(token)),
+        None => credentials.push(Credential::Unset(&["GITHUB_TOKEN"])),
     }
     Ok(credentials)
 }
@@ -65,7 +66,9 @@ fn main() -> anyhow::Result<()> {
     let args = Args::from_arg_matches(&command.get_matches()).unwrap_or_else(|error| error.exit());
     let http = matches!(args.transport, Transport::Http);
     runtime::async_runtime(http)?.block_on(async move {
-        let client = client::Client::new(&args.base_url, credentials()?, args.upstream)?;
+        let credentials = credentials()?;
+        runtime::warn_unset_credentials(&credentials);
+        let client = client::Client::new(&args.base_url, credentials, args.upstream)?;
         let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;
         match args.transport {
             Transport::Stdio => runtime::serve_stdio(server).await,

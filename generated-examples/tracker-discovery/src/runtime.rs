@@ -661,14 +661,21 @@ fn valid_values(rule: &Value) -> String {
 }
 
 /// An example of a valid value: the schema's own (`examples`, `default`, the first `enum`
-/// value), or for a bounded number one inside the bounds.
+/// value) when it fits the schema's `format`, else one of the format's (a date for `date`, not a
+/// date-time), or for a bounded number one inside the bounds.
 fn example(rule: &Value) -> Option<Value> {
     let given = rule
         .pointer("/examples/0")
         .or_else(|| rule.get("default"))
         .or_else(|| rule.pointer("/enum/0"));
-    if let Some(given) = given {
+    let format = rule.get("format").and_then(Value::as_str);
+    if let Some(given) = given
+        && format.is_none_or(|format| fits_format(format, given))
+    {
         return Some(given.clone());
+    }
+    if let Some(example) = format.and_then(format_example) {
+        return Some(Value::from(example));
     }
     let integer = rule.get("type").and_then(Value::as_str) == Some("integer");
     let min = rule.get("minimum").and_then(Value::as_f64);
@@ -686,6 +693,33 @@ fn example(rule: &Value) -> Option<Value> {
     }
 }
 
+/// A value of each string format JSON Schema defines that a model may be asked for.
+fn format_example(format: &str) -> Option<&'static str> {
+    Some(match format {
+        "date" => "2026-01-31",
+        "date-time" => "2026-01-31T09:30:00Z",
+        "time" => "09:30:00Z",
+        "duration" => "P3DT4H",
+        "email" | "idn-email" => "someone@example.com",
+        "hostname" | "idn-hostname" => "api.example.com",
+        "ipv4" => "192.0.2.10",
+        "ipv6" => "2001:db8::10",
+        "uri" | "iri" => "https://example.com/path",
+        "uri-reference" | "iri-reference" => "/path?query=1",
+        "uuid" => "123e4567-e89b-12d3-a456-426614174000",
+        _ => return None,
+    })
+}
+
+/// Whether `value` fits the string format `format`, by the same checker the arguments go
+/// through; a format the checker does not know fits anything.
+fn fits_format(format: &str, value: &Value) -> bool {
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&serde_json::json!({ "format": format }))
+        .map_or(true, |validator| validator.is_valid(value))
+}
+
 /// The async runtime for a transport. Over stdio the server answers one client, and one thread
 /// does that with less memory and a faster start than a pool; over HTTP it serves many clients
 /// at once, on every core.
@@ -701,11 +735,219 @@ pub fn async_runtime(many_clients: bool) -> std::io::Result<tokio::runtime::Runt
 /// Serves MCP over this process's stdin and stdout until the client closes them.
 pub async fn serve_stdio<C: Send + Sync + 'static>(server: McpServer<C>) -> anyhow::Result<()> {
     let running = match stdio_on_event_loop()? {
-        Some(streams) => server.serve(streams).await?,
-        None => server.serve(rmcp::transport::stdio()).await?,
+        Some((input, output)) => server.serve(LineTransport::new(input, output)).await?,
+        None => {
+            let (input, output) = rmcp::transport::stdio();
+            server.serve(LineTransport::new(input, output)).await?
+        }
     };
     running.waiting().await?;
     Ok(())
+}
+
+/// The longest line read as one message over stdio, as rmcp's own stdio transport allows: a
+/// longer one is answered with an error and skipped without being held in memory.
+const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
+
+/// Newline-delimited JSON-RPC over a reader and a writer (the stdio transport), answering every
+/// line that is not one message with the protocol's error (id null) and reading on. rmcp's own
+/// stdio transport drops a line that is not JSON (invalid UTF-8 and nesting deeper than
+/// serde_json's 128 levels included) without a word, which leaves a client waiting for an answer
+/// that never comes; this one answers -32700 (parse error) for such a line, -32600 (invalid
+/// request) for a batch array, any other non-object, or an over-long line, and like rmcp ignores
+/// a notification it does not know (JSON-RPC never answers notifications).
+struct LineTransport<R, W> {
+    input: tokio::io::BufReader<R>,
+    /// The line read so far; kept across calls, since `receive` is polled inside a `select!` and
+    /// may be cancelled mid-line.
+    line: Vec<u8>,
+    /// Set while the rest of an over-long line is skipped.
+    discarding: bool,
+    output: Arc<tokio::sync::Mutex<W>>,
+    /// The error answers being written, waited for before the transport ends.
+    answers: tokio::task::JoinSet<()>,
+}
+
+impl<R, W> LineTransport<R, W>
+where
+    R: tokio::io::AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    fn new(input: R, output: W) -> Self {
+        LineTransport {
+            input: tokio::io::BufReader::new(input),
+            line: Vec::new(),
+            discarding: false,
+            output: Arc::new(tokio::sync::Mutex::new(output)),
+            answers: tokio::task::JoinSet::new(),
+        }
+    }
+
+    /// Writes `line` and a line break whole, after any line being written.
+    fn write_line(
+        &self,
+        mut line: Vec<u8>,
+    ) -> impl Future<Output = std::io::Result<()>> + Send + 'static {
+        use tokio::io::AsyncWriteExt;
+        line.push(b'\n');
+        let output = self.output.clone();
+        async move {
+            let mut output = output.lock().await;
+            output.write_all(&line).await?;
+            output.flush().await
+        }
+    }
+
+    /// Answers a line that is not a message. Written by a task of its own, so that `receive`
+    /// being cancelled cannot cut the answer short.
+    fn answer(&mut self, code: i64, message: String) {
+        let error = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": { "code": code, "message": message },
+        });
+        let write = self.write_line(error.to_string().into_bytes());
+        self.answers.spawn(async move {
+            if let Err(error) = write.await {
+                tracing::warn!("cannot write an error answer to stdout: {error}");
+            }
+        });
+    }
+
+    /// Reads up to the next line break into `self.line`, never letting it grow past
+    /// [`MAX_LINE_BYTES`]: `Some(true)` for a whole line, `Some(false)` for an over-long one
+    /// (dropped), `None` at the end of the input. Cancellation-safe: what is read stays in
+    /// `self.line` for the next call.
+    async fn read_line(&mut self) -> Option<bool> {
+        use tokio::io::AsyncBufReadExt;
+        loop {
+            let available = match self.input.fill_buf().await {
+                Ok([]) => return None,
+                Ok(available) => available,
+                Err(error) => {
+                    tracing::warn!("cannot read stdin: {error}");
+                    return None;
+                }
+            };
+            let newline = available.iter().position(|byte| *byte == b'\n');
+            let take = newline.map_or(available.len(), |at| at + 1);
+            let mut outcome = None;
+            if self.discarding {
+                self.discarding = newline.is_none();
+            } else if self.line.len() + take > MAX_LINE_BYTES {
+                self.line.clear();
+                self.discarding = newline.is_none();
+                outcome = Some(false);
+            } else {
+                self.line.extend_from_slice(&available[..take]);
+                if newline.is_some() {
+                    outcome = Some(true);
+                }
+            }
+            self.input.consume(take);
+            if outcome.is_some() {
+                return outcome;
+            }
+        }
+    }
+}
+
+/// Whether `message` is a notification that is not MCP's. rmcp hands one on as a custom
+/// notification, and a server that gets one before its first request stops ("expect initialized
+/// request"); this server acts on none, so the transport drops them, as rmcp's own stdio
+/// transport means to (it drops only those it cannot parse).
+fn is_unknown_notification(message: &rmcp::service::RxJsonRpcMessage<RoleServer>) -> bool {
+    use rmcp::model::{ClientNotification, JsonRpcMessage, JsonRpcNotification};
+    matches!(
+        message,
+        JsonRpcMessage::Notification(JsonRpcNotification {
+            notification: ClientNotification::CustomNotification(_),
+            ..
+        })
+    )
+}
+
+impl<R, W> rmcp::transport::Transport<RoleServer> for LineTransport<R, W>
+where
+    R: tokio::io::AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: rmcp::service::TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let line = serde_json::to_vec(&item);
+        let write = line.map(|line| self.write_line(line));
+        async move { write?.await }
+    }
+
+    async fn receive(&mut self) -> Option<rmcp::service::RxJsonRpcMessage<RoleServer>> {
+        loop {
+            let Some(whole) = self.read_line().await else {
+                // The answers to the last lines are written before the server ends.
+                while self.answers.join_next().await.is_some() {}
+                return None;
+            };
+            // Answers already written are forgotten.
+            while self.answers.try_join_next().is_some() {}
+            if !whole {
+                self.answer(
+                    -32600,
+                    format!("Invalid Request: the message is over {MAX_LINE_BYTES} bytes"),
+                );
+                continue;
+            }
+            let line = std::mem::take(&mut self.line);
+            let text = line.strip_suffix(b"\n").unwrap_or(&line);
+            let text = text.strip_suffix(b"\r").unwrap_or(text);
+            // A byte order mark may start JSON text (RFC 8259 §8.1).
+            let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
+            let parsed = if text.iter().all(u8::is_ascii_whitespace) {
+                None
+            } else {
+                Some(serde_json::from_slice(text))
+            };
+            let refusal = match parsed {
+                None => None,
+                Some(Ok(message)) => {
+                    self.line = line;
+                    self.line.clear();
+                    if is_unknown_notification(&message) {
+                        continue;
+                    }
+                    return Some(message);
+                }
+                Some(Err(_)) => match malformed_message(text, "the line") {
+                    Some(refusal) => Some(refusal),
+                    // An object, but not a message rmcp knows: a notification gets no answer;
+                    // anything else is an invalid request.
+                    None => serde_json::from_slice::<Value>(text)
+                        .ok()
+                        .filter(|message| message.get("id").is_some())
+                        .map(|_| {
+                            (
+                                -32600,
+                                "Invalid Request: not a JSON-RPC request or response".to_string(),
+                            )
+                        }),
+                },
+            };
+            // The buffer's room is kept for the next line.
+            self.line = line;
+            self.line.clear();
+            if let Some((code, message)) = refusal {
+                self.answer(code, message);
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        use tokio::io::AsyncWriteExt;
+        while self.answers.join_next().await.is_some() {}
+        self.output.lock().await.shutdown().await
+    }
 }
 
 /// One direction of the stdio transport.
@@ -924,8 +1166,7 @@ pub async fn serve_http<C: Send + Sync + 'static>(
         }));
     }
     let listen = options.listen;
-    let listener = tokio::net::TcpListener::bind(listen)
-        .await
+    let listener = bind_listener(listen)
         .map_err(|error| anyhow::anyhow!("cannot listen on {listen}: {error}"))?;
     tracing::info!("serving MCP on http://{}/mcp", listener.local_addr()?);
 
@@ -1162,6 +1403,27 @@ async fn accept_connections(
     Ok(())
 }
 
+/// How many connections the kernel may hold, handshake done, until the server accepts them (the
+/// kernel caps it at `net.core.somaxconn`, 4096 by default on Linux). tokio's `bind` asks for 128:
+/// under a flood that queue fills, the kernel drops further SYNs, and a real client's connection
+/// then waits for its SYN to be sent again, 1, 3 and 7 seconds later. Measured with
+/// `scripts/load-test --flood 1000 --open-files 256`: only 324 of the 1,000 flood connections were
+/// ever established, and the p99 of the real calls was 7.2 s.
+const LISTEN_BACKLOG: u32 = 4096;
+
+/// A listener on `address` with a [`LISTEN_BACKLOG`] queue; otherwise as tokio's `bind`
+/// (`SO_REUSEADDR` on, so a restarted server can listen at once).
+fn bind_listener(address: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = match address {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4()?,
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6()?,
+    };
+    #[cfg(not(windows))]
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(LISTEN_BACKLOG)
+}
+
 /// Returns once `last_activity` has not moved for `timeout`.
 async fn idle_for(last_activity: &Activity, timeout: Duration) {
     loop {
@@ -1304,29 +1566,7 @@ async fn refuse_malformed(
         )
             .into_response();
     };
-    let refusal = match std::str::from_utf8(&bytes) {
-        Err(error) => Some((
-            -32700,
-            format!("Parse error: the request body is not UTF-8 ({error})"),
-        )),
-        Ok(text) => match serde_json::from_str::<Value>(text) {
-            Err(error) => Some((
-                -32700,
-                format!("Parse error: the request body is not JSON ({error})"),
-            )),
-            Ok(Value::Array(_)) => Some((
-                -32600,
-                "Invalid Request: JSON-RPC batches are not supported; send one message per \
-                 request"
-                    .to_string(),
-            )),
-            Ok(Value::Object(_)) => None,
-            Ok(_) => Some((
-                -32600,
-                "Invalid Request: a JSON-RPC message is a JSON object".to_string(),
-            )),
-        },
-    };
+    let refusal = malformed_message(&bytes, "the request body");
     match refusal {
         None => {
             let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
@@ -1345,6 +1585,32 @@ async fn refuse_malformed(
             )
                 .into_response()
         }
+    }
+}
+
+/// Why `bytes` is not one JSON-RPC message, as an error code and message: -32700 (parse error)
+/// when they are not UTF-8 or not JSON (nesting deeper than serde_json's 128 levels included),
+/// -32600 (invalid request) for a batch array or any other non-object; `None` for an object.
+/// `what` names the bytes in the message ("the request body").
+fn malformed_message(bytes: &[u8], what: &str) -> Option<(i64, String)> {
+    match std::str::from_utf8(bytes) {
+        Err(error) => Some((
+            -32700,
+            format!("Parse error: {what} is not UTF-8 ({error})"),
+        )),
+        Ok(text) => match serde_json::from_str::<Value>(text) {
+            Err(error) => Some((-32700, format!("Parse error: {what} is not JSON ({error})"))),
+            Ok(Value::Array(_)) => Some((
+                -32600,
+                "Invalid Request: JSON-RPC batches are not supported; send one message at a time"
+                    .to_string(),
+            )),
+            Ok(Value::Object(_)) => None,
+            Ok(_) => Some((
+                -32600,
+                "Invalid Request: a JSON-RPC message is a JSON object".to_string(),
+            )),
+        },
     }
 }
 
@@ -1582,6 +1848,51 @@ pub enum Credential {
     },
     /// A bearer token fetched (and refreshed) by the server itself.
     Fetched(Arc<dyn TokenSource>),
+    /// A credential the API describes that the server was not given: the environment variables
+    /// that would give it (all of them, for one that takes more than one). Nothing is sent for it.
+    Unset(&'static [&'static str]),
+}
+
+/// The variables that would give the server the credentials it was not given, each credential's
+/// joined by "and" and the credentials by "or" ("A, or B and C"); `None` when nothing is unset.
+fn unset_credentials(credentials: &[Credential]) -> Option<String> {
+    let unset: Vec<String> = credentials
+        .iter()
+        .filter_map(|credential| match credential {
+            Credential::Unset(variables) => Some(variables.join(" and ")),
+            _ => None,
+        })
+        .collect();
+    (!unset.is_empty()).then(|| unset.join(", or "))
+}
+
+/// Says on stderr, once at start, which credentials the server was not given and which variables
+/// would give them: a server started without its token otherwise says nothing until the API
+/// refuses a call.
+pub fn warn_unset_credentials(credentials: &[Credential]) {
+    let Some(unset) = unset_credentials(credentials) else {
+        return;
+    };
+    if sends_no_credential(credentials) {
+        tracing::warn!(
+            "no credentials for the API are set: set {unset} in the server's environment (or the \
+             same name with `_FILE` added, naming a file that holds the value); until then the \
+             server calls the API without credentials"
+        );
+    } else {
+        tracing::warn!(
+            "not every credential the API describes is set: {unset} (or the same name with \
+             `_FILE` added) is not; requests go to the API without it"
+        );
+    }
+}
+
+/// Whether the server sends no credential at all although the API describes some.
+fn sends_no_credential(credentials: &[Credential]) -> bool {
+    !credentials.is_empty()
+        && credentials
+            .iter()
+            .all(|credential| matches!(credential, Credential::Unset(_)))
 }
 
 impl fmt::Debug for Credential {
@@ -1593,6 +1904,7 @@ impl fmt::Debug for Credential {
             }
             Credential::Basic { username, .. } => write!(f, "Basic({username}: <redacted>)"),
             Credential::Fetched(_) => f.write_str("Fetched(<redacted>)"),
+            Credential::Unset(variables) => write!(f, "Unset({})", variables.join(", ")),
         }
     }
 }
@@ -1917,6 +2229,7 @@ impl Upstream {
                         KeyLocation::Cookie => cookies.push((*name, value.clone())),
                     }
                 }
+                Credential::Unset(_) => {}
             }
         }
         let mut headers = request.headers;
@@ -2079,6 +2392,14 @@ impl Upstream {
                         other => other,
                     })?;
             let body = parse_body(&bytes);
+            if matches!(status.as_u16(), 401 | 403) && sends_no_credential(&self.credentials) {
+                return Err(ToolError::Answer(no_credential_refusal(
+                    operation,
+                    status,
+                    &scrub(error_message(&body)),
+                    &unset_credentials(&self.credentials).unwrap_or_default(),
+                )));
+            }
             if !status.is_success() {
                 return Err(ToolError::Status {
                     operation,
@@ -2197,6 +2518,31 @@ fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
         when.duration_since(SystemTime::now())
             .unwrap_or(Duration::ZERO),
     )
+}
+
+/// What a model reads when the API refuses a call (401 or 403) that went without credentials
+/// because none were set: that, and which variables the user must set.
+fn no_credential_refusal(
+    operation: &str,
+    status: reqwest::StatusCode,
+    message: &str,
+    unset: &str,
+) -> String {
+    let mut text = format!(
+        "The API rejected {operation} with HTTP {} {}",
+        status.as_u16(),
+        status.canonical_reason().unwrap_or("")
+    );
+    if !message.is_empty() {
+        text.push_str(": ");
+        text.push_str(message.trim_end_matches('.'));
+    }
+    text.push_str(&format!(
+        ". The server sent no credentials, since none are set; the user must set {unset} in the \
+         server's environment (or the same name with `_FILE` added, naming a file that holds the \
+         value) and start the server again."
+    ));
+    text
 }
 
 /// `text` with every credential in `secrets` replaced by `<redacted>`.
@@ -3002,6 +3348,33 @@ mod tests {
     }
 
     #[test]
+    fn every_format_example_fits_its_format_and_a_wrong_one_does_not() {
+        for format in [
+            "date",
+            "date-time",
+            "time",
+            "duration",
+            "email",
+            "idn-email",
+            "hostname",
+            "idn-hostname",
+            "ipv4",
+            "ipv6",
+            "uri",
+            "iri",
+            "uri-reference",
+            "iri-reference",
+            "uuid",
+        ] {
+            let example = format_example(format).expect("an example for each format listed");
+            assert!(fits_format(format, &json!(example)), "{format}: {example}");
+        }
+        assert!(!fits_format("date", &json!("2026-01-31T09:30:00Z")));
+        assert!(!fits_format("uuid", &json!("x")));
+        assert!(!fits_format("email", &json!("nobody")));
+    }
+
+    #[test]
     fn credentials_are_blotted_out_of_text_from_the_api() {
         let secrets = vec!["s3cr3t-token".to_string(), "abc".to_string()];
         assert_eq!(
@@ -3031,7 +3404,35 @@ mod tests {
             ),
             (
                 json!({"type": "string", "format": "uuid", "default": "x"}),
-                "a string in uuid format, e.g. \"x\"",
+                "a string in uuid format, e.g. \"123e4567-e89b-12d3-a456-426614174000\"",
+            ),
+            (
+                json!({"type": "string", "format": "uuid", "default": "9b2f6c1e-0d4a-4f5e-8a7b-3c2d1e0f9a8b"}),
+                "a string in uuid format, e.g. \"9b2f6c1e-0d4a-4f5e-8a7b-3c2d1e0f9a8b\"",
+            ),
+            (
+                json!({"type": "string", "format": "date", "examples": ["2024-05-01T00:00:00Z"]}),
+                "a string in date format, e.g. \"2026-01-31\"",
+            ),
+            (
+                json!({"type": "string", "format": "date"}),
+                "a string in date format, e.g. \"2026-01-31\"",
+            ),
+            (
+                json!({"type": "string", "format": "date-time"}),
+                "a string in date-time format, e.g. \"2026-01-31T09:30:00Z\"",
+            ),
+            (
+                json!({"type": "string", "format": "email"}),
+                "a string in email format, e.g. \"someone@example.com\"",
+            ),
+            (
+                json!({"type": "string", "format": "uri"}),
+                "a string in uri format, e.g. \"https://example.com/path\"",
+            ),
+            (
+                json!({"type": "string", "format": "int-ish", "default": "x"}),
+                "a string in int-ish format, e.g. \"x\"",
             ),
             (
                 json!({"type": ["string", "null"], "pattern": "^a"}),
