@@ -47,9 +47,23 @@ pub struct Api {
     pub security_schemes: IndexMap<String, SecurityScheme>,
     /// The document's default security requirement: alternatives, each a set of scheme names.
     pub security: Vec<Vec<String>>,
-    /// What the loader repaired or dropped to publish valid schemas: (JSON pointer in the
-    /// document, what was done), for the CLI to show as warnings.
-    pub warnings: Vec<(String, String)>,
+    /// What the loader repaired or dropped to publish valid schemas, and what makes the
+    /// document invalid against its specification, for the CLI to show as warnings.
+    pub warnings: Vec<Warning>,
+}
+
+/// Something the loader found wrong in a document without refusing it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// The file it is in, when it is an external file a `$ref` named (as the user would see it);
+    /// `None` for the document itself.
+    pub file: Option<std::path::PathBuf>,
+    /// The JSON pointer of the value, in that file.
+    pub pointer: String,
+    /// Line and column (from 1) of the value in that file, when found.
+    pub position: Option<(usize, usize)>,
+    /// What is wrong, and what was done about it.
+    pub message: String,
 }
 
 /// An HTTP method.

@@ -193,13 +193,18 @@ impl Scope {
         }
     }
 
-    /// Takes `name`, or `name_2`, `name_3`, … when it is taken.
+    /// Takes `name`, or `name_2`, `name_3`, … when it is taken. A keyword made safe (`type_`)
+    /// numbers as `type_2`: `type__2` would be a field name rustc warns is not snake case.
     pub fn unique(&mut self, name: String) -> String {
         if self.taken.insert(name.clone()) {
             return name;
         }
+        let stem = match name.trim_end_matches('_') {
+            "" => name.as_str(),
+            stem => stem,
+        };
         (2..)
-            .map(|n| format!("{name}_{n}"))
+            .map(|n| format!("{stem}_{n}"))
             .find(|candidate| self.taken.insert(candidate.clone()))
             .expect("an unbounded range always yields a free name")
     }
@@ -281,6 +286,18 @@ mod tests {
         assert_eq!(
             (a.as_str(), b.as_str(), c.as_str()),
             ("foo_bar", "foo_bar_2", "foo_bar_3")
+        );
+    }
+
+    #[test]
+    fn a_keyword_that_collides_is_numbered_as_snake_case() {
+        let mut scope = Scope::default();
+        let a = scope.unique(rust_snake_ident("$_type", "f"));
+        let b = scope.unique(rust_snake_ident("type", "f"));
+        let c = scope.unique(rust_snake_ident("Type", "f"));
+        assert_eq!(
+            (a.as_str(), b.as_str(), c.as_str()),
+            ("type_", "type_2", "type_3")
         );
     }
 

@@ -201,7 +201,7 @@ fn openapi_3_2_is_refused_naming_the_version() {
     assert_refused(
         "future.json",
         Some(br#"{"openapi": "3.2.0", "info": {"title": "Pets", "version": "1"}, "paths": {}}"#),
-        r#"error: future.json at /openapi: OpenAPI version "3.2.0" is not supported; mcpgen reads OpenAPI 3.0.x and 3.1.x"#,
+        r#"error: future.json:1:2 at /openapi: OpenAPI version "3.2.0" is not supported; mcpgen reads OpenAPI 3.0.x and 3.1.x"#,
     );
 }
 
@@ -211,7 +211,7 @@ fn a_dangling_ref_is_refused_at_the_referring_pointer() {
     assert_refused(
         "dangling.yaml",
         Some(&contents),
-        "error: dangling.yaml at /paths/~1pets/get/responses/200/content/application~1json/schema: `$ref: #/components/schemas/Pet` points to nothing in this document",
+        "error: dangling.yaml:15:15 at /paths/~1pets/get/responses/200/content/application~1json/schema: `$ref: #/components/schemas/Pet` points to nothing in this document",
     );
 }
 

@@ -46,7 +46,7 @@ fn invalid_keywords_are_repaired_or_dropped_with_a_warning_naming_their_place() 
     let warnings: Vec<String> = api
         .warnings
         .iter()
-        .map(|(pointer, message)| format!("{pointer}: {message}"))
+        .map(|warning| format!("{}: {}", warning.pointer, warning.message))
         .collect();
     assert_eq!(
         warnings,

@@ -4,6 +4,11 @@
 //! and the lints of [`crate::lint`] (warnings, and errors for exceeded budgets) are reported
 //! together, sorted by position: as `FILE:LINE:COL` snippets on stderr, or as JSON on stdout.
 //! When the file has mistakes, the tools without mistakes are still linted.
+//!
+//! The spec's own findings come first: what makes it invalid against its specification and what
+//! loading repaired (warnings, [`crate::api::Api::warnings`]), or why it cannot be loaded (an
+//! error), each with the file it is in (an external file a `$ref` named, when it is in one) and
+//! its line and column. `mcpgen check SPEC` without a curation file checks the spec alone.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -24,7 +29,7 @@ pub struct CheckArgs {
     pub inputs: Inputs,
     /// `text`: `FILE:LINE:COL` with the line, a caret and a suggestion, on stderr; `json`: a list
     /// of `{severity, message, file, line, column, help, tools}` on stdout (`tools`: the curated
-    /// tools a finding belongs to).
+    /// tools a finding belongs to; a finding in the spec also has `pointer`, its JSON pointer).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
     /// Fail (exit 1) on warnings too, not only on errors.
@@ -38,8 +43,18 @@ pub fn run(args: CheckArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         args.inputs.is_large(),
         &format!("loading {}", args.inputs.spec.display()),
     );
-    let api = crate::load::load_with(&args.inputs.spec, args.inputs.refs_root.as_deref())?;
-    crate::load::print_warnings(&args.inputs.spec, &api);
+    let api = match crate::load::load_with(&args.inputs.spec, args.inputs.refs_root.as_deref()) {
+        Ok(api) => api,
+        Err(error) if args.format == Format::Json => {
+            out.stdout_line(&render_json(vec![load_error_json(&error)]));
+            return Ok(ExitCode::from(1));
+        }
+        Err(error) => return Err(error.into()),
+    };
+    let spec_warnings = api.warnings.len();
+    if args.format == Format::Text && (out.verbosity > 0 || args.deny_warnings) {
+        crate::load::print_warnings(&args.inputs.spec, &api);
+    }
     let options = args.inputs.options();
     let (file, text, mut found) = match &args.inputs.curation {
         Some(path) => {
@@ -62,18 +77,32 @@ pub fn run(args: CheckArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .count();
-    let warnings = found.len() - errors;
+    let warnings = found.len() - errors + spec_warnings;
     let failed = errors > 0 || (args.deny_warnings && warnings > 0);
 
     match args.format {
-        Format::Json => out.stdout_line(&json_report(&file, &found)),
+        Format::Json => {
+            let mut items: Vec<Value> = api
+                .warnings
+                .iter()
+                .map(|warning| load_warning_json(&args.inputs.spec, warning))
+                .collect();
+            items.extend(json_items(&file, &found));
+            out.stdout_line(&render_json(items));
+        }
         Format::Text => {
             // `-q` says nothing but errors: warnings only when they fail the run.
             if out.verbosity == 0 && !args.deny_warnings {
                 found.retain(|d| d.severity == Severity::Error);
             }
-            if found.is_empty() {
+            if found.is_empty() && spec_warnings == 0 {
                 out.status(&format!("{}: no problems", file.display()));
+            } else if found.is_empty() {
+                let plural = if spec_warnings == 1 { "" } else { "s" };
+                out.status(&format!(
+                    "{}: {spec_warnings} warning{plural} about the spec, no problems in what it makes",
+                    file.display()
+                ));
             } else {
                 let report = diagnostics::render(&file, &text, &found);
                 let report = if out.color { paint(&report) } else { report };
@@ -146,10 +175,44 @@ fn sort(found: &mut [Diagnostic]) {
 
 /// `[{severity, message, file, line, column, help, tools}]`; `line` and `column` are null for a
 /// finding about the file as a whole, `tools` (the keys of the curated tools it belongs to) empty
-/// for one outside the tools.
-fn json_report(file: &Path, found: &[Diagnostic]) -> String {
+/// for one outside the tools. The spec's findings also have `pointer`, the JSON pointer of the
+/// value in `file`.
+fn render_json(items: Vec<Value>) -> String {
+    serde_json::to_string_pretty(&items).expect("JSON always serializes")
+}
+
+/// A warning about the spec (or an external file it refers to) as a JSON diagnostic.
+fn load_warning_json(spec: &Path, warning: &crate::api::Warning) -> Value {
+    let file = warning.file.as_deref().unwrap_or(spec);
+    json!({
+        "severity": "warning",
+        "message": warning.message,
+        "file": file.display().to_string(),
+        "line": warning.position.map(|(line, _)| line),
+        "column": warning.position.map(|(_, column)| column),
+        "pointer": warning.pointer,
+        "help": null,
+        "tools": [],
+    })
+}
+
+/// Why the spec cannot be loaded, as a JSON diagnostic.
+fn load_error_json(error: &crate::load::LoadError) -> Value {
+    json!({
+        "severity": "error",
+        "message": error.message,
+        "file": error.file.display().to_string(),
+        "line": error.position.map(|(line, _)| line),
+        "column": error.position.map(|(_, column)| column),
+        "pointer": error.pointer,
+        "help": null,
+        "tools": [],
+    })
+}
+
+fn json_items(file: &Path, found: &[Diagnostic]) -> Vec<Value> {
     let file = file.display().to_string();
-    let items: Vec<Value> = found
+    found
         .iter()
         .map(|d| {
             json!({
@@ -165,8 +228,7 @@ fn json_report(file: &Path, found: &[Diagnostic]) -> String {
                 "tools": d.tools,
             })
         })
-        .collect();
-    serde_json::to_string_pretty(&items).expect("JSON always serializes")
+        .collect()
 }
 
 /// Colours the `error` and `warning` headings of a rendered report.

@@ -205,7 +205,9 @@ directory gives `up to date: DIR` on stderr and exit code 0.")]
     /// those are the defaults). Warnings: a description too short to say when to use the tool, a
     /// parameter without a description, a name too long once a client adds its prefix,
     /// annotations that contradict the HTTP method, two tools that call the same operation.
-    /// Without -c, the tools mirrored from the spec are linted, and budgets only warn.
+    /// Without -c, the tools mirrored from the spec are linted, and budgets only warn. The spec
+    /// itself is checked either way: what makes it invalid against its OpenAPI version, and
+    /// what loading repaired, are warnings at its FILE:LINE:COL.
     ///
     /// Exit status: 0 when clean or with warnings only, 1 with errors (or with warnings and
     /// --deny-warnings).

@@ -4,11 +4,13 @@
 //! not lost on the way; `$ref`s are resolved here and nowhere else. Every error names the file
 //! and, where it applies, the JSON pointer of the offending value.
 
+pub mod position;
 mod refs;
 mod repair;
 mod schema;
 mod swagger2;
 mod unused;
+mod validate;
 
 use std::path::{Path, PathBuf};
 
@@ -17,7 +19,7 @@ use serde_json::{Map, Value};
 
 use crate::api::{
     Api, Body, BodyKind, Location, Method, Operation, ParamStyle, Parameter, Response,
-    SecurityScheme, Style,
+    SecurityScheme, Style, Warning,
 };
 pub use schema::{SchemaContext, SchemaConverter};
 
@@ -27,12 +29,17 @@ pub struct LoadError {
     pub file: PathBuf,
     /// The JSON pointer of the offending value, when there is one.
     pub pointer: Option<String>,
+    /// Line and column (from 1) of that value in `file`, when found.
+    pub position: Option<(usize, usize)>,
     pub message: String,
 }
 
 impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.file.display())?;
+        if let Some((line, column)) = self.position {
+            write!(f, ":{line}:{column}")?;
+        }
         if let Some(pointer) = &self.pointer {
             write!(f, " at {}", if pointer.is_empty() { "/" } else { pointer })?;
         }
@@ -47,6 +54,7 @@ fn errors_in(path: &Path) -> impl Fn(Option<String>, String) -> LoadError + '_ {
     move |pointer, message| LoadError {
         file: path.to_path_buf(),
         pointer,
+        position: None,
         message,
     }
 }
@@ -89,12 +97,50 @@ pub fn load_text_with(path: &Path, text: &str, refs_root: Option<&Path>) -> Resu
     load_document(path, document, refs_root)
 }
 
-/// Normalizes the parsed document read from `path`.
+/// Normalizes the parsed document read from `path`. Its errors and warnings name the file they
+/// are in (an external file a `$ref` named, when they are in one), with the line and column.
 fn load_document(path: &Path, document: Value, refs_root: Option<&Path>) -> Result<Api, LoadError> {
+    let mut places = Places::new(path, document.get("swagger").is_some());
+    let invalid = validate::against_specification(&document);
+    let api = normalize(path, document, refs_root, &mut places);
+    match api {
+        Ok(mut api) => {
+            // What makes the document invalid comes first: the repairs often follow from it.
+            let repaired = std::mem::take(&mut api.warnings);
+            let mut warnings = Vec::with_capacity(invalid.len() + repaired.len());
+            // A value the loader repaired is told once, by the repair, which says what was done.
+            let repaired_at: std::collections::HashSet<&str> =
+                repaired.iter().map(|w| w.pointer.as_str()).collect();
+            for (pointer, message) in invalid {
+                if !repaired_at.contains(pointer.as_str()) {
+                    warnings.push(places.warning(pointer, message, false));
+                }
+            }
+            for warning in repaired {
+                warnings.push(places.warning(warning.pointer, warning.message, true));
+            }
+            api.warnings = warnings;
+            Ok(api)
+        }
+        Err(error) => Err(places.error(error)),
+    }
+}
+
+/// [`load_document`] without the places: bundles, upgrades and converts `document`.
+fn normalize(
+    path: &Path,
+    document: Value,
+    refs_root: Option<&Path>,
+    places: &mut Places,
+) -> Result<Api, LoadError> {
     let error = errors_in(path);
     let targets = refs::RefTargets::of(&document);
     let document = match targets.external {
-        true => refs::bundle(path, document, refs_root)?,
+        true => {
+            let (document, sources) = refs::bundle(path, document, refs_root)?;
+            places.sources = sources;
+            document
+        }
         false => document,
     };
     let mut document =
@@ -126,14 +172,115 @@ fn load_document(path: &Path, document: Value, refs_root: Option<&Path>) -> Resu
     Ok(api)
 }
 
-/// Prints on stderr what loading the document at `path` repaired or dropped
-/// ([`Api::warnings`]), one `warning: FILE at POINTER: what was done` line each.
+/// Tells a pointer into the loaded document as the file and the place the user wrote: a pointer
+/// into a bundled external file becomes that file and the pointer in it, and each gets its line
+/// and column. Files are parsed again for their positions only when something is reported.
+struct Places {
+    root: PathBuf,
+    /// The document is Swagger 2.0: the loader's pointers are into its OpenAPI 3.0 conversion,
+    /// whose places are not the file's (`/components/schemas/Pet` is `/definitions/Pet`), so
+    /// they get no line and column rather than a wrong one.
+    converted: bool,
+    sources: refs::Sources,
+    /// Canonical or given path → the parsed file, `None` when it cannot be read or parsed.
+    parsed: std::collections::HashMap<PathBuf, Option<marked_yaml::Node>>,
+}
+
+impl Places {
+    fn new(root: &Path, converted: bool) -> Self {
+        Places {
+            root: root.to_path_buf(),
+            converted,
+            sources: refs::Sources::default(),
+            parsed: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The line and column of `pointer` in the file at `path`.
+    fn position(&mut self, path: &Path, pointer: &str) -> Option<(usize, usize)> {
+        let node = self.parsed.entry(path.to_path_buf()).or_insert_with(|| {
+            let text = std::fs::read_to_string(path).ok()?;
+            position::parse(&text)
+        });
+        position::find(node.as_ref()?, pointer)
+    }
+
+    /// `pointer` (into the bundled, perhaps converted document) as a file, a pointer in it and
+    /// a position. `loaded`: the pointer is the loader's (into the conversion of a Swagger 2.0
+    /// document), not the original document's.
+    fn place(
+        &mut self,
+        pointer: String,
+        loaded: bool,
+    ) -> (Option<PathBuf>, String, Option<(usize, usize)>) {
+        if let Some((shown, canonical, inner)) = self.sources.external(&pointer) {
+            let (shown, canonical) = (shown.to_path_buf(), canonical.to_path_buf());
+            let position = self.position(&canonical, &inner);
+            return (Some(shown), inner, position);
+        }
+        let position = match loaded && self.converted {
+            true => None,
+            false => {
+                let root = self.root.clone();
+                self.position(&root, &pointer)
+            }
+        };
+        (None, pointer, position)
+    }
+
+    fn warning(&mut self, pointer: String, message: String, loaded: bool) -> Warning {
+        let (file, pointer, position) = self.place(pointer, loaded);
+        Warning {
+            file,
+            pointer,
+            position,
+            message,
+        }
+    }
+
+    fn error(&mut self, mut error: LoadError) -> LoadError {
+        let Some(pointer) = error.pointer.clone().filter(|p| !p.is_empty()) else {
+            return error;
+        };
+        if error.file == self.root {
+            let (file, pointer, position) = self.place(pointer, true);
+            if let Some(file) = file {
+                error.file = file;
+            }
+            error.pointer = Some(pointer);
+            error.position = position;
+        } else {
+            // An error the bundler found in an external file names that file already.
+            let file = error.file.clone();
+            error.position = self.position(&file, &pointer);
+            error.pointer = Some(pointer);
+        }
+        error
+    }
+}
+
+/// The warnings of loading the document at `path` ([`Api::warnings`]), one
+/// `FILE:LINE:COL at POINTER: what was done` line each.
+pub fn warning_lines(path: &Path, api: &Api) -> Vec<String> {
+    api.warnings
+        .iter()
+        .map(|warning| {
+            LoadError {
+                file: warning.file.clone().unwrap_or_else(|| path.to_path_buf()),
+                pointer: Some(warning.pointer.clone()),
+                position: warning.position,
+                message: warning.message.clone(),
+            }
+            .to_string()
+        })
+        .collect()
+}
+
+/// Prints on stderr what loading the document at `path` repaired, dropped or found invalid
+/// ([`Api::warnings`]), one `warning: FILE:LINE:COL at POINTER: what was done` line each.
 pub fn print_warnings(path: &Path, api: &Api) {
-    for (pointer, message) in &api.warnings {
-        eprintln!(
-            "warning: {}",
-            errors_in(path)(Some(pointer.clone()), message.clone())
-        );
+    for line in warning_lines(path, api) {
+        eprintln!("warning: {line}");
     }
 }
 
@@ -265,6 +412,23 @@ pub(crate) fn name_text(name: &Value) -> Option<String> {
     }
 }
 
+/// The names of the `{placeholders}` of a path template, each once, in order.
+fn placeholders(path: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut rest = path;
+    while let Some(start) = rest.find('{') {
+        let Some(length) = rest[start + 1..].find('}') else {
+            break;
+        };
+        let name = &rest[start + 1..start + 1 + length];
+        if !name.is_empty() && !names.contains(&name) {
+            names.push(name);
+        }
+        rest = &rest[start + 1 + length + 1..];
+    }
+    names
+}
+
 /// Escapes one JSON pointer token (`~` → `~0`, `/` → `~1`).
 pub fn pointer_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
@@ -338,7 +502,17 @@ impl<'a> Loader<'a> {
             .unwrap_or_default();
         let security_schemes = self.security_schemes()?;
         let operations = self.operations(root, paths)?;
-        let warnings = self.schemas.take_warnings();
+        let warnings = self
+            .schemas
+            .take_warnings()
+            .into_iter()
+            .map(|(pointer, message)| Warning {
+                file: None,
+                pointer,
+                position: None,
+                message,
+            })
+            .collect();
         Ok(Api {
             warnings,
             title,
@@ -519,6 +693,7 @@ impl<'a> Loader<'a> {
                 parameters.push(parameter);
             }
         }
+        self.match_placeholders(path, pointer, &mut parameters);
         let body = operation
             .get("requestBody")
             .map(|b| self.body(b, &format!("{pointer}/requestBody")))
@@ -558,6 +733,52 @@ impl<'a> Loader<'a> {
             server: None,
             credentials: Vec::new(),
         })
+    }
+
+    /// Makes the path parameters of the operation at `pointer` agree with the placeholders of
+    /// its `path`, with a warning for each disagreement: a placeholder without a parameter
+    /// (`/users/{username}/{foo}` declaring only `username`) becomes a required string parameter,
+    /// so the server never sends the literal `{foo}`; a path parameter without a placeholder is
+    /// dropped, since there is no place in the request to send it.
+    fn match_placeholders(&self, path: &str, pointer: &str, parameters: &mut Vec<Parameter>) {
+        let placeholders = placeholders(path);
+        parameters.retain(|parameter| {
+            let unplaced = parameter.location == Location::Path
+                && !placeholders.contains(&parameter.name.as_str());
+            if unplaced {
+                self.schemas.warn(
+                    pointer.to_string(),
+                    format!(
+                        "path parameter `{}` has no `{{{}}}` placeholder in the path `{path}`; dropped, since the request has no place for it",
+                        parameter.name, parameter.name
+                    ),
+                );
+            }
+            !unplaced
+        });
+        for name in placeholders {
+            let declared = parameters
+                .iter()
+                .any(|p| p.location == Location::Path && p.name == name);
+            if declared {
+                continue;
+            }
+            self.schemas.warn(
+                pointer.to_string(),
+                format!(
+                    "the path `{path}` has the placeholder `{{{name}}}`, but the operation declares no path parameter `{name}`; read as a required string parameter `{name}`"
+                ),
+            );
+            parameters.push(Parameter {
+                name: name.to_string(),
+                location: Location::Path,
+                required: true,
+                description: None,
+                deprecated: false,
+                schema: serde_json::json!({ "type": "string" }),
+                style: None,
+            });
+        }
     }
 
     fn parameters(&self, list: &Value, pointer: &str) -> Result<Vec<Parameter>, Fail> {

@@ -140,23 +140,26 @@ impl RefTargets {
 /// Replaces the external `$ref`s of `document` (read from `path`) by local ones, bringing the
 /// files they name into it. Files are read only under `refs_root` (default: the document's own
 /// folder). A document without external `$ref`s ([`RefTargets::external`]) is returned as it is.
+/// Also returns the files brought in, by their name under [`EXTERNAL_KEY`].
 pub fn bundle(
     path: &Path,
     mut document: Value,
     refs_root: Option<&Path>,
-) -> Result<Value, LoadError> {
+) -> Result<(Value, Sources), LoadError> {
     if !RefTargets::of(&document).external {
-        return Ok(document);
+        return Ok((document, Sources::default()));
     }
     let root_file = path.canonicalize().map_err(|e| LoadError {
         file: path.to_path_buf(),
         pointer: None,
+        position: None,
         message: format!("cannot read the file: {e}"),
     })?;
     let boundary = match refs_root {
         Some(root) => root.canonicalize().map_err(|e| LoadError {
             file: root.to_path_buf(),
             pointer: None,
+            position: None,
             message: format!("--refs-root: cannot read the folder: {e}"),
         })?,
         None => root_file.parent().unwrap_or(Path::new("/")).to_path_buf(),
@@ -181,15 +184,42 @@ pub fn bundle(
         bundler.files[index].3 = value;
         index += 1;
     }
+    let mut sources = Sources::default();
     if let Some(root) = document.as_object_mut() {
         let bundled: Map<String, Value> = bundler
             .files
             .into_iter()
-            .map(|(name, _, _, value)| (name, value))
+            .map(|(name, shown, canonical, value)| {
+                sources.files.insert(name.clone(), (shown, canonical));
+                (name, value)
+            })
             .collect();
         root.insert(EXTERNAL_KEY.into(), Value::Object(bundled));
     }
-    Ok(document)
+    Ok((document, sources))
+}
+
+/// The external files a document was bundled from, so that a pointer into the bundle can be
+/// told as the file and the place the user wrote.
+#[derive(Debug, Default)]
+pub struct Sources {
+    /// Name under [`EXTERNAL_KEY`] → (the path as the user would see it, its canonical path).
+    files: HashMap<String, (PathBuf, PathBuf)>,
+}
+
+impl Sources {
+    /// The file (shown, canonical) and the pointer in it of `pointer` into the bundled document;
+    /// `None` when it points into the root document.
+    pub fn external<'a>(&'a self, pointer: &str) -> Option<(&'a Path, &'a Path, String)> {
+        let rest = pointer.strip_prefix(&format!("/{EXTERNAL_KEY}/"))?;
+        let (token, inner) = match rest.split_once('/') {
+            Some((token, inner)) => (token, format!("/{inner}")),
+            None => (rest, String::new()),
+        };
+        let name = token.replace("~1", "/").replace("~0", "~");
+        let (shown, canonical) = self.files.get(&name)?;
+        Some((shown, canonical, inner))
+    }
 }
 
 /// Where the bundler is in a file: the JSON pointer, and the keys of the two objects above.
@@ -274,6 +304,7 @@ impl Bundler {
         let fail = |message: String| LoadError {
             file: display.to_path_buf(),
             pointer: Some(pointer.to_string()),
+            position: None,
             message,
         };
         let (target, fragment) = match reference.split_once('#') {
@@ -342,6 +373,7 @@ impl Bundler {
         let file_error = |message: String| LoadError {
             file: shown.clone(),
             pointer: None,
+            position: None,
             message,
         };
         let bytes = std::fs::read(&canonical).map_err(|e| {

@@ -84,7 +84,7 @@ impl SchemaContext {
         error
     }
 
-    fn warn(&self, pointer: String, message: String) {
+    pub(super) fn warn(&self, pointer: String, message: String) {
         self.warnings.borrow_mut().insert((pointer, message));
     }
 
@@ -433,6 +433,7 @@ impl<'a> SchemaConverter<'a> {
                 }
             }
         }
+        discriminate(object, &mut out);
         rewrite_exclusive_bounds(&mut out);
         if let Some(example) = object.get("example")
             && !out.contains_key("examples")
@@ -666,4 +667,59 @@ fn make_nullable(schema: Value) -> Value {
         values.push(Value::Null);
     }
     Value::Object(object)
+}
+
+/// Makes a `oneOf`/`anyOf` with a `discriminator` select its branch the way the OpenAPI
+/// specification says: JSON Schema has no `discriminator`, and without it two object branches
+/// whose properties are all optional both accept `{"petType": "cat"}`, so a `oneOf` refuses a
+/// valid value ("valid under more than one of the schemas"). Each branch that is a `$ref` gets
+/// the values of `propertyName` that select it (the `mapping` entries naming it, else the name
+/// of the schema it refers to) as an `enum`, and the property as required.
+fn discriminate(original: &Map<String, Value>, out: &mut Map<String, Value>) {
+    let Some(property) = original
+        .get("discriminator")
+        .and_then(|d| d.get("propertyName"))
+        .and_then(Value::as_str)
+    else {
+        return;
+    };
+    let mapping = original
+        .get("discriminator")
+        .and_then(|d| d.get("mapping"))
+        .and_then(Value::as_object);
+    for key in ["oneOf", "anyOf"] {
+        let (Some(branches), Some(Value::Array(converted))) = (
+            original.get(key).and_then(Value::as_array),
+            out.get_mut(key),
+        ) else {
+            continue;
+        };
+        if branches.len() != converted.len() {
+            continue;
+        }
+        for (branch, converted) in branches.iter().zip(converted.iter_mut()) {
+            let Some(reference) = branch.get("$ref").and_then(Value::as_str) else {
+                continue;
+            };
+            let name = reference.rsplit('/').next().unwrap_or(reference);
+            let mut values: Vec<Value> = mapping
+                .into_iter()
+                .flatten()
+                .filter(|(_, target)| {
+                    target.as_str().is_some_and(|target| {
+                        target == reference || (!target.contains('/') && target == name)
+                    })
+                })
+                .map(|(value, _)| Value::String(value.clone()))
+                .collect();
+            if values.is_empty() {
+                values.push(Value::String(name.to_string()));
+            }
+            let mut selected = Map::new();
+            selected.insert("allOf".into(), Value::Array(vec![converted.take()]));
+            selected.insert("properties".into(), json!({ property: { "enum": values } }));
+            selected.insert("required".into(), json!([property]));
+            *converted = Value::Object(selected);
+        }
+    }
 }

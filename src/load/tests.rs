@@ -1124,8 +1124,15 @@ fn a_document_with_paths_is_not_taken_for_a_curation_file() {
 fn load_reads_a_yaml_file_and_a_json_file() {
     let (_dir, yaml) = write_temp("pets.yaml", PETS_YAML.as_bytes());
     let (_dir2, json) = write_temp("pets.json", PETS_JSON.as_bytes());
-    let from_yaml = load(&yaml).expect("the YAML file loads");
-    let from_json = load(&json).expect("the JSON file loads");
+    let mut from_yaml = load(&yaml).expect("the YAML file loads");
+    let mut from_json = load(&json).expect("the JSON file loads");
+    // The same place is on other lines of the two texts.
+    for api in [&mut from_yaml, &mut from_json] {
+        for warning in &mut api.warnings {
+            assert!(warning.position.is_some(), "{warning:?}");
+            warning.position = None;
+        }
+    }
     assert_eq!(format!("{from_yaml:?}"), format!("{from_json:?}"));
 }
 

@@ -192,7 +192,7 @@ components:
     header_key: { type: apiKey, in: header, name: X-Api-Key }
     query_key: { type: apiKey, in: query, name: api_key }
 paths:
-  /things:
+  /things/{token}:
     get:
       operationId: listThings
       parameters:
