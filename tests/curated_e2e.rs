@@ -14,7 +14,8 @@
 //!
 //! `token_passthrough::*` sends the server a client's `Authorization: Bearer bob-token` and checks
 //! that the API still sees alice (or, with no server token, nobody);
-//! `missing_server_token::*` checks what the model is told when the server has no token.
+//! `missing_server_token::*` checks what the model is told when the server has no token, and
+//! `refused_server_token::*` when the API refuses the one it has.
 //!
 //! The Python tests need `MCPGEN_TEST_PYTHON` (set by `scripts/test`) and fail without it.
 
@@ -858,10 +859,8 @@ const CURATED_401: &str = "The tracker refused the server's credentials. The use
                            TRACKER_TOKEN to a valid token and restart the server; calling again \
                            will not help.";
 
-async fn every_tool_gives_the_curated_401_message_without_a_server_token() {
-    let upstream = Upstream::start().await;
-    let server = HttpServer::start_server_with_token(SERVER, &upstream, None).await;
-
+/// What each tool answers, as text, when called once with readable arguments.
+async fn every_tools_refusal(server: &HttpServer) -> Vec<(String, String)> {
     let calls = [
         ("tracker_search_issues", json!({ "project": "WEB" })),
         (
@@ -873,20 +872,54 @@ async fn every_tool_gives_the_curated_401_message_without_a_server_token() {
             json!({ "issue": "WEB-1", "status": "done" }),
         ),
     ];
-    let mut wrong = Vec::new();
+    let mut answers = Vec::new();
     for (tool, arguments) in calls {
         let (status, response) = raw_tools_call(server.url(), tool, arguments.clone(), None).await;
         assert_eq!(status, 200, "{tool}: the request is served: {response}");
         let result = &response["result"];
         assert_eq!(result["isError"], true, "{tool}: {response}");
         let text = result["content"][0]["text"].as_str().unwrap_or_default();
-        if !text.contains(CURATED_401) {
-            wrong.push(format!("{tool} {arguments} answered: {text}"));
-        }
+        answers.push((format!("{tool} {arguments}"), text.to_owned()));
     }
+    answers
+}
+
+async fn every_tool_gives_the_curated_401_message_with_a_token_the_api_refuses() {
+    let upstream = Upstream::start().await;
+    let server =
+        HttpServer::start_server_with_token(SERVER, &upstream, Some("revoked-token")).await;
+
+    let wrong: Vec<String> = every_tools_refusal(&server)
+        .await
+        .into_iter()
+        .filter(|(_, text)| !text.contains(CURATED_401))
+        .map(|(call, text)| format!("{call} answered: {text}"))
+        .collect();
     assert!(
         wrong.is_empty(),
         "every tool should answer the API's 401 with the curated message {CURATED_401:?}:\n{}",
+        wrong.join("\n")
+    );
+}
+
+async fn every_tool_says_no_credentials_were_sent_without_a_server_token() {
+    let upstream = Upstream::start().await;
+    let server = HttpServer::start_server_with_token(SERVER, &upstream, None).await;
+
+    let wrong: Vec<String> = every_tools_refusal(&server)
+        .await
+        .into_iter()
+        .filter(|(_, text)| {
+            // The curated message would blame credentials the server never sent.
+            !(text.contains("The server sent no credentials, since none are set")
+                && text.contains("the user must set TRACKER_TOKEN")
+                && !text.contains(CURATED_401))
+        })
+        .map(|(call, text)| format!("{call} answered: {text}"))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "without a token every tool should say none was sent and name TRACKER_TOKEN:\n{}",
         wrong.join("\n")
     );
 }
@@ -1118,10 +1151,23 @@ mod missing_server_token {
     use super::{SERVER, support};
 
     #[test]
+    fn every_tool_says_no_credentials_were_sent() {
+        support::run_with(
+            SERVER,
+            super::every_tool_says_no_credentials_were_sent_without_a_server_token,
+        );
+    }
+}
+
+/// A server whose token the API refuses: the curation's `errors: 401:` message.
+mod refused_server_token {
+    use super::{SERVER, support};
+
+    #[test]
     fn every_tool_gives_the_curated_401_message() {
         support::run_with(
             SERVER,
-            super::every_tool_gives_the_curated_401_message_without_a_server_token,
+            super::every_tool_gives_the_curated_401_message_with_a_token_the_api_refuses,
         );
     }
 }
