@@ -22,17 +22,27 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
         "hyper-util",
         r#"{ version = "0.1.19", features = ["http1", "server", "server-graceful", "service", "tokio"] }"#,
     ),
+    // Not used by name: pins `url`'s international-domain back end to the unicode-rs one
+    // (unicode-bidi, unicode-normalization), as idna_adapter's documentation describes, instead
+    // of ICU4X's ten crates and their data tables; host names are mapped the same way.
+    ("idna_adapter", r#""~1.1""#),
     (
         "jsonschema",
         r#"{ version = "0.61.2", default-features = false }"#,
     ),
     (
         "reqwest",
-        r#"{ version = "0.13.5", default-features = false, features = ["form", "json", "multipart", "query", "rustls"] }"#,
+        r#"{ version = "0.13.5", default-features = false, features = ["form", "json", "multipart", "query", "rustls-no-provider"] }"#,
     ),
     (
         "rmcp",
         r#"{ version = "3.11.0", default-features = false, features = ["server", "transport-io", "transport-streamable-http-server"] }"#,
+    ),
+    // TLS to the API: rustls on `ring` (reqwest's `rustls` feature would bring aws-lc-rs, a C
+    // library built with cmake); runtime.rs installs the provider before any client is built.
+    (
+        "rustls",
+        r#"{ version = "0.23.46", default-features = false, features = ["ring", "std", "tls12"] }"#,
     ),
     ("serde", r#"{ version = "1.0.228", features = ["derive"] }"#),
     (

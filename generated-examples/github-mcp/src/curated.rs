@@ -974,7 +974,7 @@ impl ClientCredentials {
         self.http
             .get_or_init(|| {
                 // No redirects: a 307 would send the client secret on to wherever it points.
-                reqwest::Client::builder()
+                crate::runtime::client_builder()
                     .redirect(reqwest::redirect::Policy::none())
                     .connect_timeout(Duration::from_secs(10))
                     .timeout(Duration::from_secs(30))

@@ -1953,6 +1953,25 @@ struct HttpClient {
     settings: Arc<HttpSettings>,
 }
 
+/// A reqwest client builder whose TLS runs on rustls with the `ring` provider. The crate
+/// builds rustls without a provider of its own choosing (its default, aws-lc-rs, is a C library
+/// built with cmake), so `ring`'s is installed here, once, before the first client is built.
+pub fn client_builder() -> reqwest::ClientBuilder {
+    static PROVIDER: std::sync::Once = std::sync::Once::new();
+    PROVIDER.call_once(|| {
+        // rustls 0.23.48 deprecates this provider because `ring` has no post-quantum key
+        // exchange (X25519MLKEM768); connections to the API use X25519 and the other classical
+        // groups instead. That is kept for a crate that builds in half the time and with no C
+        // toolchain beyond `cc`; a crate that needs post-quantum TLS to its API can install
+        // aws-lc-rs's provider before the first call, which this then leaves in place.
+        #[allow(deprecated)]
+        let provider = rustls::crypto::ring::default_provider();
+        // An error means a provider was installed first, and that one serves as well.
+        let _ = provider.install_default();
+    });
+    reqwest::Client::builder()
+}
+
 /// What the reqwest client is built from.
 struct HttpSettings {
     /// The API's base URL, whose origin is the only one redirects may lead to.
@@ -1983,7 +2002,7 @@ impl HttpSettings {
             reqwest::header::ACCEPT,
             reqwest::header::HeaderValue::from_static("application/json, */*;q=0.8"),
         );
-        reqwest::Client::builder()
+        client_builder()
             .default_headers(headers)
             .redirect(redirects)
             .connect_timeout(self.connect_timeout)
@@ -2340,6 +2359,14 @@ impl Upstream {
             let response = match http.execute(attempt).await {
                 Ok(response) => response,
                 Err(error) => {
+                    // A certificate the server does not trust is refused the same way each
+                    // time: it is not tried again, and the model is told a retry will not help.
+                    if let Some(cause) = tls_failure(&error) {
+                        return Err(ToolError::Answer(format!(
+                            "Could not complete {operation}: the API at {} could not be reached securely ({cause}). The user must check the server's base URL, and if the API's certificate is signed by a private authority, name that authority's root certificate in SSL_CERT_FILE (or a folder of them in SSL_CERT_DIR) in the server's environment and start the server again; calling again will not help.",
+                            self.base_url.origin().ascii_serialization()
+                        )));
+                    }
                     let delay = backoff(tries);
                     if error.is_connect()
                         && retries_left
@@ -2496,6 +2523,32 @@ fn seconds(duration: Duration) -> String {
     } else {
         format!("{seconds} seconds")
     }
+}
+
+/// What went wrong in the TLS handshake with the API (an untrusted or expired certificate, a
+/// name it is not for), when that is why `error`'s connection failed.
+fn tls_failure(error: &reqwest::Error) -> Option<String> {
+    let mut source = std::error::Error::source(error);
+    while let Some(mut cause) = source {
+        // An `io::Error`'s own `source` skips the error it wraps, and hyper wraps rustls's error
+        // in two of them: each is opened with `get_ref`.
+        while let Some(inner) = cause
+            .downcast_ref::<std::io::Error>()
+            .and_then(std::io::Error::get_ref)
+        {
+            cause = inner;
+        }
+        if let Some(tls) = cause.downcast_ref::<rustls::Error>() {
+            return Some(match tls {
+                rustls::Error::InvalidCertificate(_) => {
+                    format!("its TLS certificate is not accepted: {tls}")
+                }
+                _ => format!("the TLS handshake failed: {tls}"),
+            });
+        }
+        source = cause.source();
+    }
+    None
 }
 
 /// The pause before try number `tries + 1`: 250 ms, then 500 ms, 1 s, ….
