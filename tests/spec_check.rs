@@ -52,6 +52,7 @@ fn check_reports_what_makes_the_spec_invalid_at_its_line_and_column() {
             "column": column,
             "pointer": pointer,
             "help": null,
+            "tools": [],
         })
     };
     assert_eq!(
@@ -165,6 +166,7 @@ fn a_warning_inside_an_external_file_names_that_file_and_its_line_and_column() {
             "column": 5,
             "pointer": "/id/schema/type",
             "help": null,
+            "tools": [],
         })]
     );
 }
@@ -185,6 +187,7 @@ fn an_error_inside_an_external_file_names_that_file_and_its_line_and_column() {
             "column": 3,
             "pointer": "/id/in",
             "help": null,
+            "tools": [],
         }])
     );
     let (code, _, stderr) = mcpgen(&["build", spec, "-o", "/nonexistent/never-written"]);

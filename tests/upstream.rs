@@ -208,7 +208,7 @@ fn arguments_that_break_the_schema_are_refused_naming_argument_value_and_what_is
             (
                 "search_things",
                 json!({"priority": 3, "owner": "me"}),
-                "Invalid argument `owner`: \"me\" is not a valid uuid; give a string in uuid format.",
+                "Invalid argument `owner`: \"me\" is not a valid uuid; give a string in uuid format, e.g. \"123e4567-e89b-12d3-a456-426614174000\".",
             ),
             (
                 "search_things",

@@ -2638,16 +2638,17 @@ fn fits_shape(fields: &serde_json::Map<String, Value>, branch: &Value) -> bool {
             })
 }
 
-/// One object shape, for messages: its fields, required ones first, with their `const` values
-/// (`{ type: "database_id", database_id }`).
+/// One object shape, for messages: its fields, required ones first, with the one value a field
+/// must have (a `const`, or an `enum` of one, as OpenAPI 3.0 writes a constant):
+/// `{ type: "database_id", database_id }`.
 fn shape_summary(branch: &Value) -> String {
     let properties = branch.get("properties").and_then(Value::as_object);
     let fields: Vec<String> = properties
         .into_iter()
         .flatten()
-        .map(|(name, schema)| match schema.get("const") {
-            Some(only) => format!("{name}: {only}"),
-            None => name.clone(),
+        .map(|(name, schema)| match allowed_values(schema).as_deref() {
+            Some([only]) => format!("{name}: {only}"),
+            _ => name.clone(),
         })
         .collect();
     format!("{{ {} }}", fields.join(", "))
