@@ -182,6 +182,23 @@ def free_port():
         return s.getsockname()[1]
 
 
+def slowest_units(report):
+    """The ten crates whose compilation took longest in a `cargo build --timings` report: its
+    HTML page carries the units as a JSON array (`const UNIT_DATA = [...]`)."""
+    try:
+        text = Path(report).read_text()
+    except OSError:
+        return []
+    match = re.search(r"const UNIT_DATA = (\[.*?\]);\n", text, re.S)
+    if not match:
+        return []
+    totals = {}
+    for unit in json.loads(match.group(1)):
+        name = unit["name"] + (" (build script)" if unit.get("target", "").strip().startswith("build-script") or "run-custom-build" in unit.get("mode", "") else "")
+        totals[name] = totals.get(name, 0.0) + float(unit["duration"])
+    return sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:10]
+
+
 class Service:
     """A background process (an upstream or an HTTP server) stopped when the run ends."""
 
@@ -232,6 +249,7 @@ class Bench:
         self.services = []
         self.upstreams = {}
         self.tools = {}  # (peer, input) -> tools/list tools, for the token count
+        self.notes = []  # lines printed after the table
         self.mcpgen = REPO / "target/release/mcpgen"
         self.profile_dir = "release" if args.profile == "release" else "debug"
         self.generated_target = REPO / ("target/bench/generated" if args.profile == "release" else "target/generated")
@@ -554,6 +572,88 @@ class Bench:
         self.table.add("curated tracker, incremental debug rebuild after regeneration", "tracker", {"mcpgen": Figure(samples, "s")}, "≤ 5 s")
         self.table.add("the same rebuild, CPU (user+sys)", "tracker", {"mcpgen": Figure(cpu, "s")}, "")
 
+    # -- cold builds -------------------------------------------------------------------------------
+
+    def cold_build_tracker(self):
+        """The curated tracker crate built from nothing, as CI without a cache builds it: every
+        dependency compiled (their sources already downloaded: `cargo fetch` first, untimed), in
+        a target directory of its own, release and debug. With `--baseline REV`, the crate mcpgen
+        REV generates is built the same way, the two alternating, so that the machine's load falls
+        on both; the ten slowest crates of each (`cargo build --timings`) are printed after the
+        table."""
+        variants = [("mcpgen", self.mcpgen)]
+        if self.args.baseline:
+            variants.insert(0, (self.baseline_column, self.baseline_mcpgen()))
+        crates = {}
+        for column, mcpgen in variants:
+            crate = WORK / "coldbuild" / column.replace(" ", "-") / "tracker-mcp"
+            shutil.rmtree(crate, ignore_errors=True)
+            run([mcpgen, "-q", "build", REPO / "specs/tracker/openapi.yaml", "-c", REPO / "specs/tracker/mcpgen.yaml", "-o", crate], log_name="coldbuild-generate")
+            run(["cargo", "fetch", "--manifest-path", crate / "Cargo.toml"], timeout=900, log_name="coldbuild-fetch")
+            lock = (crate / "Cargo.lock").read_text()
+            crates[column] = (crate, len(re.findall(r"^\[\[package\]\]", lock, re.M)))
+        for profile in ("release", "debug"):
+            walls = {column: [] for column, _ in variants}
+            cpus = {column: [] for column, _ in variants}
+            rss = {column: [] for column, _ in variants}
+            slowest = {}
+            size = {}
+            failed = {}
+            for _ in range(self.args.build_repeat):
+                for column, _ in variants:
+                    crate, _count = crates[column]
+                    target = WORK / "coldbuild" / f"target-{column.replace(' ', '-')}"
+                    shutil.rmtree(target, ignore_errors=True)
+                    env = dict(os.environ, CARGO_TARGET_DIR=str(target), CARGO_INCREMENTAL="0")
+                    argv = ["cargo", "build", "--timings", "--manifest-path", crate / "Cargo.toml"]
+                    if profile == "release":
+                        argv.append("--release")
+                    try:
+                        seconds, peak, used = timed(argv, env=env, timeout=1800, log_name=f"coldbuild-{profile}")
+                    except (RuntimeError, subprocess.TimeoutExpired) as e:
+                        failed[column] = str(e)
+                        continue
+                    walls[column].append(seconds)
+                    cpus[column].append(used)
+                    rss[column].append(peak)
+                    slowest[column] = slowest_units(target / "cargo-timings/cargo-timing.html")
+                    binary = target / profile / "tracker-mcp"
+                    if binary.exists():
+                        size[column] = binary.stat().st_size / (1024 * 1024)
+            def figures(samples, unit):
+                return {c: Figure(samples[c], unit) if samples[c] else Figure(failed=failed.get(c)) for c, _ in variants}
+            target_wall = "≤ 90 s" if profile == "release" else "≤ 45 s"
+            self.table.add(f"curated tracker crate, cold {profile} build, wall", "tracker", figures(walls, "s"), target_wall)
+            self.table.add(f"the same build, CPU (user+sys)", "tracker", figures(cpus, "s"), "")
+            self.table.add(f"the same build, peak RSS of one process", "tracker", figures(rss, "MiB"), "")
+            if profile == "release":
+                self.table.add("release binary size", "tracker", {c: Figure([size[c]], "MiB") for c, _ in variants if c in size}, "")
+            for column, units in slowest.items():
+                self.notes.append(f"ten slowest crates of the cold {profile} build, {column}: " + ", ".join(f"{name} {secs:.1f} s" for name, secs in units))
+        self.table.add("crates in Cargo.lock", "tracker", {c: Figure([count], "") for c, (_, count) in crates.items()}, "")
+
+    @property
+    def baseline_column(self):
+        return f"mcpgen {self.args.baseline}"
+
+    def baseline_mcpgen(self):
+        """mcpgen at `--baseline REV`, built in release from `git archive REV` (not a worktree:
+        nothing of this checkout changes)."""
+        source = BENCH / "baseline" / "src"
+        stamp = BENCH / "baseline" / "rev"
+        commit = subprocess.run(["git", "rev-parse", "--verify", f"{self.args.baseline}^{{commit}}"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+        binary = BENCH / "baseline" / "target/release/mcpgen"
+        if not (binary.exists() and stamp.exists() and stamp.read_text() == commit):
+            log(f"building mcpgen {self.args.baseline} ({commit[:10]}) in release into target/bench/baseline")
+            shutil.rmtree(source, ignore_errors=True)
+            source.mkdir(parents=True)
+            archive = subprocess.run(["git", "archive", commit], cwd=REPO, capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", source], input=archive, check=True)
+            env = dict(os.environ, CARGO_TARGET_DIR=str(BENCH / "baseline/target"))
+            run(["cargo", "build", "--release", "--bin", "mcpgen", "--manifest-path", source / "Cargo.toml"], env=env, timeout=1800, log_name="baseline-build")
+            stamp.write_text(commit)
+        return binary
+
     # -- throughput --------------------------------------------------------------------------------
 
     def throughput(self):
@@ -625,7 +725,13 @@ def main():
     parser.add_argument("--peers", default="mcpgen,openapi-mcp-generator,fastmcp", help="comma-separated, from: " + ", ".join(PEERS))
     parser.add_argument("--inputs", default="petstore,tracker,github,stripe,kubernetes", help="comma-separated: petstore, tracker, github, stripe, kubernetes")
     parser.add_argument("--figures", default="generate,serve,tokens,rebuild,throughput",
-                        help="comma-separated: generate, serve (start, RSS, call latency), tokens, rebuild, throughput, compile (slow: builds the generated GitHub crate)")
+                        help="comma-separated: generate, serve (start, RSS, call latency), tokens, rebuild, throughput, "
+                        "compile (slow: builds the generated GitHub crate), coldbuild (slow: the curated tracker crate "
+                        "from nothing, release and debug)")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="coldbuild: also build the crate mcpgen at git revision REV generates, alternating with "
+                        "today's, as a column of its own (mcpgen REV is built in release into target/bench/baseline)")
+    parser.add_argument("--build-repeat", type=int, default=1, help="coldbuild: cold builds of each crate and profile (default 1; one takes minutes)")
     parser.add_argument("--repeat", type=int, default=5, help="runs of each measurement (default 5)")
     parser.add_argument("--calls", type=int, default=200, help="timed tools/call per server run (default 200)")
     parser.add_argument("--warmup", type=int, default=20)
@@ -647,6 +753,9 @@ def main():
     figures = set(args.figures.split(","))
 
     bench = Bench(args)
+    if args.baseline and "coldbuild" in figures:
+        # A column of the table, not a peer: only the coldbuild figure measures it.
+        bench.table.peers = [*bench.table.peers, bench.baseline_column]
     WORK.mkdir(parents=True, exist_ok=True)
     started = time.time()
     try:
@@ -657,6 +766,8 @@ def main():
             bench.compile_github()
         if "rebuild" in figures and "tracker" in inputs and "mcpgen" in args.peers:
             bench.rebuild_tracker()
+        if "coldbuild" in figures and "tracker" in inputs and "mcpgen" in args.peers:
+            bench.cold_build_tracker()
         if "serve" in figures or "tokens" in figures:
             for name in inputs:
                 if name in CALLS or (name == "github" and args.serve_large):
@@ -670,6 +781,8 @@ def main():
     finally:
         bench.stop()
     table = bench.table.render()
+    if bench.notes:
+        table += "\n\n" + "\n".join(f"- {note}" for note in bench.notes)
     header = (
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
         f"repeat {args.repeat}, generated Rust servers built {args.profile}, {time.time() - started:.0f} s\n\n"
