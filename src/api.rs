@@ -314,6 +314,29 @@ pub struct Body {
     pub files: Vec<String>,
 }
 
+impl Body {
+    /// The properties of a body whose top-level properties are parameters of their own (the
+    /// tool's arguments, the curation file's `args`), in order; `None` for a body sent whole
+    /// (text, or a schema that lists no properties). A schema that lists properties is an
+    /// object even when it does not say `type: object`. The one rule `check` and the planner
+    /// share, so that what the file may name is what the generated code fills.
+    pub fn flattened_properties(&self) -> Option<&serde_json::Map<String, Value>> {
+        if self.kind == BodyKind::Text {
+            return None;
+        }
+        let object = match self.schema.get("type") {
+            None => true,
+            Some(Value::String(ty)) => ty == "object",
+            Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
+            Some(_) => false,
+        };
+        if !object {
+            return None;
+        }
+        self.schema.get("properties").and_then(Value::as_object)
+    }
+}
+
 /// The input schema of a file argument: its bytes in base64, or a path the server may read.
 pub fn file_schema(description: Option<&str>) -> Value {
     let how = "A file: give `content_base64` (its bytes in base64) or `path` (a file in the folder \

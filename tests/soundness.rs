@@ -2106,3 +2106,308 @@ fn one_to_one_tools_over_operations_whose_credential_auth_does_not_fill_are_a_wa
         "{diagnostics:?}"
     );
 }
+
+// --- found by a blind curation of two unseen APIs (Discourse, Spotify) -------------------------
+
+/// `received`'s requests as `(method, path, query, body)`, for comparing whole.
+fn requests(log: &Arc<Mutex<Vec<Received>>>) -> Vec<(String, String, Option<String>, Value)> {
+    log.lock()
+        .expect("the log")
+        .iter()
+        .map(|r| {
+            (
+                r.method.clone(),
+                r.path.clone(),
+                r.query.clone(),
+                r.body.clone(),
+            )
+        })
+        .collect()
+}
+
+fn request(
+    method: &str,
+    path: &str,
+    query: Option<&str>,
+    body: Value,
+) -> (String, String, Option<String>, Value) {
+    (method.into(), path.into(), query.map(str::to_string), body)
+}
+
+#[test]
+fn a_step_path_through_a_list_sends_the_list_of_each_items_field_into_a_body_without_a_type() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/search",
+                200,
+                json!({"tracks": {"items": [
+                    {"uri": "spotify:track:1", "name": "Blue Moon"},
+                    {"name": "no uri"},
+                    {"uri": "spotify:track:3", "name": "Moon River"}
+                ]}}),
+            ),
+            (
+                "POST",
+                "/api/playlists/pl1/tracks",
+                201,
+                json!({"snapshot_id": "s2"}),
+            ),
+        ],
+    );
+    let result = call(
+        boards(),
+        &base_url,
+        "boards_add_found_tracks",
+        json!({"playlist": "pl1", "words": "moon"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(result["structuredContent"], json!({"snapshot_id": "s2"}));
+    assert_eq!(
+        requests(&log),
+        [
+            request("GET", "/api/search", Some("q=moon"), Value::Null),
+            request(
+                "POST",
+                "/api/playlists/pl1/tracks",
+                None,
+                json!({"uris": ["spotify:track:1", "spotify:track:3"]}),
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_result_field_through_a_list_is_the_list_of_each_items_value_and_its_schema_says_so() {
+    let plan = plan_of_fixture();
+    let tool = plan
+        .tools
+        .iter()
+        .find(|t| t.name == "boards_search_tracks")
+        .expect("the tool");
+    let schema = tool.output_schema.as_ref().expect("an output schema");
+    assert_eq!(
+        schema.pointer("/properties/tracks/items/properties/artists"),
+        Some(&json!({"type": "array", "items": {"type": "string"}})),
+        "{schema}"
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, _) = recording_upstream(
+        &runtime,
+        vec![(
+            "GET",
+            "/api/search",
+            200,
+            json!({"tracks": {"items": [
+                {"uri": "u1", "name": "Blue Moon", "artists": [{"name": "Ella"}, {"name": "Louis"}]}
+            ]}}),
+        )],
+    );
+    let result = call(
+        boards(),
+        &base_url,
+        "boards_search_tracks",
+        json!({"q": "moon"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({"tracks": [{"name": "Blue Moon", "artists": ["Ella", "Louis"]}], "truncated": false})
+    );
+}
+
+/// The fixture's plan, as `build` makes it.
+fn plan_of_fixture() -> mcpgen::plan::Plan {
+    let api = mcpgen::load::load(&fixtures().join("openapi.yaml")).expect("the fixture loads");
+    let text = std::fs::read_to_string(fixtures().join("mcpgen.yaml")).expect("the fixture");
+    let checked = mcpgen::curate::check_text(Path::new("mcpgen.yaml"), &text, &api)
+        .expect("the fixture checks");
+    mcpgen::plan::plan(
+        &api,
+        &mcpgen::plan::Options::default(),
+        Some(&checked.curation),
+    )
+    .expect("the fixture plans")
+}
+
+#[test]
+fn a_template_whose_clauses_all_drop_out_leaves_its_optional_parameter_out() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![(
+            "POST",
+            "/api/playlists/pl1/items",
+            201,
+            json!({"snapshot_id": "s3"}),
+        )],
+    );
+    for ids in [json!(["t1", "t2"]), json!([])] {
+        let result = call(
+            boards(),
+            &base_url,
+            "boards_add_tracks_by_id",
+            json!({"id": "pl1", "track_ids": ids}),
+        );
+        assert_ne!(result["isError"], true, "{result}");
+    }
+    assert_eq!(
+        requests(&log),
+        [
+            request(
+                "POST",
+                "/api/playlists/pl1/items",
+                Some("uris=spotify%3Atrack%3At1%2Cspotify%3Atrack%3At2"),
+                Value::Null,
+            ),
+            request("POST", "/api/playlists/pl1/items", None, Value::Null),
+        ]
+    );
+}
+
+#[test]
+fn a_stop_if_comparing_a_flag_with_true_stops_and_says_why() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/topics/5",
+                200,
+                json!({"id": 5, "title": "Old", "closed": true}),
+            ),
+            (
+                "GET",
+                "/api/topics/6",
+                200,
+                json!({"id": 6, "title": "New", "closed": false}),
+            ),
+            (
+                "POST",
+                "/api/posts",
+                200,
+                json!({"id": 60, "topic_id": 6, "post_number": 2}),
+            ),
+        ],
+    );
+    let closed = call(
+        boards(),
+        &base_url,
+        "boards_reply",
+        json!({"topic": 5, "text": "hi"}),
+    );
+    assert_ne!(closed["isError"], true, "{closed}");
+    assert_eq!(
+        closed["structuredContent"],
+        json!({"id": 5, "title": "Old", "closed": true})
+    );
+    let said = closed["content"]
+        .as_array()
+        .expect("content")
+        .iter()
+        .filter_map(|c| c["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        said.contains("Topic 5 is closed; nothing was posted."),
+        "{said}"
+    );
+    let open = call(
+        boards(),
+        &base_url,
+        "boards_reply",
+        json!({"topic": 6, "text": "hi"}),
+    );
+    assert_ne!(open["isError"], true, "{open}");
+    assert_eq!(
+        requests(&log),
+        [
+            request("GET", "/api/topics/5", None, Value::Null),
+            request("GET", "/api/topics/6", None, Value::Null),
+            request(
+                "POST",
+                "/api/posts",
+                None,
+                json!({"raw": "hi", "topic_id": 6})
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_stop_if_whose_answer_lacks_the_result_fields_is_refused() {
+    refused(
+        "stop_if_result_fields",
+        &curation_with(&[(
+            "          message: Topic {topic} is closed; nothing was posted.\n      - call: createPost\n        args: { topic_id: $topic, raw: $text }\n",
+            "          message: Topic {topic} is closed; nothing was posted.\n      - call: createPost\n        args: { topic_id: $topic, raw: $text }\n    results:\n      fields:\n        post: post_number\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_step_called_only_for_its_errors_compiles_without_warnings_and_its_404_is_told() {
+    // The crate is built with warnings denied (`boards()`); here the step's error message.
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(&runtime, vec![]);
+    let result = call(
+        boards(),
+        &base_url,
+        "boards_reply_if_found",
+        json!({"topic": 9, "text": "hi"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("Topic 9 does not exist; check the id."),
+        "{text}"
+    );
+    assert_eq!(
+        requests(&log),
+        [request("GET", "/api/topics/9", None, Value::Null)]
+    );
+}
+
+#[test]
+fn an_empty_path_parameter_inside_a_segment_is_refused_before_any_request() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![(
+            "GET",
+            "/api/u/ada.json",
+            200,
+            json!({"username": "ada", "name": "Ada"}),
+        )],
+    );
+    let empty = call(
+        boards(),
+        &base_url,
+        "boards_get_user",
+        json!({"username": ""}),
+    );
+    assert_eq!(empty["isError"], true, "{empty}");
+    let text = empty["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("Invalid argument `username`: a path parameter cannot be \"\""),
+        "{text}"
+    );
+    let found = call(
+        boards(),
+        &base_url,
+        "boards_get_user",
+        json!({"username": "ada"}),
+    );
+    assert_eq!(
+        found["structuredContent"],
+        json!({"username": "ada", "name": "Ada"})
+    );
+    assert_eq!(
+        requests(&log),
+        [request("GET", "/api/u/ada.json", None, Value::Null)]
+    );
+}

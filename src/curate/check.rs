@@ -1,6 +1,7 @@
 //! Every reference from the curation file into the API — operationIds, parameters, field paths,
 //! step variables, enum codes — checked against the normalized API, all mistakes collected.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use serde_json::Value;
@@ -32,6 +33,7 @@ pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
         api: &api,
         curation: &curation,
         out: declared,
+        stops: Vec::new(),
     };
     checker.run();
     // A finding made while checking several tools is reported once, naming them all; one also
@@ -68,6 +70,9 @@ struct Checker<'a> {
     api: &'a Api,
     curation: &'a Curation,
     out: Vec<Diagnostic>,
+    /// The `stop_if` steps of the workflow being checked: where each is, and the schema of the
+    /// answer the tool returns when it stops (for `results.fields` to be checked against).
+    stops: Vec<(At, Option<Value>)>,
 }
 
 /// A dotted field path (`items`, `assignee.id`) as a JSON pointer.
@@ -80,18 +85,33 @@ pub fn pointer(path: &str) -> String {
         .collect()
 }
 
-/// The schema reached by following a dotted `path` through `properties` (and `items` for a
-/// path segment after an array); `Err` with the names available where the path stops.
+/// The schema reached by following a dotted `path` through `properties`; `Err` with the names
+/// available where the path stops. Where the schema on the way is a list, a number picks one
+/// item (`items.0.uri`: the first item's `uri`) and a name applies to every item (`items.uri`:
+/// a list of the items' `uri`, whose schema is then an array of the field's), as the generated
+/// server reads the same path in the answer (`curated::value_at`).
 pub fn schema_at<'s>(
     root: &'s Value,
     path: &str,
-) -> Result<Option<&'s Value>, (String, Vec<String>)> {
+) -> Result<Option<Cow<'s, Value>>, (String, Vec<String>)> {
     let mut current = root;
     if path.is_empty() {
-        return Ok(Some(current));
+        return Ok(Some(Cow::Borrowed(current)));
     }
+    // How many lists the path went through by name: the value is a list of lists that deep.
+    let mut lists = 0;
     for part in path.split('.') {
         current = deref(root, current);
+        if object_properties(root, current).is_none() && is_array(current) {
+            let Some(items) = current.get("items") else {
+                return Ok(None);
+            };
+            current = deref(root, items);
+            if part.parse::<usize>().is_ok() {
+                continue;
+            }
+            lists += 1;
+        }
         let Some(properties) = object_properties(root, current) else {
             // A schema that does not list its properties: the path cannot be checked.
             return Ok(None);
@@ -109,7 +129,15 @@ pub fn schema_at<'s>(
             }
         }
     }
-    Ok(Some(deref(root, current)))
+    let found = deref(root, current);
+    if lists == 0 {
+        return Ok(Some(Cow::Borrowed(found)));
+    }
+    let mut schema = found.clone();
+    for _ in 0..lists {
+        schema = serde_json::json!({ "type": "array", "items": schema });
+    }
+    Ok(Some(Cow::Owned(schema)))
 }
 
 fn deref<'s>(root: &'s Value, schema: &'s Value) -> &'s Value {
@@ -174,7 +202,7 @@ pub fn operation_inputs(operation: &Operation) -> Vec<(String, Value, bool)> {
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        match body.schema.get("properties").and_then(Value::as_object) {
+        match body.flattened_properties() {
             Some(properties) => {
                 for (name, schema) in properties {
                     if !inputs.iter().any(|(n, _, _)| n == name) {
@@ -783,7 +811,7 @@ impl<'a> Checker<'a> {
                     self.unknown_field(more.at, &part, &available, &operation.id)
                 }
                 Ok(Some(slot)) => {
-                    let types = json_types(any_branch(slot));
+                    let types = json_types(any_branch(&slot));
                     if !types.is_empty() && !types.contains(&"boolean") {
                         self.error(
                             more.at,
@@ -809,9 +837,9 @@ impl<'a> Checker<'a> {
                 .or_else(|| only_array(schema));
             let item = items
                 .and_then(|path| schema_at(schema, &path).ok().flatten())
-                .and_then(|list| list.get("items"));
+                .and_then(|list| list.get("items").cloned());
             if let Some(item) = item {
-                match schema_at(item, &field.value) {
+                match schema_at(&item, &field.value) {
                     Err((part, available)) => {
                         let d = Diagnostic::error(
                             field.at,
@@ -821,7 +849,7 @@ impl<'a> Checker<'a> {
                         self.out.push(d);
                     }
                     Ok(Some(slot)) => {
-                        let types = json_types(any_branch(slot));
+                        let types = json_types(any_branch(&slot));
                         if !types.is_empty()
                             && !types.iter().any(|t| matches!(*t, "string" | "integer"))
                         {
@@ -846,7 +874,7 @@ impl<'a> Checker<'a> {
                     self.unknown_field(total.at, &part, &available, &operation.id)
                 }
                 Ok(Some(slot)) => {
-                    let types = json_types(any_branch(slot));
+                    let types = json_types(any_branch(&slot));
                     if !types.is_empty()
                         && !types.iter().any(|t| matches!(*t, "integer" | "number"))
                     {
@@ -924,7 +952,7 @@ impl<'a> Checker<'a> {
             };
             let items_path = match &resolver.items {
                 Some(items) => match schema_at(schema, &items.value) {
-                    Ok(Some(found)) if is_array(found) => Some(items.value.clone()),
+                    Ok(Some(found)) if is_array(&found) => Some(items.value.clone()),
                     Ok(Some(_)) => {
                         self.error(
                             items.at,
@@ -1279,12 +1307,50 @@ impl<'a> Checker<'a> {
             self.check_call_tool(tool, operation, call.at);
             success_schema(operation).cloned()
         } else {
+            self.stops.clear();
             self.check_steps(tool)
         };
         if let Some(results) = &tool.results {
             // A list the workflow cannot give is reported once, not again as fields it lacks.
             if tool.call.is_some() || self.check_workflow_list(tool, results) {
                 self.check_results(results, response.as_ref());
+            }
+            if !tool.steps.is_empty() && results.items.is_none() {
+                self.check_stop_results(results);
+            }
+        }
+    }
+
+    /// A `stop_if` returns another answer than the workflow's last step (the answer of the step
+    /// before it, or its `result`), shaped by the same `results.fields`: each field must be
+    /// there too, or the model would be told, when nothing needed doing, that the API's answer
+    /// has the wrong shape.
+    fn check_stop_results(&mut self, results: &Results) {
+        let stops = std::mem::take(&mut self.stops);
+        for (at, returned) in &stops {
+            let Some(returned) = returned else { continue };
+            for (_, field) in results.fields.iter().chain(&results.detailed_fields) {
+                let from = match field {
+                    FieldSpec::Path(path) => path,
+                    FieldSpec::Mapped(mapped) => &mapped.from,
+                };
+                if let Err((part, _)) = schema_at(returned, &from.value) {
+                    let read = if part == from.value {
+                        String::new()
+                    } else {
+                        format!(" (in `{}`)", from.value)
+                    };
+                    self.error(
+                        *at,
+                        format!(
+                            "when this `stop_if` stops, the tool returns an answer that has no field `{part}`, which `results.fields` reads{read}"
+                        ),
+                    )
+                    .help = Some(
+                        "give the `stop_if` a `result: $step` whose answer has the fields the results show, or show only fields both answers have".into(),
+                    );
+                    break;
+                }
             }
         }
     }
@@ -1798,6 +1864,8 @@ impl<'a> Checker<'a> {
         let typed_params = typed_params(tool);
         let mut results: Vec<(String, Option<Value>)> = Vec::new();
         let mut last: Option<Value> = None;
+        // The answer of the step before, which a `stop_if` without `result` returns.
+        let mut previous: Option<Value> = None;
         for (param_name, param) in &tool.params {
             if param.from.is_some() {
                 self.error(param_name.at, "a workflow's parameters fill no API parameter directly; steps use them as `$name`")
@@ -1904,6 +1972,7 @@ impl<'a> Checker<'a> {
                 }
                 let schema = success_schema(operation).cloned();
                 last = schema.clone();
+                previous = schema.clone();
                 if let Some(name) = &step.name {
                     results.push((name.value.clone(), schema));
                 }
@@ -1918,7 +1987,7 @@ impl<'a> Checker<'a> {
                 }
                 for (field, value) in &step.where_fields {
                     let slot = match item.as_ref().map(|item| schema_at(item, &field.value)) {
-                        Some(Ok(slot)) => slot.cloned(),
+                        Some(Ok(slot)) => slot.map(Cow::into_owned),
                         Some(Err((part, available))) => {
                             let d = Diagnostic::error(
                                 field.at,
@@ -1932,6 +2001,7 @@ impl<'a> Checker<'a> {
                     };
                     self.check_value(value, &field.value, slot.as_ref(), &typed_params, &results);
                 }
+                previous = item.clone();
                 match &step.name {
                     Some(name) => results.push((name.value.clone(), item)),
                     None => {
@@ -1957,9 +2027,13 @@ impl<'a> Checker<'a> {
                         &results,
                     );
                 }
-                if let Some(result) = &stop.result {
-                    self.check_reference(result, &params, &results);
-                }
+                // What the tool returns when it stops: the `result` named, or the answer of the
+                // step before.
+                let returned = match &stop.result {
+                    Some(result) => self.check_reference(result, &params, &results),
+                    None => previous.clone(),
+                };
+                self.stops.push((stop.equal.at, returned));
             }
         }
         if let Some(from) = tool.results.as_ref().and_then(|r| r.from.as_ref()) {
@@ -2241,7 +2315,7 @@ impl<'a> Checker<'a> {
         }
         match results.iter().rev().find(|(name, _)| name == head) {
             Some((_, Some(schema))) => match schema_at(schema, path) {
-                Ok(found) => found.cloned(),
+                Ok(found) => found.map(Cow::into_owned),
                 Err((part, available)) => {
                     let d = Diagnostic::error(
                         reference.at,
@@ -2286,7 +2360,7 @@ impl<'a> Checker<'a> {
     fn check_results(&mut self, results: &Results, response: Option<&Value>) {
         let item = match (&results.items, response) {
             (Some(items), Some(schema)) => match schema_at(schema, &items.value) {
-                Ok(Some(list)) if is_array(list) => list.get("items").cloned(),
+                Ok(Some(list)) if is_array(&list) => list.get("items").cloned(),
                 Ok(Some(_)) => {
                     self.error(
                         items.at,

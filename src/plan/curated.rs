@@ -3,6 +3,7 @@
 //! the shape of what they return. The curate stage has already checked every reference, so a
 //! failure here is an internal error.
 
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 
 use indexmap::IndexMap;
@@ -619,8 +620,7 @@ impl<'c> CuratedPlanner<'c> {
                 };
                 success_schema(operation)
                     .and_then(|s| schema_at(s, &items).ok().flatten())
-                    .and_then(|list| list.get("items"))
-                    .cloned()
+                    .and_then(|list| list.get("items").cloned())
             }
             (None, Some(lookup)) => success_schema(builder.find(&lookup.value)?).cloned(),
             (None, None) => None,
@@ -1095,8 +1095,7 @@ impl<'c> CuratedPlanner<'c> {
                         .find(|(v, _)| v == list_var)
                         .and_then(|(_, s)| s.as_ref())
                         .and_then(|s| schema_at(s, &dotted(list_pointer)).ok().flatten())
-                        .and_then(|s: &Value| s.get("items"))
-                        .cloned(),
+                        .and_then(|s| s.get("items").cloned()),
                     _ => None,
                 };
                 let noun = written.replace('_', " ");
@@ -1379,8 +1378,7 @@ fn output_schema(results: &ResultsPlan, response: Option<&Value>) -> Option<Valu
         (Some(list), Some(schema)) => schema_at(schema, &dotted(&list.items))
             .ok()
             .flatten()
-            .and_then(|s| s.get("items"))
-            .cloned(),
+            .and_then(|s| s.get("items").cloned()),
         (None, Some(schema)) => Some(schema.clone()),
         _ => None,
     };
@@ -1391,7 +1389,7 @@ fn output_schema(results: &ResultsPlan, response: Option<&Value>) -> Option<Valu
             schema_at(item, &dotted(&field.from))
                 .ok()
                 .flatten()
-                .cloned()
+                .map(Cow::into_owned)
         });
         let schema = match field.convert {
             ShapeConvert::Copy => source.as_ref().map_or(json!({}), minimal_schema),

@@ -460,14 +460,78 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
             Some(plan)
         }
     };
-    Ok(Plan {
+    let plan = Plan {
         server,
         tools,
         operations: builder.operations,
         enums: curated.enums,
         resolvers: curated.resolvers,
         discovery,
-    })
+    };
+    every_value_names_a_parameter(&plan)?;
+    Ok(plan)
+}
+
+/// Every value the plan gives an operation names one of its parameters: the generated code
+/// fills each parameter struct field by field, so a value for a name the struct does not have
+/// would be lost without a word. `check` refuses such names; this makes sure nothing the
+/// planner derived slipped past it.
+fn every_value_names_a_parameter(plan: &Plan) -> Result<(), String> {
+    let known = |operation: usize, name: &str| -> Result<(), String> {
+        let operation = &plan.operations[operation];
+        if operation.fields.iter().any(|f| f.property == name) {
+            Ok(())
+        } else {
+            Err(format!(
+                "internal error: a value is planned for `{name}`, which `{}` does not take",
+                operation.api_id
+            ))
+        }
+    };
+    for tool in &plan.tools {
+        let Action::Curated(curated) = &tool.action else {
+            continue;
+        };
+        match &curated.body {
+            curated::CuratedBody::Call {
+                operation, fixed, ..
+            } => {
+                for param in &curated.params {
+                    if let Some(target) = &param.target {
+                        known(*operation, &target.api_name)?;
+                    }
+                }
+                for (name, _) in fixed {
+                    known(*operation, name)?;
+                }
+            }
+            curated::CuratedBody::Steps(steps) => {
+                for step in steps {
+                    if let curated::StepPlan::Call {
+                        operation, args, ..
+                    } = step
+                    {
+                        for (name, _) in args {
+                            known(*operation, name)?;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for resolver in &plan.resolvers {
+        let operation = match &resolver.source {
+            curated::ResolverSource::List { operation, .. } => *operation,
+            curated::ResolverSource::Lookup { operation, param } => {
+                known(*operation, param)?;
+                *operation
+            }
+        };
+        for (name, _) in &resolver.scope {
+            known(operation, name)?;
+        }
+    }
+    Ok(())
 }
 
 /// The time clients may cache `tools/list` without a curation file saying otherwise: one day.
@@ -756,17 +820,14 @@ fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
         }
     }
     let body = operation.body.as_ref().map(|body| {
-        let flatten = body.kind != BodyKind::Text
-            && is_object_schema(&body.schema)
-            && body.schema.get("properties").is_some_and(Value::is_object);
-        if flatten {
+        if let Some(body_properties) = body.flattened_properties() {
             let body_required: Vec<&str> = body
                 .schema
                 .get("required")
                 .and_then(Value::as_array)
                 .map(|r| r.iter().filter_map(Value::as_str).collect())
                 .unwrap_or_default();
-            for (name, schema) in body.schema["properties"].as_object().into_iter().flatten() {
+            for (name, schema) in body_properties {
                 let mut schema = schema.clone();
                 if let (Some(defs), Some(object)) =
                     (body.schema.get("$defs"), schema.as_object_mut())

@@ -2,6 +2,8 @@
 //! the resolvers on the client, and each tool's straight-line handler built from the small
 //! helpers in `curated.rs`.
 
+use std::collections::BTreeSet;
+
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use serde_json::Value;
@@ -119,23 +121,210 @@ pub fn enums(plan: &Plan) -> TokenStream {
     quote! { #( #items )* }
 }
 
-/// Builds the argument map for a paged call: the page position and size.
-fn paging_puts(paging: &PagingPlan) -> TokenStream {
-    let size = &paging.size_param;
+/// The statements that set a page's position and size on `params` (a mutable copy of the
+/// walk's parameters, inside the page's `async` block).
+fn paging_sets(operation: &OperationPlan, paging: &PagingPlan) -> TokenStream {
     let position = match (&paging.style, &paging.position_param) {
-        (PagingStyle::Page, Some(name)) => quote! { curated::put(&mut args, #name, page.number); },
-        (PagingStyle::Offset, Some(name)) => {
-            quote! { curated::put(&mut args, #name, page.offset); }
-        }
-        (PagingStyle::Cursor, Some(name)) => {
-            quote! { curated::put(&mut args, #name, page.cursor.clone()); }
-        }
-        _ => quote! {},
+        (PagingStyle::Page, Some(name)) => Some((name, PageValue::Number)),
+        (PagingStyle::Offset, Some(name)) => Some((name, PageValue::Offset)),
+        (PagingStyle::Cursor, Some(name)) => Some((name, PageValue::Cursor)),
+        _ => None,
     };
-    quote! {
-        #position
-        curated::put(&mut args, #size, page.size);
+    let sets = position
+        .into_iter()
+        .chain([(&paging.size_param, PageValue::Size)])
+        .filter_map(|(name, value)| {
+            let field = operation.fields.iter().find(|f| f.property == *name)?;
+            let field_ident = ident(&field.ident);
+            let value = value.typed(field).unwrap_or_else(|| {
+                let json = value.json();
+                conversion(operation, name, quote! { &#json }, &Origin::Server)
+            });
+            Some(quote! { params.#field_ident = #value; })
+        });
+    quote! { #( #sets )* }
+}
+
+/// `let mut params = params.clone();`: a page's own copy of the walk's parameters, for `sets`
+/// to set its position and size on.
+fn page_params(sets: &TokenStream) -> TokenStream {
+    if sets.is_empty() {
+        quote! { let params = params.clone(); }
+    } else {
+        quote! { let mut params = params.clone(); }
     }
+}
+
+/// One of the values a page walk sets.
+#[derive(Clone, Copy)]
+enum PageValue {
+    Number,
+    Offset,
+    Cursor,
+    Size,
+}
+
+impl PageValue {
+    /// The value as a field of `field`'s type, when the types agree (integers, a text cursor).
+    fn typed(self, field: &crate::plan::Field) -> Option<TokenStream> {
+        let value = match (self, &field.ty) {
+            (PageValue::Number, FieldType::Integer { .. }) => quote! { page.number },
+            (PageValue::Offset, FieldType::Integer { .. }) => quote! { page.offset },
+            (PageValue::Size, FieldType::Integer { .. }) => quote! { page.size },
+            (PageValue::Cursor, FieldType::String) if !field.required => {
+                return Some(quote! { page.cursor.clone() });
+            }
+            _ => return None,
+        };
+        Some(if field.required {
+            value
+        } else {
+            quote! { Some(#value) }
+        })
+    }
+
+    /// The value as JSON.
+    fn json(self) -> TokenStream {
+        match self {
+            PageValue::Number => quote! { serde_json::Value::from(page.number) },
+            PageValue::Offset => quote! { serde_json::Value::from(page.offset) },
+            PageValue::Size => quote! { serde_json::Value::from(page.size) },
+            PageValue::Cursor => quote! { serde_json::Value::from(page.cursor.clone()) },
+        }
+    }
+}
+
+/// Where a value passed to an operation comes from, which says whose mistake it is when it does
+/// not fit (see `curated::checked` in the runtime).
+#[derive(Debug, Clone, PartialEq)]
+enum Origin {
+    Arguments,
+    Server,
+    Answer(usize),
+}
+
+/// A value given to one parameter of an operation, by the parameter's property name.
+struct Given {
+    name: String,
+    value: GivenValue,
+}
+
+enum GivenValue {
+    /// A `serde_json::Value` expression (borrowed as `&` where it is converted).
+    Json(TokenStream, Origin),
+    /// A template's text: an optional parameter is left out when every clause dropped out.
+    Template(TokenStream),
+    /// A literal of the curation file, written as a Rust literal where the type allows.
+    Literal(Value),
+}
+
+impl Given {
+    fn json(name: &str, value: TokenStream, origin: Origin) -> Given {
+        Given {
+            name: name.to_string(),
+            value: GivenValue::Json(value, origin),
+        }
+    }
+}
+
+/// `value` (an expression of type `&serde_json::Value`) as the type of the parameter `name` of
+/// `operation`, through the runtime's conversion for where it comes from.
+fn conversion(
+    operation: &OperationPlan,
+    name: &str,
+    value: TokenStream,
+    origin: &Origin,
+) -> TokenStream {
+    let api_id = &operation.api_id;
+    match origin {
+        Origin::Arguments => quote! { curated::from_argument(#api_id, #name, #value)? },
+        Origin::Server => quote! { curated::checked(#api_id, #name, #value)? },
+        Origin::Answer(step) => {
+            let step = Literal::usize_unsuffixed(*step);
+            quote! { curated::from_answer(#step, #api_id, #name, #value)? }
+        }
+    }
+}
+
+/// A literal of the curation file as a Rust literal of the field's type, where it is a scalar
+/// of that type (other values go through `curated::arg`, from their JSON).
+fn typed_literal(field: &crate::plan::Field, value: &Value) -> Option<TokenStream> {
+    let literal = match (&field.ty, value) {
+        (FieldType::String, Value::String(text)) => quote! { #text.to_string() },
+        (FieldType::Integer { .. }, Value::Number(n)) => {
+            let lit = Literal::i64_unsuffixed(n.as_i64()?);
+            quote! { #lit }
+        }
+        (FieldType::Number, Value::Number(n)) => {
+            let number = n.as_f64().filter(|f| f.is_finite())?;
+            let lit = Literal::f64_suffixed(number);
+            quote! { #lit }
+        }
+        (FieldType::Boolean, Value::Bool(b)) => quote! { #b },
+        (FieldType::Json, value) => json_value(value),
+        _ => return None,
+    };
+    Some(if field.required {
+        literal
+    } else {
+        quote! { Some(#literal) }
+    })
+}
+
+/// The parameter struct of `operation` as a Rust literal (`client::ListIssuesParams { .. }`):
+/// every field, from the value given for it or `None`. A later value for the same parameter
+/// overrides an earlier one. The planner only gives values to parameters the operation has.
+fn params_literal(operation: &OperationPlan, module: &TokenStream, given: &[Given]) -> TokenStream {
+    let params_type = ident(&operation.params_type);
+    let fields = operation.fields.iter().map(|field| {
+        let field_ident = ident(&field.ident);
+        let name = &field.property;
+        let value = match given.iter().rev().find(|g| g.name == *name) {
+            None if field.required => conversion(
+                operation,
+                name,
+                quote! { &serde_json::Value::Null },
+                &Origin::Server,
+            ),
+            None => quote! { None },
+            Some(Given {
+                value: GivenValue::Literal(value),
+                ..
+            }) => typed_literal(field, value).unwrap_or_else(|| {
+                let json = json_value(value);
+                conversion(operation, name, quote! { &#json }, &Origin::Server)
+            }),
+            Some(Given {
+                value: GivenValue::Json(value, origin),
+                ..
+            }) => conversion(operation, name, quote! { &#value }, origin),
+            Some(Given {
+                value: GivenValue::Template(text),
+                ..
+            }) if !field.required => conversion(
+                operation,
+                name,
+                quote! { &curated::unless_empty(#text) },
+                &Origin::Server,
+            ),
+            Some(Given {
+                value: GivenValue::Template(text),
+                ..
+            }) => conversion(operation, name, quote! { &#text }, &Origin::Server),
+        };
+        quote! { #field_ident: #value }
+    });
+    quote! { #module #params_type { #( #fields ),* } }
+}
+
+/// `let params = ...;` for a call of `operation` with the values `given` (nothing for an
+/// operation without parameters).
+fn params_decl(operation: &OperationPlan, module: &TokenStream, given: &[Given]) -> TokenStream {
+    if operation.fields.is_empty() {
+        return quote! {};
+    }
+    let literal = params_literal(operation, module, given);
+    quote! { let params = #literal; }
 }
 
 /// The `curated::Paging` constant for a paging plan.
@@ -175,29 +364,19 @@ fn paging_const(name: &proc_macro2::Ident, paging: &PagingPlan) -> TokenStream {
     }
 }
 
-/// The future of one page of `operation` in a page walk (`page` and `args` in scope).
+/// The future of one page of `operation` in a page walk (`page` and `params`, this page's
+/// parameters, in scope).
 fn page_fetch(
     operation: &OperationPlan,
     paging: &PagingPlan,
     receiver: TokenStream,
 ) -> TokenStream {
-    let (prelude, call) = call_operation(operation, receiver.clone());
+    let call = call_operation(operation, receiver.clone());
     if paging.style != PagingStyle::Link {
-        return quote! {
-            #prelude
-            #call.map(curated::FetchedPage::from)
-        };
+        return quote! { #call.map(curated::FetchedPage::from) };
     }
     let page_fn = ident(&format!("{}_page", operation.fn_name));
-    let module = if receiver.to_string() == "self" {
-        quote! {}
-    } else {
-        quote! { client:: }
-    };
-    let params_type = ident(&operation.params_type);
-    let api_id = &operation.api_id;
     quote! {
-        let params: #module #params_type = curated::params(#api_id, args)?;
         let (body, link) = #receiver.#page_fn(&params, page.link.as_deref()).await?;
         Ok(curated::FetchedPage {
             body,
@@ -206,25 +385,13 @@ fn page_fetch(
     }
 }
 
-/// A call of `operation` with the argument map `args` in scope: the statement that turns `args`
-/// into the operation's parameters, and the call.
-fn call_operation(operation: &OperationPlan, receiver: TokenStream) -> (TokenStream, TokenStream) {
-    // Inside `client.rs` the parameter types are local; elsewhere they live in `client`.
-    let module = if receiver.to_string() == "self" {
-        quote! {}
-    } else {
-        quote! { client:: }
-    };
+/// A call of `operation`, its parameters `params` in scope (see [`params_decl`]).
+fn call_operation(operation: &OperationPlan, receiver: TokenStream) -> TokenStream {
     let fn_name = ident(&operation.fn_name);
-    let params_type = ident(&operation.params_type);
-    let api_id = &operation.api_id;
     if operation.fields.is_empty() {
-        (quote! {}, quote! { #receiver.#fn_name().await })
+        quote! { #receiver.#fn_name().await }
     } else {
-        (
-            quote! { let params: #module #params_type = curated::params(#api_id, args)?; },
-            quote! { #receiver.#fn_name(&params).await },
-        )
+        quote! { #receiver.#fn_name(&params).await }
     }
 }
 
@@ -303,27 +470,33 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
     // A scoped resolver (the labels of one repository) takes its operation's scoping arguments
     // and lists, caches and looks up within them.
     let scoped = !r.scope.is_empty();
-    let (scope_param, scope_arg, new_args) = if scoped {
+    let (scope_param, scope_arg) = if scoped {
         (
             quote! { scope: &serde_json::Map<String, serde_json::Value>, },
             quote! { scope },
-            quote! { scope.clone() },
         )
     } else {
-        (quote! {}, quote! {}, quote! { serde_json::Map::new() })
+        (quote! {}, quote! {})
     };
+    // The operation's parameters the scope gives (the rest are left out).
+    let scope_given: Vec<Given> = r
+        .scope
+        .iter()
+        .map(|(name, _)| {
+            Given::json(
+                name,
+                quote! { curated::scoped(scope, #name) },
+                Origin::Server,
+            )
+        })
+        .collect();
     let aliases = r.aliases.iter().map(|(word, alias)| match alias {
         AliasPlan::Operation(operation) => {
             let operation = &plan.operations[*operation];
-            let (prelude, call) = call_operation(operation, quote! { self });
-            let args = if operation.fields.is_empty() {
-                quote! {}
-            } else {
-                quote! { let args = serde_json::Map::new(); }
-            };
+            let prelude = params_decl(operation, &quote! {}, &[]);
+            let call = call_operation(operation, quote! { self });
             quote! {
                 if value.eq_ignore_ascii_case(#word) {
-                    #args
                     #prelude
                     let found = #call?;
                     return curated::field_text(&found, #id_field);
@@ -355,28 +528,28 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                 Some(paging) => {
                     let paging_name = ident(&format!("{}_PAGING", r.ident.to_uppercase()));
                     let paging_def = paging_const(&paging_name, paging);
-                    let puts = paging_puts(paging);
+                    let sets = paging_sets(operation, paging);
+                    let page_params = page_params(&sets);
                     let fetch = page_fetch(operation, paging, quote! { self });
+                    let prelude = params_decl(operation, &quote! {}, &scope_given);
                     quote! {
                         #paging_def
-                        let collected = curated::collect_pages(&#paging_name.within(self.max_pages()), None, |page| async move {
-                            let mut args = #new_args;
-                            #puts
-                            #fetch
+                        #prelude
+                        let collected = curated::collect_pages(&#paging_name.within(self.max_pages()), None, |page| {
+                            #page_params
+                            async move {
+                                #sets
+                                #fetch
+                            }
                         })
                         .await?;
                         Ok(collected.items)
                     }
                 }
                 None => {
-                    let (prelude, call) = call_operation(operation, quote! { self });
-                    let args = if operation.fields.is_empty() {
-                        quote! {}
-                    } else {
-                        quote! { let args = #new_args; }
-                    };
+                    let prelude = params_decl(operation, &quote! {}, &scope_given);
+                    let call = call_operation(operation, quote! { self });
                     quote! {
-                        #args
                         #prelude
                         let body = #call?;
                         curated::items_at(&body, #items)
@@ -428,14 +601,19 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
         }
         ResolverSource::Lookup { operation, param } => {
             let operation = &plan.operations[*operation];
-            let (prelude, call) = call_operation(operation, quote! { self });
+            let mut given = scope_given;
+            given.push(Given::json(
+                param,
+                quote! { serde_json::Value::from(value) },
+                Origin::Arguments,
+            ));
+            let prelude = params_decl(operation, &quote! {}, &given);
+            let call = call_operation(operation, quote! { self });
             quote! {
                 impl Client {
                     #[doc = #resolve_doc]
                     pub async fn #resolve_fn(&self, #scope_param value: &str) -> Result<String, ToolError> {
                         #( #aliases )*
-                        let mut args = #new_args;
-                        curated::put(&mut args, #param, value);
                         #prelude
                         match #call {
                             Ok(found) => curated::field_text(&found, #id_field),
@@ -884,30 +1062,25 @@ fn call_body(
     lookups_fetch: &[TokenStream],
     lookup_refs: &[TokenStream],
 ) -> (TokenStream, TokenStream) {
-    let puts = tool.params.iter().filter_map(|param| {
-        let target = param.target.as_ref()?;
-        let api_name = &target.api_name;
-        let value = api_value(
-            plan,
-            tool_name,
-            &tool.params,
-            param,
-            is_optional(plan, param),
-        );
-        Some(quote! { curated::put(&mut args, #api_name, #value); })
-    });
-    // The parameters templates use, as the API wants them, computed once.
-    let mut templated: Vec<usize> = Vec::new();
+    // Each parameter that fills one of the operation's, and each one a template uses, as the API
+    // wants it, computed once.
+    let mut used: Vec<usize> = Vec::new();
+    for (index, param) in tool.params.iter().enumerate() {
+        if param.target.is_some() {
+            used.push(index);
+        }
+    }
     for (_, value) in fixed {
         if let ValueRef::Template(template) = value {
             for param in template.params() {
-                if !templated.contains(&param) {
-                    templated.push(param);
+                if !used.contains(&param) {
+                    used.push(param);
                 }
             }
         }
     }
-    let template_args = templated.iter().map(|index| {
+    used.sort_unstable();
+    let arg_values = used.iter().map(|index| {
         let param = &tool.params[*index];
         let local = arg_local(param);
         let value = api_value(
@@ -919,10 +1092,24 @@ fn call_body(
         );
         quote! { let #local: serde_json::Value = #value; }
     });
-    let fixed = fixed.iter().map(|(name, value)| {
-        let value = value_expr(tool, value);
-        quote! { curated::put(&mut args, #name, #value); }
-    });
+    let given: Vec<Given> = tool
+        .params
+        .iter()
+        .filter_map(|param| {
+            let target = param.target.as_ref()?;
+            let local = arg_local(param);
+            Some(Given::json(
+                &target.api_name,
+                quote! { #local },
+                Origin::Server,
+            ))
+        })
+        .chain(
+            fixed
+                .iter()
+                .map(|(name, value)| given_value(tool, name, value, &[])),
+        )
+        .collect();
     let explain = quote! { .map_err(|e| e.explain(ERRORS, &vars)) };
     let (module_items, shaped) = fetch_and_shape(
         tool,
@@ -933,27 +1120,110 @@ fn call_body(
         lookups_fetch,
         lookup_refs,
     );
-    let puts: Vec<TokenStream> = template_args.chain(puts).chain(fixed).collect();
-    let args_decl = if operation.fields.is_empty() {
-        quote! {}
-    } else if puts.is_empty() {
-        quote! { let args = serde_json::Map::new(); }
-    } else {
-        quote! {
-            let mut args = serde_json::Map::new();
-            #( #puts )*
-        }
-    };
+    let params = params_decl(operation, &quote! { client:: }, &given);
     (
         module_items,
         quote! {
-            #args_decl
+            #( #arg_values )*
+            #params
             #shaped
         },
     )
 }
 
-/// The statements that call `operation` (its arguments `args` in scope) and return its answer
+/// The value a step or the file gives the parameter `name`: a literal as written, anything else
+/// as JSON whose origin is the earliest step answer it reads (`steps`: each step variable and the
+/// number of the step whose answer it holds), or the server.
+fn given_value(
+    tool: &CuratedTool,
+    name: &str,
+    value: &ValueRef,
+    steps: &[(String, usize)],
+) -> Given {
+    match value {
+        ValueRef::Literal(literal) => Given {
+            name: name.to_string(),
+            value: GivenValue::Literal(literal.clone()),
+        },
+        ValueRef::Template(_) => Given {
+            name: name.to_string(),
+            value: GivenValue::Template(value_expr(tool, value)),
+        },
+        other => {
+            let origin = match answer_step(other, steps) {
+                Some(step) => Origin::Answer(step),
+                None => Origin::Server,
+            };
+            Given::json(name, value_expr(tool, other), origin)
+        }
+    }
+}
+
+/// The step variables whose answers a workflow reads: in later steps' values, as what a
+/// `stop_if` returns (its `result`, or the answer before it), and as the tool's result (its
+/// `results.from`, or the last answer).
+fn used_step_vars(tool: &CuratedTool, steps: &[StepPlan]) -> BTreeSet<String> {
+    fn reads(value: &ValueRef, used: &mut BTreeSet<String>) {
+        match value {
+            ValueRef::Step { var, .. } => {
+                used.insert(var.clone());
+            }
+            ValueRef::Object(fields) => fields.iter().for_each(|(_, v)| reads(v, used)),
+            ValueRef::Array(items) => items.iter().for_each(|v| reads(v, used)),
+            ValueRef::Input(_) | ValueRef::Template(_) | ValueRef::Literal(_) => {}
+        }
+    }
+    let mut used = BTreeSet::new();
+    let mut last: Option<&String> = None;
+    for step in steps {
+        match step {
+            StepPlan::Call { var, args, .. } => {
+                args.iter().for_each(|(_, v)| reads(v, &mut used));
+                last = Some(var);
+            }
+            StepPlan::StopIf {
+                left,
+                right,
+                result,
+                ..
+            } => {
+                reads(left, &mut used);
+                reads(right, &mut used);
+                match result {
+                    Some(result) => reads(result, &mut used),
+                    None => used.extend(last.cloned()),
+                }
+            }
+            StepPlan::Find {
+                var,
+                list,
+                conditions,
+                ..
+            } => {
+                reads(list, &mut used);
+                conditions.iter().for_each(|(_, v)| reads(v, &mut used));
+                last = Some(var);
+            }
+        }
+    }
+    match &tool.results.source {
+        Some(source) => reads(source, &mut used),
+        None => used.extend(last.cloned()),
+    }
+    used
+}
+
+/// The number of the step whose answer a value reads, if it reads one (the first found).
+fn answer_step(value: &ValueRef, steps: &[(String, usize)]) -> Option<usize> {
+    match value {
+        ValueRef::Step { var, .. } => steps.iter().find(|(v, _)| v == var).map(|(_, n)| *n),
+        ValueRef::Object(fields) => fields.iter().find_map(|(_, v)| answer_step(v, steps)),
+        ValueRef::Array(items) => items.iter().find_map(|v| answer_step(v, steps)),
+        ValueRef::Input(_) | ValueRef::Template(_) | ValueRef::Literal(_) => None,
+    }
+}
+
+/// The statements that call `operation` (its parameters `params` in scope) and return its answer
 /// shaped as the tool's result: a walk of its pages up to the limit (`paging`), a list cut to the
 /// limit from one answer, or one item. `explain` turns the call's error into the tool's; the
 /// items the module needs beside the function (the paging constant) come first.
@@ -979,7 +1249,8 @@ fn fetch_and_shape(
         (Some(list), Some(paging)) => {
             let paging_name = ident("PAGING");
             let paging_def = paging_const(&paging_name, paging);
-            let page_puts = paging_puts(paging);
+            let sets = paging_sets(operation, paging);
+            let page_params = page_params(&sets);
             let fetch = page_fetch(operation, paging, quote! { client });
             let limit = match &limit {
                 Some(limit) => quote! { Some(#limit) },
@@ -989,10 +1260,10 @@ fn fetch_and_shape(
             module_items = paging_def;
             quote! {
                 let collected = curated::collect_pages(&PAGING.within(client.max_pages()), #limit, |page| {
-                    let mut args = args.clone();
-                    #page_puts
+                    #page_params
                     let client = Arc::clone(&client);
                     async move {
+                        #sets
                         #fetch
                     }
                 })
@@ -1003,12 +1274,11 @@ fn fetch_and_shape(
             }
         }
         (Some(list), None) => {
-            let (prelude, call) = call_operation(operation, quote! { client });
+            let call = call_operation(operation, quote! { client });
             let items = &list.items;
             let name = &list.name;
             let limit = limit.unwrap_or_else(|| quote! { usize::MAX });
             quote! {
-                #prelude
                 let body = #call #explain?;
                 let mut items = curated::items_at(&body, #items)?;
                 let limit = #limit;
@@ -1020,9 +1290,8 @@ fn fetch_and_shape(
             }
         }
         (None, _) => {
-            let (prelude, call) = call_operation(operation, quote! { client });
+            let call = call_operation(operation, quote! { client });
             quote! {
-                #prelude
                 let body = #call #explain?;
                 #( #lookups_fetch )*
                 Ok(curated::shape_item(&SHAPE, &body, #detailed, &[#( #lookup_refs ),*]).into())
@@ -1167,6 +1436,9 @@ fn steps_body(
     let mut last_var: Option<String> = None;
     let mut module_items = TokenStream::new();
     let mut list_result = false;
+    // Each step variable and the number of the step whose answer it holds.
+    let mut answers: Vec<(String, usize)> = Vec::new();
+    let used = used_step_vars(tool, steps);
     // Steps are numbered as the file lists them, `find` and `stop_if` steps included.
     let statements = steps.iter().enumerate().map(|(index, step)| match step {
         StepPlan::Call {
@@ -1180,27 +1452,18 @@ fn steps_body(
             let operation = &plan.operations[*operation];
             let local = ident(var);
             last_var = Some(var.clone());
-            let puts = args.iter().map(|(name, value)| {
-                let value = value_expr(tool, value);
-                quote! { curated::put(&mut args, #name, #value); }
-            });
+            let given: Vec<Given> = args
+                .iter()
+                .map(|(name, value)| given_value(tool, name, value, &answers))
+                .collect();
+            answers.push((var.clone(), index + 1));
             let step_errors = errors.iter().map(|(status, message)| {
                 let status = Literal::u16_unsuffixed(*status);
                 quote! { (#status, #message) }
             });
             let step_number = Literal::usize_unsuffixed(index + 1);
-            let (prelude, call) = call_operation(operation, quote! { client });
-            let puts: Vec<TokenStream> = puts.collect();
-            let args_decl = if operation.fields.is_empty() {
-                quote! {}
-            } else if puts.is_empty() {
-                quote! { let args = serde_json::Map::new(); }
-            } else {
-                quote! {
-                    let mut args = serde_json::Map::new();
-                    #( #puts )*
-                }
-            };
+            let call = call_operation(operation, quote! { client });
+            let params = params_decl(operation, &quote! { client:: }, &given);
             // A workflow whose result is a list ends with its last step: the list, walked and
             // cut like a one-call list tool's.
             if index + 1 == steps.len() && tool.results.list.is_some() {
@@ -1223,16 +1486,22 @@ fn steps_body(
                 module_items = items;
                 list_result = true;
                 return quote! {
-                    #args_decl
                     const STEP_ERRORS: &[(u16, &str)] = &[#( #step_errors ),*];
+                    #params
                     #shaped
                 };
             }
+            // A step called for its errors only (a 404 that says the thing does not exist) keeps
+            // no answer.
+            let binding = if used.contains(var) {
+                quote! { #local }
+            } else {
+                quote! { _ }
+            };
             quote! {
-                let #local = {
-                    #args_decl
+                let #binding = {
                     const STEP_ERRORS: &[(u16, &str)] = &[#( #step_errors ),*];
-                    #prelude
+                    #params
                     #call.map_err(|e| {
                         e.explain(STEP_ERRORS, &vars)
                             .explain(ERRORS, &vars)
@@ -1276,6 +1545,10 @@ fn steps_body(
             ambiguous,
         } => {
             let local = ident(var);
+            // The item found is part of the answer the list came from.
+            if let Some(step) = answer_step(list, &answers) {
+                answers.push((var.clone(), step));
+            }
             let (list_value, list_pointer) = match list {
                 ValueRef::Step { var, pointer } => {
                     let var = ident(var);

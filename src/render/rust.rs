@@ -501,6 +501,26 @@ fn client_method_variant(operation: &OperationPlan, page: bool, upload_env: &str
         None => quote! { .request(reqwest::Method::#method, #label, &[#(#segments),*]) },
     };
     let mut steps = Vec::new();
+    // A text path parameter that shares its segment with other text is checked on its own.
+    for segment in operation.path.split('/') {
+        let parts = split_template(segment);
+        if parts.len() < 2 {
+            continue;
+        }
+        for part in parts {
+            let Part::Param(name) = part else { continue };
+            if let Some(field) = operation.fields.iter().find(|f| {
+                f.target == FieldTarget::Param(Location::Path)
+                    && f.api_name == name
+                    && f.ty == FieldType::String
+                    && f.required
+                    && f.style.is_none()
+            }) {
+                let value = ident(&field.ident);
+                steps.push(quote! { .path_value(#name, params.#value.as_str()) });
+            }
+        }
+    }
     for field in &operation.fields {
         let name = &field.api_name;
         let value = ident(&field.ident);

@@ -237,21 +237,32 @@ impl Client {
             max_page_size: 100,
             max_pages: 20,
         };
-        let collected = curated::collect_pages(
-            &LABEL_PAGING.within(self.max_pages()),
-            None,
-            |page| async move {
-                let mut args = scope.clone();
-                curated::put(&mut args, "page", page.number);
-                curated::put(&mut args, "per_page", page.size);
-                let params: IssuesListLabelsForRepoParams =
-                    curated::params("issues/list-labels-for-repo", args)?;
-                self.issues_list_labels_for_repo(&params)
-                    .await
-                    .map(curated::FetchedPage::from)
-            },
-        )
-        .await?;
+        let params = IssuesListLabelsForRepoParams {
+            owner: curated::checked(
+                "issues/list-labels-for-repo",
+                "owner",
+                &curated::scoped(scope, "owner"),
+            )?,
+            repo: curated::checked(
+                "issues/list-labels-for-repo",
+                "repo",
+                &curated::scoped(scope, "repo"),
+            )?,
+            per_page: None,
+            page: None,
+        };
+        let collected =
+            curated::collect_pages(&LABEL_PAGING.within(self.max_pages()), None, |page| {
+                let mut params = params.clone();
+                async move {
+                    params.page = Some(page.number);
+                    params.per_page = Some(page.size);
+                    self.issues_list_labels_for_repo(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                }
+            })
+            .await?;
         Ok(collected.items)
     }
 }
@@ -292,21 +303,32 @@ impl Client {
             max_page_size: 100,
             max_pages: 20,
         };
-        let collected = curated::collect_pages(
-            &ASSIGNEE_PAGING.within(self.max_pages()),
-            None,
-            |page| async move {
-                let mut args = scope.clone();
-                curated::put(&mut args, "page", page.number);
-                curated::put(&mut args, "per_page", page.size);
-                let params: IssuesListAssigneesParams =
-                    curated::params("issues/list-assignees", args)?;
-                self.issues_list_assignees(&params)
-                    .await
-                    .map(curated::FetchedPage::from)
-            },
-        )
-        .await?;
+        let params = IssuesListAssigneesParams {
+            owner: curated::checked(
+                "issues/list-assignees",
+                "owner",
+                &curated::scoped(scope, "owner"),
+            )?,
+            repo: curated::checked(
+                "issues/list-assignees",
+                "repo",
+                &curated::scoped(scope, "repo"),
+            )?,
+            per_page: None,
+            page: None,
+        };
+        let collected =
+            curated::collect_pages(&ASSIGNEE_PAGING.within(self.max_pages()), None, |page| {
+                let mut params = params.clone();
+                async move {
+                    params.page = Some(page.number);
+                    params.per_page = Some(page.size);
+                    self.issues_list_assignees(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                }
+            })
+            .await?;
         Ok(collected.items)
     }
 }

@@ -241,7 +241,6 @@ pub mod github_search_issues {
             ("assignee", curated::text(&input.assignee)),
         ];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
         let arg_owner: serde_json::Value = curated::json(&input.owner);
         let arg_repo: serde_json::Value = curated::json(&input.repo);
         let arg_state: serde_json::Value = input.state.map(IssueState::code).unwrap_or_default();
@@ -288,58 +287,65 @@ pub mod github_search_issues {
             )?,
             None => serde_json::Value::Null,
         };
-        curated::put(&mut args, "q", {
-            let quote = curated::Quote::Github;
-            let mut clauses: Vec<String> = Vec::new();
-            for owner in curated::template_values(&arg_owner) {
-                for repo in curated::template_values(&arg_repo) {
+        let params = client::SearchIssuesAndPullRequestsParams {
+            q: curated::checked("search/issues-and-pull-requests", "q", &{
+                let quote = curated::Quote::Github;
+                let mut clauses: Vec<String> = Vec::new();
+                for owner in curated::template_values(&arg_owner) {
+                    for repo in curated::template_values(&arg_repo) {
+                        clauses.push(
+                            [
+                                "repo:",
+                                quote.write("owner", &owner, false)?.as_str(),
+                                "/",
+                                quote.write("repo", &repo, false)?.as_str(),
+                            ]
+                            .concat(),
+                        );
+                    }
+                }
+                clauses.push("is:issue".to_string());
+                for state in curated::template_values(&arg_state) {
+                    clauses
+                        .push(["state:", quote.write("state", &state, false)?.as_str()].concat());
+                }
+                for labels in curated::template_values(&arg_labels) {
                     clauses.push(
                         [
-                            "repo:",
-                            quote.write("owner", &owner, false)?.as_str(),
-                            "/",
-                            quote.write("repo", &repo, false)?.as_str(),
+                            "label:\"",
+                            quote.write("labels", &labels, true)?.as_str(),
+                            "\"",
                         ]
                         .concat(),
                     );
                 }
-            }
-            clauses.push("is:issue".to_string());
-            for state in curated::template_values(&arg_state) {
-                clauses.push(["state:", quote.write("state", &state, false)?.as_str()].concat());
-            }
-            for labels in curated::template_values(&arg_labels) {
-                clauses.push(
-                    [
-                        "label:\"",
-                        quote.write("labels", &labels, true)?.as_str(),
-                        "\"",
-                    ]
-                    .concat(),
-                );
-            }
-            for assignee in curated::template_values(&arg_assignee) {
-                clauses.push(
-                    [
-                        "assignee:",
-                        quote.write("assignee", &assignee, false)?.as_str(),
-                    ]
-                    .concat(),
-                );
-            }
-            serde_json::Value::String(clauses.join(" "))
-        });
+                for assignee in curated::template_values(&arg_assignee) {
+                    clauses.push(
+                        [
+                            "assignee:",
+                            quote.write("assignee", &assignee, false)?.as_str(),
+                        ]
+                        .concat(),
+                    );
+                }
+                serde_json::Value::String(clauses.join(" "))
+            })?,
+            sort: None,
+            order: None,
+            per_page: None,
+            page: None,
+            advanced_search: None,
+            search_type: None,
+        };
         let collected = curated::collect_pages(
             &PAGING.within(client.max_pages()),
             Some(usize::try_from(input.limit).unwrap_or(1)),
             |page| {
-                let mut args = args.clone();
-                curated::put(&mut args, "page", page.number);
-                curated::put(&mut args, "per_page", page.size);
+                let mut params = params.clone();
                 let client = Arc::clone(&client);
                 async move {
-                    let params: client::SearchIssuesAndPullRequestsParams =
-                        curated::params("search/issues-and-pull-requests", args)?;
+                    params.page = Some(page.number);
+                    params.per_page = Some(page.size);
                     client
                         .search_issues_and_pull_requests(&params)
                         .await
@@ -554,16 +560,19 @@ pub mod github_create_issue {
             None => serde_json::Value::Null,
         };
         let created = {
-            let mut args = serde_json::Map::new();
-            curated::put(&mut args, "owner", arg_owner.clone());
-            curated::put(&mut args, "repo", arg_repo.clone());
-            curated::put(&mut args, "title", arg_title.clone());
-            curated::put(&mut args, "body", arg_body.clone());
-            curated::put(&mut args, "labels", arg_labels.clone());
-            curated::put(&mut args, "assignees", arg_assignees.clone());
-
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::IssuesCreateParams = curated::params("issues/create", args)?;
+            let params = client::IssuesCreateParams {
+                owner: curated::checked("issues/create", "owner", &arg_owner.clone())?,
+                repo: curated::checked("issues/create", "repo", &arg_repo.clone())?,
+                title: curated::checked("issues/create", "title", &arg_title.clone())?,
+                body_2: curated::checked("issues/create", "body", &arg_body.clone())?,
+                assignee: None,
+                milestone: None,
+                labels: curated::checked("issues/create", "labels", &arg_labels.clone())?,
+                assignees: curated::checked("issues/create", "assignees", &arg_assignees.clone())?,
+                issue_field_values: None,
+                type_: None,
+            };
             client.issues_create(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
@@ -717,16 +726,26 @@ pub mod github_set_issue_state {
             ("state", curated::text(&input.state)),
         ];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(&mut args, "owner", curated::json(&input.owner));
-        curated::put(&mut args, "repo", curated::json(&input.repo));
-        curated::put(
-            &mut args,
-            "issue_number",
-            curated::json(&input.issue_number),
-        );
-        curated::put(&mut args, "state", curated::json(&input.state));
-        let params: client::IssuesUpdateParams = curated::params("issues/update", args)?;
+        let arg_owner: serde_json::Value = curated::json(&input.owner);
+        let arg_repo: serde_json::Value = curated::json(&input.repo);
+        let arg_issue_number: serde_json::Value = curated::json(&input.issue_number);
+        let arg_state: serde_json::Value = curated::json(&input.state);
+        let params = client::IssuesUpdateParams {
+            owner: curated::checked("issues/update", "owner", &arg_owner)?,
+            repo: curated::checked("issues/update", "repo", &arg_repo)?,
+            issue_number: curated::checked("issues/update", "issue_number", &arg_issue_number)?,
+            title: None,
+            body_2: None,
+            assignee: None,
+            state: curated::checked("issues/update", "state", &arg_state)?,
+            state_reason: None,
+            duplicate_issue_id: None,
+            milestone: None,
+            labels: None,
+            assignees: None,
+            issue_field_values: None,
+            type_: None,
+        };
         let body = client
             .issues_update(&params)
             .await
@@ -839,17 +858,20 @@ pub mod github_comment_on_issue {
             ("body", curated::text(&input.body)),
         ];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(&mut args, "owner", curated::json(&input.owner));
-        curated::put(&mut args, "repo", curated::json(&input.repo));
-        curated::put(
-            &mut args,
-            "issue_number",
-            curated::json(&input.issue_number),
-        );
-        curated::put(&mut args, "body", curated::json(&input.body));
-        let params: client::IssuesCreateCommentParams =
-            curated::params("issues/create-comment", args)?;
+        let arg_owner: serde_json::Value = curated::json(&input.owner);
+        let arg_repo: serde_json::Value = curated::json(&input.repo);
+        let arg_issue_number: serde_json::Value = curated::json(&input.issue_number);
+        let arg_body: serde_json::Value = curated::json(&input.body);
+        let params = client::IssuesCreateCommentParams {
+            owner: curated::checked("issues/create-comment", "owner", &arg_owner)?,
+            repo: curated::checked("issues/create-comment", "repo", &arg_repo)?,
+            issue_number: curated::checked(
+                "issues/create-comment",
+                "issue_number",
+                &arg_issue_number,
+            )?,
+            body_2: curated::checked("issues/create-comment", "body", &arg_body)?,
+        };
         let body = client
             .issues_create_comment(&params)
             .await

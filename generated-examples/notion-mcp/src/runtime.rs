@@ -1853,17 +1853,24 @@ pub enum Credential {
     Unset(&'static [&'static str]),
 }
 
-/// The variables that would give the server the credentials it was not given, each credential's
-/// joined by "and" and the credentials by "or" ("A, or B and C"); `None` when nothing is unset.
+/// The variables that would give the server the credentials it was not given ("A", "A and B",
+/// "A, B and C"): the server sends every credential it is configured with, so each unset one is
+/// needed; `None` when nothing is unset.
 fn unset_credentials(credentials: &[Credential]) -> Option<String> {
-    let unset: Vec<String> = credentials
+    let unset: Vec<&str> = credentials
         .iter()
         .filter_map(|credential| match credential {
-            Credential::Unset(variables) => Some(variables.join(" and ")),
+            Credential::Unset(variables) => Some(*variables),
             _ => None,
         })
+        .flatten()
+        .copied()
         .collect();
-    (!unset.is_empty()).then(|| unset.join(", or "))
+    match unset.as_slice() {
+        [] => None,
+        [one] => Some(one.to_string()),
+        [init @ .., last] => Some(format!("{} and {last}", init.join(", "))),
+    }
 }
 
 /// Says on stderr, once at start, which credentials the server was not given and which variables
@@ -2945,6 +2952,18 @@ impl UpstreamRequest {
         self
     }
 
+    /// Refuses a text path parameter that is empty, `.` or `..` even where it shares its path
+    /// segment with other text (`/u/{username}.json`), which the check of whole segments in
+    /// [`Upstream::request`] cannot see: `/u/.json` would address another resource.
+    pub fn path_value(mut self, name: &'static str, value: &str) -> Self {
+        if matches!(value, "" | "." | "..") && self.invalid.is_none() {
+            self.invalid = Some(format!(
+                "Invalid argument `{name}`: a path parameter cannot be {value:?}; give the identifier itself."
+            ));
+        }
+        self
+    }
+
     /// Adds a header (a list is sent comma-separated; `None` adds nothing). A value with a line
     /// break could smuggle in another header: it is refused.
     pub fn header(mut self, name: &'static str, value: &impl ParamValue) -> Self {
@@ -3317,6 +3336,63 @@ mod tests {
             request.invalid.is_some(),
             "an item that would add a cookie is refused"
         );
+    }
+
+    #[test]
+    fn every_unset_credential_is_named_as_needed_since_the_server_sends_them_all() {
+        assert_eq!(unset_credentials(&[]), None);
+        assert_eq!(
+            unset_credentials(&[Credential::Unset(&["A_KEY"])]).as_deref(),
+            Some("A_KEY")
+        );
+        assert_eq!(
+            unset_credentials(&[
+                Credential::Unset(&["A_KEY"]),
+                Credential::Unset(&["A_USER"])
+            ])
+            .as_deref(),
+            Some("A_KEY and A_USER")
+        );
+        assert_eq!(
+            unset_credentials(&[
+                Credential::Unset(&["U", "P"]),
+                Credential::Bearer("t".into()),
+                Credential::Unset(&["K"]),
+            ])
+            .as_deref(),
+            Some("U, P and K")
+        );
+    }
+
+    #[test]
+    fn a_path_parameter_inside_a_segment_cannot_be_empty_or_a_dot_segment() {
+        for value in ["", ".", ".."] {
+            let segment = format!("{value}.json");
+            let request = upstream()
+                .request(
+                    reqwest::Method::GET,
+                    "GET /u/{username}.json",
+                    &["u", &segment],
+                )
+                .path_value("username", value);
+            assert_eq!(
+                request.invalid.as_deref(),
+                Some(
+                    format!(
+                        "Invalid argument `username`: a path parameter cannot be {value:?}; give the identifier itself."
+                    )
+                    .as_str()
+                ),
+            );
+        }
+        let request = upstream()
+            .request(
+                reqwest::Method::GET,
+                "GET /u/{username}.json",
+                &["u", "ada.json"],
+            )
+            .path_value("username", "ada");
+        assert!(request.invalid.is_none());
     }
 
     #[test]

@@ -74,9 +74,15 @@ pub mod notion_search {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [("query", curated::text(&input.query))];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(&mut args, "query", curated::json(&input.query));
-        let params: client::PostSearchParams = curated::params("post-search", args)?;
+        let arg_query: serde_json::Value = curated::json(&input.query);
+        let params = client::PostSearchParams {
+            notion_version: None,
+            query: curated::checked("post-search", "query", &arg_query)?,
+            sort: None,
+            filter: None,
+            start_cursor: None,
+            page_size: None,
+        };
         let body = client
             .post_search(&params)
             .await
@@ -156,50 +162,52 @@ pub mod notion_create_page {
         let arg_title: serde_json::Value = curated::json(&input.title);
         let arg_text: serde_json::Value = curated::json(&input.text);
         let step_1 = {
-            let mut args = serde_json::Map::new();
-            curated::put(
-                &mut args,
-                "parent",
-                curated::object([
-                    ("type", serde_json::Value::from("database_id")),
-                    ("database_id", arg_database.clone()),
-                ]),
-            );
-            curated::put(
-                &mut args,
-                "properties",
-                curated::object([(
-                    "Name",
-                    curated::object([(
-                        "title",
-                        serde_json::Value::Array(vec![curated::object([(
-                            "text",
-                            curated::object([("content", arg_title.clone())]),
-                        )])]),
-                    )]),
-                )]),
-            );
-            curated::put(
-                &mut args,
-                "children",
-                serde_json::Value::Array(vec![curated::object([
-                    ("object", serde_json::Value::from("block")),
-                    ("type", serde_json::Value::from("paragraph")),
-                    (
-                        "paragraph",
-                        curated::object([(
-                            "rich_text",
-                            serde_json::Value::Array(vec![curated::object([
-                                ("type", serde_json::Value::from("text")),
-                                ("text", curated::object([("content", arg_text.clone())])),
-                            ])]),
-                        )]),
-                    ),
-                ])]),
-            );
-
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::PostPageParams = curated::params("post-page", args)?;
+            let params = client::PostPageParams {
+                notion_version: None,
+                parent: curated::checked(
+                    "post-page",
+                    "parent",
+                    &curated::object([
+                        ("type", serde_json::Value::from("database_id")),
+                        ("database_id", arg_database.clone()),
+                    ]),
+                )?,
+                properties: curated::checked(
+                    "post-page",
+                    "properties",
+                    &curated::object([(
+                        "Name",
+                        curated::object([(
+                            "title",
+                            serde_json::Value::Array(vec![curated::object([(
+                                "text",
+                                curated::object([("content", arg_title.clone())]),
+                            )])]),
+                        )]),
+                    )]),
+                )?,
+                cover: None,
+                icon: None,
+                children: curated::checked(
+                    "post-page",
+                    "children",
+                    &serde_json::Value::Array(vec![curated::object([
+                        ("object", serde_json::Value::from("block")),
+                        ("type", serde_json::Value::from("paragraph")),
+                        (
+                            "paragraph",
+                            curated::object([(
+                                "rich_text",
+                                serde_json::Value::Array(vec![curated::object([
+                                    ("type", serde_json::Value::from("text")),
+                                    ("text", curated::object([("content", arg_text.clone())])),
+                                ])]),
+                            )]),
+                        ),
+                    ])]),
+                )?,
+            };
             client.post_page(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
@@ -275,20 +283,29 @@ pub mod notion_query_database {
         let arg_database: serde_json::Value = curated::json(&input.database);
         let arg_status: serde_json::Value = curated::json(&input.status);
         let step_1 = {
-            let mut args = serde_json::Map::new();
-            curated::put(&mut args, "data_source_id", arg_database.clone());
-            curated::put(
-                &mut args,
-                "filter",
-                curated::object([
-                    ("property", serde_json::Value::from("Status")),
-                    ("status", curated::object([("equals", arg_status.clone())])),
-                ]),
-            );
-            curated::put(&mut args, "page_size", serde_json::Value::from(25));
-
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::QueryDataSourceParams = curated::params("query-data-source", args)?;
+            let params = client::QueryDataSourceParams {
+                data_source_id: curated::checked(
+                    "query-data-source",
+                    "data_source_id",
+                    &arg_database.clone(),
+                )?,
+                filter_properties: None,
+                notion_version: None,
+                filter: curated::checked(
+                    "query-data-source",
+                    "filter",
+                    &curated::object([
+                        ("property", serde_json::Value::from("Status")),
+                        ("status", curated::object([("equals", arg_status.clone())])),
+                    ]),
+                )?,
+                sorts: None,
+                start_cursor: None,
+                page_size: Some(25),
+                archived: None,
+                in_trash: None,
+            };
             client.query_data_source(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)

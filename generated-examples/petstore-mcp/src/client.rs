@@ -131,8 +131,7 @@ impl Client {
 
     /// Every item `findPetsByStatus` lists, for the `pet` resolver.
     async fn list_every_pet(&self) -> Result<Vec<serde_json::Value>, ToolError> {
-        let args = serde_json::Map::new();
-        let params: FindPetsByStatusParams = curated::params("findPetsByStatus", args)?;
+        let params = FindPetsByStatusParams { status: None };
         let body = self.find_pets_by_status(&params).await?;
         curated::items_at(&body, "")
     }

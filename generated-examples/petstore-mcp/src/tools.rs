@@ -268,9 +268,10 @@ pub mod petstore_search_pets {
         curated::check_range("limit", input.limit, 1, 50)?;
         let vars = [("status", curated::text(&input.status))];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(&mut args, "status", input.status.code());
-        let params: client::FindPetsByStatusParams = curated::params("findPetsByStatus", args)?;
+        let arg_status: serde_json::Value = input.status.code();
+        let params = client::FindPetsByStatusParams {
+            status: curated::checked("findPetsByStatus", "status", &arg_status)?,
+        };
         let body = client
             .find_pets_by_status(&params)
             .await
@@ -414,19 +415,16 @@ pub mod petstore_get_pet {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [("pet", curated::text(&input.pet))];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(
-            &mut args,
-            "petId",
-            curated::id_value(
-                client.resolve_pet(&input.pet).await.map_err(|e| {
-                    e.explain(ERRORS, &vars)
-                        .for_argument("petstore_get_pet", "pet")
-                })?,
-                true,
-            )?,
-        );
-        let params: client::GetPetByIdParams = curated::params("getPetById", args)?;
+        let arg_pet: serde_json::Value = curated::id_value(
+            client.resolve_pet(&input.pet).await.map_err(|e| {
+                e.explain(ERRORS, &vars)
+                    .for_argument("petstore_get_pet", "pet")
+            })?,
+            true,
+        )?;
+        let params = client::GetPetByIdParams {
+            pet_id: curated::checked("getPetById", "petId", &arg_pet)?,
+        };
         let body = client
             .get_pet_by_id(&params)
             .await
@@ -562,11 +560,14 @@ pub mod petstore_adopt_pet {
         let arg_pet: serde_json::Value = curated::json(&input.pet);
         let arg_quantity: serde_json::Value = curated::json(&input.quantity);
         let for_sale = {
-            let mut args = serde_json::Map::new();
-            curated::put(&mut args, "status", serde_json::Value::from("available"));
-
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::FindPetsByStatusParams = curated::params("findPetsByStatus", args)?;
+            let params = client::FindPetsByStatusParams {
+                status: curated::checked(
+                    "findPetsByStatus",
+                    "status",
+                    &serde_json::Value::from("available"),
+                )?,
+            };
             client.find_pets_by_status(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
@@ -592,14 +593,18 @@ pub mod petstore_adopt_pet {
             )));
         };
         let pet = {
-            let mut args = serde_json::Map::new();
-            curated::put(&mut args, "petId", curated::value_at(&offer, "/id"));
-
             const STEP_ERRORS: &[(u16, &str)] = &[(
                 404,
                 "Pet \"{pet}\" has just left the store. Call petstore_search_pets to find another pet.",
             )];
-            let params: client::GetPetByIdParams = curated::params("getPetById", args)?;
+            let params = client::GetPetByIdParams {
+                pet_id: curated::from_answer(
+                    1,
+                    "getPetById",
+                    "petId",
+                    &curated::value_at(&offer, "/id"),
+                )?,
+            };
             client.get_pet_by_id(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
@@ -607,17 +612,27 @@ pub mod petstore_adopt_pet {
             })?
         };
         let order = {
-            let mut args = serde_json::Map::new();
-            curated::put(&mut args, "petId", curated::value_at(&pet, "/id"));
-            curated::put(&mut args, "quantity", arg_quantity.clone());
-            curated::put(&mut args, "status", serde_json::Value::from("placed"));
-            curated::put(&mut args, "complete", serde_json::Value::Bool(false));
-
             const STEP_ERRORS: &[(u16, &str)] = &[(
                 400,
                 "The store did not accept the order for \"{pet}\" as written. Check the quantity (a whole number, usually 1) and call again once; if it fails again, tell the user.",
             )];
-            let params: client::PlaceOrderParams = curated::params("placeOrder", args)?;
+            let params = client::PlaceOrderParams {
+                id: None,
+                pet_id: curated::from_answer(
+                    3,
+                    "placeOrder",
+                    "petId",
+                    &curated::value_at(&pet, "/id"),
+                )?,
+                quantity: curated::checked("placeOrder", "quantity", &arg_quantity.clone())?,
+                ship_date: None,
+                status: curated::checked(
+                    "placeOrder",
+                    "status",
+                    &serde_json::Value::from("placed"),
+                )?,
+                complete: Some(false),
+            };
             client.place_order(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
@@ -741,9 +756,10 @@ pub mod petstore_get_order {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [("order", curated::text(&input.order))];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(&mut args, "orderId", curated::json(&input.order));
-        let params: client::GetOrderByIdParams = curated::params("getOrderById", args)?;
+        let arg_order: serde_json::Value = curated::json(&input.order);
+        let params = client::GetOrderByIdParams {
+            order_id: curated::checked("getOrderById", "orderId", &arg_order)?,
+        };
         let body = client
             .get_order_by_id(&params)
             .await

@@ -187,20 +187,24 @@ impl Client {
             max_page_size: 200,
             max_pages: 20,
         };
-        let collected = curated::collect_pages(
-            &CHANNEL_PAGING.within(self.max_pages()),
-            None,
-            |page| async move {
-                let mut args = serde_json::Map::new();
-                curated::put(&mut args, "cursor", page.cursor.clone());
-                curated::put(&mut args, "limit", page.size);
-                let params: ConversationsListParams = curated::params("conversations_list", args)?;
-                self.conversations_list(&params)
-                    .await
-                    .map(curated::FetchedPage::from)
-            },
-        )
-        .await?;
+        let params = ConversationsListParams {
+            exclude_archived: None,
+            types: None,
+            limit: None,
+            cursor: None,
+        };
+        let collected =
+            curated::collect_pages(&CHANNEL_PAGING.within(self.max_pages()), None, |page| {
+                let mut params = params.clone();
+                async move {
+                    params.cursor = page.cursor.clone();
+                    params.limit = Some(page.size);
+                    self.conversations_list(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                }
+            })
+            .await?;
         Ok(collected.items)
     }
 }
@@ -240,20 +244,23 @@ impl Client {
             max_page_size: 200,
             max_pages: 20,
         };
-        let collected = curated::collect_pages(
-            &USER_PAGING.within(self.max_pages()),
-            None,
-            |page| async move {
-                let mut args = serde_json::Map::new();
-                curated::put(&mut args, "cursor", page.cursor.clone());
-                curated::put(&mut args, "limit", page.size);
-                let params: UsersListParams = curated::params("users_list", args)?;
-                self.users_list(&params)
-                    .await
-                    .map(curated::FetchedPage::from)
-            },
-        )
-        .await?;
+        let params = UsersListParams {
+            limit: None,
+            cursor: None,
+            include_locale: None,
+        };
+        let collected =
+            curated::collect_pages(&USER_PAGING.within(self.max_pages()), None, |page| {
+                let mut params = params.clone();
+                async move {
+                    params.cursor = page.cursor.clone();
+                    params.limit = Some(page.size);
+                    self.users_list(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                }
+            })
+            .await?;
         Ok(collected.items)
     }
 }

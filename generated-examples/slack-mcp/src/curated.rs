@@ -428,7 +428,8 @@ impl ScopedResolverCache {
 
 /// The id of the entry whose readable values include `value` (ignoring case), or else whose id
 /// is `value`; several entries with different ids matching `value` is an error listing them
-/// (with their other values and ids, which tell them apart), never a silent pick of the first.
+/// (with their other values and ids, which tell them apart), never a silent pick of the first,
+/// unless one of them has `value` as its id.
 fn find(loaded: &Loaded, what: &str, value: &str) -> Result<Option<String>, ToolError> {
     let wanted = value.trim().to_lowercase();
     let mut matching: Vec<&Entry> = Vec::new();
@@ -444,6 +445,12 @@ fn find(loaded: &Loaded, what: &str, value: &str) -> Result<Option<String>, Tool
             .find(|entry| entry.id == value.trim())
             .map(|entry| entry.id.clone())),
         [only] => Ok(Some(only.id.clone())),
+        // An id is one item's: among several matches, the one whose id the value is exactly is
+        // the one meant (the message below offers the id as the way to tell items apart, so it
+        // must work also when the id is another item's readable value).
+        several if several.iter().any(|entry| entry.id == value.trim()) => {
+            Ok(Some(value.trim().to_string()))
+        }
         several => {
             let candidates: Vec<String> = several
                 .iter()
@@ -833,14 +840,12 @@ pub fn shape_item(
     let extra: &[FieldSpec] = if detailed { shape.detailed } else { &[] };
     let mut shaped = Map::new();
     for field in shape.fields.iter().chain(extra) {
-        match item.pointer(field.from) {
-            None | Some(Value::Null) => {}
-            Some(value) => {
-                shaped.insert(
-                    field.name.to_string(),
-                    convert(&field.convert, value, lookups),
-                );
-            }
+        let value = value_at(item, field.from);
+        if !value.is_null() {
+            shaped.insert(
+                field.name.to_string(),
+                convert(&field.convert, &value, lookups),
+            );
         }
     }
     Value::Object(shaped)
@@ -1128,20 +1133,90 @@ fn shorten(text: &str, max_chars: usize) -> String {
 // Workflow helpers: the small pieces generated tool code is made of.
 // ---------------------------------------------------------------------------------------------
 
-/// Turns the arguments gathered for an operation into its parameter type. The generator only
-/// gathers arguments the operation declares, so a failure here means the API's answer (used as
-/// an argument) had an unexpected type.
-pub fn params<T: serde::de::DeserializeOwned>(
+/// Where a value the generated code passes to an operation comes from, which says whose mistake
+/// it is when the value does not fit the parameter's type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    Argument,
+    Checked,
+    Answer(usize),
+}
+
+/// The value of the parameter `name` of `operation` as its Rust type wants it (JSON null is
+/// `None`), from the tool's arguments as the server maps and resolves them or from the curation
+/// file: `mcpgen check` proved both fit, so a failure here is a mistake of the server. Generated
+/// code fills each parameter struct as a Rust literal, field by field, through this and
+/// [`from_answer`] and [`from_argument`]: the compiler checks the fields, these each value.
+pub fn checked<T: serde::de::DeserializeOwned>(
     operation: &str,
-    args: Map<String, Value>,
+    name: &str,
+    value: &Value,
 ) -> Result<T, ToolError> {
-    serde_path_to_error::deserialize(Value::Object(args)).map_err(|error| {
+    parameter_value(operation, name, value, Origin::Checked)
+}
+
+/// Like [`checked`], for a value from the API's answer to an earlier step (its number, from 1):
+/// a failure is the API's.
+pub fn from_answer<T: serde::de::DeserializeOwned>(
+    step: usize,
+    operation: &str,
+    name: &str,
+    value: &Value,
+) -> Result<T, ToolError> {
+    parameter_value(operation, name, value, Origin::Answer(step))
+}
+
+/// Like [`checked`], for a value the model gave as it is (a readable key the API looks up): a
+/// failure is the model's to fix.
+pub fn from_argument<T: serde::de::DeserializeOwned>(
+    operation: &str,
+    name: &str,
+    value: &Value,
+) -> Result<T, ToolError> {
+    parameter_value(operation, name, value, Origin::Argument)
+}
+
+fn parameter_value<T: serde::de::DeserializeOwned>(
+    operation: &str,
+    name: &str,
+    value: &Value,
+    origin: Origin,
+) -> Result<T, ToolError> {
+    serde_path_to_error::deserialize(value).map_err(|error| {
         let path = error.path().to_string();
-        ToolError::InvalidArguments(format!(
-            "Could not build the arguments of {operation}: `{path}` {}.",
-            error.into_inner()
-        ))
+        let at = if path == "." {
+            name.to_string()
+        } else {
+            format!("{name}.{path}")
+        };
+        let error = error.into_inner();
+        match origin {
+            Origin::Argument => ToolError::InvalidArguments(format!(
+                "{operation} cannot take {} as `{at}`: {error}.",
+                shorten(&value.to_string(), 80)
+            )),
+            Origin::Checked => ToolError::Answer(format!(
+                "This server built a value for `{at}` of {operation} that {operation} does not take ({error}). This is a mistake of the server, not of the arguments: tell the user to report it to the server's maintainers."
+            )),
+            Origin::Answer(step) => ToolError::Answer(format!(
+                "The API's answer to step {step} does not fit `{at}` of {operation} ({error}); the API may have changed. Tell the user this tool cannot complete the request."
+            )),
+        }
     })
+}
+
+/// A template's text, or null (the parameter left out) when every clause dropped out: an
+/// optional parameter is not sent empty (`uris=`) for an empty list.
+pub fn unless_empty(text: Value) -> Value {
+    match text {
+        Value::String(text) if text.is_empty() => Value::Null,
+        other => other,
+    }
+}
+
+/// The value of `name` in a resolver's scope, or null.
+pub fn scoped(scope: &Map<String, Value>, name: &str) -> Value {
+    scope.get(name).cloned().unwrap_or(Value::Null)
 }
 
 /// Any serializable argument as JSON (null when it cannot be represented).
@@ -1149,16 +1224,9 @@ pub fn json<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
 }
 
-/// Adds `value` to `args` under `name`, leaving `None` (JSON null) out.
-pub fn put(args: &mut Map<String, Value>, name: &str, value: impl Into<Value>) {
-    let value = value.into();
-    if !value.is_null() {
-        args.insert(name.to_string(), value);
-    }
-}
-
 /// An object of the fields that have a value: a field whose value is null (an optional argument
-/// the model left out) is left out, as [`put`] leaves it out of a request.
+/// the model left out) is left out, as an optional parameter without a value is left out of a
+/// request.
 pub fn object<const N: usize>(fields: [(&str, Value); N]) -> Value {
     Value::Object(scope(fields))
 }
@@ -1172,17 +1240,50 @@ pub fn scope<const N: usize>(fields: [(&str, Value); N]) -> Map<String, Value> {
         .collect()
 }
 
-/// The value at `pointer` in `value`, or null.
+/// The value at `pointer` in `value`, or null. Where the value on the way is a list, a number
+/// picks one item (`/items/0/uri`: the first item's) and a name applies to every item
+/// (`/items/uri`: the list of the items' `uri`, items without one left out), as `mcpgen check`
+/// reads the same path in the answer's schema.
 pub fn value_at(value: &Value, pointer: &str) -> Value {
-    value.pointer(pointer).cloned().unwrap_or(Value::Null)
+    fn walk(value: &Value, segments: &[String]) -> Value {
+        let Some((first, rest)) = segments.split_first() else {
+            return value.clone();
+        };
+        match value {
+            Value::Object(fields) => fields.get(first).map_or(Value::Null, |v| walk(v, rest)),
+            Value::Array(items) => match first.parse::<usize>() {
+                Ok(index) => items.get(index).map_or(Value::Null, |v| walk(v, rest)),
+                Err(_) => Value::Array(
+                    items
+                        .iter()
+                        .map(|item| walk(item, segments))
+                        .filter(|v| !v.is_null())
+                        .collect(),
+                ),
+            },
+            _ => Value::Null,
+        }
+    }
+    let Some(path) = pointer.strip_prefix('/') else {
+        return value.clone();
+    };
+    let segments: Vec<String> = path
+        .split('/')
+        .map(|segment| segment.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    walk(value, &segments)
 }
 
-/// Do two values mean the same? Numbers and their decimal text are equal (an enum code given
-/// as text matches the API's integer).
+/// Do two values mean the same? Numbers and booleans equal their text (an enum code given as
+/// text matches the API's integer; a `stop_if` comparing a flag with `true` in the curation
+/// file, which reads it as text, matches the API's boolean).
 pub fn same(left: &Value, right: &Value) -> bool {
     match (left, right) {
         (Value::Number(n), Value::String(s)) | (Value::String(s), Value::Number(n)) => {
             n.to_string() == *s
+        }
+        (Value::Bool(b), Value::String(s)) | (Value::String(s), Value::Bool(b)) => {
+            b.to_string() == *s
         }
         _ => left == right,
     }
@@ -1449,6 +1550,67 @@ mod tests {
     use serde_json::json;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    // --- paths into answers -----------------------------------------------------------------
+
+    #[test]
+    fn numbers_and_booleans_are_the_same_as_their_text() {
+        assert!(same(&json!(true), &json!("true")));
+        assert!(same(&json!("false"), &json!(false)));
+        assert!(!same(&json!(true), &json!("false")));
+        assert!(!same(&json!(true), &json!("yes")));
+        assert!(same(&json!(3), &json!("3")));
+        assert!(!same(&json!("a"), &json!("A")));
+    }
+
+    #[test]
+    fn a_path_through_a_list_takes_each_items_field_and_a_number_picks_one_item() {
+        let answer = json!({
+            "tracks": {"items": [
+                {"uri": "a", "artists": [{"name": "X"}, {"name": "Y"}]},
+                {"name": "no uri"},
+                {"uri": "c/d", "artists": []}
+            ]}
+        });
+        assert_eq!(value_at(&answer, "/tracks/items/uri"), json!(["a", "c/d"]));
+        assert_eq!(value_at(&answer, "/tracks/items/0/uri"), json!("a"));
+        assert_eq!(value_at(&answer, "/tracks/items/5/uri"), Value::Null);
+        assert_eq!(
+            value_at(&answer, "/tracks/items/artists/name"),
+            json!([["X", "Y"], []])
+        );
+        assert_eq!(
+            value_at(&answer, "/tracks/items/0/artists/name"),
+            json!(["X", "Y"])
+        );
+        assert_eq!(value_at(&json!({"a/b": 1}), "/a~1b"), json!(1));
+        assert_eq!(value_at(&answer, ""), answer);
+        assert_eq!(value_at(&answer, "/nothing/here"), Value::Null);
+    }
+
+    #[test]
+    fn a_result_field_through_a_list_is_the_list_of_the_items_values() {
+        const SHAPE: Shape = Shape {
+            fields: &[
+                FieldSpec {
+                    name: "name",
+                    from: "/name",
+                    convert: Convert::Copy,
+                },
+                FieldSpec {
+                    name: "artists",
+                    from: "/artists/name",
+                    convert: Convert::Copy,
+                },
+            ],
+            detailed: &[],
+        };
+        let item = json!({"name": "Song", "artists": [{"name": "X"}, {"name": "Y"}]});
+        assert_eq!(
+            shape_item(&SHAPE, &item, false, &[]),
+            json!({"name": "Song", "artists": ["X", "Y"]})
+        );
+    }
 
     // --- templates ------------------------------------------------------------------------
 
@@ -1785,6 +1947,27 @@ mod tests {
             "Project \"public api\" is ambiguous: 2 project keys match it: API (id a-20); WEB2 \
              (id 40). Call again with one of the values that tell them apart, or with the id."
         );
+    }
+
+    #[tokio::test]
+    async fn among_several_matches_the_item_whose_id_the_value_is_is_the_one_meant() {
+        static SLUGS: ResolverSpec = ResolverSpec {
+            what: "category",
+            match_fields: &["/name", "/slug"],
+            id_field: "/slug",
+            name_field: "/name",
+            ttl: Duration::from_secs(300),
+        };
+        let cache = ResolverCache::new(&SLUGS);
+        let calls = AtomicUsize::new(0);
+        let items = vec![
+            json!({"name": "Dev", "slug": "dev"}),
+            json!({"name": "dev", "slug": "dev-2"}),
+        ];
+        let id = cache.resolve("dev", counted(&calls, items.clone())).await;
+        assert_eq!(id.expect("`dev` is the first one's id"), "dev");
+        let id = cache.resolve("dev-2", counted(&calls, items)).await;
+        assert_eq!(id.expect("the second is told by its id"), "dev-2");
     }
 
     #[tokio::test]

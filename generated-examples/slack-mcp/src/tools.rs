@@ -151,19 +151,21 @@ pub mod slack_list_channels {
         curated::check_range("limit", input.limit, 1, 1000)?;
         let vars = [];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(&mut args, "exclude_archived", serde_json::Value::Bool(true));
+        let params = client::ConversationsListParams {
+            exclude_archived: Some(true),
+            types: None,
+            limit: None,
+            cursor: None,
+        };
         let collected = curated::collect_pages(
             &PAGING.within(client.max_pages()),
             Some(usize::try_from(input.limit).unwrap_or(1)),
             |page| {
-                let mut args = args.clone();
-                curated::put(&mut args, "cursor", page.cursor.clone());
-                curated::put(&mut args, "limit", page.size);
+                let mut params = params.clone();
                 let client = Arc::clone(&client);
                 async move {
-                    let params: client::ConversationsListParams =
-                        curated::params("conversations_list", args)?;
+                    params.cursor = page.cursor.clone();
+                    params.limit = Some(page.size);
                     client
                         .conversations_list(&params)
                         .await
@@ -272,20 +274,31 @@ pub mod slack_post_message {
             ("text", curated::text(&input.text)),
         ];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(
-            &mut args,
-            "channel",
-            curated::id_value(
-                client.resolve_channel(&input.channel).await.map_err(|e| {
-                    e.explain(ERRORS, &vars)
-                        .for_argument("slack_post_message", "channel")
-                })?,
-                false,
-            )?,
-        );
-        curated::put(&mut args, "text", curated::json(&input.text));
-        let params: client::ChatPostMessageParams = curated::params("chat_postMessage", args)?;
+        let arg_channel: serde_json::Value = curated::id_value(
+            client.resolve_channel(&input.channel).await.map_err(|e| {
+                e.explain(ERRORS, &vars)
+                    .for_argument("slack_post_message", "channel")
+            })?,
+            false,
+        )?;
+        let arg_text: serde_json::Value = curated::json(&input.text);
+        let params = client::ChatPostMessageParams {
+            as_user: None,
+            attachments: None,
+            blocks: None,
+            channel: curated::checked("chat_postMessage", "channel", &arg_channel)?,
+            icon_emoji: None,
+            icon_url: None,
+            link_names: None,
+            mrkdwn: None,
+            parse: None,
+            reply_broadcast: None,
+            text: curated::checked("chat_postMessage", "text", &arg_text)?,
+            thread_ts: None,
+            unfurl_links: None,
+            unfurl_media: None,
+            username: None,
+        };
         let body = client
             .chat_post_message(&params)
             .await
@@ -382,10 +395,10 @@ pub mod slack_find_user_by_email {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [("email", curated::text(&input.email))];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(&mut args, "email", curated::json(&input.email));
-        let params: client::UsersLookupByEmailParams =
-            curated::params("users_lookupByEmail", args)?;
+        let arg_email: serde_json::Value = curated::json(&input.email);
+        let params = client::UsersLookupByEmailParams {
+            email: curated::checked("users_lookupByEmail", "email", &arg_email)?,
+        };
         let body = client
             .users_lookup_by_email(&params)
             .await
@@ -482,19 +495,17 @@ pub mod slack_find_user {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [("user", curated::text(&input.user))];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(
-            &mut args,
-            "user",
-            curated::id_value(
-                client.resolve_user(&input.user).await.map_err(|e| {
-                    e.explain(ERRORS, &vars)
-                        .for_argument("slack_find_user", "user")
-                })?,
-                false,
-            )?,
-        );
-        let params: client::UsersInfoParams = curated::params("users_info", args)?;
+        let arg_user: serde_json::Value = curated::id_value(
+            client.resolve_user(&input.user).await.map_err(|e| {
+                e.explain(ERRORS, &vars)
+                    .for_argument("slack_find_user", "user")
+            })?,
+            false,
+        )?;
+        let params = client::UsersInfoParams {
+            include_locale: None,
+            user: curated::checked("users_info", "user", &arg_user)?,
+        };
         let body = client
             .users_info(&params)
             .await

@@ -145,18 +145,24 @@ pub mod stripe_find_customer {
         curated::check_range("limit", input.limit, 1, 100)?;
         let vars = [("email", curated::text(&input.email))];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(&mut args, "email", curated::json(&input.email));
+        let arg_email: serde_json::Value = curated::json(&input.email);
+        let params = client::GetCustomersParams {
+            expand: None,
+            created: None,
+            email: curated::checked("GetCustomers", "email", &arg_email)?,
+            ending_before: None,
+            limit: None,
+            starting_after: None,
+        };
         let collected = curated::collect_pages(
             &PAGING.within(client.max_pages()),
             Some(usize::try_from(input.limit).unwrap_or(1)),
             |page| {
-                let mut args = args.clone();
-                curated::put(&mut args, "starting_after", page.cursor.clone());
-                curated::put(&mut args, "limit", page.size);
+                let mut params = params.clone();
                 let client = Arc::clone(&client);
                 async move {
-                    let params: client::GetCustomersParams = curated::params("GetCustomers", args)?;
+                    params.starting_after = page.cursor.clone();
+                    params.limit = Some(page.size);
                     client
                         .get_customers(&params)
                         .await
@@ -315,11 +321,15 @@ pub mod stripe_create_invoice_item {
         let arg_currency: serde_json::Value = curated::json(&input.currency);
         let arg_description: serde_json::Value = curated::json(&input.description);
         let customers = {
-            let mut args = serde_json::Map::new();
-            curated::put(&mut args, "email", arg_email.clone());
-
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::GetCustomersParams = curated::params("GetCustomers", args)?;
+            let params = client::GetCustomersParams {
+                expand: None,
+                created: None,
+                email: curated::checked("GetCustomers", "email", &arg_email.clone())?,
+                ending_before: None,
+                limit: None,
+                starting_after: None,
+            };
             client.get_customers(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
@@ -345,14 +355,32 @@ pub mod stripe_create_invoice_item {
             )));
         };
         let item = {
-            let mut args = serde_json::Map::new();
-            curated::put(&mut args, "customer", curated::value_at(&customer, "/id"));
-            curated::put(&mut args, "amount", arg_amount.clone());
-            curated::put(&mut args, "currency", arg_currency.clone());
-            curated::put(&mut args, "description", arg_description.clone());
-
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::PostInvoiceitemsParams = curated::params("PostInvoiceitems", args)?;
+            let params = client::PostInvoiceitemsParams {
+                amount: curated::checked("PostInvoiceitems", "amount", &arg_amount.clone())?,
+                currency: curated::checked("PostInvoiceitems", "currency", &arg_currency.clone())?,
+                customer: curated::from_answer(
+                    1,
+                    "PostInvoiceitems",
+                    "customer",
+                    &curated::value_at(&customer, "/id"),
+                )?,
+                description: curated::checked(
+                    "PostInvoiceitems",
+                    "description",
+                    &arg_description.clone(),
+                )?,
+                discountable: None,
+                expand: None,
+                invoice: None,
+                metadata: None,
+                period: None,
+                quantity: None,
+                subscription: None,
+                tax_rates: None,
+                unit_amount: None,
+                unit_amount_decimal: None,
+            };
             client.post_invoiceitems(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)

@@ -198,8 +198,10 @@ impl Client {
 
     /// Every item `listProjects` lists, for the `project` resolver.
     async fn list_every_project(&self) -> Result<Vec<serde_json::Value>, ToolError> {
-        let args = serde_json::Map::new();
-        let params: ListProjectsParams = curated::params("listProjects", args)?;
+        let params = ListProjectsParams {
+            page: None,
+            per_page: None,
+        };
         let body = self.list_projects(&params).await?;
         curated::items_at(&body, "/items")
     }

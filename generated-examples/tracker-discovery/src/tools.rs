@@ -204,24 +204,22 @@ pub mod tracker_search_issues {
             ("status", curated::text(&input.status)),
         ];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(
-            &mut args,
-            "project_id",
-            curated::id_value(
-                client.resolve_project(&input.project).await.map_err(|e| {
-                    e.explain(ERRORS, &vars)
-                        .for_argument("tracker_search_issues", "project")
-                })?,
-                false,
-            )?,
-        );
-        curated::put(
-            &mut args,
-            "state",
-            input.status.map(IssueStatus::code).unwrap_or_default(),
-        );
-        let params: client::ListIssuesParams = curated::params("listIssues", args)?;
+        let arg_project: serde_json::Value = curated::id_value(
+            client.resolve_project(&input.project).await.map_err(|e| {
+                e.explain(ERRORS, &vars)
+                    .for_argument("tracker_search_issues", "project")
+            })?,
+            false,
+        )?;
+        let arg_status: serde_json::Value = input.status.map(IssueStatus::code).unwrap_or_default();
+        let params = client::ListIssuesParams {
+            project_id: curated::checked("listIssues", "project_id", &arg_project)?,
+            state: curated::checked("listIssues", "state", &arg_status)?,
+            assignee_id: None,
+            q: None,
+            page: None,
+            per_page: None,
+        };
         let body = client
             .list_issues(&params)
             .await

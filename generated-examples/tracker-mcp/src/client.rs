@@ -198,20 +198,22 @@ impl Client {
             max_page_size: 50,
             max_pages: 20,
         };
-        let collected = curated::collect_pages(
-            &PROJECT_PAGING.within(self.max_pages()),
-            None,
-            |page| async move {
-                let mut args = serde_json::Map::new();
-                curated::put(&mut args, "page", page.number);
-                curated::put(&mut args, "per_page", page.size);
-                let params: ListProjectsParams = curated::params("listProjects", args)?;
-                self.list_projects(&params)
-                    .await
-                    .map(curated::FetchedPage::from)
-            },
-        )
-        .await?;
+        let params = ListProjectsParams {
+            page: None,
+            per_page: None,
+        };
+        let collected =
+            curated::collect_pages(&PROJECT_PAGING.within(self.max_pages()), None, |page| {
+                let mut params = params.clone();
+                async move {
+                    params.page = Some(page.number);
+                    params.per_page = Some(page.size);
+                    self.list_projects(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                }
+            })
+            .await?;
         Ok(collected.items)
     }
 }
@@ -253,20 +255,22 @@ impl Client {
             max_page_size: 50,
             max_pages: 20,
         };
-        let collected = curated::collect_pages(
-            &USER_PAGING.within(self.max_pages()),
-            None,
-            |page| async move {
-                let mut args = serde_json::Map::new();
-                curated::put(&mut args, "page", page.number);
-                curated::put(&mut args, "per_page", page.size);
-                let params: ListUsersParams = curated::params("listUsers", args)?;
-                self.list_users(&params)
-                    .await
-                    .map(curated::FetchedPage::from)
-            },
-        )
-        .await?;
+        let params = ListUsersParams {
+            page: None,
+            per_page: None,
+        };
+        let collected =
+            curated::collect_pages(&USER_PAGING.within(self.max_pages()), None, |page| {
+                let mut params = params.clone();
+                async move {
+                    params.page = Some(page.number);
+                    params.per_page = Some(page.size);
+                    self.list_users(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                }
+            })
+            .await?;
         Ok(collected.items)
     }
 }

@@ -320,48 +320,42 @@ pub mod tracker_search_issues {
             ("query", curated::text(&input.query)),
         ];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(
-            &mut args,
-            "project_id",
-            curated::id_value(
-                client.resolve_project(&input.project).await.map_err(|e| {
+        let arg_project: serde_json::Value = curated::id_value(
+            client.resolve_project(&input.project).await.map_err(|e| {
+                e.explain(ERRORS, &vars)
+                    .for_argument("tracker_search_issues", "project")
+            })?,
+            false,
+        )?;
+        let arg_status: serde_json::Value = input.status.map(IssueStatus::code).unwrap_or_default();
+        let arg_assignee: serde_json::Value = match &input.assignee {
+            Some(value) => curated::id_value(
+                client.resolve_user(value).await.map_err(|e| {
                     e.explain(ERRORS, &vars)
-                        .for_argument("tracker_search_issues", "project")
+                        .for_argument("tracker_search_issues", "assignee")
                 })?,
                 false,
             )?,
-        );
-        curated::put(
-            &mut args,
-            "state",
-            input.status.map(IssueStatus::code).unwrap_or_default(),
-        );
-        curated::put(
-            &mut args,
-            "assignee_id",
-            match &input.assignee {
-                Some(value) => curated::id_value(
-                    client.resolve_user(value).await.map_err(|e| {
-                        e.explain(ERRORS, &vars)
-                            .for_argument("tracker_search_issues", "assignee")
-                    })?,
-                    false,
-                )?,
-                None => serde_json::Value::Null,
-            },
-        );
-        curated::put(&mut args, "q", curated::json(&input.query));
+            None => serde_json::Value::Null,
+        };
+        let arg_query: serde_json::Value = curated::json(&input.query);
+        let params = client::ListIssuesParams {
+            project_id: curated::checked("listIssues", "project_id", &arg_project)?,
+            state: curated::checked("listIssues", "state", &arg_status)?,
+            assignee_id: curated::checked("listIssues", "assignee_id", &arg_assignee)?,
+            q: curated::checked("listIssues", "q", &arg_query)?,
+            page: None,
+            per_page: None,
+        };
         let collected = curated::collect_pages(
             &PAGING.within(client.max_pages()),
             Some(usize::try_from(input.limit).unwrap_or(1)),
             |page| {
-                let mut args = args.clone();
-                curated::put(&mut args, "page", page.number);
-                curated::put(&mut args, "per_page", page.size);
+                let mut params = params.clone();
                 let client = Arc::clone(&client);
                 async move {
-                    let params: client::ListIssuesParams = curated::params("listIssues", args)?;
+                    params.page = Some(page.number);
+                    params.per_page = Some(page.size);
                     client
                         .list_issues(&params)
                         .await
@@ -515,22 +509,23 @@ pub mod tracker_create_issue {
             ("priority", curated::text(&input.priority)),
         ];
         let vars = curated::borrow_vars(&vars);
-        let mut args = serde_json::Map::new();
-        curated::put(
-            &mut args,
-            "project_id",
-            curated::id_value(
-                client.resolve_project(&input.project).await.map_err(|e| {
-                    e.explain(ERRORS, &vars)
-                        .for_argument("tracker_create_issue", "project")
-                })?,
-                false,
-            )?,
-        );
-        curated::put(&mut args, "title", curated::json(&input.title));
-        curated::put(&mut args, "description", curated::json(&input.description));
-        curated::put(&mut args, "priority", input.priority.code());
-        let params: client::CreateIssueParams = curated::params("createIssue", args)?;
+        let arg_project: serde_json::Value = curated::id_value(
+            client.resolve_project(&input.project).await.map_err(|e| {
+                e.explain(ERRORS, &vars)
+                    .for_argument("tracker_create_issue", "project")
+            })?,
+            false,
+        )?;
+        let arg_title: serde_json::Value = curated::json(&input.title);
+        let arg_description: serde_json::Value = curated::json(&input.description);
+        let arg_priority: serde_json::Value = input.priority.code();
+        let params = client::CreateIssueParams {
+            project_id: curated::checked("createIssue", "project_id", &arg_project)?,
+            title: curated::checked("createIssue", "title", &arg_title)?,
+            description: curated::checked("createIssue", "description", &arg_description)?,
+            priority: curated::checked("createIssue", "priority", &arg_priority)?,
+            assignee_id: None,
+        };
         let body = client
             .create_issue(&params)
             .await
@@ -645,14 +640,13 @@ pub mod tracker_change_issue_status {
         let arg_issue: serde_json::Value = curated::json(&input.issue);
         let arg_status: serde_json::Value = input.status.code();
         let found = {
-            let mut args = serde_json::Map::new();
-            curated::put(&mut args, "issue_key", arg_issue.clone());
-
             const STEP_ERRORS: &[(u16, &str)] = &[(
                 404,
                 "Issue \"{issue}\" not found. Check the key (project key, a dash and a number, for example WEB-142); tracker_search_issues finds issues by words.",
             )];
-            let params: client::GetIssueByKeyParams = curated::params("getIssueByKey", args)?;
+            let params = client::GetIssueByKeyParams {
+                issue_key: curated::checked("getIssueByKey", "issue_key", &arg_issue.clone())?,
+            };
             client.get_issue_by_key(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
@@ -670,11 +664,15 @@ pub mod tracker_change_issue_status {
             });
         }
         let transitions = {
-            let mut args = serde_json::Map::new();
-            curated::put(&mut args, "issue_id", curated::value_at(&found, "/id"));
-
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::ListTransitionsParams = curated::params("listTransitions", args)?;
+            let params = client::ListTransitionsParams {
+                issue_id: curated::from_answer(
+                    1,
+                    "listTransitions",
+                    "issue_id",
+                    &curated::value_at(&found, "/id"),
+                )?,
+            };
             client.list_transitions(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
@@ -704,16 +702,21 @@ pub mod tracker_change_issue_status {
             )));
         };
         let updated = {
-            let mut args = serde_json::Map::new();
-            curated::put(&mut args, "issue_id", curated::value_at(&found, "/id"));
-            curated::put(
-                &mut args,
-                "transition_id",
-                curated::value_at(&transition, "/id"),
-            );
-
             const STEP_ERRORS: &[(u16, &str)] = &[];
-            let params: client::TransitionIssueParams = curated::params("transitionIssue", args)?;
+            let params = client::TransitionIssueParams {
+                issue_id: curated::from_answer(
+                    1,
+                    "transitionIssue",
+                    "issue_id",
+                    &curated::value_at(&found, "/id"),
+                )?,
+                transition_id: curated::from_answer(
+                    3,
+                    "transitionIssue",
+                    "transition_id",
+                    &curated::value_at(&transition, "/id"),
+                )?,
+            };
             client.transition_issue(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
