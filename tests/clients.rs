@@ -458,28 +458,40 @@ fn tracker_mirror() {
         dir: "tracker-mirror",
         binary: "tracker-mirror-mcp",
         credential: ("TRACKER_MIRROR_TOKEN", support::TOKEN),
-        calls: vec![("get_current_user", json!({}))],
-        eras: ("modern", "auto"),
-        // A nullable field of an answer is `"type": ["string", "null"]`, legal JSON Schema that a
-        // client mapping schemas onto a one-type dialect (Gemini's) cannot say; only in output
-        // schemas, which model APIs do not read.
-        warnings: &[
-            "list_issues outputSchema.properties.items.items.properties.assignee_id",
-            "create_issue outputSchema.properties.assignee_id",
-            "get_issue outputSchema.properties.assignee_id",
-            "get_issue_by_key outputSchema.properties.assignee_id",
-            "transition_issue outputSchema.properties.assignee_id",
+        calls: vec![
+            ("get_current_user", json!({})),
+            // WEB-4 has no assignee: `assignee_id` is null, which its output schema allows with `anyOf`.
+            ("get_issue_by_key", json!({ "issue_key": "WEB-4" })),
         ],
+        eras: ("modern", "auto"),
+        warnings: &[],
     };
     let structured = with_tracker(&example);
     assert_eq!(
         structured,
-        vec![json!({
-            "id": tracker_api::seed::user_id("alice").to_string(),
-            "username": "alice",
-            "display_name": "Alice Martin",
-            "email": "alice@tracker.example",
-        })]
+        vec![
+            json!({
+                "id": tracker_api::seed::user_id("alice").to_string(),
+                "username": "alice",
+                "display_name": "Alice Martin",
+                "email": "alice@tracker.example",
+            }),
+            json!({
+                "id": tracker_api::seed::issue_id("WEB-4").to_string(),
+                "key": "WEB-4",
+                "number": 4,
+                "project_id": tracker_api::seed::project_id("WEB").to_string(),
+                "title": "Password reset email never arrives",
+                "description": "The password reset email is not delivered for addresses at some providers. The mail log shows the message as deferred.",
+                "state": 3,
+                "priority": 2,
+                "assignee_id": null,
+                "reporter_id": tracker_api::seed::user_id("bob").to_string(),
+                "labels": ["bug", "auth", "email"],
+                "created_at": "2026-01-01T04:00:00Z",
+                "updated_at": "2026-01-02T06:00:00Z",
+            })
+        ]
     );
 }
 
