@@ -76,6 +76,18 @@ impl Example {
         repo().join("generated-examples").join(self.dir)
     }
 
+    /// The crate's binary, built in debug into `target/generated`. The tracker mirror is the one
+    /// `tests/e2e.rs` builds from `target/e2e/tracker-mirror` (generated with the same name, so
+    /// `tests/golden.rs` proves it is the committed crate): built from both folders, the two would
+    /// replace each other's binary in the shared target directory, a rebuild every time.
+    fn build(&self) -> PathBuf {
+        if self.dir == "tracker-mirror" {
+            return support::tracker_mcp().to_path_buf();
+        }
+        support::build_crate(&self.crate_dir(), self.binary)
+            .unwrap_or_else(|message| panic!("{message}"))
+    }
+
     /// The crate's committed `tools/list`: its `tests/tools.json`.
     fn committed_tools(&self) -> Vec<Value> {
         let path = self.crate_dir().join("tests/tools.json");
@@ -249,19 +261,62 @@ fn typescript_client(example: &Example, target: &Target) -> Vec<Value> {
     structured.unwrap_or_default()
 }
 
+/// The Inspector CLI with its own catalog and home, in a temporary folder.
+fn inspector(home: &Path) -> Command {
+    let mut inspector = Command::new(required_env("MCPGEN_TEST_NODE22"));
+    inspector
+        .arg(required_env("MCPGEN_TEST_INSPECTOR"))
+        .arg("--cli")
+        .env("HOME", home)
+        .env("MCP_CATALOG_PATH", home.join("catalog.json"))
+        .env("MCP_CLIENT_CONFIG_PATH", home.join("client.json"));
+    inspector
+}
+
+/// The Inspector CLI's `tools/call` of the example's first call over HTTP, in the modern era:
+/// it must exit 0 (5 would be an `isError` result) with the structured content the TypeScript
+/// client got.
+fn inspector_call(example: &Example, target: &Target, expected: &Value) {
+    let (tool, args) = &example.calls[0];
+    let home = tempfile::tempdir().expect("a home for the Inspector");
+    let mut command = inspector(home.path());
+    command.arg(target.url).args([
+        "--method",
+        "tools/call",
+        "--tool-name",
+        tool,
+        "--tool-args-json",
+        &args.to_string(),
+        "--format",
+        "json",
+        "--protocol-era",
+        "modern",
+    ]);
+    let what = format!(
+        "the Inspector CLI's tools/call {tool} against {}",
+        example.dir
+    );
+    let (code, out, err) = run(command, CLIENT_TIMEOUT, &what);
+    assert_eq!(
+        code,
+        Some(0),
+        "{what} exited {code:?} (5: an isError result):\nstdout:\n{out}\nstderr:\n{err}"
+    );
+    let answer: Value = serde_json::from_str(&out)
+        .unwrap_or_else(|e| panic!("{what} printed what is not JSON ({e}):\n{out}\n{err}"));
+    assert_eq!(
+        &answer["result"]["structuredContent"], expected,
+        "{what}: {answer:#}"
+    );
+}
+
 /// The Inspector CLI's `tools/list --strict` over stdio and over HTTP, each in the example's era:
 /// it must exit 0 (6 would be a schema portability problem) with exactly the committed tools.
 fn inspector_strict(example: &Example, target: &Target) {
     let (stdio_era, http_era) = example.eras;
     for (transport, era) in [("stdio", stdio_era), ("http", http_era)] {
         let home = tempfile::tempdir().expect("a home for the Inspector");
-        let mut inspector = Command::new(required_env("MCPGEN_TEST_NODE22"));
-        inspector
-            .arg(required_env("MCPGEN_TEST_INSPECTOR"))
-            .arg("--cli")
-            .env("HOME", home.path())
-            .env("MCP_CATALOG_PATH", home.path().join("catalog.json"))
-            .env("MCP_CLIENT_CONFIG_PATH", home.path().join("client.json"));
+        let mut inspector = inspector(home.path());
         if transport == "stdio" {
             for (name, value) in target.env {
                 inspector.arg("-e").arg(format!("{name}={value}"));
@@ -323,8 +378,7 @@ fn portability_warnings(stderr: &str) -> Vec<String> {
 /// Builds the example, starts it over HTTP in front of `base_url` (its stdio instances start
 /// from the clients), runs both clients against it; returns the structured content of each call.
 fn drive(example: &Example, base_url: &str, runtime: &tokio::runtime::Runtime) -> Vec<Value> {
-    let binary = support::build_crate(&example.crate_dir(), example.binary)
-        .unwrap_or_else(|message| panic!("{message}"));
+    let binary = example.build();
     let started = Instant::now();
     let prefix = example
         .binary
@@ -348,6 +402,7 @@ fn drive(example: &Example, base_url: &str, runtime: &tokio::runtime::Runtime) -
     };
     let structured = typescript_client(example, &target);
     inspector_strict(example, &target);
+    inspector_call(example, &target, &structured[0]);
     eprintln!(
         "{}: both clients, every mode, in {:.1} s",
         example.dir,
