@@ -82,7 +82,7 @@ async function runSession(session) {
     : new StreamableHTTPClientTransport(new URL(session.url));
   const client = new Client(
     { name: 'mcpgen-tests', version: '1.0.0' },
-    { versionNegotiation: { mode: negotiation(session.mode).mode } },
+    { versionNegotiation: negotiation(session.mode) },
   );
   const report = { mode: session.mode, transport: session.stdio ? 'stdio' : 'http' };
   try {
