@@ -7,6 +7,10 @@
 //!   each upstream answer against exactly the schema it publishes, so dropping annotations there
 //!   changes what is checked only where a `format` was (the server no longer rejects an answer
 //!   whose `date-time` is malformed); every other dropped keyword validates nothing.
+//!   Below the root, a `type` that lists several types (`["string", "null"]`, how OpenAPI's
+//!   nullable arrives) is written as `anyOf` of one `type` each, which validates exactly the same
+//!   values: clients that map schemas onto a one-`type` dialect (Gemini's function declarations)
+//!   cannot say a list of types, and the MCP Inspector's `--strict` warns about each one.
 //! - An **input schema** is what the model reads, so it keeps descriptions, examples, defaults
 //!   and the formats that say something (`date-time`, `uuid`, `email`, `uri`, …); it loses only
 //!   the formats that restate the JSON type (`int32`, `int64`, `float`, `double` on an integer or
@@ -42,18 +46,22 @@ const ANNOTATIONS: &[&str] = &[
 const NUMBER_FORMATS: &[&str] = &["int32", "int64", "float", "double"];
 
 /// `schema` with only the keywords that validate: no [`ANNOTATIONS`], no `x-` extensions and no
-/// `type` that an `enum` or `const` beside it already implies, at any depth below the root. The
-/// root keeps its `type`: an output schema must say `type: object` (clients and the 2025 protocol
+/// `type` that an `enum` or `const` beside it already implies, and a `type` listing several types
+/// written as `anyOf` of one type each ([`one_type_each`]), at any depth below the root. The root
+/// keeps its `type`: an output schema must say `type: object` (clients and the 2025 protocol
 /// versions leave out one that does not), even where its `enum` lists only objects.
 pub fn output(schema: &Value) -> Value {
-    let lean = walk(schema, None, &|key, value, object, _| {
-        let annotation = ANNOTATIONS.contains(&key) || key.starts_with("x-");
-        if annotation || (key == "type" && implied_by_values(value, object)) {
-            Edit::Drop
-        } else {
-            Edit::Keep
-        }
-    });
+    let lean = one_type_each(
+        &walk(schema, None, &|key, value, object, _| {
+            let annotation = ANNOTATIONS.contains(&key) || key.starts_with("x-");
+            if annotation || (key == "type" && implied_by_values(value, object)) {
+                Edit::Drop
+            } else {
+                Edit::Keep
+            }
+        }),
+        true,
+    );
     match (schema.get("type"), lean) {
         (Some(kind), Value::Object(object)) if !object.contains_key("type") => {
             let mut typed = Map::new();
@@ -62,6 +70,62 @@ pub fn output(schema: &Value) -> Value {
             Value::Object(typed)
         }
         (_, lean) => lean,
+    }
+}
+
+/// `schema` with each `"type": [A, B, …]` below the root written as `"anyOf": [{"type": A},
+/// {"type": B}, …]` in its place, the same set of values: every other keyword beside it already
+/// applies to the values of its own type only (`minLength` to strings, `items` to arrays). An
+/// object that has an `anyOf` already keeps its list.
+fn one_type_each(schema: &Value, root: bool) -> Value {
+    let Value::Object(object) = schema else {
+        return schema.clone();
+    };
+    let types = match object.get("type") {
+        Some(Value::Array(types))
+            if !root
+                && types.len() > 1
+                && types.iter().all(Value::is_string)
+                && !object.contains_key("anyOf") =>
+        {
+            Some(types)
+        }
+        _ => None,
+    };
+    let mut out = Map::new();
+    for (key, value) in object {
+        match (key.as_str(), types) {
+            ("type", Some(types)) => {
+                let each = types.iter().map(|t| serde_json::json!({ "type": t }));
+                out.insert("anyOf".into(), Value::Array(each.collect()));
+            }
+            _ => {
+                out.insert(
+                    key.clone(),
+                    subschemas_mapped(key, value, &|s| one_type_each(s, false)),
+                );
+            }
+        }
+    }
+    Value::Object(out)
+}
+
+/// `value`, the value of keyword `key` of a schema object, with `map` applied to each of its
+/// subschemas (the value itself, the items of a list of schemas, or the values of a map of them).
+/// A value that holds no subschemas is returned as it is.
+fn subschemas_mapped(key: &str, value: &Value, map: &dyn Fn(&Value) -> Value) -> Value {
+    match value {
+        Value::Object(_) if subschemas::ONE.contains(&key) => map(value),
+        Value::Array(list) if subschemas::LISTS.contains(&key) || key == "items" => {
+            Value::Array(list.iter().map(map).collect())
+        }
+        Value::Object(entries) if subschemas::MAPS.contains(&key) => Value::Object(
+            entries
+                .iter()
+                .map(|(name, s)| (name.clone(), map(s)))
+                .collect(),
+        ),
+        _ => value.clone(),
     }
 }
 
@@ -331,6 +395,49 @@ mod tests {
                 },
             })
         );
+    }
+
+    #[test]
+    fn output_schemas_write_a_list_of_types_as_any_of_one_type_each() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "assignee": { "type": ["string", "null"], "minLength": 1 },
+                "items": {
+                    "type": "array",
+                    "items": { "type": ["integer", "number", "null"], "minimum": 0 },
+                },
+                "tags": { "type": ["array", "null"], "items": { "type": ["string", "null"] } },
+                "either": { "type": ["string", "null"], "anyOf": [{ "minLength": 1 }, { "type": "null" }] },
+                "properties": { "type": "string" },
+            },
+        });
+        assert_eq!(
+            output(&schema),
+            json!({
+                "type": "object",
+                "properties": {
+                    "assignee": { "anyOf": [{ "type": "string" }, { "type": "null" }], "minLength": 1 },
+                    "items": {
+                        "type": "array",
+                        "items": {
+                            "anyOf": [{ "type": "integer" }, { "type": "number" }, { "type": "null" }],
+                            "minimum": 0,
+                        },
+                    },
+                    "tags": {
+                        "anyOf": [{ "type": "array" }, { "type": "null" }],
+                        "items": { "anyOf": [{ "type": "string" }, { "type": "null" }] },
+                    },
+                    // An anyOf of its own: the list of types stays.
+                    "either": { "type": ["string", "null"], "anyOf": [{ "minLength": 1 }, { "type": "null" }] },
+                    "properties": { "type": "string" },
+                },
+            })
+        );
+        // The root keeps its type as it is.
+        let root = json!({ "type": ["object", "null"], "properties": {} });
+        assert_eq!(output(&root), root);
     }
 
     #[test]

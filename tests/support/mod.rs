@@ -321,7 +321,7 @@ pub fn build_crate(crate_dir: &Path, binary_name: &str) -> Result<PathBuf, Strin
 }
 
 /// Waits for `child` to exit; after `timeout`, kills it and returns `None`.
-fn wait_or_kill(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
+pub fn wait_or_kill(child: &mut Child, timeout: Duration) -> Option<ExitStatus> {
     let deadline = Instant::now() + timeout;
     loop {
         match child.try_wait() {
@@ -402,7 +402,18 @@ impl HttpServer {
         upstream: &Upstream,
         token: Option<&str>,
     ) -> HttpServer {
-        let binary = kind.binary();
+        let env = [(kind.token_env(), token), (kind.base_url_env(), None)];
+        HttpServer::start_binary(kind.binary(), upstream.base_url(), &env).await
+    }
+
+    /// Starts `binary` (any generated server) with `--transport http` on a free loopback port
+    /// and `--base-url base_url`, with `env` set (a `None` value removes the variable), and waits
+    /// until it accepts connections.
+    pub async fn start_binary(
+        binary: &Path,
+        base_url: &str,
+        env: &[(&str, Option<&str>)],
+    ) -> HttpServer {
         // The port is free when picked but could be taken before the server binds it; another
         // port is tried then.
         const ATTEMPTS: usize = 3;
@@ -410,14 +421,15 @@ impl HttpServer {
             let address = free_loopback_address();
             let stderr = Log::new(format!("the HTTP server on {address}"));
             let mut command = Command::new(binary);
-            match token {
-                Some(token) => command.env(kind.token_env(), token),
-                None => command.env_remove(kind.token_env()),
-            };
+            for (name, value) in env {
+                match value {
+                    Some(value) => command.env(name, value),
+                    None => command.env_remove(name),
+                };
+            }
             let child = command
                 .args(["--transport", "http", "--listen", &address.to_string()])
-                .args(["--base-url", upstream.base_url()])
-                .env_remove(kind.base_url_env())
+                .args(["--base-url", base_url])
                 .stdin(Stdio::null())
                 .stdout(Stdio::null())
                 .stderr(stderr.writer())

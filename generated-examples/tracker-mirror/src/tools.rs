@@ -420,9 +420,13 @@ pub mod list_issues {
               ]
             },
             "assignee_id": {
-              "type": [
-                "string",
-                "null"
+              "anyOf": [
+                {
+                  "type": "string"
+                },
+                {
+                  "type": "null"
+                }
               ]
             },
             "reporter_id": {
@@ -584,9 +588,13 @@ pub mod create_issue {
         ]
       },
       "assignee_id": {
-        "type": [
-          "string",
-          "null"
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
         ]
       },
       "reporter_id": {
@@ -692,9 +700,13 @@ pub mod get_issue {
         ]
       },
       "assignee_id": {
-        "type": [
-          "string",
-          "null"
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
         ]
       },
       "reporter_id": {
@@ -838,9 +850,13 @@ pub mod get_issue_by_key {
         ]
       },
       "assignee_id": {
-        "type": [
-          "string",
-          "null"
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
         ]
       },
       "reporter_id": {
@@ -1027,9 +1043,13 @@ pub mod transition_issue {
         ]
       },
       "assignee_id": {
-        "type": [
-          "string",
-          "null"
+        "anyOf": [
+          {
+            "type": "string"
+          },
+          {
+            "type": "null"
+          }
         ]
       },
       "reporter_id": {
