@@ -2411,3 +2411,13 @@ fn an_empty_path_parameter_inside_a_segment_is_refused_before_any_request() {
         [request("GET", "/api/u/ada.json", None, Value::Null)]
     );
 }
+
+#[test]
+fn an_enum_parameter_where_the_api_takes_a_list_is_refused_with_the_workflow_form_suggested() {
+    let mut text = curation_with(&[(
+        "      assignee:\n        resolve: user\n",
+        "      label_kind: { from: labelIds, enum: label_kind, description: The kind of label }\n      assignee:\n        resolve: user\n",
+    )]);
+    text.push_str("\nenums:\n  label_kind: { bug: 1, ui: 2 }\n");
+    refused("enum_for_a_list", &text);
+}

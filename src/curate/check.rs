@@ -1708,6 +1708,19 @@ impl<'a> Checker<'a> {
         let Some(enum_name) = &param.enum_name else {
             return;
         };
+        if is_array(any_branch(schema)) && param.ty.is_none() {
+            self.error(
+                enum_name.at,
+                format!(
+                    "`{api_name}` of `{operation}` takes a list, but a parameter with `enum` gives one value"
+                ),
+            )
+            .help = Some(
+                "make the tool a workflow whose step gives the list `[$param]`, or leave out `enum`"
+                    .into(),
+            );
+            return;
+        }
         let Some(api_values) = schema.get("enum").and_then(Value::as_array) else {
             return;
         };
