@@ -331,6 +331,9 @@ impl Sources {
 struct Walk {
     pointer: String,
     keys: Vec<String>,
+    /// The folders relative `$ref`s are read from here (as shown, canonical) when an enclosing
+    /// schema's `$id` moved them from the file's own folder (OpenAPI 3.1, JSON Schema 2020-12).
+    base: Option<(PathBuf, PathBuf)>,
 }
 
 impl Walk {
@@ -367,22 +370,43 @@ impl Bundler {
     ) -> Result<(), LoadError> {
         match value {
             Value::Object(object) => {
+                // `$id: ./nested/` is the base of the relative `$ref`s in its schema (its own
+                // too); an `$id` that is a URL names no folder mcpgen reads.
+                let outer = walk.base.clone();
+                if !walk.parents().1.is_some_and(|p| NAME_MAPS.contains(&p))
+                    && let Some(Value::String(id)) = object.get("$id")
+                    && !id.contains("://")
+                    && !id.starts_with('#')
+                    && !id.is_empty()
+                {
+                    let (shown, canonical) = walk
+                        .base
+                        .clone()
+                        .unwrap_or_else(|| (display.to_path_buf(), file.to_path_buf()));
+                    let id = id.split('#').next().unwrap_or_default();
+                    // `nested/` names a folder: a file in it has that folder as its parent.
+                    let inside = |path: &Path| match id.ends_with('/') {
+                        true => path.parent().unwrap_or(Path::new("")).join(id).join("_"),
+                        false => path.parent().unwrap_or(Path::new("")).join(id),
+                    };
+                    walk.base = Some((inside(&shown), normalize(&inside(&canonical))));
+                }
                 if let Some(Value::String(reference)) = object.get_mut("$ref") {
-                    *reference = self.rewrite(reference, display, file, name, &walk.pointer)?;
+                    let (shown, canonical) = walk
+                        .base
+                        .clone()
+                        .unwrap_or_else(|| (display.to_path_buf(), file.to_path_buf()));
+                    *reference = self.rewrite(
+                        reference,
+                        display,
+                        (&shown, &canonical),
+                        name,
+                        &walk.pointer,
+                    )?;
                 }
-                for (key, child) in object.iter_mut() {
-                    let (grandparent, parent) = walk.parents();
-                    if is_literal(grandparent, parent, key, child) {
-                        continue;
-                    }
-                    let length = walk.pointer.len();
-                    walk.pointer.push('/');
-                    walk.pointer.push_str(&pointer_token(key));
-                    walk.keys.push(key.clone());
-                    self.walk(child, display, file, name, walk)?;
-                    walk.keys.pop();
-                    walk.pointer.truncate(length);
-                }
+                let result = self.walk_entries(object, display, file, name, walk);
+                walk.base = outer;
+                result
             }
             Value::Array(items) => {
                 for (index, child) in items.iter_mut().enumerate() {
@@ -393,21 +417,49 @@ impl Bundler {
                     walk.keys.pop();
                     walk.pointer.truncate(length);
                 }
+                Ok(())
             }
-            _ => {}
+            _ => Ok(()),
+        }
+    }
+
+    /// [`Bundler::walk`] into the entries of `object`.
+    fn walk_entries(
+        &mut self,
+        object: &mut Map<String, Value>,
+        display: &Path,
+        file: &Path,
+        name: Option<&str>,
+        walk: &mut Walk,
+    ) -> Result<(), LoadError> {
+        for (key, child) in object.iter_mut() {
+            let (grandparent, parent) = walk.parents();
+            if is_literal(grandparent, parent, key, child) {
+                continue;
+            }
+            let length = walk.pointer.len();
+            walk.pointer.push('/');
+            walk.pointer.push_str(&pointer_token(key));
+            walk.keys.push(key.clone());
+            self.walk(child, display, file, name, walk)?;
+            walk.keys.pop();
+            walk.pointer.truncate(length);
         }
         Ok(())
     }
 
-    /// The local `$ref` that replaces `reference`, found at `pointer` in `file`.
+    /// The local `$ref` that replaces `reference`, found at `pointer` in the file shown as
+    /// `display`; a relative `$ref` is read from the folder of `base` (shown, canonical), the
+    /// file itself unless an `$id` moved it.
     fn rewrite(
         &mut self,
         reference: &str,
         display: &Path,
-        file: &Path,
+        base: (&Path, &Path),
         name: Option<&str>,
         pointer: &str,
     ) -> Result<String, LoadError> {
+        let (base_shown, file) = base;
         let fail = |message: String| LoadError {
             file: display.to_path_buf(),
             pointer: Some(pointer.to_string()),
@@ -502,7 +554,7 @@ impl Bundler {
                 "`$ref: {reference}` names a file that is not .yaml, .yml or .json; mcpgen reads only OpenAPI fragments from such files"
             )));
         }
-        let shown = display.parent().unwrap_or(Path::new("")).join(relative);
+        let shown = base_shown.parent().unwrap_or(Path::new("")).join(relative);
         let file_error = |message: String| LoadError {
             file: shown.clone(),
             pointer: None,

@@ -2812,3 +2812,54 @@ fn a_second_ref_to_nothing_in_a_file_already_read_names_the_ref_and_the_file() {
         )
     );
 }
+
+/// An `$id` is the base of the relative `$ref`s in its schema (JSON Schema 2020-12, so OpenAPI
+/// 3.1): `$id: ./nested/` beside or above `$ref: ./ex.json` reads `nested/ex.json`, as
+/// swagger-parser's `$id-uri-direct` and `$id-uri-enclosing` documents say; an `$id` that is a
+/// URL names no folder and changes nothing.
+#[test]
+fn an_id_is_the_base_of_the_relative_refs_in_its_schema() {
+    let root = r##"
+openapi: 3.1.0
+info: { title: Ids, version: '1' }
+paths:
+  /users:
+    get:
+      operationId: getUser
+      responses:
+        '200':
+          description: The user.
+          content: { application/json: { schema: { $ref: '#/components/schemas/User' } } }
+components:
+  schemas:
+    User:
+      $id: ./nested/
+      type: object
+      properties:
+        direct: { $id: ./deeper/, $ref: ./ex.json }
+        enclosed: { $ref: ./ex.json }
+        elsewhere: { $id: 'https://example.com/schemas/', $ref: ./ex.json }
+"##;
+    let dir = write_tree(&[
+        ("openapi.yaml", root),
+        ("nested/ex.json", r#"{ "type": "string" }"#),
+        ("nested/deeper/ex.json", r#"{ "type": "integer" }"#),
+    ]);
+    let api = load(&dir.path().join("openapi.yaml")).expect("it loads");
+    let schema = api.operations[0]
+        .success
+        .as_ref()
+        .unwrap()
+        .schema
+        .clone()
+        .unwrap();
+    assert_eq!(schema["properties"]["direct"], json!({ "type": "integer" }));
+    assert_eq!(
+        schema["properties"]["enclosed"],
+        json!({ "type": "string" })
+    );
+    assert_eq!(
+        schema["properties"]["elsewhere"],
+        json!({ "type": "string" })
+    );
+}
