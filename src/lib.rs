@@ -59,12 +59,57 @@ pub fn generate_with_progress(
     ));
     let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.curation))
         .map_err(anyhow::Error::msg)?;
+    schemas_compile(&plan).map_err(anyhow::Error::msg)?;
     // The plan holds all that rendering needs; for a large API the model is tens of megabytes.
     drop((checked, api));
     release_freed_memory();
     progress(&format!("rendering {} tools", plan.tools.len()));
     let files = render::render(&plan).map_err(anyhow::Error::msg)?;
     Ok((plan, files))
+}
+
+/// Every schema the server will check values against (each tool's input and output schema, and
+/// each discoverable operation's input schema) compiles in the validator the generated server
+/// runs, with its options. Loading already makes each schema valid JSON Schema 2020-12 and drops
+/// patterns the validator refuses (src/load/repair.rs); a schema that still does not compile
+/// would make the server skip every check of that tool's values at run time, so it is an error
+/// here that names the tool, never a silent loss of validation.
+pub fn schemas_compile(plan: &plan::Plan) -> Result<(), String> {
+    use rayon::prelude::*;
+    let tools = plan.tools.iter().flat_map(|tool| {
+        std::iter::once((tool.name.as_str(), "input", &tool.input_schema)).chain(
+            tool.output_schema
+                .iter()
+                .map(move |schema| (tool.name.as_str(), "output", schema)),
+        )
+    });
+    let discoverable = plan.discovery.iter().flat_map(|discovery| {
+        discovery.operations.iter().map(|operation| {
+            (
+                operation.name.as_str(),
+                "operation input",
+                &plan.operations[operation.operation].input_schema,
+            )
+        })
+    });
+    let schemas: Vec<(&str, &str, &serde_json::Value)> = tools.chain(discoverable).collect();
+    let mut problems: Vec<String> = schemas
+        .par_iter()
+        .filter_map(|(name, which, schema)| {
+            let error = jsonschema::options()
+                .should_validate_formats(true)
+                .build(schema)
+                .err()?;
+            Some(format!(
+                "the {which} schema of `{name}` cannot be compiled by the server's validator ({error}), so the server could not check its values; fix the schema in the spec"
+            ))
+        })
+        .collect();
+    problems.sort();
+    match problems.is_empty() {
+        true => Ok(()),
+        false => Err(problems.join("\n")),
+    }
 }
 
 /// Returns the memory freed so far to the operating system. mimalloc (the binary's allocator)

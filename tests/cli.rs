@@ -387,6 +387,57 @@ fn a_name_without_letters_or_digits_is_refused() {
     assert!(!dir.path().join("out").exists());
 }
 
+/// A server named by a title or `--name` that starts with a digit, or that has nothing but
+/// symbols, builds: a digit-leading name panicked in `proc_macro2::Ident::new` (exit 101), as
+/// `info.title: 0001-AllOffProps` of swagger-parser's suite did (issue 23).
+#[test]
+fn digit_leading_and_symbol_only_names_build_without_a_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = |out: &str| {
+        let manifest =
+            std::fs::read_to_string(dir.path().join(out).join("Cargo.toml")).expect("a Cargo.toml");
+        manifest
+            .lines()
+            .find(|line| line.starts_with("name = "))
+            .expect("a package name")
+            .to_string()
+    };
+    let titles = [
+        ("0001-AllOffProps", "name = \"api-0001alloffprops-mcp\""),
+        ("9 lives", "name = \"lives-mcp\""),
+        ("!!!", "name = \"api-mcp\""),
+        ("名前", "name = \"api-mcp\""),
+    ];
+    for (n, (title, expected)) in titles.into_iter().enumerate() {
+        let spec = dir.path().join(format!("spec{n}.yaml"));
+        std::fs::write(
+            &spec,
+            format!(
+                "openapi: 3.0.3\ninfo: {{ title: {title:?}, version: '1' }}\npaths:\n  /a:\n    get:\n      operationId: getA\n      responses: {{ '204': {{ description: none }} }}\n"
+            ),
+        )
+        .unwrap();
+        let out = format!("out{n}");
+        let run = mcpgen(dir.path(), &["build", spec.to_str().unwrap(), "-o", &out]);
+        assert_eq!(run.code, Some(0), "{title:?}: {}", run.stderr);
+        assert_eq!(package(&out), expected, "{title:?}");
+    }
+    let spec = tracker_spec();
+    let run = mcpgen(
+        dir.path(),
+        &[
+            "build",
+            spec.to_str().unwrap(),
+            "--name",
+            "9lives",
+            "-o",
+            "named",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(package("named"), "name = \"api-9lives-mcp\"");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Cursed names
 

@@ -94,8 +94,8 @@ fn refs_root(path: &Path) -> Option<PathBuf> {
 
 /// Every schema the server publishes (each tool's input and output schema, and the input schema
 /// of each operation, which discovery's describe tool serves) is valid JSON Schema 2020-12 and
-/// compiles the way the generated server compiles it (formats checked); the first that is not,
-/// otherwise.
+/// compiles the way the generated server compiles it (formats checked), and every output schema
+/// says `type: object` at its root; the first that does not, otherwise.
 fn invalid_schemas(plan: &mcpgen::plan::Plan) -> Result<(), String> {
     let tools = plan.tools.iter().flat_map(|tool| {
         std::iter::once((&tool.name, "input", &tool.input_schema)).chain(
@@ -112,6 +112,13 @@ fn invalid_schemas(plan: &mcpgen::plan::Plan) -> Result<(), String> {
         )
     });
     for (name, which, schema) in tools.chain(operations) {
+        // rmcp leaves out, for clients of a 2025 protocol version, an output schema whose root
+        // is not `type: object`: such a client would not get what `mcpgen tools` shows.
+        if which == "output" && schema.get("type") != Some(&serde_json::json!("object")) {
+            return Err(format!(
+                "the output schema of {name} does not say `type: object` at its root: {schema}"
+            ));
+        }
         let problem = match jsonschema::draft202012::meta::validate(schema) {
             Err(error) => Some(format!(
                 "is not valid against the 2020-12 metaschema: {error}"

@@ -15,7 +15,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use chaos::{Chaos, Reply};
-use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig, ProtocolVersion};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use serde_json::{Value, json};
@@ -125,6 +125,33 @@ fn every_published_schema_of_the_repaired_fixture_is_valid_and_compiles() {
     }
 }
 
+/// A tool schema the server's validator cannot compile would make the server skip every check
+/// of that tool's values; building refuses it, naming the tool (loading repairs what it knows,
+/// so the plan is broken by hand here).
+#[test]
+fn a_tool_schema_the_server_cannot_compile_is_a_build_time_error() {
+    let (mut plan, _) = mcpgen::generate(&fixture(), None, &mcpgen::Options::default())
+        .expect("the fixture generates");
+    assert_eq!(mcpgen::schemas_compile(&plan), Ok(()));
+    let tool = plan
+        .tools
+        .iter_mut()
+        .find(|tool| tool.name == "get_user")
+        .expect("get_user");
+    tool.input_schema["properties"]["login"]["pattern"] = json!("[a-");
+    let error = mcpgen::schemas_compile(&plan).expect_err("the schema does not compile");
+    assert!(
+        error.starts_with(
+            "the input schema of `get_user` cannot be compiled by the server's validator ("
+        ),
+        "{error}"
+    );
+    assert!(
+        error.ends_with("so the server could not check its values; fix the schema in the spec"),
+        "{error}"
+    );
+}
+
 #[test]
 fn a_value_that_breaks_a_kept_pattern_is_refused_before_any_request_upstream() {
     let binary = support::generate_and_build("invalid-schemas-mcp", &fixture(), None);
@@ -184,5 +211,59 @@ fn a_value_that_breaks_a_kept_pattern_is_refused_before_any_request_upstream() {
             .collect();
         assert_eq!(requests, [("GET", "/api/users/7?login=ada")]);
         let _ = service.cancel().await;
+
+        // Every output schema says `type: object` at its root (`get_status`'s beside an `enum` of
+        // objects too), so a client of a 2025 protocol version, for which rmcp leaves out any
+        // other, is served exactly the output schemas `mcpgen tools` shows.
+        let (plan, _) = mcpgen::generate(&fixture(), None, &mcpgen::Options::default())
+            .expect("the fixture generates");
+        let planned: Vec<(String, Option<Value>)> = plan
+            .tools
+            .iter()
+            .map(|tool| (tool.name.clone(), tool.output_schema.clone()))
+            .collect();
+        assert!(
+            planned
+                .iter()
+                .any(|(name, schema)| name == "get_status" && schema.is_some()),
+            "{planned:?}"
+        );
+        for version in [
+            ProtocolVersion::V_2025_03_26,
+            ProtocolVersion::V_2025_06_18,
+            ProtocolVersion::LATEST,
+        ] {
+            let command = tokio::process::Command::new(&binary).configure(|command| {
+                command
+                    .env("INVALID_SCHEMAS_BASE_URL", &base_url)
+                    .kill_on_drop(true);
+            });
+            let (transport, _) = TokioChildProcess::builder(command)
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("the server starts");
+            let mut config = ClientConfig::default();
+            config.protocol_version = version.clone();
+            let service = tokio::time::timeout(
+                CALL_TIMEOUT,
+                config.serve_with_lifecycle(transport, ClientLifecycleMode::Initialize),
+            )
+            .await
+            .expect("the handshake finishes in time")
+            .expect("the handshake succeeds");
+            let listed = tokio::time::timeout(CALL_TIMEOUT, service.list_all_tools())
+                .await
+                .expect("tools/list answers in time")
+                .expect("tools/list succeeds");
+            let served: Vec<(String, Option<Value>)> = listed
+                .iter()
+                .map(|tool| {
+                    let schema = tool.output_schema.as_deref().cloned().map(Value::Object);
+                    (tool.name.to_string(), schema)
+                })
+                .collect();
+            assert_eq!(served, planned, "protocol version {version:?}");
+            let _ = service.cancel().await;
+        }
     });
 }

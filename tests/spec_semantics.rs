@@ -93,6 +93,23 @@ fn disagreeing_templates_colliding_names_and_discriminators_send_what_the_api_do
     );
     // Passes clippy with -D warnings (no unused variable, no non-snake-case field) and builds.
     let binary = support::generate_and_build("disagreeing-mcp", &spec, None);
+    // Readable Rust names: `$_type` and `type` are `type_` and `type_2`, never `type__2`.
+    let client =
+        std::fs::read_to_string(support::repo().join("target/e2e/disagreeing-mcp/src/client.rs"))
+            .expect("the generated client");
+    for field in [
+        "pub type_: Option<String>",
+        "pub type_2: Option<String>",
+        "pub foo_bar_2: Option<String>",
+        "pub header_id: Option<String>",
+        "pub body_id: String",
+    ] {
+        assert!(client.contains(field), "{field} in\n{client}");
+    }
+    assert!(
+        !client.contains("__"),
+        "a field name with a double underscore:\n{client}"
+    );
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

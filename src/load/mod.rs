@@ -134,10 +134,12 @@ fn normalize(
     places: &mut Places,
 ) -> Result<Api, LoadError> {
     let error = errors_in(path);
+    let mut document = document;
+    let anchors = refs::resolve_anchors(&mut document);
     let targets = refs::RefTargets::of(&document);
     let document = match targets.external {
         true => {
-            let (document, sources) = refs::bundle(path, document, refs_root)?;
+            let (document, sources) = refs::bundle(path, document, refs_root, anchors)?;
             places.sources = sources;
             document
         }

@@ -137,6 +137,106 @@ impl RefTargets {
     }
 }
 
+/// Resolves the `$anchor`s of one file: every `$anchor: NAME` (outside literal data) is taken out
+/// of `value`, and every local `$ref: "#NAME"` to one becomes a JSON pointer to that place
+/// (OpenAPI 3.1 schemas may refer by anchor; the loader reads pointers). Returns the anchors
+/// found, NAME → pointer, for `$ref`s from other files (`file.json#NAME`).
+pub fn resolve_anchors(value: &mut Value) -> HashMap<String, String> {
+    let mut anchors = HashMap::new();
+    if !has_anchor(value) {
+        return anchors;
+    }
+    collect_anchors(value, None, None, &mut String::new(), &mut anchors);
+    if !anchors.is_empty() {
+        rewrite_anchor_refs(value, None, None, &anchors);
+    }
+    anchors
+}
+
+/// Whether an `$anchor` key is anywhere in `value` (a quick look before the walk that keeps
+/// track of places).
+fn has_anchor(value: &Value) -> bool {
+    match value {
+        Value::Object(object) => object
+            .iter()
+            .any(|(key, child)| key == "$anchor" || has_anchor(child)),
+        Value::Array(items) => items.iter().any(has_anchor),
+        _ => false,
+    }
+}
+
+fn collect_anchors(
+    value: &Value,
+    grandparent: Option<&str>,
+    parent: Option<&str>,
+    pointer: &mut String,
+    anchors: &mut HashMap<String, String>,
+) {
+    match value {
+        Value::Object(object) => {
+            if !parent.is_some_and(|p| NAME_MAPS.contains(&p))
+                && let Some(Value::String(name)) = object.get("$anchor")
+            {
+                anchors
+                    .entry(name.clone())
+                    .or_insert_with(|| pointer.clone());
+            }
+            for (key, child) in object {
+                if is_literal(grandparent, parent, key, child) {
+                    continue;
+                }
+                let length = pointer.len();
+                pointer.push('/');
+                pointer.push_str(&pointer_token(key));
+                collect_anchors(child, parent, Some(key), pointer, anchors);
+                pointer.truncate(length);
+            }
+        }
+        Value::Array(items) => {
+            for (index, child) in items.iter().enumerate() {
+                let length = pointer.len();
+                pointer.push_str(&format!("/{index}"));
+                collect_anchors(child, parent, Some(ITEM), pointer, anchors);
+                pointer.truncate(length);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn rewrite_anchor_refs(
+    value: &mut Value,
+    grandparent: Option<&str>,
+    parent: Option<&str>,
+    anchors: &HashMap<String, String>,
+) {
+    match value {
+        Value::Object(object) => {
+            if !parent.is_some_and(|p| NAME_MAPS.contains(&p)) {
+                if object.get("$anchor").is_some_and(Value::is_string) {
+                    object.remove("$anchor");
+                }
+                if let Some(Value::String(reference)) = object.get_mut("$ref")
+                    && let Some(pointer) = reference.strip_prefix('#').and_then(|n| anchors.get(n))
+                {
+                    *reference = format!("#{pointer}");
+                }
+            }
+            for (key, child) in object.iter_mut() {
+                if key != "$ref" && !is_literal(grandparent, parent, key, child) {
+                    rewrite_anchor_refs(child, parent, Some(key), anchors);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for child in items {
+                rewrite_anchor_refs(child, parent, Some(ITEM), anchors);
+            }
+        }
+        _ => {}
+    }
+}
+
 /// Replaces the external `$ref`s of `document` (read from `path`) by local ones, bringing the
 /// files they name into it. Files are read only under `refs_root` (default: the document's own
 /// folder). A document without external `$ref`s ([`RefTargets::external`]) is returned as it is.
@@ -145,6 +245,7 @@ pub fn bundle(
     path: &Path,
     mut document: Value,
     refs_root: Option<&Path>,
+    root_anchors: HashMap<String, String>,
 ) -> Result<(Value, Sources), LoadError> {
     if !RefTargets::of(&document).external {
         return Ok((document, Sources::default()));
@@ -164,11 +265,14 @@ pub fn bundle(
         })?,
         None => root_file.parent().unwrap_or(Path::new("/")).to_path_buf(),
     };
+    let mut anchors = HashMap::new();
+    anchors.insert(root_file.clone(), root_anchors);
     let mut bundler = Bundler {
         root_file: root_file.clone(),
         boundary,
         names: HashMap::new(),
         files: Vec::new(),
+        anchors,
     };
     bundler.walk(&mut document, path, &root_file, None, &mut Walk::default())?;
     let mut index = 0;
@@ -227,6 +331,9 @@ impl Sources {
 struct Walk {
     pointer: String,
     keys: Vec<String>,
+    /// The folders relative `$ref`s are read from here (as shown, canonical) when an enclosing
+    /// schema's `$id` moved them from the file's own folder (OpenAPI 3.1, JSON Schema 2020-12).
+    base: Option<(PathBuf, PathBuf)>,
 }
 
 impl Walk {
@@ -245,6 +352,9 @@ struct Bundler {
     /// The files read, in order: name, path as the user would see it, canonical path, contents
     /// (its `$ref`s rewritten once its turn comes).
     files: Vec<(String, PathBuf, PathBuf, Value)>,
+    /// Canonical path of each file read (the root document's too) → its `$anchor`s, name →
+    /// pointer ([`resolve_anchors`]).
+    anchors: HashMap<PathBuf, HashMap<String, String>>,
 }
 
 impl Bundler {
@@ -260,22 +370,43 @@ impl Bundler {
     ) -> Result<(), LoadError> {
         match value {
             Value::Object(object) => {
+                // `$id: ./nested/` is the base of the relative `$ref`s in its schema (its own
+                // too); an `$id` that is a URL names no folder mcpgen reads.
+                let outer = walk.base.clone();
+                if !walk.parents().1.is_some_and(|p| NAME_MAPS.contains(&p))
+                    && let Some(Value::String(id)) = object.get("$id")
+                    && !id.contains("://")
+                    && !id.starts_with('#')
+                    && !id.is_empty()
+                {
+                    let (shown, canonical) = walk
+                        .base
+                        .clone()
+                        .unwrap_or_else(|| (display.to_path_buf(), file.to_path_buf()));
+                    let id = id.split('#').next().unwrap_or_default();
+                    // `nested/` names a folder: a file in it has that folder as its parent.
+                    let inside = |path: &Path| match id.ends_with('/') {
+                        true => path.parent().unwrap_or(Path::new("")).join(id).join("_"),
+                        false => path.parent().unwrap_or(Path::new("")).join(id),
+                    };
+                    walk.base = Some((inside(&shown), normalize(&inside(&canonical))));
+                }
                 if let Some(Value::String(reference)) = object.get_mut("$ref") {
-                    *reference = self.rewrite(reference, display, file, name, &walk.pointer)?;
+                    let (shown, canonical) = walk
+                        .base
+                        .clone()
+                        .unwrap_or_else(|| (display.to_path_buf(), file.to_path_buf()));
+                    *reference = self.rewrite(
+                        reference,
+                        display,
+                        (&shown, &canonical),
+                        name,
+                        &walk.pointer,
+                    )?;
                 }
-                for (key, child) in object.iter_mut() {
-                    let (grandparent, parent) = walk.parents();
-                    if is_literal(grandparent, parent, key, child) {
-                        continue;
-                    }
-                    let length = walk.pointer.len();
-                    walk.pointer.push('/');
-                    walk.pointer.push_str(&pointer_token(key));
-                    walk.keys.push(key.clone());
-                    self.walk(child, display, file, name, walk)?;
-                    walk.keys.pop();
-                    walk.pointer.truncate(length);
-                }
+                let result = self.walk_entries(object, display, file, name, walk);
+                walk.base = outer;
+                result
             }
             Value::Array(items) => {
                 for (index, child) in items.iter_mut().enumerate() {
@@ -286,21 +417,49 @@ impl Bundler {
                     walk.keys.pop();
                     walk.pointer.truncate(length);
                 }
+                Ok(())
             }
-            _ => {}
+            _ => Ok(()),
+        }
+    }
+
+    /// [`Bundler::walk`] into the entries of `object`.
+    fn walk_entries(
+        &mut self,
+        object: &mut Map<String, Value>,
+        display: &Path,
+        file: &Path,
+        name: Option<&str>,
+        walk: &mut Walk,
+    ) -> Result<(), LoadError> {
+        for (key, child) in object.iter_mut() {
+            let (grandparent, parent) = walk.parents();
+            if is_literal(grandparent, parent, key, child) {
+                continue;
+            }
+            let length = walk.pointer.len();
+            walk.pointer.push('/');
+            walk.pointer.push_str(&pointer_token(key));
+            walk.keys.push(key.clone());
+            self.walk(child, display, file, name, walk)?;
+            walk.keys.pop();
+            walk.pointer.truncate(length);
         }
         Ok(())
     }
 
-    /// The local `$ref` that replaces `reference`, found at `pointer` in `file`.
+    /// The local `$ref` that replaces `reference`, found at `pointer` in the file shown as
+    /// `display`; a relative `$ref` is read from the folder of `base` (shown, canonical), the
+    /// file itself unless an `$id` moved it.
     fn rewrite(
         &mut self,
         reference: &str,
         display: &Path,
-        file: &Path,
+        base: (&Path, &Path),
         name: Option<&str>,
         pointer: &str,
     ) -> Result<String, LoadError> {
+        let (base_shown, file) = base;
         let fail = |message: String| LoadError {
             file: display.to_path_buf(),
             pointer: Some(pointer.to_string()),
@@ -311,10 +470,14 @@ impl Bundler {
             Some((target, fragment)) => (target, fragment),
             None => (reference, ""),
         };
-        if !fragment.is_empty() && !fragment.starts_with('/') {
-            return Err(fail(format!(
-                "`$ref: {reference}` has a fragment that is not a JSON pointer (it must start with `#/`)"
-            )));
+        // A local `#NAME` to an `$anchor` was made a pointer when the file was read.
+        let not_a_pointer = || {
+            fail(format!(
+                "`$ref: {reference}` has a fragment that is neither a JSON pointer (`#/…`) nor the name of an `$anchor` in the file it names"
+            ))
+        };
+        if !fragment.is_empty() && !fragment.starts_with('/') && target.is_empty() {
+            return Err(not_a_pointer());
         }
         if target.is_empty() {
             // A local reference: local to the file it is in.
@@ -354,11 +517,33 @@ impl Bundler {
                 self.boundary.display()
             )));
         }
+        let anchored = |anchors: Option<&HashMap<String, String>>| -> Result<String, LoadError> {
+            match fragment.is_empty() || fragment.starts_with('/') {
+                true => Ok(fragment.to_string()),
+                false => anchors
+                    .and_then(|anchors| anchors.get(fragment))
+                    .cloned()
+                    .ok_or_else(not_a_pointer),
+            }
+        };
         if canonical == self.root_file {
-            return Ok(local_ref(None, fragment));
+            return Ok(local_ref(None, &anchored(self.anchors.get(&canonical))?));
         }
         if let Some(existing) = self.names.get(&canonical) {
-            return Ok(local_ref(Some(existing), fragment));
+            let fragment = anchored(self.anchors.get(&canonical))?;
+            // Read already (for an earlier `$ref`): the place must be in it all the same.
+            if let Some((_, shown, _, contents)) = self.files.iter().find(|f| f.0 == *existing)
+                && !fragment.is_empty()
+                && contents
+                    .pointer(&super::percent_decode(&fragment))
+                    .is_none()
+            {
+                return Err(fail(format!(
+                    "`$ref: {reference}` points to nothing in {}",
+                    shown.display()
+                )));
+            }
+            return Ok(local_ref(Some(existing), &fragment));
         }
         let extension = canonical
             .extension()
@@ -369,7 +554,7 @@ impl Bundler {
                 "`$ref: {reference}` names a file that is not .yaml, .yml or .json; mcpgen reads only OpenAPI fragments from such files"
             )));
         }
-        let shown = display.parent().unwrap_or(Path::new("")).join(relative);
+        let shown = base_shown.parent().unwrap_or(Path::new("")).join(relative);
         let file_error = |message: String| LoadError {
             file: shown.clone(),
             pointer: None,
@@ -387,7 +572,11 @@ impl Bundler {
                 e.utf8_error().valid_up_to()
             ))
         })?;
-        let contents = parse_text(&text).map_err(file_error)?;
+        let mut contents = parse_text(&text).map_err(file_error)?;
+        let anchors = resolve_anchors(&mut contents);
+        let fragment = anchored(Some(&anchors))?;
+        let fragment = fragment.as_str();
+        self.anchors.insert(canonical.clone(), anchors);
         if !fragment.is_empty() && contents.pointer(&super::percent_decode(fragment)).is_none() {
             return Err(fail(format!(
                 "`$ref: {reference}` points to nothing in {}",

@@ -21,13 +21,19 @@ use super::repair::{self, Fix};
 use super::{Fail, percent_decode, pointer_token};
 use crate::api::subschemas;
 
-/// OpenAPI-only keywords that mean nothing to a JSON Schema validator or a model.
+/// OpenAPI-only keywords that mean nothing to a JSON Schema validator or a model, and the
+/// identifiers of a schema resource (`$id`, `$schema`, `$anchor`): mcpgen resolves the document's
+/// references itself, and an `$id` kept inside a tool's schema would make the validator look
+/// for that schema's `#/$defs/…` references inside it, where they are not.
 const DROPPED: &[&str] = &[
     "discriminator",
     "xml",
     "externalDocs",
     "nullable",
     "example",
+    "$id",
+    "$schema",
+    "$anchor",
 ];
 
 /// How many `$ref`s deep one schema is inlined; a reference deeper than that becomes a schema that

@@ -103,7 +103,98 @@ impl Converter<'_> {
         if !components.is_empty() {
             out.insert("components".into(), Value::Object(components));
         }
-        Ok(Value::Object(out))
+        let mut converted = Value::Object(out);
+        let snapshot = converted.clone();
+        for_each_ref(&mut converted, None, None, &mut |reference| {
+            if let Some(moved) = self.moved_path_pointer(reference, &snapshot) {
+                *reference = moved;
+            }
+        });
+        Ok(converted)
+    }
+
+    /// Where a `$ref` into `/paths` of the document as written points in the converted document
+    /// `converted`, when the conversion moved that place: a response's `schema` into its
+    /// `content` (under the first media type), a body parameter's `schema` into the
+    /// `requestBody`, a plain parameter to its index among the plain ones, its keywords into its
+    /// `schema`. `None` when the `$ref` does not point into `/paths` or names a place the
+    /// conversion did not keep.
+    fn moved_path_pointer(&self, reference: &str, converted: &Value) -> Option<String> {
+        let pointer = percent_decode(reference.strip_prefix('#')?);
+        // Always a 2.0 place: the conversion copies these `$ref`s as written.
+        if !pointer.starts_with("/paths/") {
+            return None;
+        }
+        let tokens: Vec<String> = pointer[1..]
+            .split('/')
+            .map(|token| token.replace("~1", "/").replace("~0", "~"))
+            .collect();
+        let token = |index: usize| tokens.get(index).map(String::as_str);
+        let escaped = |tokens: &[&str]| -> String {
+            tokens
+                .iter()
+                .map(|t| format!("/{}", pointer_token(t)))
+                .collect()
+        };
+        let path = token(1)?;
+        // The path item's own parameters, or an operation's.
+        let (owner, rest): (Vec<&str>, &[String]) = match token(2)? {
+            method if METHODS.contains(&method) => (vec!["paths", path, method], &tokens[3..]),
+            "parameters" => (vec!["paths", path], &tokens[2..]),
+            _ => return None,
+        };
+        let first_media = |at: &str| -> Option<String> {
+            converted.pointer(at)?.as_object()?.keys().next().cloned()
+        };
+        let moved: Vec<String> = match rest.first().map(String::as_str)? {
+            "responses"
+                if owner.len() == 3 && rest.get(2).map(String::as_str) == Some("schema") =>
+            {
+                let code = rest.get(1)?;
+                let response = format!("{}/responses/{}", escaped(&owner), pointer_token(code));
+                let media = first_media(&format!("{response}/content"))?;
+                let mut moved: Vec<String> = owner.iter().map(|t| t.to_string()).collect();
+                moved.extend(["responses".into(), code.clone(), "content".into(), media]);
+                moved.extend(rest[2..].iter().cloned());
+                moved
+            }
+            "parameters" => {
+                let index: usize = rest.get(1)?.parse().ok()?;
+                let written = self
+                    .original
+                    .pointer(&format!("{}/parameters", escaped(&owner)))?
+                    .as_array()?;
+                let parameter = written.get(index)?;
+                let mut moved: Vec<String> = owner.iter().map(|t| t.to_string()).collect();
+                if is_body_or_form(parameter) {
+                    // Only a body parameter's `schema` has a place of its own in the request body.
+                    if owner.len() != 3 || rest.get(2).map(String::as_str) != Some("schema") {
+                        return None;
+                    }
+                    let body = format!("{}/requestBody/content", escaped(&owner));
+                    moved.extend(["requestBody".into(), "content".into(), first_media(&body)?]);
+                    moved.extend(rest[2..].iter().cloned());
+                } else {
+                    let plain = written[..index]
+                        .iter()
+                        .filter(|p| !is_body_or_form(p))
+                        .count();
+                    moved.extend(["parameters".into(), plain.to_string()]);
+                    match rest.get(2) {
+                        Some(keyword) if VALUE_KEYWORDS.contains(&keyword.as_str()) => {
+                            moved.push("schema".into());
+                            moved.extend(rest[2..].iter().cloned());
+                        }
+                        _ => moved.extend(rest[2..].iter().cloned()),
+                    }
+                }
+                moved
+            }
+            _ => return None,
+        };
+        let moved: Vec<&str> = moved.iter().map(String::as_str).collect();
+        let moved = escaped(&moved);
+        converted.pointer(&moved).map(|_| format!("#{moved}"))
     }
 
     /// `schemes` × `host` + `basePath`; https first, since that is what a client should prefer.
@@ -652,6 +743,34 @@ fn security_scheme(scheme: &Value) -> Value {
         out.insert("description".into(), description.clone());
     }
     Value::Object(out)
+}
+
+/// Calls `f` with every `$ref` of `value` (whose object is under `parent`, and that one under
+/// `grandparent`) outside literal data.
+fn for_each_ref(
+    value: &mut Value,
+    grandparent: Option<&str>,
+    parent: Option<&str>,
+    f: &mut dyn FnMut(&mut String),
+) {
+    match value {
+        Value::Object(object) => {
+            if let Some(Value::String(reference)) = object.get_mut("$ref") {
+                f(reference);
+            }
+            for (key, child) in object.iter_mut() {
+                if key != "$ref" && !refs::is_literal(grandparent, parent, key, child) {
+                    for_each_ref(child, parent, Some(key), f);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for child in items {
+                for_each_ref(child, parent, Some(refs::ITEM), f);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// `#/definitions/X` → `#/components/schemas/X` (and the same for `parameters` and `responses`),

@@ -712,6 +712,9 @@ fn openapi_only_keywords_are_dropped_but_x_mcp_header_is_kept() {
             "x-foo": 1,
             "x-mcp-header": "Pet-Kind",
             "properties": {
+                // An `$id` kept in a tool's schema made its `#/$defs/…` references point
+                // inside it, and the schema did not compile.
+                "owner": { "$id": "https://example.com/owner", "$schema": "https://json-schema.org/draft/2020-12/schema", "type": "string" },
                 "xml": { "type": "string", "x-internal": true },
                 "kind": { "type": "string", "x-mcp-header": "Kind" }
             }
@@ -720,6 +723,7 @@ fn openapi_only_keywords_are_dropped_but_x_mcp_header_is_kept() {
             "type": "object",
             "x-mcp-header": "Pet-Kind",
             "properties": {
+                "owner": { "type": "string" },
                 "xml": { "type": "string" },
                 "kind": { "type": "string", "x-mcp-header": "Kind" }
             }
@@ -2643,4 +2647,219 @@ fn a_parameter_whose_name_is_a_yaml_number_is_named_by_its_text() {
     );
     let body = swagger.operations[0].body.as_ref().expect("a form body");
     assert_eq!(body.schema["properties"]["7"], json!({ "type": "string" }));
+}
+
+/// OpenAPI 3.1 schemas may refer by `$anchor` (`#user`, `profile.json#user-profile`), as
+/// swagger-parser's 3.1 suite does; an anchor no schema declares is refused, naming the `$ref`.
+#[test]
+fn refs_to_anchors_in_the_document_and_in_other_files_are_followed() {
+    let root = r##"
+openapi: 3.1.0
+info: { title: Anchors, version: '1' }
+paths:
+  /users/{id}:
+    get:
+      operationId: getUser
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+      responses:
+        '200':
+          description: The user.
+          content: { application/json: { schema: { $ref: '#user' } } }
+components:
+  schemas:
+    User:
+      $anchor: user
+      type: object
+      properties:
+        name: { type: string }
+        profile: { $ref: 'profile.json#user-profile' }
+        example: { type: string, example: { $anchor: not-a-schema } }
+"##;
+    let profile = r#"{ "$defs": { "UserProfile": { "$anchor": "user-profile", "type": "object", "properties": { "first": { "type": "string" } } } } }"#;
+    let dir = write_tree(&[("openapi.yaml", root), ("profile.json", profile)]);
+    let bundled = load(&dir.path().join("openapi.yaml")).expect("it loads");
+    let schema = bundled.operations[0]
+        .success
+        .as_ref()
+        .unwrap()
+        .schema
+        .clone()
+        .unwrap();
+    assert_eq!(
+        schema["properties"]["profile"],
+        json!({ "type": "object", "properties": { "first": { "type": "string" } } })
+    );
+    assert_eq!(schema["properties"]["name"], json!({ "type": "string" }));
+    assert!(schema.get("$anchor").is_none(), "{schema}");
+    // Without another file, too.
+    let local = load_text(
+        Path::new("openapi.yaml"),
+        &root
+            .replace("{ $ref: 'profile.json#user-profile' }", "{ $ref: '#name' }")
+            .replace(
+                "name: { type: string }",
+                "name: { $anchor: name, type: string }",
+            ),
+    )
+    .expect("it loads");
+    let schema = local.operations[0]
+        .success
+        .as_ref()
+        .unwrap()
+        .schema
+        .clone()
+        .unwrap();
+    assert_eq!(schema["properties"]["profile"], json!({ "type": "string" }));
+    let dir = write_tree(&[
+        ("openapi.yaml", root),
+        ("profile.json", &profile.replace("user-profile", "other")),
+    ]);
+    let error = load(&dir.path().join("openapi.yaml")).unwrap_err();
+    assert_eq!(
+        error.message,
+        "`$ref: profile.json#user-profile` has a fragment that is neither a JSON pointer (`#/…`) nor the name of an `$anchor` in the file it names"
+    );
+}
+
+/// A Swagger 2.0 `$ref` into `paths` names places the conversion to 3.0 moves: a response's
+/// `schema` (into `content`), a body parameter's `schema` (into `requestBody`), a plain
+/// parameter's keywords (into its `schema`, at its index among the plain parameters).
+#[test]
+fn swagger_2_refs_into_paths_follow_what_the_conversion_moved() {
+    let api = api(r##"
+swagger: '2.0'
+info: { title: Pointers, version: '1' }
+produces: [application/json]
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      parameters:
+        - { name: tags, in: query, type: array, items: { type: string, enum: [a, b] } }
+      responses:
+        '200':
+          description: pets
+          schema: { type: array, items: { type: object, properties: { id: { type: integer } } } }
+    post:
+      operationId: addPet
+      consumes: [application/json]
+      parameters:
+        - { name: body, in: body, schema: { type: object, properties: { name: { type: string } } } }
+        - { name: flags, in: query, type: array, items: { type: integer } }
+      responses: { '204': { description: none } }
+  /pets/{id}:
+    put:
+      operationId: putPet
+      consumes: [application/json]
+      parameters:
+        - { name: id, in: path, required: true, type: integer }
+        - { name: pet, in: body, schema: { $ref: '#/paths/~1pets/post/parameters/0/schema' } }
+        - { name: mode, in: query, type: boolean }
+      responses:
+        '200':
+          description: one pet
+          schema: { $ref: '#/paths/~1pets/get/responses/200/schema/items' }
+    get:
+      operationId: getPet
+      parameters:
+        - { name: id, in: path, required: true, type: integer }
+        - { name: dry, in: query, type: array, items: { $ref: '#/paths/~1pets/post/parameters/1/items' } }
+        - { name: tags, in: query, type: array, items: { $ref: '#/paths/~1pets/get/parameters/0/items' } }
+      responses: { '204': { description: none } }
+"##);
+    let operation = |id: &str| {
+        api.operations
+            .iter()
+            .find(|o| o.id == id)
+            .unwrap_or_else(|| panic!("{id} in {:?}", ids(&api)))
+    };
+    let put = operation("putPet");
+    assert_eq!(
+        put.success.as_ref().unwrap().schema.clone().unwrap(),
+        json!({ "type": "object", "properties": { "id": { "type": "integer" } } })
+    );
+    assert_eq!(
+        put.body.as_ref().unwrap().schema,
+        json!({ "type": "object", "properties": { "name": { "type": "string" } } })
+    );
+    assert_eq!(
+        parameter(operation("getPet"), "dry").schema,
+        json!({ "type": "array", "items": { "type": "integer" } }),
+        "the second parameter of addPet is the first once its body parameter is taken out"
+    );
+    assert_eq!(
+        parameter(operation("getPet"), "tags").schema,
+        json!({ "type": "array", "items": { "type": "string", "enum": ["a", "b"] } })
+    );
+}
+
+/// A second `$ref` into a file already read (swagger-parser's issue-822: `#/paths/~1haha/{bar}`,
+/// a pointer with an unescaped `/`) is checked like the first, and refused naming the `$ref` as
+/// written and the file, never the bundle's internal place.
+#[test]
+fn a_second_ref_to_nothing_in_a_file_already_read_names_the_ref_and_the_file() {
+    let root = "openapi: 3.0.3\ninfo: { title: T, version: '1' }\npaths:\n  /foo:\n    $ref: 'b.yaml#/paths/~1foo'\n  /haha/{bar}:\n    $ref: 'b.yaml#/paths/~1haha/{bar}'\n";
+    let other = "paths:\n  /foo: { get: { responses: { '204': { description: none } } } }\n  /haha/{bar}: { get: { responses: { '204': { description: none } } } }\n";
+    let dir = write_tree(&[("openapi.yaml", root), ("b.yaml", other)]);
+    let error = load(&dir.path().join("openapi.yaml")).unwrap_err();
+    assert_eq!(error.pointer.as_deref(), Some("/paths/~1haha~1{bar}"));
+    assert_eq!(
+        error.message,
+        format!(
+            "`$ref: b.yaml#/paths/~1haha/{{bar}}` points to nothing in {}",
+            dir.path().join("b.yaml").display()
+        )
+    );
+}
+
+/// An `$id` is the base of the relative `$ref`s in its schema (JSON Schema 2020-12, so OpenAPI
+/// 3.1): `$id: ./nested/` beside or above `$ref: ./ex.json` reads `nested/ex.json`, as
+/// swagger-parser's `$id-uri-direct` and `$id-uri-enclosing` documents say; an `$id` that is a
+/// URL names no folder and changes nothing.
+#[test]
+fn an_id_is_the_base_of_the_relative_refs_in_its_schema() {
+    let root = r##"
+openapi: 3.1.0
+info: { title: Ids, version: '1' }
+paths:
+  /users:
+    get:
+      operationId: getUser
+      responses:
+        '200':
+          description: The user.
+          content: { application/json: { schema: { $ref: '#/components/schemas/User' } } }
+components:
+  schemas:
+    User:
+      $id: ./nested/
+      type: object
+      properties:
+        direct: { $id: ./deeper/, $ref: ./ex.json }
+        enclosed: { $ref: ./ex.json }
+        elsewhere: { $id: 'https://example.com/schemas/', $ref: ./ex.json }
+"##;
+    let dir = write_tree(&[
+        ("openapi.yaml", root),
+        ("nested/ex.json", r#"{ "type": "string" }"#),
+        ("nested/deeper/ex.json", r#"{ "type": "integer" }"#),
+    ]);
+    let api = load(&dir.path().join("openapi.yaml")).expect("it loads");
+    let schema = api.operations[0]
+        .success
+        .as_ref()
+        .unwrap()
+        .schema
+        .clone()
+        .unwrap();
+    assert_eq!(schema["properties"]["direct"], json!({ "type": "integer" }));
+    assert_eq!(
+        schema["properties"]["enclosed"],
+        json!({ "type": "string" })
+    );
+    assert_eq!(
+        schema["properties"]["elsewhere"],
+        json!({ "type": "string" })
+    );
 }
