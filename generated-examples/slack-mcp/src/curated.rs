@@ -903,10 +903,15 @@ pub fn shape_list(
     lookups: &[&HashMap<String, String>],
     truncated_message: &str,
 ) -> ToolOutput {
+    // An item that is no object (a `null` in a list of objects) stays as the API gave it, for the
+    // output schema to refuse, rather than shaped into an empty object passed off as an item.
     let items: Vec<Value> = collected
         .items
         .iter()
-        .map(|item| shape_item(shape, item, detailed, lookups))
+        .map(|item| match item {
+            Value::Object(_) => shape_item(shape, item, detailed, lookups),
+            other => other.clone(),
+        })
         .collect();
     let mut value = Map::new();
     value.insert(list_name.to_string(), Value::Array(items));
@@ -1586,6 +1591,27 @@ mod tests {
         assert_eq!(value_at(&json!({"a/b": 1}), "/a~1b"), json!(1));
         assert_eq!(value_at(&answer, ""), answer);
         assert_eq!(value_at(&answer, "/nothing/here"), Value::Null);
+    }
+
+    #[test]
+    fn a_list_item_that_is_no_object_is_kept_as_the_api_gave_it_not_shaped_into_an_empty_object() {
+        const SHAPE: Shape = Shape {
+            fields: &[FieldSpec {
+                name: "name",
+                from: "/name",
+                convert: Convert::Copy,
+            }],
+            detailed: &[],
+        };
+        let collected = Collected {
+            items: vec![json!({"name": "a", "b": 1}), Value::Null],
+            more: false,
+        };
+        let output = shape_list(&SHAPE, "posts", collected, false, &[], "more");
+        assert_eq!(
+            output.value,
+            json!({"posts": [{"name": "a"}, null], "truncated": false})
+        );
     }
 
     #[test]
