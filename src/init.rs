@@ -1325,7 +1325,9 @@ fn enum_param(
     let candidates = operation_inputs(operation)
         .into_iter()
         .filter_map(|(name, schema, _)| {
-            if exclude.contains(&name.as_str()) {
+            // A list of codes is one value per call only in a workflow (`[$param]`): `check`
+            // refuses `enum` on a parameter that fills a list.
+            if exclude.contains(&name.as_str()) || crate::curate::check::is_array(&schema) {
                 return None;
             }
             let values = schema.get("enum")?.as_array()?.clone();
@@ -1626,8 +1628,11 @@ fn tool_params(
     let mut header_given = false;
     for (from, schema, _) in chosen {
         let resolver = resolver_for(from, resolvers);
+        // The example enum's parameter may be another operation's of the same name: only a
+        // parameter that takes one value gets `enum` (check refuses it on a list).
         let enumerated = (enum_example.param.as_deref() == Some(from.as_str())
-            && resolver.is_none())
+            && resolver.is_none()
+            && !crate::curate::check::is_array(schema))
         .then(|| enum_example.name.clone());
         let base = match resolver {
             Some(r) => r.name.clone(),
