@@ -554,6 +554,7 @@ fn cargo_on(krate: &Path, subcommand: &str, args: &[&str]) -> (bool, String, Str
         .arg(krate.join("Cargo.toml"))
         .args(args)
         .env("CARGO_TARGET_DIR", root().join("target/generated"))
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .output()
         .expect("cargo runs");
     (

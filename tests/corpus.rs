@@ -186,6 +186,7 @@ fn check_workspace(out: &Path, members: &[String]) -> Result<(), String> {
         ])
         .arg(out.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", root().join("target/generated"))
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     let stderr = String::from_utf8_lossy(&output.stderr);

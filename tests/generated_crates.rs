@@ -28,6 +28,7 @@ fn cargo(dir: &Path, args: &[&str]) {
         .arg(dir.join("Cargo.toml"))
         .args(rest)
         .env("CARGO_TARGET_DIR", root().join("target/generated"))
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .output()
         .expect("cargo runs");
     assert!(

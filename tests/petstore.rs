@@ -162,6 +162,7 @@ fn build_server() -> Result<PathBuf, String> {
         .args(["build", "--quiet", "--manifest-path"])
         .arg(&manifest)
         .env("CARGO_TARGET_DIR", &target_dir)
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .stdin(Stdio::null())
         .stdout(out)
         .stderr(err)

@@ -84,7 +84,8 @@ fn server(api: &str) -> PathBuf {
     cargo
         .args(["build", "--quiet", "--manifest-path"])
         .arg(&manifest)
-        .env("CARGO_TARGET_DIR", &target_dir);
+        .env("CARGO_TARGET_DIR", &target_dir)
+        .env("CARGO_PROFILE_DEV_DEBUG", "false");
     run(cargo, BUILD_TIMEOUT, &format!("cargo build of {name}"));
     target_dir.join("debug").join(&name)
 }

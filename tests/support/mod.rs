@@ -261,6 +261,7 @@ pub fn generate_and_build(name: &str, spec: &Path, curation: Option<&Path>) -> P
         .arg(dir.join("Cargo.toml"))
         .args(["--", "-D", "warnings"])
         .env("CARGO_TARGET_DIR", repo().join("target/generated"))
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .output()
         .expect("cargo runs");
     assert!(
@@ -285,6 +286,7 @@ pub fn build_crate(crate_dir: &Path, binary_name: &str) -> Result<PathBuf, Strin
         .args(["build", "--quiet", "--manifest-path"])
         .arg(&manifest)
         .env("CARGO_TARGET_DIR", &target_dir)
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(stderr.writer());
