@@ -138,7 +138,7 @@ fn paging_sets(operation: &OperationPlan, paging: &PagingPlan) -> TokenStream {
             let field_ident = ident(&field.ident);
             let value = value.typed(field).unwrap_or_else(|| {
                 let json = value.json();
-                conversion(operation, name, quote! { &#json }, &Origin::Server)
+                conversion(operation, name, quote! { &#json }, &Origin::Checked)
             });
             Some(quote! { params.#field_ident = #value; })
         });
@@ -198,8 +198,11 @@ impl PageValue {
 /// not fit (see `curated::checked` in the runtime).
 #[derive(Debug, Clone, PartialEq)]
 enum Origin {
-    Arguments,
-    Server,
+    /// The model's argument as given: `curated::from_argument`.
+    Argument,
+    /// What `check` proved fits: `curated::checked`.
+    Checked,
+    /// An earlier step's answer (its number): `curated::from_answer`.
     Answer(usize),
 }
 
@@ -237,8 +240,8 @@ fn conversion(
 ) -> TokenStream {
     let api_id = &operation.api_id;
     match origin {
-        Origin::Arguments => quote! { curated::from_argument(#api_id, #name, #value)? },
-        Origin::Server => quote! { curated::checked(#api_id, #name, #value)? },
+        Origin::Argument => quote! { curated::from_argument(#api_id, #name, #value)? },
+        Origin::Checked => quote! { curated::checked(#api_id, #name, #value)? },
         Origin::Answer(step) => {
             let step = Literal::usize_unsuffixed(*step);
             quote! { curated::from_answer(#step, #api_id, #name, #value)? }
@@ -247,7 +250,7 @@ fn conversion(
 }
 
 /// A literal of the curation file as a Rust literal of the field's type, where it is a scalar
-/// of that type (other values go through `curated::arg`, from their JSON).
+/// of that type (other values go through `curated::checked`, from their JSON).
 fn typed_literal(field: &crate::plan::Field, value: &Value) -> Option<TokenStream> {
     let literal = match (&field.ty, value) {
         (FieldType::String, Value::String(text)) => quote! { #text.to_string() },
@@ -284,7 +287,7 @@ fn params_literal(operation: &OperationPlan, module: &TokenStream, given: &[Give
                 operation,
                 name,
                 quote! { &serde_json::Value::Null },
-                &Origin::Server,
+                &Origin::Checked,
             ),
             None => quote! { None },
             Some(Given {
@@ -292,25 +295,24 @@ fn params_literal(operation: &OperationPlan, module: &TokenStream, given: &[Give
                 ..
             }) => typed_literal(field, value).unwrap_or_else(|| {
                 let json = json_value(value);
-                conversion(operation, name, quote! { &#json }, &Origin::Server)
+                conversion(operation, name, quote! { &#json }, &Origin::Checked)
             }),
             Some(Given {
                 value: GivenValue::Json(value, origin),
                 ..
             }) => conversion(operation, name, quote! { &#value }, origin),
+            // An optional parameter is left out when every clause dropped out.
             Some(Given {
                 value: GivenValue::Template(text),
                 ..
-            }) if !field.required => conversion(
-                operation,
-                name,
-                quote! { &curated::unless_empty(#text) },
-                &Origin::Server,
-            ),
-            Some(Given {
-                value: GivenValue::Template(text),
-                ..
-            }) => conversion(operation, name, quote! { &#text }, &Origin::Server),
+            }) => {
+                let text = if field.required {
+                    text.clone()
+                } else {
+                    quote! { curated::unless_empty(#text) }
+                };
+                conversion(operation, name, quote! { &#text }, &Origin::Checked)
+            }
         };
         quote! { #field_ident: #value }
     });
@@ -486,7 +488,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
             Given::json(
                 name,
                 quote! { curated::scoped(scope, #name) },
-                Origin::Server,
+                Origin::Checked,
             )
         })
         .collect();
@@ -605,7 +607,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
             given.push(Given::json(
                 param,
                 quote! { serde_json::Value::from(value) },
-                Origin::Arguments,
+                Origin::Argument,
             ));
             let prelude = params_decl(operation, &quote! {}, &given);
             let call = call_operation(operation, quote! { self });
@@ -1101,7 +1103,7 @@ fn call_body(
             Some(Given::json(
                 &target.api_name,
                 quote! { #local },
-                Origin::Server,
+                Origin::Checked,
             ))
         })
         .chain(
@@ -1152,7 +1154,7 @@ fn given_value(
         other => {
             let origin = match answer_step(other, steps) {
                 Some(step) => Origin::Answer(step),
-                None => Origin::Server,
+                None => Origin::Checked,
             };
             Given::json(name, value_expr(tool, other), origin)
         }
