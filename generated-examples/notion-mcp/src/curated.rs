@@ -1307,16 +1307,16 @@ fn same_text(left: &Value, right: &Value) -> bool {
 /// The values of `field` in the items of the list at `pointer` in `value`, joined with `, `: what
 /// a `find` step's `missing` message shows as `{available}`.
 pub fn item_values(value: &Value, pointer: &str, field: &str) -> String {
-    let list = if pointer.is_empty() {
-        Some(value)
-    } else {
-        value.pointer(pointer)
-    };
+    let list = value_at(value, pointer);
     let values: Vec<String> = list
-        .and_then(Value::as_array)
+        .as_array()
         .into_iter()
         .flatten()
-        .filter_map(|item| field_text(item, field).ok())
+        .filter_map(|item| match value_at(item, field) {
+            Value::String(text) => Some(text),
+            Value::Number(number) => Some(number.to_string()),
+            _ => None,
+        })
         .collect();
     if values.is_empty() {
         "none".to_string()
@@ -1335,16 +1335,16 @@ pub fn find_one(
     pointer: &str,
     conditions: &[(&str, &Value)],
 ) -> Result<Option<Value>, String> {
-    let list = if pointer.is_empty() {
-        Some(value)
-    } else {
-        value.pointer(pointer)
-    };
+    let list = value_at(value, pointer);
     let mut matching: Vec<&Value> = Vec::new();
-    for item in list.and_then(Value::as_array).into_iter().flatten() {
+    for item in list.as_array().into_iter().flatten() {
         let fits = conditions.iter().all(|(field, wanted)| {
-            item.pointer(field)
-                .is_some_and(|found| same_text(found, wanted))
+            // A field read through a list (`labels/name`) holds when one of its values does.
+            match value_at(item, field) {
+                Value::Null => false,
+                Value::Array(found) => found.iter().any(|found| same_text(found, wanted)),
+                found => same_text(&found, wanted),
+            }
         });
         if fits && !matching.contains(&item) {
             matching.push(item);
@@ -2898,6 +2898,32 @@ mod tests {
             find_one(&json!({}), "/items", &[("/name", &close)]),
             Ok(None)
         );
+    }
+
+    #[test]
+    fn find_one_and_item_values_read_paths_through_lists_as_check_does() {
+        let answer = json!({"page": {"boards": [
+            {"id": 1, "name": "Todo", "tags": [{"name": "web"}]},
+            {"id": 2, "name": "Doing", "tags": [{"name": "api"}, {"name": "web"}]},
+        ]}});
+        let doing = json!("doing");
+        assert_eq!(
+            find_one(&answer, "/page/boards", &[("/name", &doing)])
+                .map(|found| found.map(|item| item["id"].clone())),
+            Ok(Some(json!(2)))
+        );
+        // A field read through a list (`tags.name`: every tag's name) holds when one of its
+        // values does.
+        let api = json!("API");
+        assert_eq!(
+            find_one(&answer, "/page/boards", &[("/tags/name", &api)])
+                .map(|found| found.map(|item| item["id"].clone())),
+            Ok(Some(json!(2)))
+        );
+        let web = json!("web");
+        assert!(find_one(&answer, "/page/boards", &[("/tags/name", &web)]).is_err());
+        assert_eq!(item_values(&answer, "/page/boards", "/name"), "Todo, Doing");
+        assert_eq!(item_values(&answer, "/page/none", "/name"), "none");
     }
 
     #[test]
