@@ -315,6 +315,16 @@ pub struct Body {
 }
 
 impl Body {
+    /// Whether the body's schema requires property `name`. That holds even where the spec leaves
+    /// the body itself optional: a tool that sends the body sends it whole, and many descriptions
+    /// (Discourse's, Spotify's) never set `requestBody.required` on bodies the API needs.
+    pub fn requires(&self, name: &str) -> bool {
+        self.schema
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|required| required.iter().any(|r| r.as_str() == Some(name)))
+    }
+
     /// The properties of a body whose top-level properties are parameters of their own (the
     /// tool's arguments, the curation file's `args`), in order; `None` for a body sent whole
     /// (text, or a schema that lists no properties). A schema that lists properties is an

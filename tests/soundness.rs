@@ -2421,3 +2421,54 @@ fn an_enum_parameter_where_the_api_takes_a_list_is_refused_with_the_workflow_for
     text.push_str("\nenums:\n  label_kind: { bug: 1, ui: 2 }\n");
     refused("enum_for_a_list", &text);
 }
+
+#[test]
+fn a_property_the_body_schema_requires_is_a_required_argument_though_the_body_is_optional() {
+    let output = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .arg("tools")
+        .arg(fixtures().join("openapi.yaml"))
+        .arg("-c")
+        .arg(fixtures().join("mcpgen.yaml"))
+        .args(["--format", "json"])
+        .output()
+        .expect("mcpgen runs");
+    assert!(output.status.success());
+    let listed: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    let tool = listed["tools"]
+        .as_array()
+        .and_then(|tools| tools.iter().find(|t| t["name"] == "boards_create_topic"))
+        .cloned()
+        .expect("the tool");
+    assert_eq!(tool["inputSchema"]["required"], json!(["title", "text"]));
+
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![("POST", "/api/topics", 200, json!({"id": 9, "topic_id": 3}))],
+    );
+    let missing = call(
+        binary,
+        &base_url,
+        "boards_create_topic",
+        json!({"title": "Upgrade failed"}),
+    );
+    assert_eq!(missing["isError"], true, "{missing}");
+    assert!(log.lock().expect("the log").is_empty(), "nothing is sent");
+    let result = call(
+        binary,
+        &base_url,
+        "boards_create_topic",
+        json!({"title": "Upgrade failed", "text": "After 3.2 the site is down."}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [Received {
+            method: "POST".into(),
+            path: "/api/topics".into(),
+            query: None,
+            body: json!({"title": "Upgrade failed", "raw": "After 3.2 the site is down."}),
+        }]
+    );
+}

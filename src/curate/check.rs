@@ -196,21 +196,11 @@ pub fn operation_inputs(operation: &Operation) -> Vec<(String, Value, bool)> {
         })
         .collect();
     if let Some(body) = &operation.body {
-        let required: BTreeSet<&str> = body
-            .schema
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
         match body.flattened_properties() {
             Some(properties) => {
                 for (name, schema) in properties {
                     if !inputs.iter().any(|(n, _, _)| n == name) {
-                        inputs.push((
-                            name.clone(),
-                            schema.clone(),
-                            body.required && required.contains(name.as_str()),
-                        ));
+                        inputs.push((name.clone(), schema.clone(), body.requires(name)));
                     }
                 }
             }

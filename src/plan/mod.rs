@@ -821,12 +821,6 @@ fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
     }
     let body = operation.body.as_ref().map(|body| {
         if let Some(body_properties) = body.flattened_properties() {
-            let body_required: Vec<&str> = body
-                .schema
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
             for (name, schema) in body_properties {
                 let mut schema = schema.clone();
                 if let (Some(defs), Some(object)) =
@@ -837,7 +831,7 @@ fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
                 add(
                     name,
                     FieldTarget::BodyProperty,
-                    body.required && body_required.contains(&name.as_str()),
+                    body.requires(name),
                     schema,
                     None,
                     &mut fields,

@@ -131,11 +131,11 @@ pub struct PostPageParams {
     #[serde(rename = "Notion-Version")]
     pub notion_version: Option<String>,
     /// `parent`: property of the request body.
-    pub parent: Option<Value>,
+    pub parent: Value,
     /// The property values for the new page. The keys are the names or IDs of the property and the values are property values.
     ///
     /// `properties`: property of the request body.
-    pub properties: Option<Value>,
+    pub properties: Value,
     /// The cover image of the new page, represented as a [file object](https://developers.notion.com/reference/file-object).
     ///
     /// `cover`: property of the request body.
