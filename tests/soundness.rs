@@ -2472,3 +2472,63 @@ fn a_property_the_body_schema_requires_is_a_required_argument_though_the_body_is
         }]
     );
 }
+
+#[test]
+fn page_paging_without_a_size_parameter_walks_until_a_page_is_shorter_than_the_first() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let posts = |from: u64, to: u64| {
+        json!({"posts": (from..to).map(|id| json!({"id": id, "blurb": "x"})).collect::<Vec<_>>()})
+    };
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            ("GET", "/api/search.json?q=upgrade&page=1", 200, posts(0, 3)),
+            ("GET", "/api/search.json?q=upgrade&page=2", 200, posts(3, 6)),
+            ("GET", "/api/search.json?q=upgrade&page=3", 200, posts(6, 7)),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_search_posts",
+        json!({"words": "upgrade", "limit": 20}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    // Items the tool does not shape have no output schema, so the answer is text only.
+    let answer: Value = result["content"][0]["text"]
+        .as_str()
+        .and_then(|text| serde_json::from_str(text).ok())
+        .expect("the answer as JSON text");
+    assert_eq!(answer["items"].as_array().map(Vec::len), Some(7), "{result}");
+    assert_eq!(answer["truncated"], false);
+    let queries: Vec<Option<String>> = log
+        .lock()
+        .expect("the log")
+        .iter()
+        .map(|r| {
+            assert_eq!((r.method.as_str(), r.path.as_str()), ("GET", "/api/search.json"));
+            r.query.clone()
+        })
+        .collect();
+    assert_eq!(
+        queries,
+        [
+            Some("q=upgrade&page=1".to_string()),
+            Some("q=upgrade&page=2".to_string()),
+            Some("q=upgrade&page=3".to_string()),
+        ],
+        "no page size is sent; page 3 is shorter than page 1, so the walk ends"
+    );
+}
+
+#[test]
+fn page_paging_over_an_operation_without_the_default_size_parameter_is_refused_with_the_way_out() {
+    refused(
+        "paging_without_size_param",
+        &curation_with(&[(
+            "    pagination: { style: page, page_param: page, size_param: none }\n",
+            "    pagination: { style: page, page_param: page }\n",
+        )]),
+    );
+}

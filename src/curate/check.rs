@@ -755,7 +755,7 @@ impl<'a> Checker<'a> {
                 None => (default.to_string(), at),
             };
             if !names.contains(&name) {
-                let d = Diagnostic::error(
+                let mut d = Diagnostic::error(
                     param_at,
                     format!(
                         "operation `{}` has no parameter `{name}` for paging",
@@ -763,6 +763,12 @@ impl<'a> Checker<'a> {
                     ),
                 )
                 .suggest(&name, names.iter().map(String::as_str));
+                if matches!(default, "per_page" | "limit") && d.help.is_none() {
+                    d.help = Some(format!(
+                        "`{name}` is {} page-size parameter: name the operation's with `size_param`, or write `size_param: none` where the API takes no page size",
+                        if param.is_some() { "the file's" } else { "the default" }
+                    ));
+                }
                 self.out.push(d);
             }
         }
@@ -2574,21 +2580,20 @@ pub fn scoped_by(resolver: &Resolver, input: &str) -> bool {
 }
 
 pub fn paging_params(pagination: &Pagination) -> Vec<(Option<&Spanned<String>>, &'static str)> {
-    match pagination.style.value {
-        PagingStyle::Page => vec![
-            (pagination.page_param.as_ref(), "page"),
-            (pagination.size_param.as_ref(), "per_page"),
-        ],
-        PagingStyle::Offset => vec![
-            (pagination.offset_param.as_ref(), "offset"),
-            (pagination.size_param.as_ref(), "limit"),
-        ],
-        PagingStyle::Cursor => vec![
-            (pagination.cursor_param.as_ref(), "cursor"),
-            (pagination.size_param.as_ref(), "limit"),
-        ],
-        PagingStyle::Link => vec![(pagination.size_param.as_ref(), "per_page")],
-    }
+    let size = |default| {
+        (!pagination.takes_no_size()).then_some((pagination.size_param.as_ref(), default))
+    };
+    let position = match pagination.style.value {
+        PagingStyle::Page => Some((pagination.page_param.as_ref(), "page")),
+        PagingStyle::Offset => Some((pagination.offset_param.as_ref(), "offset")),
+        PagingStyle::Cursor => Some((pagination.cursor_param.as_ref(), "cursor")),
+        PagingStyle::Link => None,
+    };
+    let size = match pagination.style.value {
+        PagingStyle::Page | PagingStyle::Link => size("per_page"),
+        PagingStyle::Offset | PagingStyle::Cursor => size("limit"),
+    };
+    position.into_iter().chain(size).collect()
 }
 
 /// The paging a list tool (`results.items`) walks over `operation`: the tool's `pagination`, else

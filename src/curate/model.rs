@@ -543,7 +543,8 @@ pub struct Pagination {
     pub style: Spanned<PagingStyle>,
     /// The page-number parameter (`page` style; default `page`).
     pub page_param: Option<Spanned<String>>,
-    /// The page-size parameter (default `per_page` for `page`, `limit` otherwise).
+    /// The page-size parameter (default `per_page` for `page` and `link`, `limit` otherwise);
+    /// `none` for an API that takes no page size (its pages are the size it chooses).
     pub size_param: Option<Spanned<String>>,
     /// The offset parameter (`offset` style; default `offset`).
     pub offset_param: Option<Spanned<String>>,
@@ -568,6 +569,16 @@ pub struct Pagination {
     pub max_page_size: Option<i64>,
     /// The most pages one call walks (default 20).
     pub max_pages: Option<usize>,
+}
+
+impl Pagination {
+    /// `size_param: none` (or YAML's `null`): the API takes no page size, so every page is the
+    /// size the API chooses.
+    pub fn takes_no_size(&self) -> bool {
+        self.size_param
+            .as_ref()
+            .is_some_and(|p| matches!(p.value.as_str(), "none" | "null" | "~"))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]

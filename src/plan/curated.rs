@@ -103,7 +103,8 @@ pub struct PagingPlan {
     pub style: PagingStyle,
     /// The API parameter names: page number or offset or cursor, and page size.
     pub position_param: Option<String>,
-    pub size_param: String,
+    /// `None` for an API that takes no page size.
+    pub size_param: Option<String>,
     /// JSON pointer to the next cursor (cursor style).
     pub next_cursor: String,
     /// JSON pointer, in a page's last item, to the next cursor (cursor style, instead of
@@ -1294,15 +1295,16 @@ fn value_ref(
 }
 
 fn paging_plan(pagination: &Pagination, operation: &Operation, items: &str) -> PagingPlan {
-    let names = paging_param_names(pagination);
-    let (position_param, size_param) = match pagination.style.value {
-        PagingStyle::Link => (None, names[0].clone()),
-        _ => (Some(names[0].clone()), names[1].clone()),
+    let mut names = paging_param_names(pagination).into_iter();
+    let position_param = match pagination.style.value {
+        PagingStyle::Link => None,
+        _ => names.next(),
     };
+    let size_param = names.next();
     let spec_max = operation
         .parameters
         .iter()
-        .find(|p| p.name == size_param)
+        .find(|p| Some(&p.name) == size_param.as_ref())
         .and_then(|p| p.schema.get("maximum"))
         .and_then(Value::as_i64);
     PagingPlan {

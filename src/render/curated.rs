@@ -132,7 +132,7 @@ fn paging_sets(operation: &OperationPlan, paging: &PagingPlan) -> TokenStream {
     };
     let sets = position
         .into_iter()
-        .chain([(&paging.size_param, PageValue::Size)])
+        .chain(paging.size_param.as_ref().map(|name| (name, PageValue::Size)))
         .filter_map(|(name, value)| {
             let field = operation.fields.iter().find(|f| f.property == *name)?;
             let field_ident = ident(&field.ident);
@@ -354,12 +354,14 @@ fn paging_const(name: &proc_macro2::Ident, paging: &PagingPlan) -> TokenStream {
     };
     let max_page_size = Literal::i64_unsuffixed(paging.max_page_size);
     let max_pages = Literal::usize_unsuffixed(paging.max_pages);
+    let sized = paging.size_param.is_some();
     quote! {
         const #name: curated::Paging = curated::Paging {
             style: #style,
             items: #items,
             total: #total,
             more: #more,
+            sized: #sized,
             max_page_size: #max_page_size,
             max_pages: #max_pages,
         };

@@ -234,6 +234,7 @@ impl Client {
             items: "",
             total: None,
             more: None,
+            sized: true,
             max_page_size: 100,
             max_pages: 20,
         };
@@ -300,6 +301,7 @@ impl Client {
             items: "",
             total: None,
             more: None,
+            sized: true,
             max_page_size: 100,
             max_pages: 20,
         };

@@ -226,6 +226,7 @@ pub mod github_search_issues {
         items: "/items",
         total: None,
         more: None,
+        sized: true,
         max_page_size: 100,
         max_pages: 20,
     };

@@ -525,6 +525,9 @@ pub struct Paging {
     /// JSON pointer to a boolean saying whether more pages follow (Stripe's `has_more`): when a
     /// page gives it, `false` ends the walk and `true` goes on, also past a short page.
     pub more: Option<&'static str>,
+    /// Whether the API takes a page size. Without one, each page is the size the API chooses:
+    /// the first page's length is taken as that size, and a shorter (or empty) page is the last.
+    pub sized: bool,
     /// The API's maximum page size.
     pub max_page_size: i64,
     /// A bound on the pages walked for one call.
@@ -540,6 +543,7 @@ impl Paging {
             items: self.items,
             total: self.total,
             more: self.more,
+            sized: self.sized,
             max_page_size: self.max_page_size,
             max_pages: self.max_pages.min(max_pages),
         }
@@ -680,6 +684,9 @@ where
         Some(limit) => to_i64(limit).clamp(1, max_page_size),
         None => max_page_size,
     };
+    // The size pages come in: the one asked for, or, where the API takes none, the first
+    // page's.
+    let mut page_size = paging.sized.then_some(size);
     let mut items: Vec<Value> = Vec::new();
     let mut received: i64 = 0;
     let mut cursor: Option<String> = None;
@@ -714,12 +721,13 @@ where
             _ => next_cursor,
         };
         let count = page_items.len();
+        let page_size = *page_size.get_or_insert(to_i64(count));
         received = received.saturating_add(to_i64(count));
         let has_next = match paging.style {
             PagingStyle::Page | PagingStyle::Offset => match (more, total) {
                 (Some(more), _) => count > 0 && more,
                 (None, Some(total)) => count > 0 && received < total,
-                (None, None) => to_i64(count) >= size,
+                (None, None) => count > 0 && to_i64(count) >= page_size,
             },
             // A cursor or link that does not move would walk the same page forever.
             PagingStyle::Cursor { .. } | PagingStyle::AfterLast { .. } => {
@@ -2142,6 +2150,7 @@ mod tests {
             items: "",
             total: None,
             more: None,
+            sized: true,
             max_page_size: 10,
             max_pages: 1,
         };
@@ -2184,6 +2193,7 @@ mod tests {
             items,
             total: None,
             more: None,
+            sized: true,
             max_page_size: API_MAX_PAGE,
             max_pages: 50,
         }
@@ -2268,6 +2278,40 @@ mod tests {
         .await
         .expect("the walk succeeds");
         (collected, requests)
+    }
+
+    #[tokio::test]
+    async fn without_a_page_size_the_first_page_sets_it_and_a_shorter_page_is_the_last() {
+        // The API pages by number alone, 30 items a page, 70 in all.
+        let mut paging = paging(PagingStyle::Page, "/items");
+        paging.sized = false;
+        let mut asked = Vec::new();
+        let collected = collect_pages(&paging, Some(100), |request: PageRequest| {
+            asked.push(request.number);
+            let start = usize::try_from(request.number - 1).expect("from 1") * 30;
+            let items: Vec<Value> = (start..(start + 30).min(70))
+                .map(|n| json!({"id": n}))
+                .collect();
+            std::future::ready(Ok(FetchedPage::from(json!({"items": items}))))
+        })
+        .await
+        .expect("the walk succeeds");
+        assert_eq!(
+            asked,
+            [1, 2, 3],
+            "page 3 (10 items) is shorter than page 1, so the last"
+        );
+        assert_eq!(collected.items.len(), 70);
+        assert!(!collected.more);
+        // A limit inside the first page stops there and says more exist.
+        let collected = collect_pages(&paging, Some(5), |_| {
+            let items: Vec<Value> = (0..30).map(|n| json!({"id": n})).collect();
+            std::future::ready(Ok(FetchedPage::from(json!({"items": items}))))
+        })
+        .await
+        .expect("the walk succeeds");
+        assert_eq!(collected.items.len(), 5);
+        assert!(collected.more);
     }
 
     fn ids(collected: &Collected) -> Vec<usize> {
@@ -2387,6 +2431,7 @@ mod tests {
                 items: "/issues",
                 total,
                 more: None,
+                sized: true,
                 max_page_size: 100,
                 max_pages: 10,
             };
@@ -2421,6 +2466,7 @@ mod tests {
             items: "",
             total: None,
             more: None,
+            sized: true,
             max_page_size: 50,
             max_pages: 2,
         };

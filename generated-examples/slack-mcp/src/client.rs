@@ -184,6 +184,7 @@ impl Client {
             items: "/channels",
             total: None,
             more: None,
+            sized: true,
             max_page_size: 200,
             max_pages: 20,
         };
@@ -241,6 +242,7 @@ impl Client {
             items: "/members",
             total: None,
             more: None,
+            sized: true,
             max_page_size: 200,
             max_pages: 20,
         };

@@ -142,6 +142,7 @@ pub mod slack_list_channels {
         items: "/channels",
         total: None,
         more: None,
+        sized: true,
         max_page_size: 200,
         max_pages: 20,
     };

@@ -136,6 +136,7 @@ pub mod stripe_find_customer {
         items: "/data",
         total: None,
         more: Some("/has_more"),
+        sized: true,
         max_page_size: 100,
         max_pages: 20,
     };

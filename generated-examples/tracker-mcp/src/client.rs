@@ -195,6 +195,7 @@ impl Client {
             items: "/items",
             total: None,
             more: None,
+            sized: true,
             max_page_size: 50,
             max_pages: 20,
         };
@@ -252,6 +253,7 @@ impl Client {
             items: "/items",
             total: None,
             more: None,
+            sized: true,
             max_page_size: 50,
             max_pages: 20,
         };

@@ -306,6 +306,7 @@ pub mod tracker_search_issues {
         items: "/items",
         total: None,
         more: None,
+        sized: true,
         max_page_size: 50,
         max_pages: 20,
     };
