@@ -2287,12 +2287,18 @@ mod tests {
         let collected = collect_pages(&paging, Some(100), |request: PageRequest| {
             asked.push(request.number);
             let start = usize::try_from(request.number - 1).expect("from 1") * 30;
-            let items: Vec<Value> = (start..(start + 30).min(70)).map(|n| json!({"id": n})).collect();
+            let items: Vec<Value> = (start..(start + 30).min(70))
+                .map(|n| json!({"id": n}))
+                .collect();
             std::future::ready(Ok(FetchedPage::from(json!({"items": items}))))
         })
         .await
         .expect("the walk succeeds");
-        assert_eq!(asked, [1, 2, 3], "page 3 (10 items) is shorter than page 1, so the last");
+        assert_eq!(
+            asked,
+            [1, 2, 3],
+            "page 3 (10 items) is shorter than page 1, so the last"
+        );
         assert_eq!(collected.items.len(), 70);
         assert!(!collected.more);
         // A limit inside the first page stops there and says more exist.

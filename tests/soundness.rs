@@ -2477,9 +2477,7 @@ fn a_property_the_body_schema_requires_is_a_required_argument_though_the_body_is
 fn page_paging_without_a_size_parameter_walks_until_a_page_is_shorter_than_the_first() {
     let binary = boards();
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-    let posts = |from: u64, to: u64| {
-        json!({"posts": (from..to).map(|id| json!({"id": id, "blurb": "x"})).collect::<Vec<_>>()})
-    };
+    let posts = |from: u64, to: u64| json!({"posts": (from..to).map(|id| json!({"id": id, "blurb": "x"})).collect::<Vec<_>>()});
     let (base_url, log) = recording_upstream(
         &runtime,
         vec![
@@ -2500,14 +2498,21 @@ fn page_paging_without_a_size_parameter_walks_until_a_page_is_shorter_than_the_f
         .as_str()
         .and_then(|text| serde_json::from_str(text).ok())
         .expect("the answer as JSON text");
-    assert_eq!(answer["items"].as_array().map(Vec::len), Some(7), "{result}");
+    assert_eq!(
+        answer["items"].as_array().map(Vec::len),
+        Some(7),
+        "{result}"
+    );
     assert_eq!(answer["truncated"], false);
     let queries: Vec<Option<String>> = log
         .lock()
         .expect("the log")
         .iter()
         .map(|r| {
-            assert_eq!((r.method.as_str(), r.path.as_str()), ("GET", "/api/search.json"));
+            assert_eq!(
+                (r.method.as_str(), r.path.as_str()),
+                ("GET", "/api/search.json")
+            );
             r.query.clone()
         })
         .collect();

@@ -766,7 +766,11 @@ impl<'a> Checker<'a> {
                 if matches!(default, "per_page" | "limit") && d.help.is_none() {
                     d.help = Some(format!(
                         "`{name}` is {} page-size parameter: name the operation's with `size_param`, or write `size_param: none` where the API takes no page size",
-                        if param.is_some() { "the file's" } else { "the default" }
+                        if param.is_some() {
+                            "the file's"
+                        } else {
+                            "the default"
+                        }
                     ));
                 }
                 self.out.push(d);

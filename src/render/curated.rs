@@ -132,7 +132,12 @@ fn paging_sets(operation: &OperationPlan, paging: &PagingPlan) -> TokenStream {
     };
     let sets = position
         .into_iter()
-        .chain(paging.size_param.as_ref().map(|name| (name, PageValue::Size)))
+        .chain(
+            paging
+                .size_param
+                .as_ref()
+                .map(|name| (name, PageValue::Size)),
+        )
         .filter_map(|(name, value)| {
             let field = operation.fields.iter().find(|f| f.property == *name)?;
             let field_ident = ident(&field.ident);
