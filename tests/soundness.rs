@@ -2537,3 +2537,69 @@ fn page_paging_over_an_operation_without_the_default_size_parameter_is_refused_w
         )]),
     );
 }
+
+#[test]
+fn the_fixture_passes_check_with_warnings_denied() {
+    // Among others: result fields inside one of several shapes (`oneOf` track or episode), which
+    // check once called unverifiable.
+    let output = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .arg("check")
+        .arg(fixtures().join("openapi.yaml"))
+        .arg("-c")
+        .arg(fixtures().join("mcpgen.yaml"))
+        .args(["--deny-warnings", "--color", "never"])
+        .output()
+        .expect("mcpgen runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn fields_inside_one_of_several_shapes_are_typed_and_read_through_lists() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![(
+            "GET",
+            "/api/playlists/pl1/contents",
+            200,
+            json!({"items": [
+                {"added_at": "2026-01-01", "item": {"name": "Blue", "duration_ms": 200_000,
+                  "artists": [{"name": "Ada"}, {"name": "Bo"}]}},
+                {"added_at": "2026-01-02", "item": {"name": "Talk 7", "duration_ms": 3_600_000,
+                  "show": "Talks"}},
+            ]}),
+        )],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_playlist_tracks",
+        json!({"playlist": "pl1"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({
+            "items": [
+                {"name": "Blue", "duration_ms": 200_000, "artists": ["Ada", "Bo"]},
+                // An episode has no artists: the field is left out, as the schema allows.
+                {"name": "Talk 7", "duration_ms": 3_600_000},
+            ],
+            "truncated": false,
+        })
+    );
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [Received {
+            method: "GET".into(),
+            path: "/api/playlists/pl1/contents".into(),
+            query: None,
+            body: Value::Null,
+        }]
+    );
+}

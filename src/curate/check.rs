@@ -149,7 +149,8 @@ fn deref<'s>(root: &'s Value, schema: &'s Value) -> &'s Value {
     }
 }
 
-/// The properties of an object schema, merged across `allOf`.
+/// The properties of an object schema, merged across `allOf`, and those of any of its `oneOf` or
+/// `anyOf` shapes.
 fn object_properties<'s>(
     root: &'s Value,
     schema: &'s Value,
@@ -167,6 +168,22 @@ fn object_properties<'s>(
     {
         if let Some(more) = object_properties(root, part) {
             found.get_or_insert_with(Vec::new).extend(more);
+        }
+    }
+    // One of several shapes (Spotify's track or episode, an object or null): a field any shape
+    // has is there to read; where two shapes both have it, the first shape's says its type.
+    for part in ["oneOf", "anyOf"]
+        .iter()
+        .filter_map(|key| schema.get(key).and_then(Value::as_array))
+        .flatten()
+    {
+        if let Some(more) = object_properties(root, part) {
+            let found = found.get_or_insert_with(Vec::new);
+            for (name, property) in more {
+                if !found.iter().any(|(seen, _)| *seen == name) {
+                    found.push((name, property));
+                }
+            }
         }
     }
     found
