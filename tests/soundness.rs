@@ -2603,3 +2603,20 @@ fn fields_inside_one_of_several_shapes_are_typed_and_read_through_lists() {
         }]
     );
 }
+
+#[test]
+fn a_number_parameter_where_the_api_takes_text_is_refused_with_the_template_that_converts_it() {
+    let edit = |to: &str| {
+        curation_with(&[(
+            "        args: { topic_id: $topic, raw: $text }\n\n  reply_if_found:",
+            &format!("        args: {{ topic_id: $topic, raw: {to} }}\n\n  reply_if_found:"),
+        )])
+    };
+    refused("number_parameter_for_text", &edit("$topic"));
+    // What the help suggests is accepted.
+    let api = mcpgen::load::load(&fixtures().join("openapi.yaml")).expect("the fixture loads");
+    let converted = edit(r#"{ template: "{topic}", quote: none }"#);
+    if let Err(error) = mcpgen::curate::check_text(Path::new("mcpgen.yaml"), &converted, &api) {
+        panic!("the suggested template is accepted:\n{}", error.rendered);
+    }
+}

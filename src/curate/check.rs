@@ -2315,7 +2315,20 @@ impl<'a> Checker<'a> {
             None if source == ["array"] => format!("`{slot}` takes {wanted}, but a list is given"),
             None => format!("`{slot}` takes {wanted}, but an object is given"),
         };
-        self.error(at, message).help = Some(if wanted == "an object" {
+        // A number or flag where the API takes text: a parameter converts through a template.
+        let as_text = written
+            .and_then(|text| text.strip_prefix('$'))
+            .filter(|name| !name.contains('.') && wanted == "a string")
+            .filter(|_| {
+                source
+                    .iter()
+                    .all(|s| matches!(*s, "integer" | "number" | "boolean"))
+            });
+        self.error(at, message).help = Some(if let Some(name) = as_text {
+            format!(
+                "send it as text with `{{ template: \"{{{name}}}\", quote: none }}`, or declare the parameter `type: string`"
+            )
+        } else if wanted == "an object" {
             "write the object's fields here, each with its own value".into()
         } else {
             "give a value of the type the API takes".into()
