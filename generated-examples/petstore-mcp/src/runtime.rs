@@ -1767,9 +1767,10 @@ impl fmt::Display for ToolError {
                     ),
                     404 => write!(f, ". Check the identifiers in the arguments."),
                     429 => match retry_after {
-                        Some(seconds) => write!(
+                        Some(wait) => write!(
                             f,
-                            ". The API is rate limited; wait {seconds} seconds before calling again."
+                            ". The API is rate limited; wait {} before calling again.",
+                            seconds(Duration::from_secs(*wait))
                         ),
                         None => write!(f, ". The API is rate limited; wait before calling again."),
                     },
@@ -3601,6 +3602,29 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "The API rejected GET /things with HTTP 404 Not Found: No such thing. Check the identifiers in the arguments."
+        );
+    }
+
+    #[test]
+    fn a_rate_limit_says_how_long_to_wait_in_plain_words() {
+        let limited = |retry_after| ToolError::Status {
+            operation: "GET /things",
+            status: 429,
+            reason: "Too Many Requests",
+            message: String::new(),
+            retry_after,
+        };
+        assert!(
+            limited(Some(1))
+                .to_string()
+                .ends_with("The API is rate limited; wait 1 second before calling again."),
+            "{}",
+            limited(Some(1))
+        );
+        assert!(
+            limited(Some(30))
+                .to_string()
+                .ends_with("The API is rate limited; wait 30 seconds before calling again.")
         );
     }
 }
