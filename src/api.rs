@@ -164,6 +164,40 @@ impl Operation {
     pub fn reads_only(&self) -> bool {
         self.method.is_safe() || self.declared_read_only
     }
+
+    /// The name each input goes by in a tool's arguments and in a curation file: the parameters
+    /// in order, then the properties of a flattened body (or `body`, a body sent whole), each by
+    /// its API name; a name taken already is prefixed with where the input goes (`body_uris`
+    /// beside a query parameter `uris`, `query_id` beside a path `id`), numbered past further
+    /// clashes. The one rule the planner and `check` share.
+    pub fn input_names(&self) -> Vec<String> {
+        let mut taken: Vec<String> = Vec::new();
+        let mut name = |api_name: &str, prefix: &str| {
+            let mut name = api_name.to_string();
+            if taken.contains(&name) {
+                name = format!("{prefix}_{api_name}");
+                let mut n = 2;
+                while taken.contains(&name) {
+                    name = format!("{prefix}_{api_name}_{n}");
+                    n += 1;
+                }
+            }
+            taken.push(name.clone());
+            name
+        };
+        let mut names: Vec<String> = self
+            .parameters
+            .iter()
+            .map(|p| name(&p.name, p.location.as_str()))
+            .collect();
+        if let Some(body) = &self.body {
+            match body.flattened_properties() {
+                Some(properties) => names.extend(properties.keys().map(|n| name(n, "body"))),
+                None => names.push(name("body", "body")),
+            }
+        }
+        names
+    }
 }
 
 /// A parameter of an operation that carries one of the server's credentials.

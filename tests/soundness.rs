@@ -2620,3 +2620,45 @@ fn a_number_parameter_where_the_api_takes_text_is_refused_with_the_template_that
         panic!("the suggested template is accepted:\n{}", error.rendered);
     }
 }
+
+#[test]
+fn a_body_property_named_like_a_query_parameter_is_filled_by_its_prefixed_name() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![(
+            "POST",
+            "/api/playlists/pl1/entries",
+            201,
+            json!({"snapshot_id": "s2"}),
+        )],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_add_entries",
+        json!({"playlist": "pl1", "tracks": ["spotify:track:a", "spotify:track:b"]}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [Received {
+            method: "POST".into(),
+            path: "/api/playlists/pl1/entries".into(),
+            query: None,
+            body: json!({"uris": ["spotify:track:a", "spotify:track:b"], "position": 0}),
+        }]
+    );
+}
+
+#[test]
+fn a_list_for_the_query_parameter_of_a_shared_name_is_refused_naming_the_body_one() {
+    refused(
+        "shared_name_query_and_body",
+        &curation_with(&[(
+            "args: { id: $playlist, body_uris: $tracks, position: 0 }",
+            "args: { id: $playlist, uris: $tracks, position: 0 }",
+        )]),
+    );
+}

@@ -200,7 +200,7 @@ pub fn is_array(schema: &Value) -> bool {
 
 /// The operation's inputs by name: parameters, and the properties of an object body.
 pub fn operation_inputs(operation: &Operation) -> Vec<(String, Value, bool)> {
-    let mut inputs: Vec<(String, Value, bool)> = operation
+    let mut inputs: Vec<(Value, bool)> = operation
         .parameters
         .iter()
         .map(|p| {
@@ -209,22 +209,25 @@ pub fn operation_inputs(operation: &Operation) -> Vec<(String, Value, bool)> {
             if let (Some(description), Some(object)) = (&p.description, schema.as_object_mut()) {
                 object.insert("description".into(), Value::String(description.clone()));
             }
-            (p.name.clone(), schema, p.required)
+            (schema, p.required)
         })
         .collect();
     if let Some(body) = &operation.body {
         match body.flattened_properties() {
-            Some(properties) => {
-                for (name, schema) in properties {
-                    if !inputs.iter().any(|(n, _, _)| n == name) {
-                        inputs.push((name.clone(), schema.clone(), body.requires(name)));
-                    }
-                }
-            }
-            None => inputs.push(("body".into(), body.schema.clone(), body.required)),
+            Some(properties) => inputs.extend(
+                properties
+                    .iter()
+                    .map(|(name, schema)| (schema.clone(), body.requires(name))),
+            ),
+            None => inputs.push((body.schema.clone(), body.required)),
         }
     }
-    inputs
+    operation
+        .input_names()
+        .into_iter()
+        .zip(inputs)
+        .map(|(name, (schema, required))| (name, schema, required))
+        .collect()
 }
 
 /// The name of the only array property of a response schema, for `items` defaults.
@@ -1973,7 +1976,31 @@ impl<'a> Checker<'a> {
                         .iter()
                         .find(|(n, _, _)| *n == arg.value)
                         .map(|(_, schema, _)| schema);
+                    let before = self.out.len();
                     self.check_value(value, &arg.value, slot, &typed_params, &results);
+                    // A value that does not fit may be meant for the input of the same API name
+                    // elsewhere (the body's `uris` beside a query `uris`), which goes by a
+                    // prefixed name.
+                    let twins: Vec<&str> = ["path", "query", "header", "cookie", "body"]
+                        .iter()
+                        .map(|prefix| format!("{prefix}_{}", arg.value))
+                        .filter_map(|twin| names.iter().copied().find(|n| *n == twin))
+                        .collect();
+                    if self.out.len() > before
+                        && let Some(twin) = twins.first()
+                        && let Some(d) = self.out.last_mut()
+                    {
+                        d.help = Some(format!(
+                            "`{}` here is the {} parameter; the operation's other `{}` goes by `{twin}`",
+                            arg.value,
+                            operation
+                                .parameters
+                                .iter()
+                                .find(|p| p.name == arg.value)
+                                .map_or("first", |p| p.location.as_str()),
+                            arg.value
+                        ));
+                    }
                 }
                 // The last step of a list workflow gets its paging parameters from the server.
                 let paged = match walked_pagination(self.curation, tool, operation) {

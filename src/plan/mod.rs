@@ -753,7 +753,7 @@ type FieldsAndSchema = (
 /// matching input-schema properties.
 fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
     let mut idents = Scope::with_reserved(&["client", "params", "request", "body", "upstream"]);
-    let mut property_names: IndexMap<String, ()> = IndexMap::new();
+    let mut input_names = operation.input_names().into_iter();
     let mut fields = Vec::new();
     let mut properties = Map::new();
     let mut required = Vec::new();
@@ -765,20 +765,9 @@ fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
                    fields: &mut Vec<Field>,
                    properties: &mut Map<String, Value>,
                    required: &mut Vec<String>| {
-        let mut property = api_name.to_string();
-        if property_names.contains_key(&property) {
-            let prefix = match &target {
-                FieldTarget::Param(location) => location.as_str(),
-                _ => "body",
-            };
-            property = format!("{prefix}_{api_name}");
-            let mut n = 2;
-            while property_names.contains_key(&property) {
-                property = format!("{prefix}_{api_name}_{n}");
-                n += 1;
-            }
-        }
-        property_names.insert(property.clone(), ());
+        let property = input_names
+            .next()
+            .unwrap_or_else(|| api_name.to_string());
         let ident = idents.unique(naming::rust_snake_ident(&property, "field"));
         let ty = field_type(&schema, &ident, type_names);
         let mut schema = schema;
