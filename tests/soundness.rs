@@ -2532,8 +2532,8 @@ fn page_paging_over_an_operation_without_the_default_size_parameter_is_refused_w
     refused(
         "paging_without_size_param",
         &curation_with(&[(
-            "    pagination: { style: page, page_param: page, size_param: none }\n",
-            "    pagination: { style: page, page_param: page }\n",
+            "    pagination: { style: page, page_param: page, size_param: none }\n    results:\n      items: posts\n",
+            "    pagination: { style: page, page_param: page }\n    results:\n      items: posts\n",
         )]),
     );
 }
@@ -2659,6 +2659,61 @@ fn a_list_for_the_query_parameter_of_a_shared_name_is_refused_naming_the_body_on
         &curation_with(&[(
             "args: { id: $playlist, body_uris: $tracks, position: 0 }",
             "args: { id: $playlist, uris: $tracks, position: 0 }",
+        )]),
+    );
+}
+
+#[test]
+fn a_query_parameter_the_description_leaves_out_is_declared_and_pages_are_walked_with_it() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let topics = |ids: &[u64]| {
+        json!({"topic_list": {"topics": ids.iter().map(|id| json!({"id": id, "title": format!("T{id}")})).collect::<Vec<_>>()}})
+    };
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            ("GET", "/api/c/dev.json?page=1", 200, topics(&[1, 2])),
+            ("GET", "/api/c/dev.json?page=2", 200, topics(&[3])),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_category_topics",
+        json!({"category": "dev"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({
+            "items": [
+                {"id": 1, "title": "T1"},
+                {"id": 2, "title": "T2"},
+                {"id": 3, "title": "T3"},
+            ],
+            "truncated": false,
+        })
+    );
+    let get = |query: &str| Received {
+        method: "GET".into(),
+        path: "/api/c/dev.json".into(),
+        query: Some(query.into()),
+        body: Value::Null,
+    };
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [get("page=1"), get("page=2")]
+    );
+}
+
+#[test]
+fn a_declared_query_parameter_the_operation_has_or_that_no_query_can_carry_is_refused() {
+    refused(
+        "query_parameter_malformed",
+        &curation_with(&[(
+            "    page: { type: integer, description: The page number, from 1 }\n",
+            "    page: { type: object }\n    slug: { type: string }\n  listCategoryTopic:\n    page: { type: integer }\n",
         )]),
     );
 }

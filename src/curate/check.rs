@@ -2728,7 +2728,7 @@ pub fn glob_matches(pattern: &str, path: &str) -> bool {
 }
 
 /// The JSON types a schema allows (`integer` is also a `number`); empty when it does not say.
-fn json_types(schema: &Value) -> Vec<&'static str> {
+pub(crate) fn json_types(schema: &Value) -> Vec<&'static str> {
     const TYPES: [&str; 7] = [
         "string", "integer", "number", "boolean", "object", "array", "null",
     ];

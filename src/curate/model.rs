@@ -212,6 +212,13 @@ pub struct Curation {
     #[serde(default)]
     #[schemars(with = "IndexMap<String, serde_json::Map<String, Value>>")]
     pub requests: IndexMap<Spanned<String>, Spanned<Value>>,
+    /// Query parameters the spec leaves out but the API takes (Discourse's `page` on a
+    /// category's topics), by operationId and parameter name, each as JSON Schema: added to the
+    /// operation as optional query parameters, so that `pagination`, `fixed`, step `args` and
+    /// tool parameters fill them like any other.
+    #[serde(default)]
+    #[schemars(with = "IndexMap<String, IndexMap<String, serde_json::Map<String, Value>>>")]
+    pub query: IndexMap<Spanned<String>, IndexMap<Spanned<String>, Spanned<Value>>>,
     /// Token budgets for tool definitions, checked by `mcpgen check` and `mcpgen build`.
     pub budgets: Option<Budgets>,
     /// Where the parts of each template were written (read from the YAML, not a key of the file).

@@ -1,5 +1,6 @@
-//! Answers and request bodies the spec does not describe as the API has them: the curation
-//! file's `responses` and `requests` sections, merged into the operations' own schemas before
+//! Answers, request bodies and query parameters the spec does not describe as the API has them:
+//! the curation file's `responses`, `requests` and `query` sections, merged into the operations
+//! before
 //! anything else reads them, by `check` and by `plan` alike, so that what one verifies the other
 //! generates.
 
@@ -9,7 +10,7 @@ use serde_json::Value;
 
 use super::diagnostics::Diagnostic;
 use super::model::Curation;
-use crate::api::{Api, Response};
+use crate::api::{Api, Location, Parameter, Response};
 
 /// `api` with each declared answer merged into its operation's success response; `api` itself
 /// when the file declares none. Declarations naming no operation are left out here and
@@ -17,6 +18,7 @@ use crate::api::{Api, Response};
 pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
     if curation.responses.is_empty()
         && curation.requests.is_empty()
+        && curation.query.is_empty()
         && curation.operations.read_only.is_empty()
     {
         return Cow::Borrowed(api);
@@ -35,6 +37,29 @@ pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
             .and_then(|op| op.body.as_mut());
         if let Some(body) = body {
             body.schema = merge(std::mem::take(&mut body.schema), &declared.value);
+        }
+    }
+    for (id, params) in &curation.query {
+        let Some(operation) = patched.operations.iter_mut().find(|op| op.id == id.value) else {
+            continue;
+        };
+        for (name, schema) in params {
+            if operation.parameters.iter().any(|p| p.name == name.value) {
+                continue;
+            }
+            operation.parameters.push(Parameter {
+                name: name.value.clone(),
+                location: Location::Query,
+                required: false,
+                description: schema
+                    .value
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                deprecated: false,
+                schema: schema.value.clone(),
+                style: None,
+            });
         }
     }
     for (id, declared) in &curation.responses {
@@ -136,6 +161,56 @@ pub fn check(api: &Api, curation: &Curation) -> Vec<Diagnostic> {
                     "declare the body's fields as JSON Schema: `{ properties: { children: { type: array, items: { type: object } } } }`",
                 ),
             );
+        }
+    }
+    for (id, params) in &curation.query {
+        let Some(operation) = api.operations.iter().find(|op| op.id == id.value) else {
+            out.push(
+                Diagnostic::error(id.at, format!("unknown operation `{}`", id.value))
+                    .suggest(&id.value, api.operations.iter().map(|op| op.id.as_str())),
+            );
+            continue;
+        };
+        for (name, schema) in params {
+            if let Some(given) = operation.parameters.iter().find(|p| p.name == name.value) {
+                out.push(
+                    Diagnostic::error(
+                        name.at,
+                        format!(
+                            "operation `{}` has a {} parameter `{}` already: `query` adds the ones the API description leaves out",
+                            id.value,
+                            given.location.as_str(),
+                            name.value
+                        ),
+                    )
+                    .with_help("fill it with `fixed`, a step's `args` or a tool parameter's `from`"),
+                );
+                continue;
+            }
+            let mut problems = Vec::new();
+            schema_problems(&schema.value, "", &mut problems);
+            for problem in problems {
+                out.push(
+                    Diagnostic::error(
+                        schema.at,
+                        problem.replace("the answer", &format!("`{}`", name.value)),
+                    )
+                    .with_help("declare the parameter as JSON Schema: `{ type: integer }`"),
+                );
+            }
+            let types = crate::curate::check::json_types(&schema.value);
+            if types.is_empty() || types.iter().any(|t| matches!(*t, "object")) {
+                out.push(
+                    Diagnostic::error(
+                        schema.at,
+                        format!(
+                            "`{}` needs a type a query string can carry: string, integer, number, boolean or array",
+                            name.value
+                        ),
+                    )
+                    .with_help("declare the parameter as JSON Schema: `{ type: integer }`"),
+                );
+            }
         }
     }
     for (id, declared) in &curation.responses {
