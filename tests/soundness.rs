@@ -1234,6 +1234,42 @@ fn a_template_drops_the_clauses_of_absent_parameters_and_repeats_a_list_clause_p
 }
 
 #[test]
+fn a_words_placeholder_sends_free_text_as_plain_words_with_operators_quoted() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let answer = json!({"total_count": 0, "items": []});
+    let (base_url, log) =
+        recording_upstream(&runtime, vec![("GET", "/api/search/issues", 200, answer)]);
+    let result = call_finder(
+        &base_url,
+        "finder_search_issues",
+        json!({"owner": "octo", "repo": "hello", "labels": [], "text": "  login fails is:closed "}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    // A double quote cannot be written in a GitHub search, in words as in a whole value.
+    let refused = call_finder(
+        &base_url,
+        "finder_search_issues",
+        json!({"owner": "octo", "repo": "hello", "text": "say \"hi\""}),
+    );
+    assert_eq!(refused["isError"], true, "{refused}");
+    let queries: Vec<Vec<(String, String)>> = log
+        .lock()
+        .expect("the log")
+        .iter()
+        .map(|r| query_pairs(r.query.as_deref()))
+        .collect();
+    assert_eq!(
+        queries,
+        [owned(&[
+            ("q", "repo:octo/hello is:issue login fails \"is:closed\""),
+            ("page", "1"),
+            ("per_page", "10"),
+        ])],
+        "two plain words and a quoted operator; nothing sent for the refused call"
+    );
+}
+
+#[test]
 fn a_default_its_declared_type_cannot_hold_is_refused() {
     template_refused(
         "default_not_a_list",
@@ -2667,9 +2703,7 @@ fn a_list_for_the_query_parameter_of_a_shared_name_is_refused_naming_the_body_on
 fn a_query_parameter_the_description_leaves_out_is_declared_and_pages_are_walked_with_it() {
     let binary = boards();
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-    let topics = |ids: &[u64]| {
-        json!({"topic_list": {"topics": ids.iter().map(|id| json!({"id": id, "title": format!("T{id}")})).collect::<Vec<_>>()}})
-    };
+    let topics = |ids: &[u64]| json!({"topic_list": {"topics": ids.iter().map(|id| json!({"id": id, "title": format!("T{id}")})).collect::<Vec<_>>()}});
     let (base_url, log) = recording_upstream(
         &runtime,
         vec![

@@ -898,8 +898,14 @@ pub enum ClausePart {
     /// Literal text (`{{` and `}}` already read as braces).
     Text(String),
     /// A tool parameter's value; `quoted` is the quote character written right around the
-    /// placeholder (`"{label}"`), if any.
-    Param { name: String, quoted: Option<char> },
+    /// placeholder (`"{label}"`), if any; `words` when written `{name:words}`: the value is
+    /// free text, written word by word, each word by the quote rule (a search's plain words
+    /// rather than one quoted phrase).
+    Param {
+        name: String,
+        quoted: Option<char>,
+        words: bool,
+    },
 }
 
 /// How a template writes a value into its text.
@@ -1137,6 +1143,23 @@ fn clause_parts(text: &str) -> Result<Vec<ClausePart>, TemplateError> {
                         Some("write `{{` for a brace in the text".into()),
                     ));
                 }
+                let words = match name.split_once(':') {
+                    Some((param, "words")) => {
+                        name = param.to_string();
+                        true
+                    }
+                    Some((_, way)) => {
+                        return Err(TemplateError::new(
+                            format!(
+                                "`{{{name}}}` in the clause \"{text}\" writes its value as `{way}`, which templates do not know"
+                            ),
+                            Some(
+                                "`{name:words}` writes free text word by word; `{name}` writes the value whole".into(),
+                            ),
+                        ));
+                    }
+                    None => false,
+                };
                 let valid = name
                     .chars()
                     .next()
@@ -1155,7 +1178,11 @@ fn clause_parts(text: &str) -> Result<Vec<ClausePart>, TemplateError> {
                 if !literal.is_empty() {
                     parts.push(ClausePart::Text(std::mem::take(&mut literal)));
                 }
-                parts.push(ClausePart::Param { name, quoted: None });
+                parts.push(ClausePart::Param {
+                    name,
+                    quoted: None,
+                    words,
+                });
             }
             other => literal.push(other),
         }
@@ -1173,11 +1200,25 @@ fn clause_parts(text: &str) -> Result<Vec<ClausePart>, TemplateError> {
             Some(ClausePart::Text(text)) => text.chars().next(),
             _ => None,
         };
-        if let ClausePart::Param { quoted, .. } = &mut parts[index]
+        if let ClausePart::Param {
+            name,
+            quoted,
+            words,
+        } = &mut parts[index]
             && let (Some(open), Some(close)) = (before, after)
             && open == close
             && (open == '"' || open == '\'')
         {
+            if *words {
+                return Err(TemplateError::new(
+                    format!(
+                        "`{{{name}:words}}` in the clause \"{text}\" sits between quotes, which make its words one phrase"
+                    ),
+                    Some(format!(
+                        "write `{{{name}}}` between quotes for a phrase, or `{{{name}:words}}` without them for words"
+                    )),
+                ));
+            }
             *quoted = Some(open);
         }
     }
@@ -1191,7 +1232,7 @@ fn template_schema() -> Value {
         "type": "object",
         "properties": {
             "template": {
-                "description": "The clauses, in order: text with `{param}` placeholders (`{{` and `}}` for braces).",
+                "description": "The clauses, in order: text with `{param}` placeholders (`{param:words}` for free text written word by word; `{{` and `}}` for braces).",
                 "anyOf": [
                     { "type": "string" },
                     { "type": "array", "items": { "type": "string" }, "minItems": 1 }

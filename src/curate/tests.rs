@@ -1006,6 +1006,7 @@ mod templates {
         ClausePart::Param {
             name: name.to_string(),
             quoted,
+            words: false,
         }
     }
 
@@ -1034,6 +1035,40 @@ mod templates {
             ]
         );
         assert_eq!(template.params(), ["owner", "repo", "label", "c", "y"]);
+    }
+
+    #[test]
+    fn a_placeholder_written_as_words_is_read_and_refused_between_quotes_or_as_another_way() {
+        let template = Template::parse(&json!({
+            "template": ["{words:words} in:#{channel}"], "quote": "slack",
+        }))
+        .expect("a template");
+        assert_eq!(
+            template.clauses[0].parts,
+            [
+                ClausePart::Param {
+                    name: "words".into(),
+                    quoted: None,
+                    words: true,
+                },
+                text(" in:#"),
+                param("channel", None),
+            ]
+        );
+        assert_eq!(template.clauses[0].params(), ["words", "channel"]);
+        let refused = |clause: &str| {
+            Template::parse(&json!({ "template": clause, "quote": "github" }))
+                .expect_err("refused")
+                .message
+        };
+        assert_eq!(
+            refused("\"{text:words}\""),
+            "`{text:words}` in the clause \"\"{text:words}\"\" sits between quotes, which make its words one phrase"
+        );
+        assert_eq!(
+            refused("{text:phrase}"),
+            "`{text:phrase}` in the clause \"{text:phrase}\" writes its value as `phrase`, which templates do not know"
+        );
     }
 
     #[test]

@@ -262,10 +262,12 @@ pub struct ClausePlan {
 #[derive(Debug, Clone, PartialEq)]
 pub enum TemplatePart {
     Text(String),
-    /// A parameter's value; `quoted` when the clause writes quotes around it.
+    /// A parameter's value; `quoted` when the clause writes quotes around it; `words` when it
+    /// is written word by word.
     Value {
         param: usize,
         quoted: bool,
+        words: bool,
     },
 }
 
@@ -300,8 +302,13 @@ fn template_plan(value: &Value, params: &[ToolParam]) -> Result<TemplatePlan, St
         for part in &clause.parts {
             parts.push(match part {
                 ClausePart::Text(text) => TemplatePart::Text(text.clone()),
-                ClausePart::Param { name, quoted } => TemplatePart::Value {
+                ClausePart::Param {
+                    name,
+                    quoted,
+                    words,
+                } => TemplatePart::Value {
                     param: index(name)?,
+                    words: *words,
                     quoted: match template.quote {
                         QuoteRule::Github | QuoteRule::Slack => *quoted == Some('"'),
                         QuoteRule::Jql => quoted.is_some(),

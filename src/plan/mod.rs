@@ -765,9 +765,7 @@ fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
                    fields: &mut Vec<Field>,
                    properties: &mut Map<String, Value>,
                    required: &mut Vec<String>| {
-        let property = input_names
-            .next()
-            .unwrap_or_else(|| api_name.to_string());
+        let property = input_names.next().unwrap_or_else(|| api_name.to_string());
         let ident = idents.unique(naming::rust_snake_ident(&property, "field"));
         let ty = field_type(&schema, &ident, type_names);
         let mut schema = schema;

@@ -1315,6 +1315,24 @@ fn arg_local(param: &ToolParam) -> proc_macro2::Ident {
     ident(&format!("arg_{}", param.ident.trim_end_matches('_')))
 }
 
+/// The call that writes the value of `param` (named by `each`) into a template's text: whole, or
+/// word by word for a `{name:words}` placeholder.
+fn template_write(
+    tool: &CuratedTool,
+    param: usize,
+    quoted: bool,
+    words: bool,
+    each: &dyn Fn(usize) -> proc_macro2::Ident,
+) -> TokenStream {
+    let name = &tool.params[param].name;
+    let value = each(param);
+    if words {
+        quote! { quote.write_words(#name, &#value)? }
+    } else {
+        quote! { quote.write(#name, &#value, #quoted)? }
+    }
+}
+
 /// The text a template builds, as a block: each clause pushed once per combination of its
 /// parameters' values (so not at all when one is absent, and once per item of a list), each value
 /// written by the template's quoting rule, then the clauses kept joined.
@@ -1341,20 +1359,28 @@ fn template_expr(tool: &CuratedTool, template: &TemplatePlan) -> TokenStream {
             .iter()
             .map(|part| match part {
                 TemplatePart::Text(text) => quote! { #text },
-                TemplatePart::Value { param, quoted } => {
-                    let name = &tool.params[*param].name;
-                    let value = each(*param);
-                    quote! { quote.write(#name, &#value, #quoted)?.as_str() }
+                TemplatePart::Value {
+                    param,
+                    quoted,
+                    words,
+                } => {
+                    let write = template_write(tool, *param, *quoted, *words, &each);
+                    quote! { #write.as_str() }
                 }
             })
             .collect();
         let text = match (clause.parts.as_slice(), pieces.as_slice()) {
             ([TemplatePart::Text(_)], [only]) => quote! { #only.to_string() },
-            ([TemplatePart::Value { param, quoted }], _) => {
-                let name = &tool.params[*param].name;
-                let value = each(*param);
-                quote! { quote.write(#name, &#value, #quoted)? }
-            }
+            (
+                [
+                    TemplatePart::Value {
+                        param,
+                        quoted,
+                        words,
+                    },
+                ],
+                _,
+            ) => template_write(tool, *param, *quoted, *words, &each),
             _ => quote! { [ #( #pieces ),* ].concat() },
         };
         let mut body = quote! { clauses.push(#text); };

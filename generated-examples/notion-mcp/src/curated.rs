@@ -1477,6 +1477,17 @@ pub enum Quote {
 }
 
 impl Quote {
+    /// Free text (of the argument `argument`) as plain words: each word written by the rule,
+    /// joined by single spaces, so that `login fails` stays two words rather than a quoted
+    /// phrase while a word the syntax would read as an operator (`is:open`) is quoted.
+    pub fn write_words(self, argument: &str, value: &str) -> Result<String, ToolError> {
+        let words: Vec<String> = value
+            .split_whitespace()
+            .map(|word| self.write(argument, word, false))
+            .collect::<Result<_, _>>()?;
+        Ok(words.join(" "))
+    }
+
     /// `value` (of the argument `argument`) as its clause writes it; `quoted` when the clause puts
     /// it between quotes itself (`label:"{label}"`).
     pub fn write(self, argument: &str, value: &str, quoted: bool) -> Result<String, ToolError> {
