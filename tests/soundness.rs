@@ -2751,3 +2751,55 @@ fn a_declared_query_parameter_the_operation_has_or_that_no_query_can_carry_is_re
         )]),
     );
 }
+
+#[test]
+fn a_resolved_parameter_that_only_scopes_another_is_resolved_once_and_compiles_without_warnings() {
+    // `boards()` builds the crate with clippy's warnings denied: `workspace` is read only by the
+    // scope of `project`'s resolver, and must not be an unused variable.
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/workspaces",
+                200,
+                json!({"data": [{"gid": "w1", "name": "Acme"}, {"gid": "w2", "name": "Other"}]}),
+            ),
+            (
+                "GET",
+                "/api/workspaces/w1/projects",
+                200,
+                json!({"data": [{"gid": "p9", "name": "Website"}]}),
+            ),
+            (
+                "POST",
+                "/api/projects/p9/archive",
+                200,
+                json!({"gid": "p9", "archived": true}),
+            ),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_archive_project",
+        json!({"workspace": "acme", "project": "website"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let request = |method: &str, path: &str| Received {
+        method: method.into(),
+        path: path.into(),
+        query: None,
+        body: Value::Null,
+    };
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            request("GET", "/api/workspaces"),
+            request("GET", "/api/workspaces/w1/projects"),
+            request("POST", "/api/projects/p9/archive"),
+        ]
+    );
+}

@@ -742,7 +742,7 @@ fn api_value(
         }
         ParamKind::Resolve(index) => {
             let resolve_fn = ident(&format!("resolve_{}", plan.resolvers[*index].ident));
-            let scope = scope_value(plan, tool_name, params, &plan.resolvers[*index]);
+            let scope = scope_value(params, &plan.resolvers[*index]);
             let resolve = |value: TokenStream| {
                 let call = match &scope {
                     Some(scope) => quote! { client.#resolve_fn(&#scope, #value) },
@@ -772,7 +772,7 @@ fn api_value(
         ParamKind::ResolveList(index) => {
             let resolve_fn = ident(&format!("resolve_{}", plan.resolvers[*index].ident));
             let (scope_local, scope_ref, scope_arg) =
-                match scope_value(plan, tool_name, params, &plan.resolvers[*index]) {
+                match scope_value(params, &plan.resolvers[*index]) {
                     Some(scope) => (
                         quote! { let scope = #scope; },
                         quote! { let scope = &scope; },
@@ -815,26 +815,59 @@ fn api_value(
 
 /// The scope a scoped resolver lists within, as an expression of type
 /// `serde_json::Map<String, serde_json::Value>`: each scoping argument from the tool's parameter
-/// of that name (as the API wants it) or a literal. `None` for a resolver of the whole API.
-fn scope_value(
-    plan: &Plan,
-    tool_name: &str,
-    params: &[ToolParam],
-    resolver: &ResolverPlan,
-) -> Option<TokenStream> {
+/// of that name (its value as the API wants it, computed before) or a literal. `None` for a resolver of the whole API.
+fn scope_value(params: &[ToolParam], resolver: &ResolverPlan) -> Option<TokenStream> {
     if resolver.scope.is_empty() {
         return None;
     }
     let names = resolver.scope.iter().map(|(api_name, _)| api_name);
     let values = resolver.scope.iter().map(|(_, value)| match value {
+        // Computed before, in `computation_order`.
         ScopeValue::Param(name) => match params.iter().find(|p| p.name == *name) {
-            Some(param) => api_value(plan, tool_name, params, param, is_optional(plan, param)),
+            Some(param) => {
+                let local = arg_local(param);
+                quote! { #local.clone() }
+            }
             // `check` refuses a scope naming a parameter the tool does not have.
             None => quote! { serde_json::Value::Null },
         },
         ScopeValue::Literal(value) => json_value(value),
     });
     Some(quote! { curated::scope([ #( (#names, #values) ),* ]) })
+}
+
+/// The parameters `wanted` (by index), with the ones that scope their resolvers, in the order
+/// their values are computed: each after those it lists within, whose values its resolver reads.
+fn computation_order(plan: &Plan, params: &[ToolParam], wanted: &[usize]) -> Vec<usize> {
+    fn visit(
+        index: usize,
+        plan: &Plan,
+        params: &[ToolParam],
+        order: &mut Vec<usize>,
+        seen: &mut Vec<usize>,
+    ) {
+        if seen.contains(&index) {
+            return;
+        }
+        seen.push(index);
+        if let ParamKind::Resolve(resolver) | ParamKind::ResolveList(resolver) = &params[index].kind
+        {
+            for (_, value) in &plan.resolvers[*resolver].scope {
+                if let ScopeValue::Param(name) = value
+                    && let Some(scope) = params.iter().position(|p| p.name == *name)
+                {
+                    visit(scope, plan, params, order, seen);
+                }
+            }
+        }
+        order.push(index);
+    }
+    let mut order = Vec::new();
+    let mut seen = Vec::new();
+    for index in wanted {
+        visit(*index, plan, params, &mut order, &mut seen);
+    }
+    order
 }
 
 /// Are the items of a list parameter text (readable values, or strings)?
@@ -1089,7 +1122,8 @@ fn call_body(
         }
     }
     used.sort_unstable();
-    let arg_values = used.iter().map(|index| {
+    let arg_values = computation_order(plan, &tool.params, &used);
+    let arg_values = arg_values.iter().map(|index| {
         let param = &tool.params[*index];
         let local = arg_local(param);
         let value = api_value(
@@ -1443,12 +1477,19 @@ fn steps_body(
     lookup_refs: &[TokenStream],
 ) -> (TokenStream, TokenStream) {
     // Each parameter's value as the API wants it, computed once.
-    let arg_values = tool
-        .params
-        .iter()
-        .filter(|p| !matches!(p.kind, ParamKind::Limit { .. } | ParamKind::ResponseFormat))
-        .map(|param| {
-            let local = ident(&format!("arg_{}", param.ident.trim_end_matches('_')));
+    let wanted: Vec<usize> = (0..tool.params.len())
+        .filter(|index| {
+            !matches!(
+                tool.params[*index].kind,
+                ParamKind::Limit { .. } | ParamKind::ResponseFormat
+            )
+        })
+        .collect();
+    let arg_values = computation_order(plan, &tool.params, &wanted)
+        .into_iter()
+        .map(|index| {
+            let param = &tool.params[index];
+            let local = arg_local(param);
             let value = api_value(
                 plan,
                 tool_name,

@@ -247,10 +247,8 @@ pub mod github_search_issues {
         let arg_state: serde_json::Value = input.state.map(IssueState::code).unwrap_or_default();
         let arg_labels: serde_json::Value = match &input.labels {
             Some(values) => {
-                let scope = curated::scope([
-                    ("owner", curated::json(&input.owner)),
-                    ("repo", curated::json(&input.repo)),
-                ]);
+                let scope =
+                    curated::scope([("owner", arg_owner.clone()), ("repo", arg_repo.clone())]);
                 serde_json::Value::Array(
                     curated::resolve_each(values, |value| {
                         let client = &client;
@@ -273,10 +271,7 @@ pub mod github_search_issues {
             Some(value) => curated::id_value(
                 client
                     .resolve_assignee(
-                        &curated::scope([
-                            ("owner", curated::json(&input.owner)),
-                            ("repo", curated::json(&input.repo)),
-                        ]),
+                        &curated::scope([("owner", arg_owner.clone()), ("repo", arg_repo.clone())]),
                         value,
                     )
                     .await
@@ -514,10 +509,8 @@ pub mod github_create_issue {
         let arg_body: serde_json::Value = curated::json(&input.body);
         let arg_labels: serde_json::Value = match &input.labels {
             Some(values) => {
-                let scope = curated::scope([
-                    ("owner", curated::json(&input.owner)),
-                    ("repo", curated::json(&input.repo)),
-                ]);
+                let scope =
+                    curated::scope([("owner", arg_owner.clone()), ("repo", arg_repo.clone())]);
                 serde_json::Value::Array(
                     curated::resolve_each(values, |value| {
                         let client = &client;
@@ -538,10 +531,8 @@ pub mod github_create_issue {
         };
         let arg_assignees: serde_json::Value = match &input.assignees {
             Some(values) => {
-                let scope = curated::scope([
-                    ("owner", curated::json(&input.owner)),
-                    ("repo", curated::json(&input.repo)),
-                ]);
+                let scope =
+                    curated::scope([("owner", arg_owner.clone()), ("repo", arg_repo.clone())]);
                 serde_json::Value::Array(
                     curated::resolve_each(values, |value| {
                         let client = &client;
