@@ -35,9 +35,43 @@ fn json_value(value: &Value) -> TokenStream {
             _ => quote! { serde_json::Value::Null },
         },
         Value::String(s) => quote! { serde_json::Value::from(#s) },
-        other => {
-            let text = other.to_string();
-            quote! { serde_json::from_str::<serde_json::Value>(#text).unwrap_or_default() }
+        Value::Array(_) | Value::Object(_) => {
+            let tokens = json_tokens(value);
+            quote! { serde_json::json!(#tokens) }
+        }
+    }
+}
+
+/// A JSON value as the tokens `serde_json::json!` reads: a literal list or object reads in the
+/// generated code as it is written in the curation file.
+fn json_tokens(value: &Value) -> TokenStream {
+    match value {
+        Value::Null => quote! { null },
+        Value::Bool(b) => quote! { #b },
+        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => {
+                let lit = Literal::i64_unsuffixed(i);
+                quote! { #lit }
+            }
+            (None, Some(u), _) => {
+                let lit = Literal::u64_unsuffixed(u);
+                quote! { #lit }
+            }
+            (None, None, Some(f)) => {
+                let lit = Literal::f64_unsuffixed(f);
+                quote! { #lit }
+            }
+            _ => quote! { null },
+        },
+        Value::String(s) => quote! { #s },
+        Value::Array(items) => {
+            let items = items.iter().map(json_tokens);
+            quote! { [ #( #items ),* ] }
+        }
+        Value::Object(fields) => {
+            let names = fields.keys();
+            let values = fields.values().map(json_tokens);
+            quote! { { #( #names: #values ),* } }
         }
     }
 }
