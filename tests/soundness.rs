@@ -2803,3 +2803,14 @@ fn a_resolved_parameter_that_only_scopes_another_is_resolved_once_and_compiles_w
         ]
     );
 }
+
+#[test]
+fn an_enum_code_a_nested_step_argument_does_not_accept_is_refused() {
+    refused(
+        "enum_code_for_a_nested_slot",
+        &curation_with(&[(
+            "\ntools:\n",
+            "\nenums:\n  note_kind: { memo: memo, task: task }\n\ntools:\n  write_note:\n    description: >-\n      Write a note of a kind. Returns the id of the new note; each call writes another note.\n    params:\n      text: { type: string, description: The note's text }\n      kind: { enum: note_kind, description: What the note is }\n    steps:\n      - call: createNote\n        args: { data: { text: $text, kind: $kind } }\n\n",
+        )]),
+    );
+}

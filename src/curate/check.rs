@@ -2002,6 +2002,35 @@ impl<'a> Checker<'a> {
                         ));
                     }
                 }
+                // An enum parameter anywhere in the arguments sends codes the slot must accept.
+                for (arg, value) in &step.args {
+                    let Some((_, slot, _)) = inputs.iter().find(|(n, _, _)| *n == arg.value) else {
+                        continue;
+                    };
+                    for (name, path) in parameter_references(&value.value, "") {
+                        let Some(param) = tool
+                            .params
+                            .iter()
+                            .find(|(n, _)| n.value == name)
+                            .map(|(_, p)| p)
+                            .filter(|p| p.enum_name.is_some())
+                        else {
+                            continue;
+                        };
+                        let Ok(Some(target)) = schema_at(slot, &path) else {
+                            continue;
+                        };
+                        let target = any_branch(&target);
+                        if !is_array(target) {
+                            let place = if path.is_empty() {
+                                arg.value.clone()
+                            } else {
+                                format!("{}.{path}", arg.value)
+                            };
+                            self.check_enum_codes(param, target, &place, &operation.id);
+                        }
+                    }
+                }
                 // The last step of a list workflow gets its paging parameters from the server.
                 let paged = match walked_pagination(self.curation, tool, operation) {
                     Some(pagination) if index + 1 == tool.steps.len() => {
@@ -2812,6 +2841,34 @@ fn json_types_of(value: &Value) -> Vec<&'static str> {
 
 /// A schema's one branch when it is `anyOf`/`oneOf` of a type and null (3.0's nullable, once
 /// converted), so the branch's type and properties can be checked; otherwise the schema itself.
+/// The tool parameters a value written under `args` names as a whole (`$kind`), each with its
+/// dotted path inside the value (`data.resource_subtype`; a list's items as `0`). Templates and
+/// step results are left out.
+fn parameter_references(value: &Value, path: &str) -> Vec<(String, String)> {
+    let inner = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match value {
+        Value::String(text) => match text.strip_prefix('$') {
+            Some(name) if !name.contains('.') => vec![(name.to_string(), path.to_string())],
+            _ => Vec::new(),
+        },
+        Value::Object(fields) if !Template::is_template(value) => fields
+            .iter()
+            .flat_map(|(key, value)| parameter_references(value, &inner(key)))
+            .collect(),
+        Value::Array(items) => items
+            .iter()
+            .flat_map(|item| parameter_references(item, &inner("0")))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
 fn any_branch(schema: &Value) -> &Value {
     for key in ["anyOf", "oneOf"] {
         if let Some(branches) = schema.get(key).and_then(Value::as_array) {
