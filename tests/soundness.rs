@@ -2814,3 +2814,40 @@ fn an_enum_code_a_nested_step_argument_does_not_accept_is_refused() {
         )]),
     );
 }
+
+#[test]
+fn a_find_over_one_page_of_a_list_the_file_pages_is_a_warning_pointing_to_a_resolver() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let curation = dir.path().join("mcpgen.yaml");
+    let check = |text: &str| {
+        std::fs::write(&curation, text).expect("the file is written");
+        Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+            .arg("check")
+            .arg(fixtures().join("openapi.yaml"))
+            .arg("-c")
+            .arg(&curation)
+            .args(["--deny-warnings", "--color", "never"])
+            .output()
+            .expect("mcpgen runs")
+    };
+    let tool = |args: &str| {
+        format!(
+            "\npagination: {{ style: cursor, cursor_param: starting_after, size_param: limit, last_item_cursor: id, has_more: has_more }}\n\ntools:\n  customer_by_email:\n    description: >-\n      Show the customer with an email address. Returns the customer's id and email.\n    params:\n      email: {{ type: string, description: \"Email, for example ada@example.com\" }}\n    steps:\n      - call: listCustomers\n        as: page\n        args: {args}\n      - find: $page.data\n        where: {{ email: $email }}\n        as: customer\n    results:\n      from: $customer\n      fields: {{ id: id, email: email }}\n\n"
+        )
+    };
+    let output = check(&curation_with(&[("\ntools:\n", &tool("{}"))]));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning: `find` reads only the first page of `listCustomers`: an item on a later page is not found"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("a resolver walks every page (`list: listCustomers`"),
+        "{stderr}"
+    );
+    // A step that sets the page size itself reads the page it asked for, deliberately.
+    let output = check(&curation_with(&[("\ntools:\n", &tool("{ limit: 100 }"))]));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("reads only the first page"), "{stderr}");
+}

@@ -1896,6 +1896,8 @@ impl<'a> Checker<'a> {
         let params: Vec<&str> = tool.params.keys().map(|k| k.value.as_str()).collect();
         let typed_params = typed_params(tool);
         let mut results: Vec<(String, Option<Value>)> = Vec::new();
+        // The steps (by `as`) whose call reads one page of a list the file's paging walks.
+        let mut one_page: Vec<(String, String)> = Vec::new();
         let mut last: Option<Value> = None;
         // The answer of the step before, which a `stop_if` without `result` returns.
         let mut previous: Option<Value> = None;
@@ -2061,8 +2063,33 @@ impl<'a> Checker<'a> {
                 previous = schema.clone();
                 if let Some(name) = &step.name {
                     results.push((name.value.clone(), schema));
+                    if let Some(pagination) = &self.curation.pagination
+                        && takes_paging(pagination, operation)
+                        && !paging_param_names(pagination)
+                            .iter()
+                            .any(|p| step.args.keys().any(|arg| arg.value == *p))
+                    {
+                        one_page.push((name.value.clone(), operation.id.clone()));
+                    }
                 }
             } else if let Some(find) = &step.find {
+                let head = find.value.trim_start_matches('$').split('.').next();
+                if let Some((_, operation)) = one_page
+                    .iter()
+                    .find(|(name, _)| Some(name.as_str()) == head)
+                {
+                    let mut d = Diagnostic::error(
+                        find.at,
+                        format!(
+                            "`find` reads only the first page of `{operation}`: an item on a later page is not found"
+                        ),
+                    );
+                    d.severity = Severity::Warning;
+                    d.help = Some(format!(
+                        "a resolver walks every page (`list: {operation}`, scoped with `args` where it needs them); or set the page size in the step's `args`"
+                    ));
+                    self.out.push(d);
+                }
                 let list = self.check_reference(find, &params, &results);
                 let mut item = list.as_ref().and_then(|s| s.get("items")).cloned();
                 if let Some(list) = &list
