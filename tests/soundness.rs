@@ -2851,3 +2851,31 @@ fn a_find_over_one_page_of_a_list_the_file_pages_is_a_warning_pointing_to_a_reso
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("reads only the first page"), "{stderr}");
 }
+
+#[test]
+fn a_resolver_over_a_list_the_file_paging_nearly_fits_is_a_warning_naming_the_missing_parameter() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let curation = dir.path().join("mcpgen.yaml");
+    let text = curation_with(&[(
+        "\nresolvers:\n",
+        "\npagination: { style: cursor, cursor_param: starting_after, size_param: count, last_item_cursor: id }\n\nresolvers:\n  customer:\n    list: listCustomers\n    items: data\n    match: [email]\n    id: id\n",
+    )]);
+    std::fs::write(&curation, text).expect("the file is written");
+    let output = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .arg("check")
+        .arg(fixtures().join("openapi.yaml"))
+        .arg("-c")
+        .arg(&curation)
+        .args(["--color", "never"])
+        .output()
+        .expect("mcpgen runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("warning: `listCustomers` takes `starting_after` but not `count`, so the file's `pagination` does not walk it: resolver `customer` reads its first page only"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("declare it under `query: { listCustomers: { count: { type: integer } } }`"),
+        "{stderr}"
+    );
+}

@@ -959,6 +959,31 @@ impl<'a> Checker<'a> {
                     ));
                 }
             }
+            // A list the file's paging nearly fits (its position but not its size parameter)
+            // would be read one page at a time: its first page only.
+            if let Some(pagination) = &self.curation.pagination
+                && !takes_paging(pagination, operation)
+            {
+                let names = paging_param_names(pagination);
+                let (taken, missing): (Vec<&String>, Vec<&String>) = names
+                    .iter()
+                    .partition(|name| operation.parameters.iter().any(|p| p.name == **name));
+                if let (Some(taken), Some(missing)) = (taken.first(), missing.first()) {
+                    let mut d = Diagnostic::error(
+                        list.at,
+                        format!(
+                            "`{}` takes `{taken}` but not `{missing}`, so the file's `pagination` does not walk it: resolver `{}` reads its first page only",
+                            operation.id, name.value
+                        ),
+                    );
+                    d.severity = Severity::Warning;
+                    d.help = Some(format!(
+                        "if the API takes `{missing}` there, declare it under `query: {{ {}: {{ {missing}: {{ type: integer }} }} }}`",
+                        operation.id
+                    ));
+                    self.out.push(d);
+                }
+            }
             self.check_resolver_args(resolver, operation);
             let Some(schema) = success_schema(operation) else {
                 self.error(
