@@ -2875,7 +2875,41 @@ fn a_resolver_over_a_list_the_file_paging_nearly_fits_is_a_warning_naming_the_mi
         "{stderr}"
     );
     assert!(
-        stderr.contains("declare it under `query: { listCustomers: { count: { type: integer } } }`"),
+        stderr
+            .contains("declare it under `query: { listCustomers: { count: { type: integer } } }`"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn a_step_named_as_a_parameter_is_refused() {
+    refused(
+        "step_named_as_a_parameter",
+        &curation_with(&[(
+            "        as: found\n        args: { id: $topic }\n      - stop_if:\n          equal: [$found.closed, true]",
+            "        as: topic\n        args: { id: $topic }\n      - stop_if:\n          equal: [$topic.closed, true]",
+        )]),
+    );
+}
+
+#[test]
+fn an_optional_parameter_for_a_required_api_input_without_a_default_is_refused() {
+    refused(
+        "optional_for_a_required_input",
+        &curation_with(&[(
+            "      username: { description: \"Username, for example ada\" }",
+            "      username: { required: false, description: \"Username, for example ada\" }",
+        )]),
+    );
+}
+
+#[test]
+fn enum_codes_of_another_type_than_a_step_argument_takes_are_refused() {
+    refused(
+        "enum_codes_of_another_type",
+        &curation_with(&[(
+            "\ntools:\n",
+            "\nenums:\n  note_kind: { memo: 1, task: 2 }\n\ntools:\n  write_note:\n    description: >-\n      Write a note of a kind. Returns the id of the new note; each call writes another note.\n    params:\n      kind: { enum: note_kind, description: What the note is }\n    steps:\n      - call: createNote\n        args: { data: { text: $kind } }\n\n",
+        )]),
     );
 }

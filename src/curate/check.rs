@@ -1591,7 +1591,19 @@ impl<'a> Checker<'a> {
                 continue;
             }
             match inputs.iter().find(|(n, _, _)| n == from) {
-                Some((_, schema, _)) => {
+                Some((_, schema, api_required)) => {
+                    if *api_required && param.required == Some(false) && param.default.is_none() {
+                        self.error(
+                            param_name.at,
+                            format!(
+                                "`{}` of `{}` is required, but parameter `{}` may be left out, and the call would then fail",
+                                from, operation.id, param_name.value
+                            ),
+                        )
+                        .help = Some(
+                            "give the parameter a `default` the API takes, or leave out `required: false`".into(),
+                        );
+                    }
                     covered.insert(from.to_string());
                     self.check_enum_codes(param, schema, from, &operation.id);
                     self.check_resolved_slot(param, schema, from, &operation.id);
@@ -1767,6 +1779,44 @@ impl<'a> Checker<'a> {
             return;
         }
         let Some(api_values) = schema.get("enum").and_then(Value::as_array) else {
+            // No list of values: each code must still be of the type the slot takes.
+            let wanted = json_types(schema);
+            let Some((_, values)) = self
+                .curation
+                .enums
+                .iter()
+                .find(|(k, _)| k.value == enum_name.value)
+            else {
+                return;
+            };
+            let values = values.clone();
+            for (readable, code) in &values {
+                let types = json_types_of(&code.value);
+                let fits = wanted.is_empty()
+                    || types.iter().any(|t| {
+                        wanted.contains(t) || (*t == "integer" && wanted.contains(&"number"))
+                    });
+                if !fits {
+                    self.error(
+                        code.at,
+                        format!(
+                            "`{}` maps to {}, {}, but `{api_name}` of `{operation}` takes {}",
+                            readable.value,
+                            code.value,
+                            with_article(&types.join(" or ")),
+                            with_article(&wanted.join(" or "))
+                        ),
+                    )
+                    .help = Some(if wanted.contains(&"string") {
+                        format!(
+                            "quote the code to send it as text: `{}: \"{}\"`",
+                            readable.value, code.value
+                        )
+                    } else {
+                        "write each code as the API takes it".into()
+                    });
+                }
+            }
             return;
         };
         if let Some((_, values)) = self
@@ -1938,6 +1988,24 @@ impl<'a> Checker<'a> {
         for (index, step) in tool.steps.iter().enumerate() {
             let step_at = step.at;
             let step = &step.value;
+            // `$name` would mean the parameter, never the step's answer.
+            if let Some(name) = &step.name
+                && params.contains(&name.value.as_str())
+            {
+                self.error(
+                    name.at,
+                    format!(
+                        "step {} is named `{}`, as a parameter of the tool is: `${}` means the parameter",
+                        index + 1,
+                        name.value,
+                        name.value
+                    ),
+                )
+                .help = Some(format!(
+                    "name the step otherwise, such as `as: found_{}`",
+                    name.value
+                ));
+            }
             let kinds = [
                 step.call.is_some(),
                 step.find.is_some(),
@@ -2891,8 +2959,6 @@ fn json_types_of(value: &Value) -> Vec<&'static str> {
     }]
 }
 
-/// A schema's one branch when it is `anyOf`/`oneOf` of a type and null (3.0's nullable, once
-/// converted), so the branch's type and properties can be checked; otherwise the schema itself.
 /// The tool parameters a value written under `args` names as a whole (`$kind`), each with its
 /// dotted path inside the value (`data.resource_subtype`; a list's items as `0`). Templates and
 /// step results are left out.
@@ -2921,6 +2987,8 @@ fn parameter_references(value: &Value, path: &str) -> Vec<(String, String)> {
     }
 }
 
+/// A schema's one branch when it is `anyOf`/`oneOf` of a type and null (3.0's nullable, once
+/// converted), so the branch's type and properties can be checked; otherwise the schema itself.
 fn any_branch(schema: &Value) -> &Value {
     for key in ["anyOf", "oneOf"] {
         if let Some(branches) = schema.get(key).and_then(Value::as_array) {
