@@ -592,7 +592,7 @@ pub mod petstore_adopt_pet {
                 &vars,
             )));
         };
-        let pet = {
+        let in_store = {
             const STEP_ERRORS: &[(u16, &str)] = &[(
                 404,
                 "Pet \"{pet}\" has just left the store. Call petstore_search_pets to find another pet.",
@@ -622,7 +622,7 @@ pub mod petstore_adopt_pet {
                     3,
                     "placeOrder",
                     "petId",
-                    &curated::value_at(&pet, "/id"),
+                    &curated::value_at(&in_store, "/id"),
                 )?,
                 quantity: curated::checked("placeOrder", "quantity", &arg_quantity.clone())?,
                 ship_date: None,
