@@ -75,6 +75,10 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
             path: "src/runtime.rs".into(),
             contents: format!("{HEADER}\n\n{}", include_str!("../../templates/runtime.rs")),
         },
+        File {
+            path: "src/resource.rs".into(),
+            contents: format!("{HEADER}\n\n{}", include_str!("../../templates/resource.rs")),
+        },
     ];
     files.push(File {
         path: "tests/tools.json".into(),

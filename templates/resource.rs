@@ -1,0 +1,616 @@
+//! The server as an OAuth 2.1 protected resource (MCP 2026-07-28, Authorization), for the HTTP
+//! transport: its metadata (RFC 9728), the validation of every access token (a JWT signed by the
+//! authorization server, for this server's audience), and the scopes each tool needs.
+//!
+//! This file is the same in every crate mcpgen generates. Nothing here is on unless
+//! `--oauth-issuer` is given; a server then takes the user's identity and scopes from the verified
+//! token only, and never sends that token anywhere.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use jsonwebtoken::jwk::JwkSet;
+use jsonwebtoken::{Algorithm, DecodingKey, Validation};
+use serde::Deserialize;
+use serde_json::Value;
+
+/// The shortest time between two fetches of the key set for a token signed with a key the server
+/// does not know: a stream of forged tokens cannot make it fetch more often than this.
+const MIN_REFETCH: Duration = Duration::from_secs(10);
+/// How long a fetched key set is used before it is fetched again, so that revoked keys go away.
+const MAX_KEY_AGE: Duration = Duration::from_secs(3600);
+/// How long a fetch from the authorization server may take.
+const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
+/// The largest metadata document or key set read from the authorization server, in bytes.
+const MAX_FETCH_BYTES: usize = 512 * 1024;
+/// The path of Protected Resource Metadata (RFC 9728 §3), before the resource's own path.
+pub const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
+
+/// The options that make the HTTP transport an OAuth 2.1 protected resource. Each can also be
+/// set with an environment variable (see [`ResourceOptions::read_env`]).
+#[derive(Debug, Clone, clap::Args)]
+#[command(next_help_heading = "OAuth 2.1 protected resource (--transport http)")]
+pub struct ResourceOptions {
+    /// Accept only access tokens issued by this authorization server (its issuer URL, the `iss`
+    /// of its tokens): every request must then carry a JWT access token that it signed, for
+    /// `--resource-url`, not expired. Off by default.
+    #[arg(long, value_name = "URL", requires = "resource_url", value_parser = parse_url)]
+    pub oauth_issuer: Option<String>,
+    /// This server's canonical URL as clients reach it (`https://mcp.example.com/mcp`): the
+    /// audience (`aud`) every token must name, and the `resource` of its metadata.
+    #[arg(long, value_name = "URL", requires = "oauth_issuer", value_parser = parse_url)]
+    pub resource_url: Option<String>,
+    /// Where the authorization server publishes its signing keys (a JWK Set) [default: the
+    /// `jwks_uri` of its metadata, read from `/.well-known/oauth-authorization-server` or
+    /// `/.well-known/openid-configuration` at the issuer].
+    #[arg(long, value_name = "URL", value_parser = parse_url)]
+    pub oauth_jwks_url: Option<String>,
+    /// The signature algorithms accepted, comma-separated; symmetric ones (HS256) and `none`
+    /// never are.
+    #[arg(long, value_name = "ALGS", value_delimiter = ',', default_value = "RS256,PS256,ES256,EdDSA", value_parser = parse_algorithm)]
+    pub oauth_algorithms: Vec<Algorithm>,
+    /// How far, in seconds, the clocks of this server and the authorization server may differ
+    /// when `exp` and `nbf` are checked.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(0..=300))]
+    pub oauth_leeway: u64,
+}
+
+impl ResourceOptions {
+    /// The ids of the options, which are also their field names.
+    const IDS: [&'static str; 5] = [
+        "oauth_issuer",
+        "resource_url",
+        "oauth_jwks_url",
+        "oauth_algorithms",
+        "oauth_leeway",
+    ];
+
+    /// `command` with each of these options also read from the environment variable
+    /// `{prefix}_{OPTION}`: `TRACKER_OAUTH_ISSUER` for `--oauth-issuer` with prefix `TRACKER`.
+    pub fn read_env(command: clap::Command, prefix: &str) -> clap::Command {
+        Self::IDS.into_iter().fold(command, |command, id| {
+            let variable = format!("{prefix}_{}", id.to_ascii_uppercase());
+            command.mut_arg(id, |arg| arg.env(variable))
+        })
+    }
+}
+
+/// An absolute `http` or `https` URL without a fragment.
+fn parse_url(text: &str) -> Result<String, String> {
+    match reqwest::Url::parse(text.trim()) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") && url.fragment().is_none() => {
+            Ok(text.trim().to_string())
+        }
+        _ => Err(format!(
+            "`{text}` is not an http(s) URL without a fragment (such as https://mcp.example.com/mcp)"
+        )),
+    }
+}
+
+/// One asymmetric JWS algorithm.
+fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
+    let algorithm: Algorithm = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a JWS algorithm (such as RS256, ES256, EdDSA)"))?;
+    match algorithm {
+        Algorithm::HS256 | Algorithm::HS384 | Algorithm::HS512 => Err(format!(
+            "`{text}` is symmetric: a resource server that can check it can also forge tokens"
+        )),
+        other => Ok(other),
+    }
+}
+
+/// What a verified access token allows: whose it is and the scopes it grants.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    /// The user or client the token was issued to (`sub`), when it names one.
+    pub subject: Option<String>,
+    /// The scopes granted (`scope`, or `scp`).
+    pub scopes: BTreeSet<String>,
+}
+
+impl Grant {
+    /// The scopes of `needed` this grant lacks, in their order.
+    pub fn missing<'a>(&self, needed: &[&'a str]) -> Vec<&'a str> {
+        needed
+            .iter()
+            .copied()
+            .filter(|scope| !self.scopes.contains(*scope))
+            .collect()
+    }
+}
+
+/// The scopes each tool needs, by tool name; a tool not named needs none.
+pub type ToolScopes = HashMap<String, &'static [&'static str]>;
+
+/// The claims of an access token this server reads besides those the validation checks.
+#[derive(Debug, Deserialize)]
+struct AccessClaims {
+    sub: Option<String>,
+    scope: Option<String>,
+    /// Some authorization servers list the scopes here instead, as an array or a string.
+    scp: Option<Value>,
+}
+
+/// The keys of the authorization server, as last fetched.
+#[derive(Default)]
+struct KeyCache {
+    keys: JwkSet,
+    fetched: Option<Instant>,
+}
+
+/// This server as a protected resource: where its tokens come from, for which audience, and the
+/// keys that sign them.
+pub struct ProtectedResource {
+    issuer: String,
+    resource: String,
+    jwks_url: Option<String>,
+    algorithms: Vec<Algorithm>,
+    leeway: u64,
+    scopes_supported: Vec<String>,
+    resource_name: String,
+    http: reqwest::Client,
+    /// Locked across a fetch, so that many requests with a new key fetch once.
+    keys: tokio::sync::Mutex<KeyCache>,
+}
+
+/// Why a token is refused, worded for the client (`error_description`) and the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal(pub String);
+
+impl ProtectedResource {
+    /// The protected resource the options describe, or `None` when `--oauth-issuer` is not
+    /// given. `scopes_supported` are the scopes the tools need, published in the metadata.
+    pub fn new(
+        options: &ResourceOptions,
+        scopes_supported: Vec<String>,
+        resource_name: &str,
+    ) -> anyhow::Result<Option<Self>> {
+        let (Some(issuer), Some(resource)) = (&options.oauth_issuer, &options.resource_url) else {
+            return Ok(None);
+        };
+        if options.oauth_algorithms.is_empty() {
+            anyhow::bail!("--oauth-algorithms names no algorithm");
+        }
+        let http = crate::runtime::client_builder()
+            .timeout(FETCH_TIMEOUT)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()?;
+        Ok(Some(Self {
+            issuer: issuer.clone(),
+            resource: resource.clone(),
+            jwks_url: options.oauth_jwks_url.clone(),
+            algorithms: options.oauth_algorithms.clone(),
+            leeway: options.oauth_leeway,
+            scopes_supported,
+            resource_name: resource_name.to_string(),
+            http,
+            keys: tokio::sync::Mutex::new(KeyCache::default()),
+        }))
+    }
+
+    /// The path this server's metadata is served at: the well-known prefix before the path of
+    /// the resource URL (RFC 9728 §3.1), `/.well-known/oauth-protected-resource/mcp`.
+    pub fn metadata_path(&self) -> String {
+        let path = reqwest::Url::parse(&self.resource)
+            .map(|url| url.path().trim_end_matches('/').to_string())
+            .unwrap_or_default();
+        format!("{METADATA_PATH}{path}")
+    }
+
+    /// The URL of the metadata, as `WWW-Authenticate` names it.
+    pub fn metadata_url(&self) -> String {
+        match reqwest::Url::parse(&self.resource) {
+            Ok(url) => format!(
+                "{}{}",
+                url.origin().ascii_serialization(),
+                self.metadata_path()
+            ),
+            Err(_) => self.metadata_path(),
+        }
+    }
+
+    /// The Protected Resource Metadata document (RFC 9728 §2).
+    pub fn metadata(&self) -> Value {
+        let mut metadata = serde_json::json!({
+            "resource": self.resource,
+            "authorization_servers": [self.issuer],
+            "bearer_methods_supported": ["header"],
+            "resource_signing_alg_values_supported": self
+                .algorithms
+                .iter()
+                .map(|algorithm| format!("{algorithm:?}"))
+                .collect::<Vec<_>>(),
+            "resource_name": self.resource_name,
+        });
+        if !self.scopes_supported.is_empty() {
+            metadata["scopes_supported"] = serde_json::json!(self.scopes_supported);
+        }
+        metadata
+    }
+
+    /// The `WWW-Authenticate` value of a refusal: `error` and its description when there is
+    /// one, the scope needed, and always where the metadata is.
+    pub fn challenge(&self, error: Option<(&str, &str)>, scope: Option<&str>) -> String {
+        let mut parts = Vec::new();
+        if let Some((code, description)) = error {
+            parts.push(format!("error=\"{code}\""));
+            parts.push(format!("error_description=\"{}\"", quoted(description)));
+        }
+        if let Some(scope) = scope {
+            parts.push(format!("scope=\"{}\"", quoted(scope)));
+        }
+        parts.push(format!(
+            "resource_metadata=\"{}\"",
+            quoted(&self.metadata_url())
+        ));
+        format!("Bearer {}", parts.join(", "))
+    }
+
+    /// Verifies `token`: signed with one of the authorization server's keys in an allowed
+    /// algorithm, issued by it, for this server, and within its lifetime.
+    pub async fn validate(&self, token: &str) -> Result<Grant, Refusal> {
+        let header = jsonwebtoken::decode_header(token)
+            .map_err(|_| Refusal("the access token is not a JWT".to_string()))?;
+        if !self.algorithms.contains(&header.alg) {
+            return Err(Refusal(format!(
+                "the access token is signed with {:?}, which this server does not accept",
+                header.alg
+            )));
+        }
+        let key = self.key(header.kid.as_deref(), header.alg).await?;
+        let mut validation = Validation::new(header.alg);
+        validation.set_issuer(&[&self.issuer]);
+        validation.set_audience(&[&self.resource]);
+        validation.set_required_spec_claims(&["exp", "iss", "aud"]);
+        validation.validate_nbf = true;
+        validation.leeway = self.leeway;
+        let data = jsonwebtoken::decode::<AccessClaims>(token, &key, &validation).map_err(
+            |error| {
+                use jsonwebtoken::errors::ErrorKind;
+                Refusal(
+                    match error.kind() {
+                        ErrorKind::ExpiredSignature => "the access token has expired",
+                        ErrorKind::ImmatureSignature => "the access token is not valid yet",
+                        ErrorKind::InvalidAudience => {
+                            "the access token was not issued for this server (its audience differs)"
+                        }
+                        ErrorKind::InvalidIssuer => {
+                            "the access token was issued by another authorization server"
+                        }
+                        ErrorKind::InvalidSignature => "the access token's signature is wrong",
+                        ErrorKind::MissingRequiredClaim(_) => {
+                            "the access token lacks exp, iss or aud"
+                        }
+                        _ => "the access token cannot be verified",
+                    }
+                    .to_string(),
+                )
+            },
+        )?;
+        let claims = data.claims;
+        let mut scopes: BTreeSet<String> = claims
+            .scope
+            .as_deref()
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        match claims.scp {
+            Some(Value::String(text)) => {
+                scopes.extend(text.split_whitespace().map(str::to_string));
+            }
+            Some(Value::Array(items)) => {
+                scopes.extend(items.iter().filter_map(Value::as_str).map(str::to_string));
+            }
+            _ => {}
+        }
+        Ok(Grant {
+            subject: claims.sub,
+            scopes,
+        })
+    }
+
+    /// The key that signed a token with `kid` in `algorithm`: from the cached key set, fetched
+    /// again when it is old or does not have the key (at most once per [`MIN_REFETCH`]).
+    async fn key(&self, kid: Option<&str>, algorithm: Algorithm) -> Result<DecodingKey, Refusal> {
+        let mut cache = self.keys.lock().await;
+        let stale = cache
+            .fetched
+            .is_none_or(|fetched| fetched.elapsed() > MAX_KEY_AGE);
+        let may_refetch = cache
+            .fetched
+            .is_none_or(|fetched| fetched.elapsed() > MIN_REFETCH);
+        if stale || (find_key(&cache.keys, kid, algorithm).is_none() && may_refetch) {
+            match self.fetch_keys().await {
+                Ok(keys) => {
+                    cache.keys = keys;
+                    cache.fetched = Some(Instant::now());
+                }
+                Err(error) => {
+                    tracing::warn!("cannot fetch the authorization server's keys: {error}");
+                    // Keys fetched before still serve; a first fetch that fails refuses the
+                    // token, and the next request tries again.
+                    if cache.fetched.is_none() {
+                        return Err(Refusal(
+                            "the authorization server's keys cannot be fetched".to_string(),
+                        ));
+                    }
+                }
+            }
+        }
+        let jwk = find_key(&cache.keys, kid, algorithm).ok_or_else(|| {
+            Refusal("the access token is signed with a key the authorization server does not publish".to_string())
+        })?;
+        DecodingKey::from_jwk(jwk)
+            .map_err(|_| Refusal("the authorization server's key cannot be used".to_string()))
+    }
+
+    /// The authorization server's key set, from `--oauth-jwks-url` or its metadata.
+    async fn fetch_keys(&self) -> anyhow::Result<JwkSet> {
+        let jwks_url = match &self.jwks_url {
+            Some(url) => url.clone(),
+            None => self.discover_jwks_url().await?,
+        };
+        let keys = self.fetch_json(&jwks_url).await?;
+        serde_json::from_value(keys)
+            .map_err(|error| anyhow::anyhow!("{jwks_url} is not a JWK Set: {error}"))
+    }
+
+    /// The `jwks_uri` of the authorization server's metadata: RFC 8414's well-known URL first,
+    /// then OpenID Connect Discovery's. The metadata must name the configured issuer.
+    async fn discover_jwks_url(&self) -> anyhow::Result<String> {
+        let issuer = reqwest::Url::parse(&self.issuer)?;
+        let path = issuer.path().trim_end_matches('/');
+        let origin = issuer.origin().ascii_serialization();
+        let candidates = [
+            format!("{origin}/.well-known/oauth-authorization-server{path}"),
+            format!(
+                "{}/.well-known/openid-configuration",
+                self.issuer.trim_end_matches('/')
+            ),
+        ];
+        let mut failures = Vec::new();
+        for url in candidates {
+            match self.fetch_json(&url).await {
+                Ok(metadata) => {
+                    if metadata["issuer"].as_str() != Some(self.issuer.as_str()) {
+                        anyhow::bail!(
+                            "the metadata at {url} names issuer {}, not {}",
+                            metadata["issuer"],
+                            self.issuer
+                        );
+                    }
+                    return metadata["jwks_uri"]
+                        .as_str()
+                        .map(str::to_string)
+                        .ok_or_else(|| anyhow::anyhow!("the metadata at {url} has no jwks_uri"));
+                }
+                Err(error) => failures.push(format!("{error:#}")),
+            }
+        }
+        anyhow::bail!("no authorization server metadata: {}", failures.join("; "))
+    }
+
+    /// GETs `url` and reads its JSON body, refusing a body over [`MAX_FETCH_BYTES`].
+    async fn fetch_json(&self, url: &str) -> anyhow::Result<Value> {
+        let mut response = self.http.get(url).send().await?.error_for_status()?;
+        let mut body = Vec::new();
+        while let Some(chunk) = response.chunk().await? {
+            if body.len() + chunk.len() > MAX_FETCH_BYTES {
+                anyhow::bail!("{url} answered more than {MAX_FETCH_BYTES} bytes");
+            }
+            body.extend_from_slice(&chunk);
+        }
+        serde_json::from_slice(&body)
+            .map_err(|error| anyhow::anyhow!("{url} did not answer JSON: {error}"))
+    }
+}
+
+/// The key in `keys` with `kid` (the only key, when the token names none) that can check
+/// `algorithm`: a key that declares another algorithm does not.
+fn find_key<'k>(
+    keys: &'k JwkSet,
+    kid: Option<&str>,
+    algorithm: Algorithm,
+) -> Option<&'k jsonwebtoken::jwk::Jwk> {
+    let fits = |jwk: &&jsonwebtoken::jwk::Jwk| {
+        jwk.common
+            .key_algorithm
+            .is_none_or(|declared| format!("{declared:?}") == format!("{algorithm:?}"))
+    };
+    match kid {
+        Some(kid) => keys.find(kid).filter(fits),
+        None => match keys.keys.as_slice() {
+            [only] => Some(only).filter(fits),
+            _ => None,
+        },
+    }
+}
+
+/// `text` inside a quoted string of an HTTP header: quotes and backslashes escaped, and
+/// anything outside printable ASCII dropped.
+fn quoted(text: &str) -> String {
+    text.chars()
+        .filter(|c| c.is_ascii() && !c.is_ascii_control())
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            c => vec![c],
+        })
+        .collect()
+}
+
+/// The bearer token of a request, when it sends one (`Authorization: Bearer <token>`, the
+/// scheme in any case).
+pub fn bearer_token(headers: &axum::http::HeaderMap) -> Option<&str> {
+    headers
+        .get(axum::http::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .split_once(' ')
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("Bearer"))
+        .map(|(_, token)| token.trim())
+        .filter(|token| !token.is_empty())
+}
+
+/// Lets a request through only with a valid access token, which it hands on as a [`Grant`] in
+/// the request's extensions; answers 401 without one or with an invalid one, and 403 to a
+/// `tools/call` of a tool that needs scopes the token lacks, before anything is sent to the API.
+pub async fn require_access_token(
+    resource: Arc<ProtectedResource>,
+    scopes: Arc<ToolScopes>,
+    max_request_bytes: usize,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{StatusCode, header};
+    use axum::response::IntoResponse;
+
+    let unauthorized = |challenge: String, text: String| {
+        (
+            StatusCode::UNAUTHORIZED,
+            [(header::WWW_AUTHENTICATE, challenge)],
+            text,
+        )
+            .into_response()
+    };
+    let Some(token) = bearer_token(request.headers()) else {
+        return unauthorized(
+            resource.challenge(None, None),
+            "Unauthorized: this server needs an OAuth access token (see its resource metadata).\n"
+                .to_string(),
+        );
+    };
+    let grant = match resource.validate(token).await {
+        Ok(grant) => grant,
+        Err(Refusal(reason)) => {
+            tracing::debug!("access token refused: {reason}");
+            return unauthorized(
+                resource.challenge(Some(("invalid_token", &reason)), None),
+                format!("Unauthorized: {reason}.\n"),
+            );
+        }
+    };
+    // The body is read only when some tool needs a scope this token lacks: only then can the
+    // answer depend on which tool is called.
+    let lacks_some = scopes
+        .values()
+        .any(|needed| !grant.missing(needed).is_empty());
+    let mut request = request;
+    if lacks_some {
+        let (parts, body) = request.into_parts();
+        let Ok(bytes) = axum::body::to_bytes(body, max_request_bytes).await else {
+            return (
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("Payload too large: the request body is over {max_request_bytes} bytes.\n"),
+            )
+                .into_response();
+        };
+        if let Some(tool) = called_tool(&bytes)
+            && let Some(needed) = scopes.get(&tool)
+        {
+            let missing = grant.missing(needed);
+            if !missing.is_empty() {
+                let needed = needed.join(" ");
+                let reason = format!("the tool {tool} needs the scope {}", missing.join(" "));
+                tracing::debug!(subject = ?grant.subject, "refused: {reason}");
+                return (
+                    StatusCode::FORBIDDEN,
+                    [(
+                        header::WWW_AUTHENTICATE,
+                        resource.challenge(Some(("insufficient_scope", &reason)), Some(&needed)),
+                    )],
+                    format!("Forbidden: {reason}.\n"),
+                )
+                    .into_response();
+            }
+        }
+        request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
+    }
+    request.extensions_mut().insert(grant);
+    next.run(request).await
+}
+
+/// The tool a JSON-RPC `tools/call` request names; `None` for any other message.
+fn called_tool(bytes: &[u8]) -> Option<String> {
+    let message: Value = serde_json::from_slice(bytes).ok()?;
+    if message["method"] != "tools/call" {
+        return None;
+    }
+    message["params"]["name"].as_str().map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resource(resource_url: &str) -> ProtectedResource {
+        let options = ResourceOptions {
+            oauth_issuer: Some("https://auth.example.com".to_string()),
+            resource_url: Some(resource_url.to_string()),
+            oauth_jwks_url: None,
+            oauth_algorithms: vec![Algorithm::RS256],
+            oauth_leeway: 30,
+        };
+        ProtectedResource::new(&options, vec!["issues:read".to_string()], "Tracker")
+            .expect("the resource is built")
+            .expect("an issuer is given")
+    }
+
+    #[test]
+    fn the_metadata_path_puts_the_well_known_prefix_before_the_resource_path() {
+        let resource = resource("https://mcp.example.com/mcp");
+        assert_eq!(
+            resource.metadata_path(),
+            "/.well-known/oauth-protected-resource/mcp"
+        );
+        assert_eq!(
+            resource.metadata_url(),
+            "https://mcp.example.com/.well-known/oauth-protected-resource/mcp"
+        );
+        let metadata = resource.metadata();
+        assert_eq!(metadata["resource"], "https://mcp.example.com/mcp");
+        assert_eq!(
+            metadata["authorization_servers"],
+            serde_json::json!(["https://auth.example.com"])
+        );
+        assert_eq!(metadata["scopes_supported"], serde_json::json!(["issues:read"]));
+    }
+
+    #[test]
+    fn a_challenge_names_the_error_the_scope_and_the_metadata() {
+        let resource = resource("https://mcp.example.com/mcp");
+        assert_eq!(
+            resource.challenge(Some(("insufficient_scope", "needs \"a\"")), Some("a b")),
+            "Bearer error=\"insufficient_scope\", error_description=\"needs \\\"a\\\"\", \
+             scope=\"a b\", resource_metadata=\"https://mcp.example.com/.well-known/oauth-protected-resource/mcp\""
+        );
+    }
+
+    #[test]
+    fn symmetric_algorithms_are_never_accepted() {
+        assert!(parse_algorithm("HS256").is_err());
+        assert!(parse_algorithm("none").is_err());
+        assert_eq!(parse_algorithm("ES256"), Ok(Algorithm::ES256));
+    }
+
+    #[test]
+    fn only_a_tools_call_names_a_tool() {
+        let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}"#;
+        assert_eq!(called_tool(call), Some("x".to_string()));
+        let list = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"name":"x"}}"#;
+        assert_eq!(called_tool(list), None);
+    }
+
+    #[test]
+    fn a_grant_lacks_the_scopes_it_does_not_hold() {
+        let grant = Grant {
+            subject: None,
+            scopes: ["a".to_string()].into(),
+        };
+        assert_eq!(grant.missing(&["a", "b"]), vec!["b"]);
+        assert!(grant.missing(&["a"]).is_empty());
+    }
+}
