@@ -267,8 +267,8 @@ impl ProtectedResource {
         validation.set_required_spec_claims(&["exp", "iss", "aud"]);
         validation.validate_nbf = true;
         validation.leeway = self.leeway;
-        let data = jsonwebtoken::decode::<AccessClaims>(token, &key, &validation).map_err(
-            |error| {
+        let data =
+            jsonwebtoken::decode::<AccessClaims>(token, &key, &validation).map_err(|error| {
                 use jsonwebtoken::errors::ErrorKind;
                 Refusal(
                     match error.kind() {
@@ -288,8 +288,7 @@ impl ProtectedResource {
                     }
                     .to_string(),
                 )
-            },
-        )?;
+            })?;
         let claims = data.claims;
         let mut scopes: BTreeSet<String> = claims
             .scope
@@ -342,7 +341,10 @@ impl ProtectedResource {
             }
         }
         let jwk = find_key(&cache.keys, kid, algorithm).ok_or_else(|| {
-            Refusal("the access token is signed with a key the authorization server does not publish".to_string())
+            Refusal(
+                "the access token is signed with a key the authorization server does not publish"
+                    .to_string(),
+            )
         })?;
         DecodingKey::from_jwk(jwk)
             .map_err(|_| Refusal("the authorization server's key cannot be used".to_string()))
@@ -576,7 +578,10 @@ mod tests {
             metadata["authorization_servers"],
             serde_json::json!(["https://auth.example.com"])
         );
-        assert_eq!(metadata["scopes_supported"], serde_json::json!(["issues:read"]));
+        assert_eq!(
+            metadata["scopes_supported"],
+            serde_json::json!(["issues:read"])
+        );
     }
 
     #[test]

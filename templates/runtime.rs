@@ -287,7 +287,10 @@ impl<C: Send + Sync + 'static> McpServer<C> {
     /// The server with the scopes each tool needs, by tool name. They apply over HTTP with
     /// `--oauth-issuer` only: each caller then sees and calls only the tools its token's scopes
     /// allow.
-    pub fn with_scopes(mut self, scopes: &'static [(&'static str, &'static [&'static str])]) -> Self {
+    pub fn with_scopes(
+        mut self,
+        scopes: &'static [(&'static str, &'static [&'static str])],
+    ) -> Self {
         self.scopes = Arc::new(
             scopes
                 .iter()
@@ -299,14 +302,21 @@ impl<C: Send + Sync + 'static> McpServer<C> {
 
     /// Every scope some tool needs, sorted, as the resource metadata lists them.
     fn scopes_supported(&self) -> Vec<String> {
-        let scopes: std::collections::BTreeSet<&str> =
-            self.scopes.values().flat_map(|needed| needed.iter().copied()).collect();
+        let scopes: std::collections::BTreeSet<&str> = self
+            .scopes
+            .values()
+            .flat_map(|needed| needed.iter().copied())
+            .collect();
         scopes.into_iter().map(str::to_string).collect()
     }
 
     /// The scopes of `tool` that the request's access token lacks; none when the request was
     /// not authorized by an access token (stdio, or HTTP without `--oauth-issuer`).
-    fn missing_scopes(&self, tool: &str, context: &RequestContext<RoleServer>) -> Vec<&'static str> {
+    fn missing_scopes(
+        &self,
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Vec<&'static str> {
         match (grant(context), self.scopes.get(tool)) {
             (Some(grant), Some(needed)) => grant.missing(needed),
             _ => Vec::new(),
@@ -339,7 +349,10 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         let tools = self
             .tools
             .iter()
-            .filter(|tool| self.missing_scopes(&tool.definition.name, &context).is_empty())
+            .filter(|tool| {
+                self.missing_scopes(&tool.definition.name, &context)
+                    .is_empty()
+            })
             .map(|tool| tool.definition.clone())
             .collect();
         // A list that depends on the caller's token is for that caller only.
@@ -1278,7 +1291,10 @@ pub async fn serve_http<C: Send + Sync + 'static>(
         };
         let path = resource.metadata_path();
         if path != crate::resource::METADATA_PATH {
-            router = router.route(crate::resource::METADATA_PATH, axum::routing::get(answer.clone()));
+            router = router.route(
+                crate::resource::METADATA_PATH,
+                axum::routing::get(answer.clone()),
+            );
         }
         router = router.route(&path, axum::routing::get(answer));
     }

@@ -628,7 +628,7 @@ impl<'a> Checker<'a> {
         }
     }
 
-        /// Search words name one operation or one tag that exists, and at least one word.
+    /// Search words name one operation or one tag that exists, and at least one word.
     fn check_search_words(&mut self, words: &super::model::SearchWords) {
         match (&words.operation, &words.tag) {
             (Some(_), Some(tag)) => {

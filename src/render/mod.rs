@@ -77,7 +77,10 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
         },
         File {
             path: "src/resource.rs".into(),
-            contents: format!("{HEADER}\n\n{}", include_str!("../../templates/resource.rs")),
+            contents: format!(
+                "{HEADER}\n\n{}",
+                include_str!("../../templates/resource.rs")
+            ),
         },
     ];
     files.push(File {
