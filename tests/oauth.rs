@@ -42,21 +42,28 @@ fn required_env(name: &str) -> PathBuf {
 
 // --- The authorization server -------------------------------------------------------------------
 
-/// oidc-provider on a free loopback port, killed when dropped.
+/// oidc-provider on a loopback port, killed when dropped.
 struct AuthServer {
     child: Child,
+    port: u16,
     issuer: String,
 }
 
 impl AuthServer {
+    /// The authorization server on a free port, signing with the key `test-key-1`.
     fn start() -> AuthServer {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|listener| listener.local_addr())
             .expect("a free port on 127.0.0.1")
             .port();
+        AuthServer::start_on(port, "test-key-1")
+    }
+
+    /// The authorization server on `port`, signing with a new key whose id is `kid`.
+    fn start_on(port: u16, kid: &str) -> AuthServer {
         let child = Command::new(required_env("MCPGEN_TEST_NODE22"))
             .arg(repo().join("tests/support/auth_server.mjs"))
-            .args([&port.to_string(), SCOPES])
+            .args([&port.to_string(), SCOPES, kid])
             .env("MCPGEN_TEST_OIDC", required_env("MCPGEN_TEST_OIDC"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -65,6 +72,7 @@ impl AuthServer {
             .expect("node starts the authorization server");
         let server = AuthServer {
             child,
+            port,
             issuer: format!("http://127.0.0.1:{port}"),
         };
         let deadline = Instant::now() + PATIENCE;
@@ -605,5 +613,41 @@ fn rmcps_client_with_a_read_token_lists_and_calls_only_the_read_tool() {
             before,
             "the refused call reached the API"
         );
+    });
+}
+
+#[test]
+fn a_token_signed_with_a_rotated_key_is_accepted_once_the_keys_are_fetched_again() {
+    run(|| async {
+        let first = AuthServer::start();
+        let api = RecordedApi::start().await;
+        let server = start_server(&first, &api, 30).await;
+        let old = first.token("mcp-client", RESOURCE, Some(SCOPES)).await;
+        let answer = post(server.url(), Some(&old), &tools_list()).await;
+        // The server fetched the keys for this request.
+        let fetched = Instant::now();
+        assert_eq!(answer.status, 200, "{}", answer.body);
+
+        // The authorization server restarts with a new key, at the same issuer URL.
+        let port = first.port;
+        drop(first);
+        let rotated = AuthServer::start_on(port, "test-key-2");
+        let new = rotated.token("mcp-client", RESOURCE, Some(SCOPES)).await;
+        // Keys fetched less than 10 seconds ago are not fetched again, whatever a token names.
+        let answer = post(server.url(), Some(&new), &tools_list()).await;
+        assert_eq!(answer.status, 401, "{}", answer.body);
+        let challenge = answer.challenge.expect("a WWW-Authenticate header");
+        assert!(
+            challenge.contains("a key the authorization server does not publish"),
+            "{challenge}"
+        );
+        tokio::time::sleep(Duration::from_millis(10_500).saturating_sub(fetched.elapsed())).await;
+
+        // Past that, the unknown key id makes the server fetch the keys again.
+        let answer = post(server.url(), Some(&new), &tools_list()).await;
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        // The old key is gone with the fetch.
+        let answer = post(server.url(), Some(&old), &tools_list()).await;
+        assert_eq!(answer.status, 401, "{}", answer.body);
     });
 }

@@ -3,13 +3,13 @@
 // JWT access tokens through the client-credentials grant for any resource (RFC 8707) the request
 // names, with the scopes it asks for among SCOPES.
 //
-//   MCPGEN_TEST_OIDC=DIR node auth_server.mjs PORT SCOPES
+//   MCPGEN_TEST_OIDC=DIR node auth_server.mjs PORT SCOPES [KID]
 //
 // DIR is the folder whose node_modules holds oidc-provider (scripts/test installs it into
 // target/oidc).
 // Clients: `mcp-client` (tokens live 5 minutes) and `short-lived` (1 second), each with the secret
-// `<client_id>-secret`. Signing keys are generated at start (RS256), as a real server's would be
-// its own. Prints `listening` once it accepts connections; stops on SIGTERM.
+// `<client_id>-secret`. The signing key is generated at start (RS256), with the key id KID
+// (`test-key-1` unless given): started again with another KID, the server has rotated its key. Prints `listening` once it accepts connections; stops on SIGTERM.
 import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -19,11 +19,11 @@ const { default: Provider } = await import(
   pathToFileURL(join(modules, 'oidc-provider/lib/index.js')).href
 );
 
-const [port, scopes] = process.argv.slice(2);
+const [port, scopes, kid = 'test-key-1'] = process.argv.slice(2);
 const issuer = `http://127.0.0.1:${port}`;
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const signingKey = { ...privateKey.export({ format: 'jwk' }), kid: 'test-key-1', alg: 'RS256', use: 'sig' };
+const signingKey = { ...privateKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
 
 const client = (id) => ({
   client_id: id,
