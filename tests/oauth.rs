@@ -86,6 +86,17 @@ impl AuthServer {
         server
     }
 
+    /// How many token exchanges the server has answered.
+    async fn exchanges(&self) -> u64 {
+        let answer: Value = reqwest::get(format!("{}/test/exchanges", self.issuer))
+            .await
+            .expect("the exchange count is served")
+            .json()
+            .await
+            .expect("the exchange count is JSON");
+        answer["exchanges"].as_u64().expect("a count")
+    }
+
     /// An access token from the client-credentials grant of `client` (`mcp-client`, or
     /// `short-lived` whose tokens live one second) for `resource`, with `scope` when given.
     async fn token(&self, client: &str, resource: &str, scope: Option<&str>) -> String {
@@ -143,23 +154,34 @@ fn form_encode(text: &str) -> String {
 
 // --- The upstream API ---------------------------------------------------------------------------
 
-/// The tracker API on a free loopback port, recording `METHOD /path` of every request it gets.
+/// The tracker API on a free loopback port, recording `METHOD /path` and the `Authorization`
+/// header of every request it gets.
 struct RecordedApi {
     base_url: String,
     requests: Arc<Mutex<Vec<String>>>,
+    authorizations: Arc<Mutex<Vec<String>>>,
 }
 
 impl RecordedApi {
     async fn start() -> RecordedApi {
         let requests = Arc::new(Mutex::new(Vec::new()));
+        let authorizations = Arc::new(Mutex::new(Vec::new()));
         let app = {
             let requests = Arc::clone(&requests);
+            let authorizations = Arc::clone(&authorizations);
             tracker_api::app().layer(axum::middleware::from_fn(
                 move |request: axum::extract::Request, next: axum::middleware::Next| {
                     let requests = Arc::clone(&requests);
+                    let authorizations = Arc::clone(&authorizations);
                     async move {
                         let line = format!("{} {}", request.method(), request.uri().path());
                         requests.lock().unwrap().push(line);
+                        let authorization = request
+                            .headers()
+                            .get("authorization")
+                            .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
+                            .unwrap_or_default();
+                        authorizations.lock().unwrap().push(authorization);
                         next.run(request).await
                     }
                 },
@@ -175,11 +197,19 @@ impl RecordedApi {
         RecordedApi {
             base_url: format!("http://{address}"),
             requests,
+            authorizations,
         }
     }
 
     fn requests(&self) -> Vec<String> {
         self.requests.lock().unwrap().clone()
+    }
+
+    /// The distinct `Authorization` headers received since the first `from` requests.
+    fn authorizations_since(&self, from: usize) -> Vec<String> {
+        let mut seen: Vec<String> = self.authorizations.lock().unwrap()[from..].to_vec();
+        seen.dedup();
+        seen
     }
 }
 
@@ -241,6 +271,31 @@ async fn start_server(auth: &AuthServer, api: &RecordedApi, leeway: u64) -> Http
         ("TRACKER_SCOPED_OAUTH_ISSUER", Some(auth.issuer.as_str())),
         ("TRACKER_SCOPED_RESOURCE_URL", Some(RESOURCE)),
         ("TRACKER_SCOPED_OAUTH_LEEWAY", Some(leeway.as_str())),
+    ];
+    HttpServer::start_binary(scoped_tracker(), &api.base_url, &env).await
+}
+
+/// The scoped server in front of `api` with no token of its own for the API: each user's
+/// token comes from a token exchange at `auth`, configured through the environment.
+async fn start_exchanging_server(auth: &AuthServer, api: &RecordedApi) -> HttpServer {
+    let exchange_url = format!("{}/token", auth.issuer);
+    let env = [
+        ("TRACKER_TOKEN", None),
+        ("TRACKER_SCOPED_OAUTH_ISSUER", Some(auth.issuer.as_str())),
+        ("TRACKER_SCOPED_RESOURCE_URL", Some(RESOURCE)),
+        (
+            "TRACKER_SCOPED_TOKEN_EXCHANGE_URL",
+            Some(exchange_url.as_str()),
+        ),
+        (
+            "TRACKER_SCOPED_TOKEN_EXCHANGE_CLIENT_ID",
+            Some("mcp-server"),
+        ),
+        (
+            "TRACKER_SCOPED_TOKEN_EXCHANGE_SECRET_ENV",
+            Some("EXCHANGE_SECRET"),
+        ),
+        ("EXCHANGE_SECRET", Some("mcp-server-secret")),
     ];
     HttpServer::start_binary(scoped_tracker(), &api.base_url, &env).await
 }
@@ -649,5 +704,60 @@ fn a_token_signed_with_a_rotated_key_is_accepted_once_the_keys_are_fetched_again
         // The old key is gone with the fetch.
         let answer = post(server.url(), Some(&old), &tools_list()).await;
         assert_eq!(answer.status, 401, "{}", answer.body);
+    });
+}
+
+#[test]
+fn each_user_calls_the_api_with_a_token_exchanged_for_theirs_and_cached_per_user() {
+    run(|| async {
+        let auth = AuthServer::start();
+        let api = RecordedApi::start().await;
+        let server = start_exchanging_server(&auth, &api).await;
+        let alice = auth.token("alice", RESOURCE, Some(SCOPES)).await;
+        let bob = auth.token("bob", RESOURCE, Some(SCOPES)).await;
+        let search = tools_call("tracker_search_issues", json!({ "project": "WEB" }));
+
+        let answer = post(server.url(), Some(&alice), &search).await;
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        assert_eq!(answer.result()["isError"], json!(false), "{}", answer.body);
+        assert_eq!(api.authorizations_since(0), ["Bearer alice-token"]);
+        assert_eq!(auth.exchanges().await, 1);
+
+        // Alice's second call uses her cached token: no second exchange.
+        let seen = api.requests().len();
+        let answer = post(server.url(), Some(&alice), &search).await;
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        assert_eq!(api.authorizations_since(seen), ["Bearer alice-token"]);
+        assert_eq!(auth.exchanges().await, 1);
+
+        // Bob gets his own.
+        let seen = api.requests().len();
+        let answer = post(server.url(), Some(&bob), &search).await;
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        assert_eq!(api.authorizations_since(seen), ["Bearer bob-token"]);
+        assert_eq!(auth.exchanges().await, 2);
+
+        // A user the API's authorization server refuses to exchange for gets a tool error, and
+        // nothing reaches the API.
+        let stranger = auth.token("mcp-client", RESOURCE, Some(SCOPES)).await;
+        let seen = api.requests().len();
+        let answer = post(server.url(), Some(&stranger), &search).await;
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        let result = answer.result();
+        assert_eq!(result["isError"], json!(true), "{result}");
+        assert!(
+            result.to_string().contains("token exchange"),
+            "the error names the exchange: {result}"
+        );
+        assert_eq!(api.requests().len(), seen, "nothing reached the API");
+
+        // No MCP access token ever reached the API.
+        let all = api.authorizations_since(0);
+        for token in [&alice, &bob, &stranger] {
+            assert!(
+                !all.iter().any(|header| header.contains(token.as_str())),
+                "an MCP token was passed through: {all:?}"
+            );
+        }
     });
 }

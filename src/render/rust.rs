@@ -216,6 +216,19 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
         quote! { use #lib::{client, runtime, tools}; }
     };
     let title = format!("{} MCP server", server.title);
+    // The variables of the credential sent as `Authorization: Bearer`, which a token exchange
+    // replaces.
+    let bearer_vars: Vec<&str> = server
+        .auth
+        .iter()
+        .filter(|auth| {
+            matches!(
+                auth,
+                Auth::Bearer { .. } | Auth::OAuth2ClientCredentials { .. }
+            )
+        })
+        .flat_map(|auth| auth.env_vars())
+        .collect();
     let with_scopes = if plan.scopes.is_empty() {
         quote! {}
     } else {
@@ -279,6 +292,8 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
             let http = matches!(args.transport, Transport::Http);
             runtime::async_runtime(http)?.block_on(async move {
                 let credentials = credentials()?;
+                // Each user's own token for the API, when the server is told to exchange for one.
+                let credentials = #lib::resource::with_token_exchange(credentials, &[#(#bearer_vars),*], &args.http.oauth)?;
                 runtime::warn_unset_credentials(&credentials);
                 let client = client::Client::new(&args.base_url, credentials, args.upstream)?;
                 let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)? #with_scopes;

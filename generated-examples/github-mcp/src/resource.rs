@@ -56,16 +56,40 @@ pub struct ResourceOptions {
     /// when `exp` and `nbf` are checked.
     #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(0..=300))]
     pub oauth_leeway: u64,
+    /// Call the API with each user's own token instead of the server's: exchanged (RFC 8693) at
+    /// this token endpoint of the API's authorization server for the user's verified access
+    /// token, and cached per user until it expires. Needs `--oauth-issuer`; the user's token
+    /// itself is never sent to the API.
+    #[arg(long, value_name = "URL", requires = "oauth_issuer", value_parser = parse_url)]
+    pub token_exchange_url: Option<String>,
+    /// The client id this server authenticates with at `--token-exchange-url`.
+    #[arg(long, value_name = "ID", requires = "token_exchange_url")]
+    pub token_exchange_client_id: Option<String>,
+    /// The environment variable holding the client secret for `--token-exchange-url` (also read
+    /// from a file named by the variable with `_FILE` added).
+    #[arg(long, value_name = "VAR", requires = "token_exchange_url")]
+    pub token_exchange_secret_env: Option<String>,
+    /// The `audience` asked for in the exchange: the API, as its authorization server names it.
+    #[arg(long, value_name = "AUDIENCE", requires = "token_exchange_url")]
+    pub token_exchange_audience: Option<String>,
+    /// The `scope` asked for in the exchange (space-separated).
+    #[arg(long, value_name = "SCOPES", requires = "token_exchange_url")]
+    pub token_exchange_scope: Option<String>,
 }
 
 impl ResourceOptions {
     /// The ids of the options, which are also their field names.
-    const IDS: [&'static str; 5] = [
+    const IDS: [&'static str; 10] = [
         "oauth_issuer",
         "resource_url",
         "oauth_jwks_url",
         "oauth_algorithms",
         "oauth_leeway",
+        "token_exchange_url",
+        "token_exchange_client_id",
+        "token_exchange_secret_env",
+        "token_exchange_audience",
+        "token_exchange_scope",
     ];
 
     /// `command` with each of these options also read from the environment variable
@@ -105,12 +129,24 @@ fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
 }
 
 /// What a verified access token allows: whose it is and the scopes it grants.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Grant {
     /// The user or client the token was issued to (`sub`), when it names one.
     pub subject: Option<String>,
     /// The scopes granted (`scope`, or `scp`).
     pub scopes: BTreeSet<String>,
+    /// The verified token itself: the `subject_token` of a token exchange, never sent to the API.
+    token: Arc<str>,
+}
+
+impl std::fmt::Debug for Grant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Grant")
+            .field("subject", &self.subject)
+            .field("scopes", &self.scopes)
+            .field("token", &"<redacted>")
+            .finish()
+    }
 }
 
 impl Grant {
@@ -311,6 +347,7 @@ impl ProtectedResource {
         Ok(Grant {
             subject: claims.sub,
             scopes,
+            token: Arc::from(token),
         })
     }
 
@@ -537,6 +574,216 @@ pub async fn require_access_token(
     next.run(request).await
 }
 
+tokio::task_local! {
+    /// The verified caller of the tool call being run, for a token exchange on its behalf.
+    static CALLER: Grant;
+}
+
+/// `call` run on behalf of `grant`'s user, when the request carried a verified token.
+pub fn as_caller(
+    grant: Option<Grant>,
+    call: crate::runtime::ToolFuture,
+) -> crate::runtime::ToolFuture {
+    match grant {
+        Some(grant) => Box::pin(CALLER.scope(grant, call)),
+        None => call,
+    }
+}
+
+/// The earliest an exchanged token is used before it expires.
+const EXCHANGE_MARGIN: Duration = Duration::from_secs(30);
+/// How long an exchanged token is used when the answer does not say (`expires_in`).
+const EXCHANGE_DEFAULT_LIFETIME: Duration = Duration::from_secs(300);
+/// The most users whose exchanged tokens are kept at once; past it, expired ones are dropped
+/// and, if that is not enough, all of them.
+const EXCHANGE_CACHE_USERS: usize = 10_000;
+
+/// `credentials` with the bearer credential of the API replaced by each user's own token,
+/// through token exchange, when `--token-exchange-url` is given: the service token (`Bearer`, a
+/// client-credentials token, or one unset whose variables are `bearer_vars`) is then not sent.
+pub fn with_token_exchange(
+    credentials: Vec<crate::runtime::Credential>,
+    bearer_vars: &[&str],
+    options: &ResourceOptions,
+) -> anyhow::Result<Vec<crate::runtime::Credential>> {
+    use crate::runtime::Credential;
+
+    let Some(url) = &options.token_exchange_url else {
+        return Ok(credentials);
+    };
+    if bearer_vars.is_empty() {
+        anyhow::bail!(
+            "--token-exchange-url gives each user a bearer token for the API, but this API takes \
+             no bearer token"
+        );
+    }
+    let (Some(client_id), Some(secret_env)) = (
+        &options.token_exchange_client_id,
+        &options.token_exchange_secret_env,
+    ) else {
+        anyhow::bail!(
+            "--token-exchange-url needs --token-exchange-client-id and --token-exchange-secret-env"
+        );
+    };
+    let Some(secret) = crate::runtime::secret_var(secret_env)? else {
+        anyhow::bail!(
+            "--token-exchange-secret-env names {secret_env}, which is unset or empty: set it to \
+             the client secret for {url}"
+        );
+    };
+    let exchange = Arc::new(TokenExchange {
+        url: url.clone(),
+        client_id: client_id.clone(),
+        secret,
+        audience: options.token_exchange_audience.clone(),
+        scope: options.token_exchange_scope.clone(),
+        http: crate::runtime::client_builder()
+            .timeout(FETCH_TIMEOUT)
+            .redirect(reqwest::redirect::Policy::none())
+            .build()?,
+        cache: tokio::sync::Mutex::new(HashMap::new()),
+    });
+    let mut replaced = Vec::with_capacity(credentials.len());
+    for credential in credentials {
+        match credential {
+            Credential::Bearer(_) | Credential::Fetched(_) => {}
+            Credential::Unset(variables) if variables.iter().all(|v| bearer_vars.contains(v)) => {}
+            other => replaced.push(other),
+        }
+    }
+    replaced.push(Credential::Fetched(exchange));
+    Ok(replaced)
+}
+
+/// Each user's token for the API, from OAuth 2.0 Token Exchange (RFC 8693) with the user's
+/// verified access token as `subject_token`, cached per user until shortly before it expires.
+struct TokenExchange {
+    url: String,
+    client_id: String,
+    secret: String,
+    audience: Option<String>,
+    scope: Option<String>,
+    http: reqwest::Client,
+    /// By user (`sub`, or the token itself when it names none): the token and when to stop
+    /// using it. Locked across an exchange, so that a user's concurrent calls exchange once.
+    cache: tokio::sync::Mutex<HashMap<String, (String, Instant)>>,
+}
+
+impl crate::runtime::TokenSource for TokenExchange {
+    fn token(
+        &self,
+    ) -> std::pin::Pin<
+        Box<dyn Future<Output = Result<String, crate::runtime::ToolError>> + Send + '_>,
+    > {
+        Box::pin(async move {
+            let caller = CALLER.try_with(Grant::clone).map_err(|_| {
+                crate::runtime::ToolError::Answer(
+                    "This server calls the API with each user's own token, and this call came \
+                     without a verified user: the user must connect over HTTP with an access \
+                     token."
+                        .to_string(),
+                )
+            })?;
+            let user = caller
+                .subject
+                .clone()
+                .unwrap_or_else(|| caller.token.to_string());
+            let mut cache = self.cache.lock().await;
+            if let Some((token, until)) = cache.get(&user)
+                && Instant::now() < *until
+            {
+                return Ok(token.clone());
+            }
+            let (token, lifetime) = self.exchange(&caller.token).await?;
+            if cache.len() >= EXCHANGE_CACHE_USERS {
+                let now = Instant::now();
+                cache.retain(|_, (_, until)| now < *until);
+                if cache.len() >= EXCHANGE_CACHE_USERS {
+                    cache.clear();
+                }
+            }
+            let now = Instant::now();
+            let until = now
+                .checked_add(lifetime.saturating_sub(EXCHANGE_MARGIN))
+                .unwrap_or(now);
+            cache.insert(user, (token.clone(), until));
+            Ok(token)
+        })
+    }
+}
+
+impl TokenExchange {
+    /// The API token the authorization server issues for `subject_token`, and how long it
+    /// lasts. Error texts never quote either token or the secret.
+    async fn exchange(
+        &self,
+        subject_token: &str,
+    ) -> Result<(String, Duration), crate::runtime::ToolError> {
+        let failed = |why: String| {
+            crate::runtime::ToolError::Answer(format!(
+                "Could not get the user's token for the API: the token exchange at {} {why}. \
+                 Try again later; if this persists, the user must check the server's token \
+                 exchange settings.",
+                self.url
+            ))
+        };
+        let mut form = vec![
+            (
+                "grant_type",
+                "urn:ietf:params:oauth:grant-type:token-exchange",
+            ),
+            ("subject_token", subject_token),
+            (
+                "subject_token_type",
+                "urn:ietf:params:oauth:token-type:access_token",
+            ),
+            (
+                "requested_token_type",
+                "urn:ietf:params:oauth:token-type:access_token",
+            ),
+            ("client_id", self.client_id.as_str()),
+            ("client_secret", self.secret.as_str()),
+        ];
+        if let Some(audience) = &self.audience {
+            form.push(("audience", audience));
+        }
+        if let Some(scope) = &self.scope {
+            form.push(("scope", scope));
+        }
+        let response = self
+            .http
+            .post(&self.url)
+            .header(reqwest::header::ACCEPT, "application/json")
+            .form(&form)
+            .send()
+            .await
+            .map_err(|error| {
+                failed(
+                    if error.is_timeout() {
+                        "did not answer in time"
+                    } else {
+                        "is unreachable"
+                    }
+                    .to_string(),
+                )
+            })?;
+        let status = response.status();
+        let body: Value = response.json().await.unwrap_or(Value::Null);
+        if !status.is_success() {
+            let error = body["error"].as_str().unwrap_or("no error code");
+            return Err(failed(format!("was refused (HTTP {status}, {error})")));
+        }
+        let token = body["access_token"]
+            .as_str()
+            .filter(|token| !token.is_empty())
+            .ok_or_else(|| failed("answered without an access_token".to_string()))?;
+        let lifetime = body["expires_in"]
+            .as_u64()
+            .map_or(EXCHANGE_DEFAULT_LIFETIME, Duration::from_secs);
+        Ok((token.to_string(), lifetime))
+    }
+}
+
 /// The tool a JSON-RPC `tools/call` request names; `None` for any other message.
 fn called_tool(bytes: &[u8]) -> Option<String> {
     let message: Value = serde_json::from_slice(bytes).ok()?;
@@ -557,6 +804,11 @@ mod tests {
             oauth_jwks_url: None,
             oauth_algorithms: vec![Algorithm::RS256],
             oauth_leeway: 30,
+            token_exchange_url: None,
+            token_exchange_client_id: None,
+            token_exchange_secret_env: None,
+            token_exchange_audience: None,
+            token_exchange_scope: None,
         };
         ProtectedResource::new(&options, vec!["issues:read".to_string()], "Tracker")
             .expect("the resource is built")
@@ -616,6 +868,7 @@ mod tests {
         let grant = Grant {
             subject: None,
             scopes: ["a".to_string()].into(),
+            token: Arc::from("t"),
         };
         assert_eq!(grant.missing(&["a", "b"]), vec!["b"]);
         assert!(grant.missing(&["a"]).is_empty());

@@ -399,8 +399,12 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         if let Some(problems) = tool.check_arguments(&arguments) {
             return Ok(CallToolResult::error(vec![ContentBlock::text(problems)]).into());
         }
-        // Tracked, so that a shutdown waits for the call to finish.
-        let call = (tool.call)(Arc::clone(&self.client), arguments);
+        // Tracked, so that a shutdown waits for the call to finish; run as the caller, whose
+        // token a token exchange may need.
+        let call = crate::resource::as_caller(
+            grant(&context).cloned(),
+            (tool.call)(Arc::clone(&self.client), arguments),
+        );
         let outcome = self
             .calls
             .track_future(call)
