@@ -300,6 +300,31 @@ async fn start_exchanging_server(auth: &AuthServer, api: &RecordedApi) -> HttpSe
     HttpServer::start_binary(scoped_tracker(), &api.base_url, &env).await
 }
 
+/// The scoped server in front of `api`, accepting JWTs of `auth` and opaque tokens it
+/// introspects there.
+async fn start_introspecting_server(auth: &AuthServer, api: &RecordedApi) -> HttpServer {
+    let introspection_url = format!("{}/token/introspection", auth.issuer);
+    let env = [
+        ("TRACKER_TOKEN", Some(TOKEN)),
+        ("TRACKER_SCOPED_OAUTH_ISSUER", Some(auth.issuer.as_str())),
+        ("TRACKER_SCOPED_RESOURCE_URL", Some(RESOURCE)),
+        (
+            "TRACKER_SCOPED_OAUTH_INTROSPECTION_URL",
+            Some(introspection_url.as_str()),
+        ),
+        (
+            "TRACKER_SCOPED_OAUTH_INTROSPECTION_CLIENT_ID",
+            Some("mcp-server"),
+        ),
+        (
+            "TRACKER_SCOPED_OAUTH_INTROSPECTION_SECRET_ENV",
+            Some("INTROSPECTION_SECRET"),
+        ),
+        ("INTROSPECTION_SECRET", Some("mcp-server-secret")),
+    ];
+    HttpServer::start_binary(scoped_tracker(), &api.base_url, &env).await
+}
+
 /// Runs `scenario` on a fresh runtime with the server built first, bounded by [`PATIENCE`].
 fn run<Fut: Future<Output = ()>>(scenario: impl FnOnce() -> Fut) {
     scoped_tracker();
@@ -760,4 +785,68 @@ fn each_user_calls_the_api_with_a_token_exchanged_for_theirs_and_cached_per_user
             );
         }
     });
+}
+
+#[test]
+fn opaque_tokens_are_checked_by_introspection_for_activity_audience_and_scopes() {
+    run(|| async {
+        let auth = AuthServer::start();
+        let api = RecordedApi::start().await;
+        let server = start_introspecting_server(&auth, &api).await;
+
+        let reader = auth
+            .token("opaque-client", RESOURCE, Some("issues:read"))
+            .await;
+        assert!(
+            jwt_header(&reader).is_none(),
+            "the authorization server issued an opaque token: {reader}"
+        );
+        let (names, _) = listed(server.url(), &reader).await;
+        assert_eq!(names, ["tracker_search_issues"]);
+        let create = tools_call(
+            "tracker_create_issue",
+            json!({ "project": "WEB", "title": "Should never be created" }),
+        );
+        let answer = post(server.url(), Some(&reader), &create).await;
+        assert_eq!(answer.status, 403, "{}", answer.body);
+
+        let elsewhere = auth
+            .token("opaque-client", "https://other.example/mcp", Some(SCOPES))
+            .await;
+        for (what, token, reason) in [
+            (
+                "another audience",
+                elsewhere.as_str(),
+                "not issued for this server",
+            ),
+            (
+                "an unknown token",
+                "not-a-token-anyone-issued",
+                "not active",
+            ),
+        ] {
+            let answer = post(server.url(), Some(token), &tools_list()).await;
+            assert_eq!(answer.status, 401, "{what}: {}", answer.body);
+            let challenge = answer.challenge.expect("a WWW-Authenticate header");
+            assert!(challenge.contains(reason), "{what}: {challenge}");
+        }
+        assert_eq!(
+            api.requests(),
+            Vec::<String>::new(),
+            "nothing reached the API"
+        );
+
+        // JWT access tokens are still checked on their own.
+        let jwt = auth.token("mcp-client", RESOURCE, Some(SCOPES)).await;
+        assert!(jwt_header(&jwt).is_some());
+        let (names, _) = listed(server.url(), &jwt).await;
+        assert_eq!(names.len(), 3, "{names:?}");
+    });
+}
+
+/// The header of a JWT, when `token` is one.
+fn jwt_header(token: &str) -> Option<String> {
+    let (header, rest) = token.split_once('.')?;
+    rest.split_once('.')?;
+    Some(header.to_string())
 }

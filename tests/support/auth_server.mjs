@@ -9,7 +9,9 @@
 // target/oidc).
 //
 // Clients, each with the secret `<client_id>-secret`: `mcp-client` (tokens live 5 minutes),
-// `short-lived` (1 second), and the users `alice` and `bob` (whose tokens' `sub` is their name).
+// `short-lived` (1 second), `opaque-client` (opaque tokens, checked by introspection, RFC 7662,
+// which any client with a secret may ask), and the users `alice` and `bob` (whose tokens' `sub`
+// is their name).
 // The signing key is generated at start (RS256), with the key id KID (`test-key-1` unless
 // given): started again with another KID, the server has rotated its key.
 //
@@ -50,6 +52,7 @@ const provider = new Provider(issuer, {
   clients: [
     client('mcp-client'),
     client('short-lived'),
+    client('opaque-client'),
     client('alice'),
     client('bob'),
     client('mcp-server', [TOKEN_EXCHANGE]),
@@ -58,12 +61,13 @@ const provider = new Provider(issuer, {
   features: {
     devInteractions: { enabled: false },
     clientCredentials: { enabled: true },
+    introspection: { enabled: true },
     resourceIndicators: {
       enabled: true,
       getResourceServerInfo: (ctx, resource, requester) => ({
         scope: scopes,
         audience: resource,
-        accessTokenFormat: 'jwt',
+        accessTokenFormat: requester.clientId === 'opaque-client' ? 'opaque' : 'jwt',
         accessTokenTTL: requester.clientId === 'short-lived' ? 1 : 300,
         jwt: { sign: { alg: 'RS256' } },
       }),

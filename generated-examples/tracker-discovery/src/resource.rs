@@ -56,6 +56,18 @@ pub struct ResourceOptions {
     /// when `exp` and `nbf` are checked.
     #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(0..=300))]
     pub oauth_leeway: u64,
+    /// Also accept opaque access tokens (any token that is not a JWT), asking this token
+    /// introspection endpoint (RFC 7662) of the authorization server about each one; it must
+    /// answer that the token is active, for this server's audience, and not expired.
+    #[arg(long, value_name = "URL", requires = "oauth_issuer", value_parser = parse_url)]
+    pub oauth_introspection_url: Option<String>,
+    /// The client id this server authenticates with at `--oauth-introspection-url`.
+    #[arg(long, value_name = "ID", requires = "oauth_introspection_url")]
+    pub oauth_introspection_client_id: Option<String>,
+    /// The environment variable holding the client secret for `--oauth-introspection-url`
+    /// (also read from a file named by the variable with `_FILE` added).
+    #[arg(long, value_name = "VAR", requires = "oauth_introspection_url")]
+    pub oauth_introspection_secret_env: Option<String>,
     /// Call the API with each user's own token instead of the server's: exchanged (RFC 8693) at
     /// this token endpoint of the API's authorization server for the user's verified access
     /// token, and cached per user until it expires. Needs `--oauth-issuer`; the user's token
@@ -79,12 +91,15 @@ pub struct ResourceOptions {
 
 impl ResourceOptions {
     /// The ids of the options, which are also their field names.
-    const IDS: [&'static str; 10] = [
+    const IDS: [&'static str; 13] = [
         "oauth_issuer",
         "resource_url",
         "oauth_jwks_url",
         "oauth_algorithms",
         "oauth_leeway",
+        "oauth_introspection_url",
+        "oauth_introspection_client_id",
+        "oauth_introspection_secret_env",
         "token_exchange_url",
         "token_exchange_client_id",
         "token_exchange_secret_env",
@@ -192,6 +207,15 @@ pub struct ProtectedResource {
     http: reqwest::Client,
     /// Locked across a fetch, so that many requests with a new key fetch once.
     keys: tokio::sync::Mutex<KeyCache>,
+    /// Where opaque tokens are checked, when they are accepted.
+    introspection: Option<Introspection>,
+}
+
+/// A token introspection endpoint (RFC 7662) and this server's client credentials for it.
+struct Introspection {
+    url: String,
+    client_id: String,
+    secret: String,
 }
 
 /// Why a token is refused, worded for the client (`error_description`) and the log.
@@ -216,6 +240,31 @@ impl ProtectedResource {
             .timeout(FETCH_TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())
             .build()?;
+        let introspection = match &options.oauth_introspection_url {
+            None => None,
+            Some(url) => {
+                let (Some(client_id), Some(secret_env)) = (
+                    &options.oauth_introspection_client_id,
+                    &options.oauth_introspection_secret_env,
+                ) else {
+                    anyhow::bail!(
+                        "--oauth-introspection-url needs --oauth-introspection-client-id and \
+                         --oauth-introspection-secret-env"
+                    );
+                };
+                let Some(secret) = crate::runtime::secret_var(secret_env)? else {
+                    anyhow::bail!(
+                        "--oauth-introspection-secret-env names {secret_env}, which is unset or \
+                         empty: set it to the client secret for {url}"
+                    );
+                };
+                Some(Introspection {
+                    url: url.clone(),
+                    client_id: client_id.clone(),
+                    secret,
+                })
+            }
+        };
         Ok(Some(Self {
             issuer: issuer.clone(),
             resource: resource.clone(),
@@ -226,6 +275,7 @@ impl ProtectedResource {
             resource_name: resource_name.to_string(),
             http,
             keys: tokio::sync::Mutex::new(KeyCache::default()),
+            introspection,
         }))
     }
 
@@ -290,8 +340,15 @@ impl ProtectedResource {
     /// Verifies `token`: signed with one of the authorization server's keys in an allowed
     /// algorithm, issued by it, for this server, and within its lifetime.
     pub async fn validate(&self, token: &str) -> Result<Grant, Refusal> {
-        let header = jsonwebtoken::decode_header(token)
-            .map_err(|_| Refusal("the access token is not a JWT".to_string()))?;
+        let header = match jsonwebtoken::decode_header(token) {
+            Ok(header) => header,
+            Err(_) => {
+                return match &self.introspection {
+                    Some(introspection) => self.introspect(introspection, token).await,
+                    None => Err(Refusal("the access token is not a JWT".to_string())),
+                };
+            }
+        };
         if !self.algorithms.contains(&header.alg) {
             return Err(Refusal(format!(
                 "the access token is signed with {:?}, which this server does not accept",
@@ -347,6 +404,87 @@ impl ProtectedResource {
         Ok(Grant {
             subject: claims.sub,
             scopes,
+            token: Arc::from(token),
+        })
+    }
+
+    /// Asks the introspection endpoint about an opaque `token` (RFC 7662 §2): it must be active,
+    /// issued by the issuer when the answer names one, for this server's audience, and within
+    /// its lifetime.
+    async fn introspect(
+        &self,
+        introspection: &Introspection,
+        token: &str,
+    ) -> Result<Grant, Refusal> {
+        let form = [
+            ("token", token),
+            ("token_type_hint", "access_token"),
+            ("client_id", introspection.client_id.as_str()),
+            ("client_secret", introspection.secret.as_str()),
+        ];
+        let answer = self
+            .http
+            .post(&introspection.url)
+            .header(reqwest::header::ACCEPT, "application/json")
+            .form(&form)
+            .send()
+            .await
+            .and_then(reqwest::Response::error_for_status);
+        let answer: Value = match answer {
+            Ok(response) => response.json().await.unwrap_or(Value::Null),
+            Err(error) => {
+                tracing::warn!(
+                    "the introspection endpoint {} failed: {}",
+                    introspection.url,
+                    error.without_url()
+                );
+                return Err(Refusal(
+                    "the access token cannot be checked now (introspection failed)".to_string(),
+                ));
+            }
+        };
+        if answer["active"] != Value::Bool(true) {
+            return Err(Refusal("the access token is not active".to_string()));
+        }
+        if let Some(issuer) = answer["iss"].as_str()
+            && issuer != self.issuer
+        {
+            return Err(Refusal(
+                "the access token was issued by another authorization server".to_string(),
+            ));
+        }
+        let for_us = match &answer["aud"] {
+            Value::String(audience) => *audience == self.resource,
+            Value::Array(audiences) => audiences.iter().any(|a| *a == *self.resource),
+            _ => false,
+        };
+        if !for_us {
+            return Err(Refusal(
+                "the access token was not issued for this server (its audience differs)"
+                    .to_string(),
+            ));
+        }
+        let now = jsonwebtoken::get_current_timestamp();
+        if answer["exp"]
+            .as_u64()
+            .is_some_and(|exp| exp.saturating_add(self.leeway) <= now)
+        {
+            return Err(Refusal("the access token has expired".to_string()));
+        }
+        if answer["nbf"]
+            .as_u64()
+            .is_some_and(|nbf| nbf > now.saturating_add(self.leeway))
+        {
+            return Err(Refusal("the access token is not valid yet".to_string()));
+        }
+        Ok(Grant {
+            subject: answer["sub"].as_str().map(str::to_string),
+            scopes: answer["scope"]
+                .as_str()
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect(),
             token: Arc::from(token),
         })
     }
@@ -804,6 +942,9 @@ mod tests {
             oauth_jwks_url: None,
             oauth_algorithms: vec![Algorithm::RS256],
             oauth_leeway: 30,
+            oauth_introspection_url: None,
+            oauth_introspection_client_id: None,
+            oauth_introspection_secret_env: None,
             token_exchange_url: None,
             token_exchange_client_id: None,
             token_exchange_secret_env: None,
