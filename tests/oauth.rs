@@ -850,3 +850,35 @@ fn jwt_header(token: &str) -> Option<String> {
     rest.split_once('.')?;
     Some(header.to_string())
 }
+
+#[test]
+fn while_the_authorization_servers_keys_cannot_be_fetched_every_token_gets_401() {
+    run(|| async {
+        let auth = AuthServer::start();
+        let api = RecordedApi::start().await;
+        let token = auth.token("mcp-client", RESOURCE, Some(SCOPES)).await;
+        // An issuer nobody listens at.
+        let closed = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port")
+            .port();
+        let issuer = format!("http://127.0.0.1:{closed}");
+        let env = [
+            ("TRACKER_TOKEN", Some(TOKEN)),
+            ("TRACKER_SCOPED_OAUTH_ISSUER", Some(issuer.as_str())),
+            ("TRACKER_SCOPED_RESOURCE_URL", Some(RESOURCE)),
+        ];
+        let server = HttpServer::start_binary(scoped_tracker(), &api.base_url, &env).await;
+        for _ in 0..2 {
+            let answer = post(server.url(), Some(&token), &tools_list()).await;
+            assert_eq!(answer.status, 401, "{}", answer.body);
+            let challenge = answer.challenge.expect("a WWW-Authenticate header");
+            assert!(challenge.contains("keys cannot be fetched"), "{challenge}");
+        }
+        assert_eq!(
+            api.requests(),
+            Vec::<String>::new(),
+            "nothing reached the API"
+        );
+    });
+}

@@ -191,7 +191,10 @@ struct AccessClaims {
 #[derive(Default)]
 struct KeyCache {
     keys: JwkSet,
+    /// When the keys were last fetched.
     fetched: Option<Instant>,
+    /// When a fetch was last tried, whether it worked or not.
+    tried: Option<Instant>,
 }
 
 /// This server as a protected resource: where its tokens come from, for which audience, and the
@@ -306,11 +309,6 @@ impl ProtectedResource {
             "resource": self.resource,
             "authorization_servers": [self.issuer],
             "bearer_methods_supported": ["header"],
-            "resource_signing_alg_values_supported": self
-                .algorithms
-                .iter()
-                .map(|algorithm| format!("{algorithm:?}"))
-                .collect::<Vec<_>>(),
             "resource_name": self.resource_name,
         });
         if !self.scopes_supported.is_empty() {
@@ -496,26 +494,28 @@ impl ProtectedResource {
         let stale = cache
             .fetched
             .is_none_or(|fetched| fetched.elapsed() > MAX_KEY_AGE);
-        let may_refetch = cache
-            .fetched
-            .is_none_or(|fetched| fetched.elapsed() > MIN_REFETCH);
-        if stale || (find_key(&cache.keys, kid, algorithm).is_none() && may_refetch) {
+        // Also while the authorization server is down: a failed fetch is not tried again at once.
+        let may_fetch = cache
+            .tried
+            .is_none_or(|tried| tried.elapsed() > MIN_REFETCH);
+        let unknown = find_key(&cache.keys, kid, algorithm).is_none();
+        if may_fetch && (stale || unknown) {
+            cache.tried = Some(Instant::now());
             match self.fetch_keys().await {
                 Ok(keys) => {
                     cache.keys = keys;
                     cache.fetched = Some(Instant::now());
                 }
                 Err(error) => {
-                    tracing::warn!("cannot fetch the authorization server's keys: {error}");
-                    // Keys fetched before still serve; a first fetch that fails refuses the
-                    // token, and the next request tries again.
-                    if cache.fetched.is_none() {
-                        return Err(Refusal(
-                            "the authorization server's keys cannot be fetched".to_string(),
-                        ));
-                    }
+                    tracing::warn!("cannot fetch the authorization server's keys: {error:#}");
                 }
             }
+        }
+        // Keys fetched before still serve while the authorization server is unreachable.
+        if cache.fetched.is_none() {
+            return Err(Refusal(
+                "the authorization server's keys cannot be fetched".to_string(),
+            ));
         }
         let jwk = find_key(&cache.keys, kid, algorithm).ok_or_else(|| {
             Refusal(
