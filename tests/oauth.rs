@@ -882,3 +882,58 @@ fn while_the_authorization_servers_keys_cannot_be_fetched_every_token_gets_401()
         );
     });
 }
+
+#[test]
+fn tokens_signed_in_an_algorithm_outside_the_allow_list_get_401() {
+    run(|| async {
+        let auth = AuthServer::start();
+        let api = RecordedApi::start().await;
+        let server = start_server(&auth, &api, 30).await;
+        let valid = auth.token("mcp-client", RESOURCE, Some(SCOPES)).await;
+        let mut parts = valid.split('.');
+        let (_, claims) = (parts.next(), parts.next().expect("a JWT's claims"));
+        // `{"alg":"none","typ":"at+jwt"}` and `{"alg":"HS256","typ":"at+jwt","kid":"test-key-1"}`
+        // over the valid token's claims: unsigned, and "signed" with a shared secret.
+        let unsigned = format!("eyJhbGciOiJub25lIiwidHlwIjoiYXQrand0In0.{claims}.");
+        let symmetric = format!(
+            "eyJhbGciOiJIUzI1NiIsInR5cCI6ImF0K2p3dCIsImtpZCI6InRlc3Qta2V5LTEifQ.{claims}.c2lnbmF0dXJl"
+        );
+        for (what, token, reason) in [
+            ("alg none", unsigned.as_str(), "invalid_token"),
+            (
+                "HS256",
+                symmetric.as_str(),
+                "HS256, which this server does not accept",
+            ),
+        ] {
+            let answer = post(server.url(), Some(token), &tools_list()).await;
+            assert_eq!(answer.status, 401, "{what}: {}", answer.body);
+            let challenge = answer.challenge.expect("a WWW-Authenticate header");
+            assert!(challenge.contains(reason), "{what}: {challenge}");
+        }
+
+        // A server that accepts ES256 only refuses the authorization server's RS256 tokens.
+        let env = [
+            ("TRACKER_TOKEN", Some(TOKEN)),
+            ("TRACKER_SCOPED_OAUTH_ISSUER", Some(auth.issuer.as_str())),
+            ("TRACKER_SCOPED_RESOURCE_URL", Some(RESOURCE)),
+            ("TRACKER_SCOPED_OAUTH_ALGORITHMS", Some("ES256")),
+        ];
+        let strict = HttpServer::start_binary(scoped_tracker(), &api.base_url, &env).await;
+        let answer = post(strict.url(), Some(&valid), &tools_list()).await;
+        assert_eq!(answer.status, 401, "{}", answer.body);
+        let challenge = answer.challenge.expect("a WWW-Authenticate header");
+        assert!(
+            challenge.contains("RS256, which this server does not accept"),
+            "{challenge}"
+        );
+        // The default list accepts it.
+        let answer = post(server.url(), Some(&valid), &tools_list()).await;
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        assert_eq!(
+            api.requests(),
+            Vec::<String>::new(),
+            "nothing reached the API"
+        );
+    });
+}
