@@ -937,3 +937,108 @@ fn tokens_signed_in_an_algorithm_outside_the_allow_list_get_401() {
         );
     });
 }
+
+/// The scoped server on a loopback port of its own, its resource URL the URL it is reached at
+/// (as a client that discovers everything checks), killed when dropped.
+struct LoopbackResource {
+    child: Child,
+    url: String,
+}
+
+impl LoopbackResource {
+    async fn start(auth: &AuthServer, api: &RecordedApi) -> LoopbackResource {
+        let address = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|listener| listener.local_addr())
+            .expect("a free port on 127.0.0.1");
+        let url = format!("http://{address}/mcp");
+        let child = Command::new(scoped_tracker())
+            .args(["--transport", "http", "--listen", &address.to_string()])
+            .args(["--base-url", &api.base_url])
+            .env("TRACKER_TOKEN", TOKEN)
+            .env("TRACKER_SCOPED_OAUTH_ISSUER", &auth.issuer)
+            .env("TRACKER_SCOPED_RESOURCE_URL", &url)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        let server = LoopbackResource { child, url };
+        let deadline = Instant::now() + PATIENCE;
+        while tokio::net::TcpStream::connect(address).await.is_err() {
+            assert!(
+                Instant::now() < deadline,
+                "the server did not listen in time"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        server
+    }
+}
+
+impl Drop for LoopbackResource {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn the_typescript_client_finds_the_authorization_server_from_the_401_and_gets_only_its_scopes() {
+    run(|| async {
+        let auth = AuthServer::start();
+        let api = RecordedApi::start().await;
+        let server = LoopbackResource::start(&auth, &api).await;
+        let client_dir = required_env("MCPGEN_TEST_TS_CLIENT");
+        let node = required_env("MCPGEN_TEST_NODE22");
+        let script = repo().join("tests/support/ts_oauth_client.mjs");
+        let url = server.url.clone();
+        let issuer = auth.issuer.clone();
+        // `ts-client` may be granted issues:read only, whatever it asks for.
+        let output = tokio::task::spawn_blocking(move || {
+            Command::new(node)
+                .arg(script)
+                .arg(client_dir)
+                .args([
+                    &url,
+                    "ts-client",
+                    "ts-client-secret",
+                    "issues:read",
+                    &issuer,
+                ])
+                .output()
+                .expect("node runs the TypeScript client")
+        })
+        .await
+        .expect("the client finishes");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success(),
+            "the client failed: {stdout}\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let report: Value = serde_json::from_str(stdout.trim())
+            .unwrap_or_else(|e| panic!("the client printed no JSON ({e}): {stdout}"));
+        assert_eq!(
+            report["tools"],
+            json!(["tracker_search_issues"]),
+            "{report}"
+        );
+        assert_eq!(report["search"]["isError"], json!(false), "{report}");
+        assert!(
+            report["create"]["error"]
+                .as_str()
+                .is_some_and(|error| error.contains("insufficient_scope")),
+            "creating needs issues:write, which the client cannot get: {report}"
+        );
+        assert!(
+            api.requests().iter().any(|line| line.ends_with("/issues")),
+            "the search reached the API: {:?}",
+            api.requests()
+        );
+        assert!(
+            !api.requests().iter().any(|line| line.starts_with("POST")),
+            "nothing was created: {:?}",
+            api.requests()
+        );
+    });
+}

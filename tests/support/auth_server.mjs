@@ -9,7 +9,8 @@
 // target/oidc).
 //
 // Clients, each with the secret `<client_id>-secret`: `mcp-client` (tokens live 5 minutes),
-// `short-lived` (1 second), `opaque-client` (opaque tokens, checked by introspection, RFC 7662,
+// `short-lived` (1 second), `ts-client` (client_secret_basic, as the TypeScript MCP client's
+// client-credentials provider authenticates, and granted `issues:read` at most), `opaque-client` (opaque tokens, checked by introspection, RFC 7662,
 // which any client with a secret may ask), and the users `alice` and `bob` (whose tokens' `sub`
 // is their name).
 // The signing key is generated at start (RS256), with the key id KID (`test-key-1` unless
@@ -39,13 +40,14 @@ const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const publicKey = createPublicKey(privateKey);
 const signingKey = { ...privateKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' };
 
-const client = (id, grants = ['client_credentials']) => ({
+const client = (id, grants = ['client_credentials'], extra = {}) => ({
   client_id: id,
   client_secret: `${id}-secret`,
   grant_types: grants,
   redirect_uris: [],
   response_types: [],
   token_endpoint_auth_method: 'client_secret_post',
+  ...extra,
 });
 
 const provider = new Provider(issuer, {
@@ -53,11 +55,13 @@ const provider = new Provider(issuer, {
     client('mcp-client'),
     client('short-lived'),
     client('opaque-client'),
+    client('ts-client', ['client_credentials'], { token_endpoint_auth_method: 'client_secret_basic' }),
     client('alice'),
     client('bob'),
     client('mcp-server', [TOKEN_EXCHANGE]),
   ],
   jwks: { keys: [signingKey] },
+  scopes: ['openid', 'offline_access', ...scopes.split(' ')],
   features: {
     devInteractions: { enabled: false },
     clientCredentials: { enabled: true },
@@ -65,7 +69,7 @@ const provider = new Provider(issuer, {
     resourceIndicators: {
       enabled: true,
       getResourceServerInfo: (ctx, resource, requester) => ({
-        scope: scopes,
+        scope: requester.clientId === 'ts-client' ? 'issues:read' : scopes,
         audience: resource,
         accessTokenFormat: requester.clientId === 'opaque-client' ? 'opaque' : 'jwt',
         accessTokenTTL: requester.clientId === 'short-lived' ? 1 : 300,
