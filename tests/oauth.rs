@@ -4,6 +4,11 @@
 //! with `MCPGEN_TEST_NODE22`), which issues JWT access tokens through the client-credentials grant
 //! for the resource and scopes a test asks for.
 //!
+//! Clients: plain 2026-07-28 HTTP requests (to read statuses and `WWW-Authenticate`), rmcp's
+//! client with a bearer token, and the TypeScript v2 client (`MCPGEN_TEST_TS_CLIENT`) with its own
+//! client-credentials OAuth provider, which discovers the authorization server from the server's
+//! 401 and metadata (`tests/support/ts_oauth_client.mjs`).
+//!
 //! The server is the curated tracker with scopes added to its tools (`issues:read` to search,
 //! `issues:write` to create, both to change a status), generated into `target/e2e/tracker-scoped`
 //! and configured through its environment. Its upstream is the tracker API served in-process
