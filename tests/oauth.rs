@@ -34,7 +34,7 @@ const RESOURCE: &str = "https://mcp.tracker.test/mcp";
 /// Where the server's metadata is, by RFC 9728 §3.1, for [`RESOURCE`].
 const METADATA_URL: &str = "https://mcp.tracker.test/.well-known/oauth-protected-resource/mcp";
 /// Every scope the authorization server may grant.
-const SCOPES: &str = "issues:read issues:write";
+const SCOPES: &str = "issues:read issues:write api:explore";
 /// The longest the authorization server may take to listen, and a test to run.
 const PATIENCE: Duration = Duration::from_secs(30);
 
@@ -225,46 +225,87 @@ impl RecordedApi {
 fn scoped_tracker() -> &'static Path {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
     BINARY.get_or_init(|| {
-        let dir = repo().join("target/e2e/tracker-scoped");
-        let curation = std::fs::read_to_string(repo().join("specs/tracker/mcpgen.yaml"))
-            .expect("the tracker's curation file");
-        let mut scoped = curation;
-        for (tool, scopes) in [
-            ("search_issues", "[issues:read]"),
-            ("create_issue", "[issues:write]"),
-            ("change_issue_status", "[issues:read, issues:write]"),
-        ] {
-            let key = format!("\n  {tool}:\n");
-            assert_eq!(scoped.matches(&key).count(), 1, "one tool {tool}");
-            scoped = scoped.replace(&key, &format!("{key}    scopes: {scopes}\n"));
-        }
-        std::fs::create_dir_all(&dir).expect("target/e2e/tracker-scoped");
-        let curation_path = dir.join("mcpgen.yaml");
-        std::fs::write(&curation_path, scoped).expect("the scoped curation file is written");
-        let crate_dir = dir.join("crate");
-        let options = mcpgen::Options {
-            name: Some("tracker-scoped".to_string()),
-            ..Default::default()
-        };
-        let spec = repo().join("specs/tracker/openapi.yaml");
-        let (_, files) = mcpgen::generate(&spec, Some(&curation_path), &options)
-            .unwrap_or_else(|e| panic!("the scoped tracker generates: {e:#}"));
-        mcpgen::write::write(&crate_dir, &files).expect("the crate is written");
-        let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
-            .args(["clippy", "--quiet", "--all-targets", "--manifest-path"])
-            .arg(crate_dir.join("Cargo.toml"))
-            .args(["--", "-D", "warnings"])
-            .env("CARGO_TARGET_DIR", repo().join("target/generated"))
-            .env("CARGO_PROFILE_DEV_DEBUG", "false")
-            .output()
-            .expect("cargo runs");
-        assert!(
-            output.status.success(),
-            "the scoped tracker does not pass clippy:\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
-        support::build_crate(&crate_dir, "tracker-scoped-mcp").unwrap_or_else(|e| panic!("{e}"))
+        build_scoped(
+            "tracker-scoped",
+            "specs/tracker/mcpgen.yaml",
+            &[
+                (
+                    "\n  search_issues:\n",
+                    "\n  search_issues:\n    scopes: [issues:read]\n",
+                ),
+                (
+                    "\n  create_issue:\n",
+                    "\n  create_issue:\n    scopes: [issues:write]\n",
+                ),
+                (
+                    "\n  change_issue_status:\n",
+                    "\n  change_issue_status:\n    scopes: [issues:read, issues:write]\n",
+                ),
+            ],
+        )
     })
+}
+
+/// The tracker with one curated tool and discovery tools for the rest
+/// (`tests/fixtures/discovery/tracker.yaml`), the curated tool needing `issues:read` and the
+/// discovery tools `api:explore`; its variables start `TRACKER_DISCOVERY_SCOPED_`.
+fn scoped_discovery() -> &'static Path {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY.get_or_init(|| {
+        build_scoped(
+            "tracker-discovery-scoped",
+            "tests/fixtures/discovery/tracker.yaml",
+            &[
+                (
+                    "\n  search_issues:\n",
+                    "\n  search_issues:\n    scopes: [issues:read]\n",
+                ),
+                (
+                    "\ndiscovery: {}\n",
+                    "\ndiscovery: { scopes: [api:explore] }\n",
+                ),
+            ],
+        )
+    })
+}
+
+/// Generates the tracker with `curation` (relative to the repository) edited, each `(text,
+/// replacement)` replacing the one place `text` occurs, under the name `name` into
+/// `target/e2e/NAME`, checks it with clippy and builds it.
+fn build_scoped(name: &str, curation: &str, edits: &[(&str, &str)]) -> PathBuf {
+    let dir = repo().join("target/e2e").join(name);
+    let mut scoped =
+        std::fs::read_to_string(repo().join(curation)).expect("the tracker's curation file");
+    for (text, replacement) in edits {
+        assert_eq!(scoped.matches(text).count(), 1, "one place {text:?}");
+        scoped = scoped.replace(text, replacement);
+    }
+    std::fs::create_dir_all(&dir).expect("the crate's folder");
+    let curation_path = dir.join("mcpgen.yaml");
+    std::fs::write(&curation_path, scoped).expect("the scoped curation file is written");
+    let crate_dir = dir.join("crate");
+    let options = mcpgen::Options {
+        name: Some(name.to_string()),
+        ..Default::default()
+    };
+    let spec = repo().join("specs/tracker/openapi.yaml");
+    let (_, files) = mcpgen::generate(&spec, Some(&curation_path), &options)
+        .unwrap_or_else(|e| panic!("{name} generates: {e:#}"));
+    mcpgen::write::write(&crate_dir, &files).expect("the crate is written");
+    let output = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+        .args(["clippy", "--quiet", "--all-targets", "--manifest-path"])
+        .arg(crate_dir.join("Cargo.toml"))
+        .args(["--", "-D", "warnings"])
+        .env("CARGO_TARGET_DIR", repo().join("target/generated"))
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
+        .output()
+        .expect("cargo runs");
+    assert!(
+        output.status.success(),
+        "{name} does not pass clippy:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    support::build_crate(&crate_dir, &format!("{name}-mcp")).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The scoped server in front of `api`, accepting tokens of `auth` for [`RESOURCE`], configured
@@ -1044,6 +1085,61 @@ fn the_typescript_client_finds_the_authorization_server_from_the_401_and_gets_on
             !api.requests().iter().any(|line| line.starts_with("POST")),
             "nothing was created: {:?}",
             api.requests()
+        );
+    });
+}
+
+#[test]
+fn the_discovery_tools_are_listed_and_called_only_with_their_scope() {
+    let binary = scoped_discovery();
+    run(|| async {
+        let auth = AuthServer::start();
+        let api = RecordedApi::start().await;
+        let env = [
+            ("TRACKER_DISCOVERY_TOKEN", Some(TOKEN)),
+            (
+                "TRACKER_DISCOVERY_SCOPED_OAUTH_ISSUER",
+                Some(auth.issuer.as_str()),
+            ),
+            ("TRACKER_DISCOVERY_SCOPED_RESOURCE_URL", Some(RESOURCE)),
+        ];
+        let server = HttpServer::start_binary(binary, &api.base_url, &env).await;
+        let discovery = [
+            "tracker_search_operations",
+            "tracker_describe_operation",
+            "tracker_call_operation",
+        ];
+
+        let reader = auth
+            .token("mcp-client", RESOURCE, Some("issues:read"))
+            .await;
+        let (names, _) = listed(server.url(), &reader).await;
+        assert_eq!(names, ["tracker_search_issues"]);
+        let call = tools_call(
+            "tracker_call_operation",
+            json!({ "operation": "getIssueByKey", "arguments": { "issue_key": "WEB-1" } }),
+        );
+        let answer = post(server.url(), Some(&reader), &call).await;
+        assert_eq!(answer.status, 403, "{}", answer.body);
+        let challenge = answer.challenge.expect("a WWW-Authenticate header");
+        assert!(challenge.contains("scope=\"api:explore\""), "{challenge}");
+        assert_eq!(
+            api.requests(),
+            Vec::<String>::new(),
+            "nothing reached the API"
+        );
+
+        let explorer = auth
+            .token("mcp-client", RESOURCE, Some("api:explore"))
+            .await;
+        let (names, _) = listed(server.url(), &explorer).await;
+        assert_eq!(names, discovery);
+        let answer = post(server.url(), Some(&explorer), &call).await;
+        assert_eq!(answer.status, 200, "{}", answer.body);
+        assert_eq!(answer.result()["isError"], json!(false), "{}", answer.body);
+        assert!(
+            !api.requests().is_empty(),
+            "the discovered operation reached the API"
         );
     });
 }
