@@ -672,6 +672,7 @@ mod tests {
             enums: Vec::new(),
             resolvers: Vec::new(),
             discovery: None,
+            scopes: Vec::new(),
         }
     }
 

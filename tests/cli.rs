@@ -239,12 +239,16 @@ fn a_non_utf8_file_is_refused_mentioning_utf8() {
 
 /// The files `build` must write, whatever else it may add.
 const CRATE_FILES: &[&str] = &[
+    ".dockerignore",
     ".gitignore",
     "Cargo.toml",
+    "Dockerfile",
     "README.md",
+    "server.json",
     "src/client.rs",
     "src/lib.rs",
     "src/main.rs",
+    "src/resource.rs",
     "src/runtime.rs",
     "src/tools.rs",
 ];

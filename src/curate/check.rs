@@ -520,6 +520,9 @@ impl<'a> Checker<'a> {
         for words in curation.discovery.iter().flat_map(|d| &d.search_words) {
             self.check_search_words(words);
         }
+        if let Some(discovery) = &curation.discovery {
+            self.check_access_scopes(&discovery.scopes);
+        }
         for (status, _) in &curation.errors {
             self.check_status(status);
         }
@@ -607,6 +610,30 @@ impl<'a> Checker<'a> {
                         status.value
                     ),
                 );
+            }
+        }
+    }
+
+    /// OAuth scopes a tool needs: each a scope token of RFC 6749 §3.3 (printable ASCII but space,
+    /// `"` and `\\`), each named once.
+    fn check_access_scopes(&mut self, scopes: &[Spanned<String>]) {
+        for (index, scope) in scopes.iter().enumerate() {
+            let valid = !scope.value.is_empty()
+                && scope
+                    .value
+                    .bytes()
+                    .all(|b| matches!(b, 0x21 | 0x23..=0x5b | 0x5d..=0x7e));
+            if !valid {
+                self.error(
+                    scope.at,
+                    format!(
+                        "`{}` is not an OAuth scope: a scope is printable ASCII without spaces, \
+                         `\"` or `\\` (such as `issues:read`)",
+                        scope.value
+                    ),
+                );
+            } else if scopes[..index].iter().any(|s| s.value == scope.value) {
+                self.error(scope.at, format!("scope `{}` is named twice", scope.value));
             }
         }
     }
@@ -1273,6 +1300,7 @@ impl<'a> Checker<'a> {
             self.check_placeholders(status.at, message, &params, &[]);
         }
         self.check_resolver_scopes(tool);
+        self.check_access_scopes(&tool.scopes);
         if let Some(pagination) = &tool.pagination {
             self.check_pagination_shape(pagination);
         }

@@ -406,6 +406,10 @@ pub struct DiscoverySection {
     /// its descriptions do not (`move` for a transition).
     #[serde(default)]
     pub search_words: Vec<SearchWords>,
+    /// The OAuth scopes a caller's access token must grant for the discovery tools to be listed
+    /// and called (all of them), when the server runs as a protected resource (`--oauth-issuer`).
+    #[serde(default)]
+    pub scopes: Vec<Spanned<String>>,
 }
 
 /// Search words for one operation, or for every operation with a tag (give one of the two).
@@ -636,6 +640,11 @@ pub struct ToolSpec {
     pub errors: IndexMap<Spanned<String>, String>,
     /// The paging style of this tool's operation, when it differs from the file's.
     pub pagination: Option<Pagination>,
+    /// The OAuth scopes a caller's access token must grant for this tool to be listed and called
+    /// (all of them), when the server runs as a protected resource (`--oauth-issuer`): a caller
+    /// without them does not see the tool, and a call is refused before the API is asked.
+    #[serde(default)]
+    pub scopes: Vec<Spanned<String>>,
 }
 
 /// One parameter of a curated tool.

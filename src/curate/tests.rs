@@ -724,6 +724,15 @@ fn bad_prefix() {
 }
 
 #[test]
+fn bad_oauth_scope() {
+    let text = base_with(&[(
+        "    description: Search issues in one project.\n",
+        "    description: Search issues in one project.\n    scopes: [issues:read, \"issues read\", issues:read]\n",
+    )]);
+    case("bad_oauth_scope", &text);
+}
+
+#[test]
 fn bad_header_name() {
     let text = base_with(&[(
         "        resolve: user\n",

@@ -45,6 +45,8 @@ pub struct Plan {
     pub resolvers: Vec<curated::ResolverPlan>,
     /// The discovery tools' operations, index and catalog, when the server has them.
     pub discovery: Option<discovery::DiscoveryPlan>,
+    /// The OAuth scopes each tool that needs some needs, by tool name, in `tools/list` order.
+    pub scopes: Vec<(String, Vec<String>)>,
 }
 
 /// The server's identity and configuration.
@@ -417,6 +419,14 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
     let mut tools = Vec::new();
     let curated =
         curated::CuratedPlanner::new(curation, prefix).plan(&mut builder, &mut tool_names)?;
+    // The curated tools come in the file's order, one per entry.
+    let mut scopes: Vec<(String, Vec<String>)> = curation
+        .tools
+        .values()
+        .zip(&curated.tools)
+        .filter(|(spec, _)| !spec.scopes.is_empty())
+        .map(|(spec, tool)| (tool.name.clone(), spec_scopes(&spec.scopes)))
+        .collect();
     tools.extend(curated.tools);
     let mut candidates = Vec::new();
     for operation in &api.operations {
@@ -456,6 +466,14 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
                 &tool_prefix,
                 &mut tool_names,
             )?;
+            if !section.scopes.is_empty() {
+                let needed = spec_scopes(&section.scopes);
+                scopes.extend(
+                    discovery_tools
+                        .iter()
+                        .map(|tool| (tool.name.clone(), needed.clone())),
+                );
+            }
             tools.extend(discovery_tools);
             Some(plan)
         }
@@ -467,9 +485,15 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
         enums: curated.enums,
         resolvers: curated.resolvers,
         discovery,
+        scopes,
     };
     every_value_names_a_parameter(&plan)?;
     Ok(plan)
+}
+
+/// The scopes as the file names them.
+fn spec_scopes(scopes: &[crate::curate::model::Spanned<String>]) -> Vec<String> {
+    scopes.iter().map(|scope| scope.value.clone()).collect()
 }
 
 /// Every value the plan gives an operation names one of its parameters: the generated code

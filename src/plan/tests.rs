@@ -566,3 +566,43 @@ tools:
         json!("User ID")
     );
 }
+
+#[test]
+fn scopes_follow_each_tool_to_its_published_name_and_cover_every_discovery_tool() {
+    let plan = curated(
+        r#"
+server: { prefix: pets_ }
+operations: { mirror: none }
+discovery: { scopes: [pets:explore] }
+tools:
+  add:
+    description: Add a pet to the store.
+    call: addPet
+    params:
+      name: { from: name }
+    scopes: [pets:write, pets:read]
+  list:
+    description: List the pets.
+    call: listPets
+"#,
+    );
+    let discovery: Vec<&str> = plan
+        .tools
+        .iter()
+        .filter(|tool| matches!(tool.action, super::Action::Discovery(_)))
+        .map(|tool| tool.name.as_str())
+        .collect();
+    assert_eq!(discovery.len(), 3, "the discovery tools: {discovery:?}");
+    let mut expected = vec![(
+        "pets_add".to_string(),
+        vec!["pets:write".to_string(), "pets:read".to_string()],
+    )];
+    expected.extend(
+        discovery
+            .iter()
+            .map(|name| (name.to_string(), vec!["pets:explore".to_string()])),
+    );
+    assert_eq!(plan.scopes, expected);
+    // Scopes are not part of a tool's definition: tools/list is the same with or without them.
+    assert!(tool(&plan, "pets_add").definition().get("scopes").is_none());
+}

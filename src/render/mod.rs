@@ -43,7 +43,9 @@ pub struct File {
 /// Every file of the crate for `plan`, sorted by path.
 pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
     let templates = templates()?;
-    let values = minijinja::Value::from(minijinja::value::Serde(template_values(plan)));
+    let fields = template_values(plan);
+    let registry_entry = server_json(plan, &fields.env_vars);
+    let values = minijinja::Value::from(minijinja::value::Serde(fields));
     let text = |name: &str| -> Result<String, String> {
         let template = templates
             .get_template(name)
@@ -72,8 +74,27 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
             contents: text("gitignore.jinja")?,
         },
         File {
+            path: "Dockerfile".into(),
+            contents: text("Dockerfile.jinja")?,
+        },
+        File {
+            path: ".dockerignore".into(),
+            contents: text("dockerignore.jinja")?,
+        },
+        File {
+            path: "server.json".into(),
+            contents: registry_entry,
+        },
+        File {
             path: "src/runtime.rs".into(),
             contents: format!("{HEADER}\n\n{}", include_str!("../../templates/runtime.rs")),
+        },
+        File {
+            path: "src/resource.rs".into(),
+            contents: format!(
+                "{HEADER}\n\n{}",
+                include_str!("../../templates/resource.rs")
+            ),
         },
     ];
     files.push(File {
@@ -178,6 +199,14 @@ fn templates() -> Result<Environment<'static>, String> {
             "gitignore.jinja",
             include_str!("../../templates/gitignore.jinja"),
         ),
+        (
+            "Dockerfile.jinja",
+            include_str!("../../templates/Dockerfile.jinja"),
+        ),
+        (
+            "dockerignore.jinja",
+            include_str!("../../templates/dockerignore.jinja"),
+        ),
     ] {
         env.add_template(name, source)
             .map_err(|e| format!("template {name}: {e}"))?;
@@ -217,6 +246,14 @@ struct TemplateValues {
     tools: Vec<ToolRow>,
     dependencies: Vec<Dependency>,
     discovery: Option<DiscoveryRow>,
+    /// The tools that need OAuth scopes, with them, in `tools/list` order.
+    scopes: Vec<ScopeRow>,
+}
+
+#[derive(Serialize)]
+struct ScopeRow {
+    tool: String,
+    scopes: String,
 }
 
 #[derive(Serialize)]
@@ -376,7 +413,88 @@ fn template_values(plan: &Plan) -> TemplateValues {
             describe: d.describe_tool.clone(),
             call: d.call_tool.clone(),
         }),
+        scopes: plan
+            .scopes
+            .iter()
+            .map(|(tool, scopes)| ScopeRow {
+                tool: tool.clone(),
+                scopes: scopes.join(" "),
+            })
+            .collect(),
     }
+}
+
+/// The longest description the official MCP Registry takes.
+const REGISTRY_DESCRIPTION_CHARS: usize = 100;
+
+/// `server.json`: the server's entry for the MCP Registry, as a container image (OCI) serving
+/// Streamable HTTP, with the variables it reads. The namespace `io.github.OWNER` and the image's
+/// registry are the publisher's to fill in.
+fn server_json(plan: &Plan, env_vars: &[EnvVar]) -> String {
+    let server = &plan.server;
+    let mut description = format!("An MCP server for {}.", the_api(&server.title));
+    if description.chars().count() > REGISTRY_DESCRIPTION_CHARS {
+        description = format!(
+            "{}…",
+            description
+                .chars()
+                .take(REGISTRY_DESCRIPTION_CHARS - 1)
+                .collect::<String>()
+        );
+    }
+    let prefix = &server.env_prefix;
+    let mut variables = vec![serde_json::json!({
+        "name": format!("{prefix}_BASE_URL"),
+        "description": "Base URL of the API",
+        "isRequired": server.default_base_url.is_none(),
+    })];
+    variables.extend(env_vars.iter().map(|var| {
+        serde_json::json!({
+            "name": var.name,
+            "description": var.what.replace('`', ""),
+            "isSecret": !var.name.ends_with("_UPLOAD_DIR"),
+        })
+    }));
+    for (suffix, what) in [
+        (
+            "OAUTH_ISSUER",
+            "The authorization server whose access tokens the server accepts",
+        ),
+        (
+            "RESOURCE_URL",
+            "The server's canonical URL, the audience of its tokens",
+        ),
+        (
+            "ALLOWED_HOSTS",
+            "Host names clients use to reach the server, comma-separated",
+        ),
+    ] {
+        variables.push(serde_json::json!({
+            "name": format!("{prefix}_{suffix}"),
+            "description": what,
+        }));
+    }
+    let entry = serde_json::json!({
+        "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+        "name": format!("io.github.OWNER/{}", server.crate_name),
+        "title": format!("{} MCP server", server.title),
+        "description": description,
+        "version": "0.1.0",
+        "packages": [{
+            "registryType": "oci",
+            "identifier": format!("ghcr.io/OWNER/{}:0.1.0", server.crate_name),
+            "transport": { "type": "streamable-http", "url": "http://localhost:8000/mcp" },
+            "environmentVariables": variables,
+        }],
+    });
+    // The header goes on the first line, in the key the registry keeps for its publisher.
+    let body = serde_json::to_string_pretty(&entry).expect("a JSON value always serializes");
+    let rest = body
+        .strip_prefix('{')
+        .expect("an object is printed in braces");
+    format!(
+        "{{\"_meta\": {{\"io.modelcontextprotocol.registry/publisher-provided\": {{\"generated\": \"@generated by mcpgen: replace OWNER with your namespace and image registry before publishing.\"}}}},{rest}\n"
+    )
 }
 
 /// The API named in prose from its title, as the generated README names it: "the Tracker API"
@@ -413,5 +531,52 @@ mod tests {
         ] {
             assert_eq!(super::the_api(title), expected, "{title}");
         }
+    }
+
+    /// A plan of `spec` (a small document with bearer security) without a curation file.
+    fn plan_of(title: &str) -> crate::plan::Plan {
+        let spec = format!(
+            "openapi: 3.0.3\ninfo: {{ title: '{title}', version: '1' }}\n\
+             components: {{ securitySchemes: {{ token: {{ type: http, scheme: bearer }} }} }}\n\
+             security: [{{ token: [] }}]\n\
+             paths:\n  /things:\n    get:\n      operationId: listThings\n      \
+             responses: {{ '200': {{ description: ok }} }}\n"
+        );
+        let api = crate::load::load_text(std::path::Path::new("openapi.yaml"), &spec)
+            .expect("the spec loads");
+        crate::plan::plan(&api, &crate::plan::Options::default(), None).expect("the spec plans")
+    }
+
+    #[test]
+    fn the_registry_entry_is_json_with_a_short_description_and_its_secrets_marked() {
+        let long_title = "A Very Long Name ".repeat(10);
+        let plan = plan_of(long_title.trim());
+        let values = super::template_values(&plan);
+        let text = super::server_json(&plan, &values.env_vars);
+        let (first, _) = text.split_once('\n').expect("more than one line");
+        assert!(first.contains("@generated by mcpgen"), "{first}");
+        let entry: serde_json::Value = serde_json::from_str(&text).expect("server.json is JSON");
+        let description = entry["description"].as_str().expect("a description");
+        assert!(
+            description.chars().count() <= super::REGISTRY_DESCRIPTION_CHARS,
+            "{description}"
+        );
+        assert!(description.ends_with('…'), "{description}");
+        let package = &entry["packages"][0];
+        assert_eq!(package["registryType"], "oci");
+        assert_eq!(package["transport"]["type"], "streamable-http");
+        let variables = package["environmentVariables"]
+            .as_array()
+            .expect("variables");
+        let secret = |name: &str| {
+            variables
+                .iter()
+                .find(|variable| variable["name"] == name)
+                .map(|variable| variable["isSecret"] == true)
+        };
+        let prefix = &plan.server.env_prefix;
+        assert_eq!(secret(&format!("{prefix}_TOKEN")), Some(true));
+        assert_eq!(secret(&format!("{prefix}_BASE_URL")), Some(false));
+        assert_eq!(secret(&format!("{prefix}_OAUTH_ISSUER")), Some(false));
     }
 }

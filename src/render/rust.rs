@@ -216,6 +216,24 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
         quote! { use #lib::{client, runtime, tools}; }
     };
     let title = format!("{} MCP server", server.title);
+    // The variables of the credential sent as `Authorization: Bearer`, which a token exchange
+    // replaces.
+    let bearer_vars: Vec<&str> = server
+        .auth
+        .iter()
+        .filter(|auth| {
+            matches!(
+                auth,
+                Auth::Bearer { .. } | Auth::OAuth2ClientCredentials { .. }
+            )
+        })
+        .flat_map(|auth| auth.env_vars())
+        .collect();
+    let with_scopes = if plan.scopes.is_empty() {
+        quote! {}
+    } else {
+        quote! { .with_scopes(tools::SCOPES) }
+    };
     let ttl = Literal::u64_unsuffixed(server.tools_list_ttl_ms);
     let public = server.cache_public;
     let instructions = match &server.instructions {
@@ -269,13 +287,16 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
                 .with_max_level(tracing::Level::WARN)
                 .init();
             let command = runtime::UpstreamOptions::read_env(Args::command(), #env_prefix);
+            let command = runtime::HttpOptions::read_env(command, #env_prefix);
             let args = Args::from_arg_matches(&command.get_matches()).unwrap_or_else(|error| error.exit());
             let http = matches!(args.transport, Transport::Http);
             runtime::async_runtime(http)?.block_on(async move {
                 let credentials = credentials()?;
+                // Each user's own token for the API, when the server is told to exchange for one.
+                let credentials = #lib::resource::with_token_exchange(credentials, &[#(#bearer_vars),*], &args.http.oauth)?;
                 runtime::warn_unset_credentials(&credentials);
                 let client = client::Client::new(&args.base_url, credentials, args.upstream)?;
-                let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;
+                let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)? #with_scopes;
                 match args.transport {
                     Transport::Stdio => runtime::serve_stdio(server).await,
                     Transport::Http => runtime::serve_http(server, args.http).await,
@@ -316,6 +337,7 @@ pub fn lib_rs(plan: &Plan) -> TokenStream {
         pub mod client;
         #curated
         #discovery
+        pub mod resource;
         pub mod runtime;
         #search
         pub mod tools;
@@ -957,6 +979,20 @@ fn tools_head(plan: &Plan, modules: &[String]) -> TokenStream {
         }
     };
     let enums = super::curated::enums(plan);
+    let scopes = if plan.scopes.is_empty() {
+        quote! {}
+    } else {
+        let entries = plan.scopes.iter().map(|(tool, needed)| {
+            quote! { (#tool, &[#(#needed),*]) }
+        });
+        quote! {
+            /// The OAuth scopes a caller's access token must grant for a tool to be listed and
+            /// called, by tool name (`--oauth-issuer`); the other tools need none.
+            pub static SCOPES: &[(&str, &[&str])] = &[
+                #( #entries ),*
+            ];
+        }
+    };
     let entries = modules.iter().map(|module| {
         let module = ident(module);
         quote! {
@@ -980,6 +1016,8 @@ fn tools_head(plan: &Plan, modules: &[String]) -> TokenStream {
         pub static TOOLS: &[ToolEntry<Client>] = &[
             #( #entries ),*
         ];
+
+        #scopes
 
         #enums
     }

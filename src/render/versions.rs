@@ -30,6 +30,12 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
         "jsonschema",
         r#"{ version = "0.61.2", default-features = false }"#,
     ),
+    // Access tokens (src/resource.rs): RustCrypto's verifiers, not jsonwebtoken's default
+    // aws-lc-rs (a C library built with cmake); no PEM, since keys come as JWKs.
+    (
+        "jsonwebtoken",
+        r#"{ version = "12.0.0", default-features = false, features = ["rust_crypto"] }"#,
+    ),
     (
         "reqwest",
         r#"{ version = "0.13.5", default-features = false, features = ["form", "json", "multipart", "query", "rustls-no-provider"] }"#,

@@ -4,5 +4,6 @@
 
 pub mod client;
 pub mod curated;
+pub mod resource;
 pub mod runtime;
 pub mod tools;

@@ -63,10 +63,16 @@ fn main() -> anyhow::Result<()> {
         .with_max_level(tracing::Level::WARN)
         .init();
     let command = runtime::UpstreamOptions::read_env(Args::command(), "PETSTORE");
+    let command = runtime::HttpOptions::read_env(command, "PETSTORE");
     let args = Args::from_arg_matches(&command.get_matches()).unwrap_or_else(|error| error.exit());
     let http = matches!(args.transport, Transport::Http);
     runtime::async_runtime(http)?.block_on(async move {
         let credentials = credentials()?;
+        let credentials = petstore_mcp::resource::with_token_exchange(
+            credentials,
+            &["PETSTORE_TOKEN"],
+            &args.http.oauth,
+        )?;
         runtime::warn_unset_credentials(&credentials);
         let client = client::Client::new(&args.base_url, credentials, args.upstream)?;
         let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;

@@ -234,6 +234,8 @@ pub struct McpServer<C> {
     identity: Arc<ServerIdentity>,
     tools: Arc<Vec<LoadedTool<C>>>,
     by_name: Arc<HashMap<String, usize>>,
+    /// The scopes each tool needs from an access token (see [`McpServer::with_scopes`]).
+    scopes: Arc<crate::resource::ToolScopes>,
     /// The tool calls in flight, which a graceful shutdown waits for.
     calls: tokio_util::task::TaskTracker,
 }
@@ -245,6 +247,7 @@ impl<C> Clone for McpServer<C> {
             identity: Arc::clone(&self.identity),
             tools: Arc::clone(&self.tools),
             by_name: Arc::clone(&self.by_name),
+            scopes: Arc::clone(&self.scopes),
             calls: self.calls.clone(),
         }
     }
@@ -278,8 +281,48 @@ impl<C: Send + Sync + 'static> McpServer<C> {
             identity: Arc::new(identity),
             tools: Arc::new(tools),
             by_name: Arc::new(by_name),
+            scopes: Arc::new(HashMap::new()),
             calls: tokio_util::task::TaskTracker::new(),
         })
+    }
+
+    /// The server with the scopes each tool needs, by tool name. They apply over HTTP with
+    /// `--oauth-issuer` only: each caller then sees and calls only the tools its token's scopes
+    /// allow.
+    pub fn with_scopes(
+        mut self,
+        scopes: &'static [(&'static str, &'static [&'static str])],
+    ) -> Self {
+        self.scopes = Arc::new(
+            scopes
+                .iter()
+                .map(|(tool, needed)| (tool.to_string(), *needed))
+                .collect(),
+        );
+        self
+    }
+
+    /// Every scope some tool needs, sorted, as the resource metadata lists them.
+    fn scopes_supported(&self) -> Vec<String> {
+        let scopes: std::collections::BTreeSet<&str> = self
+            .scopes
+            .values()
+            .flat_map(|needed| needed.iter().copied())
+            .collect();
+        scopes.into_iter().map(str::to_string).collect()
+    }
+
+    /// The scopes of `tool` that the request's access token lacks; none when the request was
+    /// not authorized by an access token (stdio, or HTTP without `--oauth-issuer`).
+    fn missing_scopes(
+        &self,
+        tool: &str,
+        context: &RequestContext<RoleServer>,
+    ) -> Vec<&'static str> {
+        match (grant(context), self.scopes.get(tool)) {
+            (Some(grant), Some(needed)) => grant.missing(needed),
+            _ => Vec::new(),
+        }
     }
 
     fn find(&self, name: &str) -> Option<&LoadedTool<C>> {
@@ -303,14 +346,20 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let tools = self
             .tools
             .iter()
+            .filter(|tool| {
+                self.missing_scopes(&tool.definition.name, &context)
+                    .is_empty()
+            })
             .map(|tool| tool.definition.clone())
             .collect();
-        let scope = if self.identity.tools_list_public {
+        // A list that depends on the caller's token is for that caller only.
+        let per_caller = !self.scopes.is_empty() && grant(&context).is_some();
+        let scope = if self.identity.tools_list_public && !per_caller {
             CacheScope::Public
         } else {
             CacheScope::Private
@@ -327,7 +376,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let Some(tool) = self.find(&request.name) else {
             return Err(ErrorData::invalid_params(
@@ -335,13 +384,27 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
                 None,
             ));
         };
+        // The HTTP layer answers such a call 403 before it gets here; this holds whatever the
+        // transport in front.
+        let missing = self.missing_scopes(&request.name, &context);
+        if !missing.is_empty() {
+            return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                "This tool needs the scope {}, which your access token does not grant.",
+                missing.join(" ")
+            ))])
+            .into());
+        }
         let arguments = request.arguments.unwrap_or_default();
         // Nothing is sent to the API for arguments that break the tool's published schema.
         if let Some(problems) = tool.check_arguments(&arguments) {
             return Ok(CallToolResult::error(vec![ContentBlock::text(problems)]).into());
         }
-        // Tracked, so that a shutdown waits for the call to finish.
-        let call = (tool.call)(Arc::clone(&self.client), arguments);
+        // Tracked, so that a shutdown waits for the call to finish; run as the caller, whose
+        // token a token exchange may need.
+        let call = crate::resource::as_caller(
+            grant(&context).cloned(),
+            (tool.call)(Arc::clone(&self.client), arguments),
+        );
         let outcome = self
             .calls
             .track_future(call)
@@ -382,6 +445,16 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
         };
         Ok(result.into())
     }
+}
+
+/// The verified access token of a request over HTTP with `--oauth-issuer`, as the HTTP layer
+/// handed it on.
+fn grant(context: &RequestContext<RoleServer>) -> Option<&crate::resource::Grant> {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()?
+        .extensions
+        .get::<crate::resource::Grant>()
 }
 
 /// The text of a result that has no output schema.
@@ -1012,8 +1085,9 @@ pub struct HttpOptions {
     /// Require every MCP client to send `Authorization: Bearer <token>`, with the token read at
     /// start from the environment variable VAR (the server refuses to start when VAR is unset or
     /// empty). Requests without the token are answered 401. The token is only checked, never
-    /// logged and never sent to the API.
-    #[arg(long, value_name = "VAR")]
+    /// logged and never sent to the API. For tokens from an authorization server, see
+    /// `--oauth-issuer` instead.
+    #[arg(long, value_name = "VAR", conflicts_with = "oauth_issuer")]
     pub auth_token_env: Option<String>,
     /// The largest request body accepted, in bytes; a larger one is answered 413.
     #[arg(long, default_value_t = DEFAULT_MAX_REQUEST_BYTES, value_name = "BYTES")]
@@ -1051,7 +1125,29 @@ pub struct HttpOptions {
     /// keep-alive comment every 15 seconds.
     #[arg(long, default_value_t = 60, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout: u64,
+    #[command(flatten)]
+    pub oauth: crate::resource::ResourceOptions,
 }
+
+impl HttpOptions {
+    /// The ids of the options also read from the environment, which are their field names.
+    const ENV_IDS: [&'static str; 3] = ["listen", "allowed_hosts", "auth_token_env"];
+
+    /// `command` with `--listen`, `--allowed-hosts`, `--auth-token-env` and the protected
+    /// resource's options also read from the environment variable `{prefix}_{OPTION}`:
+    /// `TRACKER_LISTEN` for `--listen` with prefix `TRACKER` (a container sets them so).
+    pub fn read_env(command: clap::Command, prefix: &str) -> clap::Command {
+        let command = Self::ENV_IDS.into_iter().fold(command, |command, id| {
+            let variable = format!("{prefix}_{}", id.to_ascii_uppercase());
+            command.mut_arg(id, |arg| arg.env(variable))
+        });
+        crate::resource::ResourceOptions::read_env(command, prefix)
+    }
+}
+
+/// The plain health route: `GET /health` answers 200 `ok` without a token, for load balancers
+/// and container health checks.
+pub const HEALTH_PATH: &str = "/health";
 
 /// The default of `--max-connections`, before it is lowered to fit the open-file limit.
 pub const DEFAULT_MAX_CONNECTIONS: u32 = 1024;
@@ -1119,15 +1215,22 @@ pub async fn serve_http<C: Send + Sync + 'static>(
         },
         None => None,
     };
+    let protected = crate::resource::ProtectedResource::new(
+        &options.oauth,
+        server.scopes_supported(),
+        server.identity.title,
+    )?
+    .map(Arc::new);
     if !options.listen.ip().is_loopback()
         && required_token.is_none()
+        && protected.is_none()
         && !options.allow_unauthenticated
     {
         anyhow::bail!(
             "refusing to listen on {} without client authentication: anyone who can reach it \
              would call the API with this server's credentials. Require a token with \
-             --auth-token-env VAR, or pass --allow-unauthenticated when something in front of \
-             the server authenticates clients",
+             --auth-token-env VAR or --oauth-issuer URL, or pass --allow-unauthenticated when \
+             something in front of the server authenticates clients",
             options.listen
         );
     }
@@ -1148,6 +1251,7 @@ pub async fn serve_http<C: Send + Sync + 'static>(
         .with_max_request_body_bytes(options.max_request_bytes)
         .with_cancellation_token(sessions.clone());
     let calls = server.calls.clone();
+    let scopes = Arc::clone(&server.scopes);
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
         Arc::new(LocalSessionManager::default()),
@@ -1164,6 +1268,41 @@ pub async fn serve_http<C: Send + Sync + 'static>(
         router = router.layer(axum::middleware::from_fn(move |request, next| {
             require_bearer(Arc::clone(&token), request, next)
         }));
+    }
+    if let Some(resource) = &protected {
+        let resource = Arc::clone(resource);
+        router = router.layer(axum::middleware::from_fn(move |request, next| {
+            crate::resource::require_access_token(
+                Arc::clone(&resource),
+                Arc::clone(&scopes),
+                max_request_bytes,
+                request,
+                next,
+            )
+        }));
+    }
+    // Outside the layers above: a load balancer's health check and a client looking for how to
+    // get a token need no token.
+    router = router.route(HEALTH_PATH, axum::routing::get(|| async { "ok\n" }));
+    if let Some(resource) = protected {
+        let metadata = resource.metadata().to_string();
+        let answer = move || {
+            let metadata = metadata.clone();
+            async move {
+                (
+                    [(axum::http::header::CONTENT_TYPE, "application/json")],
+                    metadata,
+                )
+            }
+        };
+        let path = resource.metadata_path();
+        if path != crate::resource::METADATA_PATH {
+            router = router.route(
+                crate::resource::METADATA_PATH,
+                axum::routing::get(answer.clone()),
+            );
+        }
+        router = router.route(&path, axum::routing::get(answer));
     }
     let listen = options.listen;
     let listener = bind_listener(listen)

@@ -6,6 +6,7 @@ pub mod client;
 pub mod curated;
 pub mod discovery;
 pub mod operations;
+pub mod resource;
 pub mod runtime;
 pub mod search;
 pub mod tools;
