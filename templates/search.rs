@@ -213,6 +213,8 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("kick", &["remove"], 1.0),
     ("disable", &["disable", "end"], 1.0),
     ("lookup", &["get", "search"], 1.0),
+    ("everywhere", &["all"], 1.0),
+    ("across", &["all"], 0.7),
     ("tag", &["label", "topic"], 0.7),
     ("ask", &["request"], 1.0),
     ("trigger", &["dispatch", "run"], 1.0),
@@ -449,7 +451,7 @@ fn intent(query: &str) -> Option<Intent> {
     let plural = words
         .iter()
         .filter(|w| !INTENT_WORDS.iter().any(|(i, _)| i == w))
-        .any(|w| w.len() > 3 && w.is_ascii() && singular(w) != *w);
+        .any(|w| is_plural(w));
     match found {
         Some(Intent::Get) | None if plural => Some(Intent::List),
         // A question without a verb of its own asks to read ("is node worker-3 ready?").
@@ -461,6 +463,13 @@ fn intent(query: &str) -> Option<Intent> {
         }
         other => other,
     }
+}
+
+/// Does `word` name things in the plural (`branches`, `PVs`)?
+fn is_plural(word: &str) -> bool {
+    word.is_ascii()
+        && ((word.len() > 3 && singular(word) != word)
+            || (word.ends_with('s') && stem(word).len() + 1 == word.len()))
 }
 
 /// The words that open a question.
@@ -573,7 +582,11 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
     let asked = intent(query);
     let list = asked == Some(Intent::List);
     let mut acted = false;
-    for word in request_words(query) {
+    let words = request_words(query);
+    let question = words
+        .first()
+        .is_some_and(|w| QUESTION_WORDS.contains(&w.as_str()));
+    for word in words {
         let mut own = 1.0;
         let mut verb = INTENT_WORDS.iter().any(|(w, _)| *w == word);
         // "reacted" stands for what "react" does, "removes" for what "remove" does.
@@ -603,9 +616,16 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
         if STOP_WORDS.contains(&word.as_str()) || word.chars().count() < 2 {
             continue;
         }
-        let singular = singular(&word);
-        if singular != word && word.len() > 3 && word.is_ascii() {
+        if is_plural(&word) {
             add(stem("list"), PLURAL_LIST_WEIGHT);
+        }
+        // A question's past participle says what happened, not what to do: "when was #general
+        // created?" reads a channel.
+        if question
+            && word.ends_with("ed")
+            && ACTIONS.iter().any(|action| stem(action) == word_stem)
+        {
+            own = LITERAL_WEIGHT;
         }
         add(stem(&word), own);
     }
