@@ -1136,6 +1136,8 @@ mod tests {
         assert_eq!(intent("show the readme"), Some(Intent::Get));
         assert_eq!(intent("is node worker-3 ready?"), Some(Intent::Get));
         assert_eq!(intent("node worker-3"), None);
+        assert_eq!(intent("what PVs exist?"), Some(Intent::List));
+        assert_eq!(intent("merge the branch"), None, "`merge` is no plural");
         let listing = query_terms("show my reminders");
         assert!(
             listing.contains(&(terms("list").remove(0), 1.0))
@@ -1263,6 +1265,33 @@ mod tests {
             query_terms("who reacted to it")
                 .iter()
                 .any(|(t, _)| *t == terms("reaction")[0]),
+        );
+    }
+
+    #[test]
+    fn a_questions_past_participle_is_not_what_to_do() {
+        let creat = terms("create").remove(0);
+        let asked = query_terms("when was the channel created?");
+        assert!(
+            asked.contains(&(creat.clone(), LITERAL_WEIGHT)),
+            "{asked:?}"
+        );
+        let told = query_terms("create the channel");
+        assert!(told.contains(&(creat, 1.0)), "{told:?}");
+    }
+
+    #[test]
+    fn only_the_first_verb_says_what_to_do() {
+        let weighted = query_terms("delete the file I uploaded");
+        assert!(
+            !weighted.iter().any(|(t, _)| *t == terms("create")[0]),
+            "{weighted:?}"
+        );
+        // A later word that agrees with the first verb still adds its action.
+        let weighted = query_terms("register a new card reader");
+        assert!(
+            weighted.contains(&(terms("create").remove(0), 1.0)),
+            "{weighted:?}"
         );
     }
 
