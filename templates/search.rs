@@ -233,6 +233,49 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("copy", &["clone", "duplicate"], 1.0),
     ("duplicate", &["clone", "copy"], 1.0),
     ("notify", &["notification"], 1.0),
+    // Things that APIs name otherwise than people do.
+    ("workspace", &["team", "organization"], NOUN_WEIGHT),
+    ("project", &["repository"], NOUN_WEIGHT),
+    ("ticket", &["issue"], NOUN_WEIGHT),
+    ("bug", &["issue"], NOUN_WEIGHT),
+    ("people", &["user", "member"], NOUN_WEIGHT),
+    ("person", &["user", "member"], NOUN_WEIGHT),
+    ("someone", &["user"], NOUN_WEIGHT),
+    ("everyone", &["member", "user"], NOUN_WEIGHT),
+    ("employee", &["user", "member"], NOUN_WEIGHT),
+    ("colleague", &["user", "member"], NOUN_WEIGHT),
+    ("account", &["user"], NOUN_WEIGHT),
+    ("group", &["team"], NOUN_WEIGHT),
+    ("room", &["channel", "conversation"], NOUN_WEIGHT),
+    ("chat", &["conversation", "message"], NOUN_WEIGHT),
+    ("dm", &["im", "direct", "conversation"], NOUN_WEIGHT),
+    ("note", &["comment"], NOUN_WEIGHT),
+    ("folder", &["directory"], NOUN_WEIGHT),
+    ("doc", &["document"], NOUN_WEIGHT),
+    ("docs", &["document"], NOUN_WEIGHT),
+    ("config", &["configuration"], NOUN_WEIGHT),
+    ("cert", &["certificate"], NOUN_WEIGHT),
+    ("env", &["environment"], NOUN_WEIGHT),
+    ("var", &["variable"], NOUN_WEIGHT),
+    ("vars", &["variable"], NOUN_WEIGHT),
+    ("stats", &["statistics"], NOUN_WEIGHT),
+    ("app", &["application"], NOUN_WEIGHT),
+    ("apps", &["application"], NOUN_WEIGHT),
+    ("password", &["credential", "secret"], NOUN_WEIGHT),
+    ("login", &["authentication", "session"], NOUN_WEIGHT),
+    ("picture", &["photo", "image", "avatar"], NOUN_WEIGHT),
+    ("photo", &["image", "avatar"], NOUN_WEIGHT),
+    ("bill", &["invoice"], NOUN_WEIGHT),
+    ("discount", &["coupon", "promotion"], NOUN_WEIGHT),
+    ("promo", &["promotion", "coupon"], NOUN_WEIGHT),
+    ("money", &["funds", "balance", "amount"], NOUN_WEIGHT),
+    ("client", &["customer"], NOUN_WEIGHT),
+    ("container", &["pod"], NOUN_WEIGHT),
+    ("build", &["run", "workflow"], NOUN_WEIGHT),
+    ("pipeline", &["workflow"], NOUN_WEIGHT),
+    ("deploy", &["deployment"], NOUN_WEIGHT),
+    ("setting", &["configuration", "preference"], NOUN_WEIGHT),
+    ("settings", &["configuration", "preference"], NOUN_WEIGHT),
     ("repo", &["repository"], 1.0),
     ("repos", &["repository"], 1.0),
     ("repository", &["repo"], 1.0),
@@ -505,6 +548,9 @@ fn shape_matches(intent: Intent, name: &str, request: &str) -> bool {
     };
     shaped || words(name).iter().any(|w| verbs.contains(&w.as_str()))
 }
+
+/// How much the names an API gives a thing count for the name a request gives it.
+const NOUN_WEIGHT: f64 = 0.6;
 
 /// How much "me", "my" and "I" count as the authenticated user.
 const FIRST_PERSON_WEIGHT: f64 = 0.3;
@@ -1265,6 +1311,16 @@ mod tests {
             query_terms("who reacted to it")
                 .iter()
                 .any(|(t, _)| *t == terms("reaction")[0]),
+        );
+    }
+
+    #[test]
+    fn a_thing_named_otherwise_than_the_api_names_it_counts_as_the_apis_word() {
+        let weighted = query_terms("close the ticket");
+        assert!(
+            weighted.contains(&(terms("issue").remove(0), NOUN_WEIGHT))
+                && weighted.contains(&(terms("ticket").remove(0), 1.0)),
+            "{weighted:?}"
         );
     }
 
