@@ -806,14 +806,14 @@ const DEPRECATED_WEIGHT: f64 = 0.6;
 
 /// The initials of the names of things in an operation's name, as a request abbreviates them
 /// (`pv` and `pvc` in `listCoreV1PersistentVolumeClaim`, `csr` in
-/// `createCertificatesV1CertificateSigningRequest`): of each run of two to four words, leaving
+/// `createCertificatesV1CertificateSigningRequest`): of each run of two or three words, leaving
 /// out the first word (the verb or the group) and any with a digit.
 fn initials(name: &str) -> Vec<String> {
     let words = words(name);
     let mut out = Vec::new();
     for start in 1..words.len() {
         let mut initials = String::new();
-        for word in &words[start..words.len().min(start + 4)] {
+        for word in &words[start..words.len().min(start + 3)] {
             if word.chars().count() < 2 || !word.chars().all(char::is_alphabetic) {
                 break;
             }
