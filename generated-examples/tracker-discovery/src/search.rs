@@ -235,6 +235,85 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("copy", &["clone", "duplicate"], 1.0),
     ("duplicate", &["clone", "copy"], 1.0),
     ("notify", &["notification"], 1.0),
+    ("display", &["get", "display"], 1.0),
+    ("inspect", &["get"], 1.0),
+    ("describe", &["get"], 1.0),
+    ("check", &["get"], 0.7),
+    ("grab", &["get"], 1.0),
+    ("export", &["get", "download"], 1.0),
+    ("enumerate", &["list"], 1.0),
+    ("count", &["list"], 0.7),
+    ("terminate", &["delete", "cancel"], 1.0),
+    ("halt", &["stop", "cancel"], 1.0),
+    ("drop", &["delete"], 1.0),
+    ("purge", &["delete"], 1.0),
+    ("wipe", &["delete"], 1.0),
+    ("clear", &["delete"], 0.7),
+    ("revoke", &["delete"], 0.7),
+    ("unassign", &["remove", "assignee"], 1.0),
+    ("grant", &["add", "create"], 1.0),
+    ("enroll", &["create", "register"], 1.0),
+    ("attach", &["add"], 1.0),
+    ("adjust", &["update"], 1.0),
+    ("tweak", &["update"], 1.0),
+    ("alter", &["update"], 1.0),
+    ("overwrite", &["update", "replace"], 1.0),
+    ("replace", &["update"], 0.7),
+    ("toggle", &["update", "enable"], 1.0),
+    ("mark", &["update", "set"], 1.0),
+    ("import", &["create"], 1.0),
+    ("write", &["create", "update"], 0.7),
+    ("pause", &["suspend"], 1.0),
+    ("suspend", &["pause"], 1.0),
+    ("unpause", &["resume"], 1.0),
+    ("reboot", &["restart"], 1.0),
+    ("revert", &["rollback"], 1.0),
+    ("mute", &["snooze"], 0.7),
+    ("bookmark", &["star", "pin"], 0.7),
+    ("like", &["reaction", "star"], 0.7),
+    // Things that APIs name otherwise than people do.
+    ("workspace", &["team", "organization"], NOUN_WEIGHT),
+    ("project", &["repository"], NOUN_WEIGHT),
+    ("ticket", &["issue"], NOUN_WEIGHT),
+    ("bug", &["issue"], NOUN_WEIGHT),
+    ("people", &["user", "member"], NOUN_WEIGHT),
+    ("person", &["user", "member"], NOUN_WEIGHT),
+    ("someone", &["user"], NOUN_WEIGHT),
+    ("everyone", &["member", "user"], NOUN_WEIGHT),
+    ("employee", &["user", "member"], NOUN_WEIGHT),
+    ("colleague", &["user", "member"], NOUN_WEIGHT),
+    ("account", &["user"], NOUN_WEIGHT),
+    ("group", &["team"], NOUN_WEIGHT),
+    ("room", &["channel", "conversation"], NOUN_WEIGHT),
+    ("chat", &["conversation", "message"], NOUN_WEIGHT),
+    ("dm", &["im", "direct", "conversation"], NOUN_WEIGHT),
+    ("note", &["comment"], NOUN_WEIGHT),
+    ("folder", &["directory"], NOUN_WEIGHT),
+    ("doc", &["document"], NOUN_WEIGHT),
+    ("docs", &["document"], NOUN_WEIGHT),
+    ("config", &["configuration"], NOUN_WEIGHT),
+    ("cert", &["certificate"], NOUN_WEIGHT),
+    ("env", &["environment"], NOUN_WEIGHT),
+    ("var", &["variable"], NOUN_WEIGHT),
+    ("vars", &["variable"], NOUN_WEIGHT),
+    ("stats", &["statistics"], NOUN_WEIGHT),
+    ("app", &["application"], NOUN_WEIGHT),
+    ("apps", &["application"], NOUN_WEIGHT),
+    ("password", &["credential", "secret"], NOUN_WEIGHT),
+    ("login", &["authentication", "session"], NOUN_WEIGHT),
+    ("picture", &["photo", "image", "avatar"], NOUN_WEIGHT),
+    ("photo", &["image", "avatar"], NOUN_WEIGHT),
+    ("bill", &["invoice"], NOUN_WEIGHT),
+    ("discount", &["coupon", "promotion"], NOUN_WEIGHT),
+    ("promo", &["promotion", "coupon"], NOUN_WEIGHT),
+    ("money", &["funds", "balance", "amount"], NOUN_WEIGHT),
+    ("client", &["customer"], NOUN_WEIGHT),
+    ("container", &["pod"], NOUN_WEIGHT),
+    ("build", &["run", "workflow"], NOUN_WEIGHT),
+    ("pipeline", &["workflow"], NOUN_WEIGHT),
+    ("deploy", &["deployment"], NOUN_WEIGHT),
+    ("setting", &["configuration", "preference"], NOUN_WEIGHT),
+    ("settings", &["configuration", "preference"], NOUN_WEIGHT),
     ("repo", &["repository"], 1.0),
     ("repos", &["repository"], 1.0),
     ("repository", &["repo"], 1.0),
@@ -430,6 +509,24 @@ const INTENT_WORDS: &[(&str, Intent)] = &[
     ("delete", Intent::Delete),
     ("remove", Intent::Delete),
     ("kill", Intent::Delete),
+    ("display", Intent::Get),
+    ("inspect", Intent::Get),
+    ("describe", Intent::Get),
+    ("enumerate", Intent::List),
+    ("terminate", Intent::Delete),
+    ("drop", Intent::Delete),
+    ("purge", Intent::Delete),
+    ("wipe", Intent::Delete),
+    ("grant", Intent::Create),
+    ("enroll", Intent::Create),
+    ("attach", Intent::Create),
+    ("import", Intent::Create),
+    ("adjust", Intent::Update),
+    ("tweak", Intent::Update),
+    ("alter", Intent::Update),
+    ("overwrite", Intent::Update),
+    ("toggle", Intent::Update),
+    ("mark", Intent::Update),
     ("store", Intent::Create),
     ("save", Intent::Create),
     ("record", Intent::Create),
@@ -507,6 +604,9 @@ fn shape_matches(intent: Intent, name: &str, request: &str) -> bool {
     };
     shaped || words(name).iter().any(|w| verbs.contains(&w.as_str()))
 }
+
+/// How much the names an API gives a thing count for the name a request gives it.
+const NOUN_WEIGHT: f64 = 0.6;
 
 /// How much "me", "my" and "I" count as the authenticated user.
 const FIRST_PERSON_WEIGHT: f64 = 0.3;
@@ -708,14 +808,14 @@ const DEPRECATED_WEIGHT: f64 = 0.6;
 
 /// The initials of the names of things in an operation's name, as a request abbreviates them
 /// (`pv` and `pvc` in `listCoreV1PersistentVolumeClaim`, `csr` in
-/// `createCertificatesV1CertificateSigningRequest`): of each run of two to four words, leaving
+/// `createCertificatesV1CertificateSigningRequest`): of each run of two or three words, leaving
 /// out the first word (the verb or the group) and any with a digit.
 fn initials(name: &str) -> Vec<String> {
     let words = words(name);
     let mut out = Vec::new();
     for start in 1..words.len() {
         let mut initials = String::new();
-        for word in &words[start..words.len().min(start + 4)] {
+        for word in &words[start..words.len().min(start + 3)] {
             if word.chars().count() < 2 || !word.chars().all(char::is_alphabetic) {
                 break;
             }
@@ -1267,6 +1367,16 @@ mod tests {
             query_terms("who reacted to it")
                 .iter()
                 .any(|(t, _)| *t == terms("reaction")[0]),
+        );
+    }
+
+    #[test]
+    fn a_thing_named_otherwise_than_the_api_names_it_counts_as_the_apis_word() {
+        let weighted = query_terms("close the ticket");
+        assert!(
+            weighted.contains(&(terms("issue").remove(0), NOUN_WEIGHT))
+                && weighted.contains(&(terms("ticket").remove(0), 1.0)),
+            "{weighted:?}"
         );
     }
 
