@@ -700,7 +700,7 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
                 // Only the request's first verb says what to do: in "delete the file I
                 // uploaded" the upload is not a create.
                 if ACTIONS.contains(term) {
-                    if acted && !asked.is_some_and(|i| i.term() == *term) {
+                    if acted && asked.is_none_or(|i| i.term() != *term) {
                         continue;
                     }
                     verb = true;
