@@ -356,6 +356,7 @@ const PHRASES: &[(&str, &str, &str)] = &[
     ("look", "up", "lookup"),
     ("set", "up", "create"),
     ("kick", "off", "trigger"),
+    ("how", "many", "count"),
     ("pay", "out", "payout"),
     ("top", "up", "topup"),
     ("fast", "forward", "advance"),
@@ -1222,6 +1223,7 @@ mod tests {
         assert_eq!(intent("get rid of old-config.yaml"), Some(Intent::Delete));
         assert_eq!(intent("kick out bob from #eng"), Some(Intent::Delete));
         assert_eq!(intent("tear down the namespace"), Some(Intent::Delete));
+        assert_eq!(request_words("how many stars")[0], "count");
         // "get" alone is still a get.
         assert_eq!(intent("get the readme"), Some(Intent::Get));
         let weighted = query_terms("call off the order");
