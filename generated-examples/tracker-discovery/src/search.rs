@@ -281,7 +281,6 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("someone", &["user"], NOUN_WEIGHT),
     ("everyone", &["member", "user"], NOUN_WEIGHT),
     ("employee", &["user", "member"], NOUN_WEIGHT),
-    ("colleague", &["user", "member"], NOUN_WEIGHT),
     ("account", &["user"], NOUN_WEIGHT),
     ("group", &["team"], NOUN_WEIGHT),
     ("room", &["channel", "conversation"], NOUN_WEIGHT),
