@@ -620,6 +620,9 @@ const PHRASING_WORDS: &[&str] = &[
     "make", "logged", "signed",
 ];
 
+/// How much a part of a hyphenated word counts.
+const MODIFIER_WEIGHT: f64 = 0.5;
+
 /// How much a phrasing word counts as itself.
 const LITERAL_WEIGHT: f64 = 0.5;
 
@@ -688,8 +691,20 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
     let question = words
         .first()
         .is_some_and(|w| QUESTION_WORDS.contains(&w.as_str()));
+    // The parts of a hyphenated word ("customer-facing", "one-off") describe the thing asked
+    // about rather than name it — unless it opens the request ("re-run the job").
+    let modifiers: Vec<String> = without_values(query)
+        .split_whitespace()
+        .skip(1)
+        .filter(|token| token.contains('-'))
+        .flat_map(self::words)
+        .collect();
     for word in words {
-        let mut own = 1.0;
+        let mut own = if modifiers.contains(&word) {
+            MODIFIER_WEIGHT
+        } else {
+            1.0
+        };
         let mut verb = INTENT_WORDS.iter().any(|(w, _)| *w == word);
         // "reacted" stands for what "react" does, "removes" for what "remove" does.
         let word_stem = stem(&word);
@@ -1377,6 +1392,21 @@ mod tests {
         assert!(
             weighted.contains(&(terms("issue").remove(0), NOUN_WEIGHT))
                 && weighted.contains(&(terms("ticket").remove(0), 1.0)),
+            "{weighted:?}"
+        );
+    }
+
+    #[test]
+    fn a_hyphenated_word_describes_what_is_asked_about_unless_it_opens_the_request() {
+        let weighted = query_terms("create a customer-facing promo code");
+        assert!(
+            weighted.contains(&(terms("customer").remove(0), MODIFIER_WEIGHT))
+                && weighted.contains(&(terms("code").remove(0), 1.0)),
+            "{weighted:?}"
+        );
+        let weighted = query_terms("re-run the failed workflow");
+        assert!(
+            weighted.contains(&(terms("run").remove(0), 1.0)),
             "{weighted:?}"
         );
     }
