@@ -21,16 +21,94 @@ const K1: f64 = 4.0;
 /// BM25's length normalisation.
 const B: f64 = 0.6;
 
-/// How much more an operation whose name the request covers entirely scores.
-const NAME_COVERAGE_WEIGHT: f64 = 0.5;
+/// A term found with this weight (once in the name or the summary) covers its part of the
+/// request; one found only in the description or the parameters covers less of it.
+const COVERING_WEIGHT: f64 = 2.0;
 
-/// Words too common in requests to tell operations apart.
+/// How much more an operation whose name the request covers entirely scores.
+const NAME_COVERAGE_WEIGHT: f64 = 1.0;
+
+/// Words too common in requests to tell operations apart, and a request's filler ("what
+/// channels exist here?", "does anyone currently …").
 const STOP_WORDS: &[&str] = &[
-    "a", "about", "also", "an", "and", "any", "are", "as", "at", "be", "by", "can", "could", "did",
-    "do", "does", "for", "from", "has", "have", "how", "i", "in", "into", "is", "it", "its",
-    "just", "me", "my", "of", "on", "or", "our", "please", "some", "that", "the", "their", "them",
-    "there", "these", "they", "this", "those", "to", "under", "us", "want", "was", "we", "were",
-    "what", "when", "where", "which", "who", "will", "with", "would", "you", "your",
+    "a",
+    "about",
+    "also",
+    "an",
+    "and",
+    "any",
+    "are",
+    "as",
+    "at",
+    "be",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "for",
+    "from",
+    "has",
+    "have",
+    "how",
+    "i",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "just",
+    "me",
+    "my",
+    "of",
+    "on",
+    "or",
+    "our",
+    "please",
+    "some",
+    "that",
+    "the",
+    "their",
+    "them",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "to",
+    "under",
+    "us",
+    "want",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "which",
+    "who",
+    "will",
+    "with",
+    "would",
+    "you",
+    "your",
+    "exist",
+    "exists",
+    "existing",
+    "here",
+    "now",
+    "currently",
+    "anyone",
+    "someone",
+    "somebody",
+    "whole",
+    "need",
+    "let",
+    "tell",
+    "know",
+    "give",
+    "right",
 ];
 
 /// The fields of an operation that the index knows, with their weights.
@@ -44,10 +122,13 @@ pub enum Field {
     Parameters,
     /// The curation file's search words for the operation.
     Curated,
+    /// The initials of the words the name is made of (`pv` for `PersistentVolume`), which
+    /// [`build`] adds.
+    Initials,
 }
 
 impl Field {
-    pub const ALL: [Field; 7] = [
+    pub const ALL: [Field; 8] = [
         Field::Name,
         Field::Summary,
         Field::Tags,
@@ -55,6 +136,7 @@ impl Field {
         Field::Description,
         Field::Parameters,
         Field::Curated,
+        Field::Initials,
     ];
 
     /// How much a term found in this field counts.
@@ -68,6 +150,7 @@ impl Field {
             Field::Parameters => 0.4,
             // An API owner's words for what the operation does count like its summary.
             Field::Curated => 3.0,
+            Field::Initials => 2.0,
         }
     }
 }
@@ -130,6 +213,104 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("kick", &["remove"], 1.0),
     ("disable", &["disable", "end"], 1.0),
     ("lookup", &["get", "search"], 1.0),
+    ("everywhere", &["all"], 1.0),
+    ("across", &["all"], 0.7),
+    ("tag", &["label", "topic"], 0.7),
+    ("ask", &["request"], 1.0),
+    ("trigger", &["dispatch", "run"], 1.0),
+    ("launch", &["dispatch", "run", "create"], 1.0),
+    ("dispatch", &["run", "trigger"], 0.7),
+    ("move", &["transition", "transfer"], 0.7),
+    ("retry", &["rerun"], 1.0),
+    ("download", &["get"], 1.0),
+    ("upload", &["create", "file"], 0.7),
+    ("reply", &["comment", "thread"], 0.7),
+    ("watch", &["subscription"], 0.7),
+    ("subscribe", &["subscription"], 1.0),
+    ("invite", &["invitation", "add"], 1.0),
+    ("ban", &["block"], 1.0),
+    ("void", &["cancel"], 0.7),
+    ("copy", &["clone", "duplicate"], 1.0),
+    ("duplicate", &["clone", "copy"], 1.0),
+    ("notify", &["notification"], 1.0),
+    ("display", &["get", "display"], 1.0),
+    ("inspect", &["get"], 1.0),
+    ("describe", &["get"], 1.0),
+    ("check", &["get"], 0.7),
+    ("grab", &["get"], 1.0),
+    ("export", &["get", "download"], 1.0),
+    ("enumerate", &["list"], 1.0),
+    ("count", &["list"], 0.7),
+    ("terminate", &["delete", "cancel"], 1.0),
+    ("halt", &["stop", "cancel"], 1.0),
+    ("drop", &["delete"], 1.0),
+    ("purge", &["delete"], 1.0),
+    ("wipe", &["delete"], 1.0),
+    ("clear", &["delete"], 0.7),
+    ("revoke", &["delete"], 0.7),
+    ("unassign", &["remove", "assignee"], 1.0),
+    ("grant", &["add", "create"], 1.0),
+    ("enroll", &["create", "register"], 1.0),
+    ("attach", &["add"], 1.0),
+    ("adjust", &["update"], 1.0),
+    ("tweak", &["update"], 1.0),
+    ("alter", &["update"], 1.0),
+    ("overwrite", &["update", "replace"], 1.0),
+    ("replace", &["update"], 0.7),
+    ("toggle", &["update", "enable"], 1.0),
+    ("mark", &["update", "set"], 1.0),
+    ("import", &["create"], 1.0),
+    ("write", &["create", "update"], 0.7),
+    ("pause", &["suspend"], 1.0),
+    ("suspend", &["pause"], 1.0),
+    ("unpause", &["resume"], 1.0),
+    ("reboot", &["restart"], 1.0),
+    ("revert", &["rollback"], 1.0),
+    ("mute", &["snooze"], 0.7),
+    ("bookmark", &["star", "pin"], 0.7),
+    ("like", &["reaction", "star"], 0.7),
+    // Things that APIs name otherwise than people do.
+    ("workspace", &["team", "organization"], NOUN_WEIGHT),
+    ("project", &["repository"], NOUN_WEIGHT),
+    ("ticket", &["issue"], NOUN_WEIGHT),
+    ("bug", &["issue"], NOUN_WEIGHT),
+    ("people", &["user", "member"], NOUN_WEIGHT),
+    ("person", &["user", "member"], NOUN_WEIGHT),
+    ("someone", &["user"], NOUN_WEIGHT),
+    ("everyone", &["member", "user"], NOUN_WEIGHT),
+    ("employee", &["user", "member"], NOUN_WEIGHT),
+    ("account", &["user"], NOUN_WEIGHT),
+    ("group", &["team"], NOUN_WEIGHT),
+    ("room", &["channel", "conversation"], NOUN_WEIGHT),
+    ("chat", &["conversation", "message"], NOUN_WEIGHT),
+    ("dm", &["im", "direct", "conversation"], NOUN_WEIGHT),
+    ("note", &["comment"], NOUN_WEIGHT),
+    ("folder", &["directory"], NOUN_WEIGHT),
+    ("doc", &["document"], NOUN_WEIGHT),
+    ("docs", &["document"], NOUN_WEIGHT),
+    ("config", &["configuration"], NOUN_WEIGHT),
+    ("cert", &["certificate"], NOUN_WEIGHT),
+    ("env", &["environment"], NOUN_WEIGHT),
+    ("var", &["variable"], NOUN_WEIGHT),
+    ("vars", &["variable"], NOUN_WEIGHT),
+    ("stats", &["statistics"], NOUN_WEIGHT),
+    ("app", &["application"], NOUN_WEIGHT),
+    ("apps", &["application"], NOUN_WEIGHT),
+    ("password", &["credential", "secret"], NOUN_WEIGHT),
+    ("login", &["authentication", "session"], NOUN_WEIGHT),
+    ("picture", &["photo", "image", "avatar"], NOUN_WEIGHT),
+    ("photo", &["image", "avatar"], NOUN_WEIGHT),
+    ("bill", &["invoice"], NOUN_WEIGHT),
+    ("discount", &["coupon", "promotion"], NOUN_WEIGHT),
+    ("promo", &["promotion", "coupon"], NOUN_WEIGHT),
+    ("money", &["funds", "balance", "amount"], NOUN_WEIGHT),
+    ("client", &["customer"], NOUN_WEIGHT),
+    ("container", &["pod"], NOUN_WEIGHT),
+    ("build", &["run", "workflow"], NOUN_WEIGHT),
+    ("pipeline", &["workflow"], NOUN_WEIGHT),
+    ("deploy", &["deployment"], NOUN_WEIGHT),
+    ("setting", &["configuration", "preference"], NOUN_WEIGHT),
+    ("settings", &["configuration", "preference"], NOUN_WEIGHT),
     ("repo", &["repository"], 1.0),
     ("repos", &["repository"], 1.0),
     ("repository", &["repo"], 1.0),
@@ -148,6 +329,9 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("mine", &["authenticated", "current"], FIRST_PERSON_WEIGHT),
     ("myself", &["authenticated", "current"], FIRST_PERSON_WEIGHT),
 ];
+
+/// The terms of what an operation does, which only a request's first verb stands for.
+const ACTIONS: &[&str] = &["create", "get", "list", "update", "delete", "search"];
 
 /// Two-word phrases that mean one verb ("get rid of" is not a get): the pair is read as the
 /// word, whose synonyms and intent then apply.
@@ -168,11 +352,81 @@ const PHRASES: &[(&str, &str, &str)] = &[
     ("sign", "in", "signed"),
     ("look", "up", "lookup"),
     ("set", "up", "create"),
+    ("kick", "off", "trigger"),
+    ("how", "many", "count"),
+    ("pay", "out", "payout"),
+    ("top", "up", "topup"),
+    ("fast", "forward", "advance"),
+    ("sign", "up", "register"),
+    ("check", "out", "checkout"),
 ];
+
+/// The request without the values it names — quoted text (`'bug'`), `#7` and `@team`, numbers
+/// and amounts, identifiers (`ch_3Nx8`, `worker-7`), paths and `owner/name` pairs, e-mail
+/// addresses: they say which thing to act on, not what to do, and their pieces (`octocat`,
+/// `yaml`) would otherwise match operations by accident. A file name (`config.yaml`) leaves the
+/// word *file* behind.
+fn without_values(query: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    let mut quote: Option<char> = None;
+    for token in query.split_whitespace() {
+        if let Some(open) = quote {
+            if token
+                .trim_end_matches(|c: char| ".,;:!?)".contains(c))
+                .ends_with(open)
+            {
+                quote = None;
+            }
+            continue;
+        }
+        let first = token.chars().next().unwrap_or(' ');
+        if matches!(first, '\'' | '"' | '`' | '\u{2018}' | '\u{201c}') {
+            let closing = match first {
+                '\u{2018}' => '\u{2019}',
+                '\u{201c}' => '\u{201d}',
+                other => other,
+            };
+            let rest = token[first.len_utf8()..].trim_end_matches(|c: char| ".,;:!?)".contains(c));
+            if !rest.ends_with(closing) {
+                quote = Some(closing);
+            }
+            continue;
+        }
+        let bare = token.trim_matches(|c: char| !c.is_alphanumeric() && !"#@$".contains(c));
+        if bare.is_empty() {
+            continue;
+        }
+        let inner = |c: char| "_./:@".contains(c);
+        let has_digit = bare.chars().any(|c| c.is_ascii_digit());
+        let value = matches!(first, '#' | '@' | '$')
+            || bare.starts_with(|c: char| c.is_ascii_digit())
+            || bare.contains(inner)
+            || (has_digit && bare.contains('-'));
+        if !value {
+            out.push(bare);
+        } else if is_file_name(bare) {
+            out.push("file");
+        }
+    }
+    out.join(" ")
+}
+
+/// Does `value` end in a file name with an extension (`docs/setup.md`, `old-config.yaml`)?
+fn is_file_name(value: &str) -> bool {
+    let last = value.rsplit('/').next().unwrap_or(value);
+    last.rsplit_once('.').is_some_and(|(name, extension)| {
+        !name.is_empty()
+            && !name.contains('@')
+            && (1..=4).contains(&extension.len())
+            && extension.chars().all(|c| c.is_ascii_alphanumeric())
+            && extension.chars().any(|c| c.is_ascii_alphabetic())
+            && !["com", "org", "net", "io", "dev"].contains(&extension)
+    })
+}
 
 /// The words of a request, with each of [`PHRASES`] made its one word.
 fn request_words(query: &str) -> Vec<String> {
-    let words = words(query);
+    let words = words(&without_values(query));
     let mut out = Vec::with_capacity(words.len());
     let mut index = 0;
     while index < words.len() {
@@ -203,6 +457,19 @@ enum Intent {
     Get,
     Update,
     Delete,
+}
+
+impl Intent {
+    /// The term of operations that do it.
+    fn term(self) -> &'static str {
+        match self {
+            Intent::Create => "create",
+            Intent::List => "list",
+            Intent::Get => "get",
+            Intent::Update => "update",
+            Intent::Delete => "delete",
+        }
+    }
 }
 
 /// The words that say what a request asks to do.
@@ -240,6 +507,24 @@ const INTENT_WORDS: &[(&str, Intent)] = &[
     ("delete", Intent::Delete),
     ("remove", Intent::Delete),
     ("kill", Intent::Delete),
+    ("display", Intent::Get),
+    ("inspect", Intent::Get),
+    ("describe", Intent::Get),
+    ("enumerate", Intent::List),
+    ("terminate", Intent::Delete),
+    ("drop", Intent::Delete),
+    ("purge", Intent::Delete),
+    ("wipe", Intent::Delete),
+    ("grant", Intent::Create),
+    ("enroll", Intent::Create),
+    ("attach", Intent::Create),
+    ("import", Intent::Create),
+    ("adjust", Intent::Update),
+    ("tweak", Intent::Update),
+    ("alter", Intent::Update),
+    ("overwrite", Intent::Update),
+    ("toggle", Intent::Update),
+    ("mark", Intent::Update),
     ("store", Intent::Create),
     ("save", Intent::Create),
     ("record", Intent::Create),
@@ -263,7 +548,7 @@ fn intent(query: &str) -> Option<Intent> {
     let plural = words
         .iter()
         .filter(|w| !INTENT_WORDS.iter().any(|(i, _)| i == w))
-        .any(|w| w.len() > 3 && w.is_ascii() && singular(w) != *w);
+        .any(|w| is_plural(w));
     match found {
         Some(Intent::Get) | None if plural => Some(Intent::List),
         // A question without a verb of its own asks to read ("is node worker-3 ready?").
@@ -275,6 +560,13 @@ fn intent(query: &str) -> Option<Intent> {
         }
         other => other,
     }
+}
+
+/// Does `word` name things in the plural (`branches`, `PVs`)?
+fn is_plural(word: &str) -> bool {
+    word.is_ascii()
+        && ((word.len() > 3 && singular(word) != word)
+            || (word.ends_with('s') && stem(word).len() + 1 == word.len()))
 }
 
 /// The words that open a question.
@@ -311,10 +603,25 @@ fn shape_matches(intent: Intent, name: &str, request: &str) -> bool {
     shaped || words(name).iter().any(|w| verbs.contains(&w.as_str()))
 }
 
+/// How much the names an API gives a thing count for the name a request gives it.
+const NOUN_WEIGHT: f64 = 0.6;
+
 /// How much "me", "my" and "I" count as the authenticated user.
 const FIRST_PERSON_WEIGHT: f64 = 0.3;
 
-/// How much a word with synonyms counts as itself.
+/// Words of a request's phrasing rather than of an operation ("show the details", "all
+/// recent"): they count as themselves only [`LITERAL_WEIGHT`], their synonyms fully. Any other
+/// word with synonyms ("remove", "archive") is also an operation's own word and counts fully.
+const PHRASING_WORDS: &[&str] = &[
+    "show", "see", "look", "view", "details", "detail", "info", "all", "recent", "browse", "dump",
+    "fetch", "retrieve", "read", "find", "lookup", "rid", "me", "my", "i", "mine", "myself", "new",
+    "make", "logged", "signed",
+];
+
+/// How much a part of a hyphenated word counts.
+const MODIFIER_WEIGHT: f64 = 0.5;
+
+/// How much a phrasing word counts as itself.
 const LITERAL_WEIGHT: f64 = 0.5;
 
 /// How much a plural noun in a request (`branches of the repo`) counts as asking for a list.
@@ -336,10 +643,15 @@ fn words(text: &str) -> Vec<String> {
         if let Some(&previous) = index.checked_sub(1).and_then(|i| chars.get(i)) {
             let next_is_lower = chars.get(index + 1).is_some_and(|n| n.is_lowercase());
             // `pullRequest` → pull Request; `HTTPServer` → HTTP Server.
+            // `PVs` is the plural of `PV`, not `P` and `Vs`.
+            let plural_s = chars.get(index + 1) == Some(&'s')
+                && chars
+                    .get(index + 2)
+                    .is_none_or(|after| !after.is_alphanumeric());
             let camel = c.is_uppercase()
                 && (previous.is_lowercase()
                     || previous.is_ascii_digit()
-                    || (previous.is_uppercase() && next_is_lower));
+                    || (previous.is_uppercase() && next_is_lower && !plural_s));
             if camel && !word.is_empty() {
                 words.push(std::mem::take(&mut word));
             }
@@ -370,22 +682,65 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
         None => out.push((term, weight)),
     };
     // "show the branches" asks for a list, not for a get.
-    let list = intent(query) == Some(Intent::List);
-    for word in request_words(query) {
-        let mut own = 1.0;
-        if let Some((_, stands_for, weight)) = SYNONYMS.iter().find(|(w, _, _)| *w == word) {
+    let asked = intent(query);
+    let list = asked == Some(Intent::List);
+    let mut acted = false;
+    let words = request_words(query);
+    let question = words
+        .first()
+        .is_some_and(|w| QUESTION_WORDS.contains(&w.as_str()));
+    // The parts of a hyphenated word ("customer-facing", "one-off") describe the thing asked
+    // about rather than name it — unless it opens the request ("re-run the job").
+    let modifiers: Vec<String> = without_values(query)
+        .split_whitespace()
+        .skip(1)
+        .filter(|token| token.contains('-'))
+        .flat_map(self::words)
+        .collect();
+    for word in words {
+        let mut own = if modifiers.contains(&word) {
+            MODIFIER_WEIGHT
+        } else {
+            1.0
+        };
+        let mut verb = INTENT_WORDS.iter().any(|(w, _)| *w == word);
+        // "reacted" stands for what "react" does, "removes" for what "remove" does.
+        let word_stem = stem(&word);
+        let synonyms = SYNONYMS
+            .iter()
+            .find(|(w, _, _)| *w == word)
+            .or_else(|| SYNONYMS.iter().find(|(w, _, _)| stem(w) == word_stem));
+        if let Some((_, stands_for, weight)) = synonyms {
             for term in *stands_for {
+                // Only the request's first verb says what to do: in "delete the file I
+                // uploaded" the upload is not a create.
+                if ACTIONS.contains(term) {
+                    if acted && asked.is_none_or(|i| i.term() != *term) {
+                        continue;
+                    }
+                    verb = true;
+                }
                 let term = if list && *term == "get" { "list" } else { term };
                 add(stem(term), *weight);
             }
-            own = LITERAL_WEIGHT;
+            if PHRASING_WORDS.contains(&word.as_str()) {
+                own = LITERAL_WEIGHT;
+            }
         }
+        acted |= verb;
         if STOP_WORDS.contains(&word.as_str()) || word.chars().count() < 2 {
             continue;
         }
-        let singular = singular(&word);
-        if singular != word && word.len() > 3 && word.is_ascii() {
+        if is_plural(&word) {
             add(stem("list"), PLURAL_LIST_WEIGHT);
+        }
+        // A question's past participle says what happened, not what to do: "when was #general
+        // created?" reads a channel.
+        if question
+            && word.ends_with("ed")
+            && ACTIONS.iter().any(|action| stem(action) == word_stem)
+        {
+            own = LITERAL_WEIGHT;
         }
         add(stem(&word), own);
     }
@@ -404,6 +759,13 @@ fn stem(word: &str) -> String {
         .or_else(|| word.strip_suffix("ee"))
         .filter(|base| base.len() >= 5)
         .unwrap_or(word);
+    // The plural of initials (`pvs`, `csrs`) is the initials.
+    if let Some(single) = word.strip_suffix('s')
+        && (2..=4).contains(&single.len())
+        && !single.contains(['a', 'e', 'i', 'o', 'u', 'y'])
+    {
+        return single.to_string();
+    }
     // Creating a stemmer allocates nothing: it is the algorithm's function.
     Stemmer::create(Algorithm::English).stem(word).into_owned()
 }
@@ -457,6 +819,28 @@ pub struct Document {
 /// How much a deprecated operation's terms count.
 const DEPRECATED_WEIGHT: f64 = 0.6;
 
+/// The initials of the names of things in an operation's name, as a request abbreviates them
+/// (`pv` and `pvc` in `listCoreV1PersistentVolumeClaim`, `csr` in
+/// `createCertificatesV1CertificateSigningRequest`): of each run of two or three words, leaving
+/// out the first word (the verb or the group) and any with a digit.
+fn initials(name: &str) -> Vec<String> {
+    let words = words(name);
+    let mut out = Vec::new();
+    for start in 1..words.len() {
+        let mut initials = String::new();
+        for word in &words[start..words.len().min(start + 3)] {
+            if word.chars().count() < 2 || !word.chars().all(char::is_alphabetic) {
+                break;
+            }
+            initials.extend(word.chars().next());
+            if initials.chars().count() >= 2 && !out.contains(&initials) {
+                out.push(initials.clone());
+            }
+        }
+    }
+    out
+}
+
 /// Writes the index of `documents`: the operations in order, then each term with the
 /// operations it occurs in and its weight there (sorted, so the same documents always give the
 /// same text).
@@ -467,6 +851,12 @@ pub fn build(documents: &[Document]) -> String {
         let mut fields: BTreeMap<Field, Vec<String>> = BTreeMap::new();
         for (field, text) in &document.fields {
             fields.entry(*field).or_default().extend(terms(text));
+            if *field == Field::Name {
+                fields
+                    .entry(Field::Initials)
+                    .or_default()
+                    .extend(initials(text));
+            }
         }
         for field in Field::ALL {
             let length = fields.get(&field).map_or(0, Vec::len);
@@ -540,6 +930,13 @@ pub fn build(documents: &[Document]) -> String {
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+/// Endings (as stemmed) that make a word from another: `reaction` from `react`, `billabl(e)`
+/// from `bill`, `payment` from `pay`.
+const DERIVATIONS: &[&str] = &["ion", "ment", "abl", "er", "or"];
+
+/// How much a word derived from the same root as a request's word counts.
+const RELATED_WEIGHT: f64 = 0.6;
 
 /// The index, read.
 #[derive(Debug, Clone)]
@@ -621,7 +1018,7 @@ impl Index {
         let total = self.entries.len() as f64;
         // Per operation: the score so far, and how much of the query it matched.
         let mut scores: HashMap<u32, (f64, f64)> = HashMap::new();
-        let query_terms = query_terms(query);
+        let query_terms = self.related(query_terms(query));
         let query_weight: f64 = query_terms.iter().map(|(_, w)| w).sum();
         for (term, query_weight) in &query_terms {
             let Some(list) = self.postings.get(term) else {
@@ -633,7 +1030,7 @@ impl Index {
                 let weight = f64::from(weight);
                 let entry = scores.entry(index).or_default();
                 entry.0 += query_weight * idf * weight * (K1 + 1.0) / (weight + K1);
-                entry.1 += query_weight;
+                entry.1 += query_weight * (weight / COVERING_WEIGHT).min(1.0);
             }
         }
         // An operation that matches more of the request ranks above one that matches a rare
@@ -668,6 +1065,33 @@ impl Index {
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.entry.cmp(&b.entry)));
         hits.truncate(limit);
         hits
+    }
+
+    /// `terms` with the index's words derived from the same root (`react` and `reaction`,
+    /// `bill` and `billable`, `payment` and `pay`), each at [`RELATED_WEIGHT`] of its term's
+    /// weight: the stemmer joins a word's forms, not the words made from it.
+    fn related(&self, terms: Vec<(String, f64)>) -> Vec<(String, f64)> {
+        let mut out = terms.clone();
+        for (term, weight) in &terms {
+            let root = DERIVATIONS
+                .iter()
+                .find_map(|suffix| {
+                    term.strip_suffix(suffix)
+                        .filter(|root| root.chars().count() >= 3)
+                })
+                .unwrap_or(term);
+            let forms = std::iter::once(root.to_string())
+                .chain(DERIVATIONS.iter().map(|suffix| format!("{root}{suffix}")));
+            for form in forms {
+                if form != *term
+                    && self.postings.contains_key(&form)
+                    && !out.iter().any(|(t, _)| *t == form)
+                {
+                    out.push((form, weight * RELATED_WEIGHT));
+                }
+            }
+        }
+        out
     }
 
     fn admits(&self, index: usize, filter: &Filter<'_>) -> bool {
@@ -738,14 +1162,15 @@ mod tests {
     fn a_query_adds_what_its_words_stand_for_at_a_lower_weight() {
         let weighted = query_terms("open a PR in my repo");
         let has = |word: &str, weight: f64| weighted.contains(&(terms(word).remove(0), weight));
-        assert!(
-            has("open", LITERAL_WEIGHT) && has("create", 1.0),
-            "{weighted:?}"
-        );
+        // "open" is also an operation's own word (open an issue, a dialog): it counts fully.
+        assert!(has("open", 1.0) && has("create", 1.0), "{weighted:?}");
         assert!(has("pull", 1.0) && has("request", 1.0), "{weighted:?}");
+        assert!(has("repo", 1.0) && has("repository", 1.0), "{weighted:?}");
+        let showing = query_terms("show the details");
         assert!(
-            has("repo", LITERAL_WEIGHT) && has("repository", 1.0),
-            "{weighted:?}"
+            showing.contains(&(terms("details").remove(0), LITERAL_WEIGHT))
+                && showing.contains(&(terms("get").remove(0), 1.0)),
+            "{showing:?}"
         );
         assert!(has("authenticated", FIRST_PERSON_WEIGHT), "{weighted:?}");
         assert!(!has("list", PLURAL_LIST_WEIGHT), "{weighted:?}");
@@ -805,11 +1230,12 @@ mod tests {
     fn a_phrase_is_read_as_the_verb_it_means() {
         assert_eq!(
             request_words("get rid of old-config.yaml"),
-            ["remove", "of", "old", "config", "yaml"]
+            ["remove", "of", "file"]
         );
         assert_eq!(intent("get rid of old-config.yaml"), Some(Intent::Delete));
         assert_eq!(intent("kick out bob from #eng"), Some(Intent::Delete));
         assert_eq!(intent("tear down the namespace"), Some(Intent::Delete));
+        assert_eq!(request_words("how many stars")[0], "count");
         // "get" alone is still a get.
         assert_eq!(intent("get the readme"), Some(Intent::Get));
         let weighted = query_terms("call off the order");
@@ -826,6 +1252,8 @@ mod tests {
         assert_eq!(intent("show the readme"), Some(Intent::Get));
         assert_eq!(intent("is node worker-3 ready?"), Some(Intent::Get));
         assert_eq!(intent("node worker-3"), None);
+        assert_eq!(intent("what PVs exist?"), Some(Intent::List));
+        assert_eq!(intent("merge the branch"), None, "`merge` is no plural");
         let listing = query_terms("show my reminders");
         assert!(
             listing.contains(&(terms("list").remove(0), 1.0))
@@ -873,13 +1301,150 @@ mod tests {
         );
         let get = shaped("getIssue", "GET /issues/{key}", "Get an issue");
         let before = Index::parse(&build(&[transition.clone(), get.clone()])).expect("reads");
-        assert!(before.search("move", &Filter::default(), 5).is_empty());
+        // ("move" alone stands for a transition; "shift" is this tracker's users' word.)
+        assert!(before.search("shift", &Filter::default(), 5).is_empty());
         transition
             .fields
-            .push((Field::Curated, "move status column".into()));
+            .push((Field::Curated, "shift status column".into()));
         let after = Index::parse(&build(&[transition, get])).expect("reads");
-        let hits = after.search("move the issue to another column", &Filter::default(), 5);
+        let hits = after.search("shift the issue to another column", &Filter::default(), 5);
         assert_eq!(hits[0].entry, 0, "{hits:?}");
+    }
+
+    #[test]
+    fn values_a_request_names_are_not_its_words() {
+        assert_eq!(
+            without_values("add the label 'needs review' to issue #42 in octocat/hello-world"),
+            "add the label to issue in"
+        );
+        assert_eq!(
+            without_values("refund ch_3Nx8 and pi_555 for $200 on worker-7"),
+            "refund and for on"
+        );
+        assert_eq!(
+            without_values("get rid of old-config.yaml, it's read-only"),
+            "get rid of file it's read-only"
+        );
+        assert_eq!(without_values("block fraudster@example.com"), "block");
+        let weighted = query_terms("follow octocat/hello-world");
+        assert!(
+            !weighted.iter().any(|(t, _)| t == "octocat"),
+            "{weighted:?}"
+        );
+    }
+
+    #[test]
+    fn initials_of_a_name_find_the_operation_a_request_abbreviates() {
+        assert_eq!(
+            initials("listCoreV1PersistentVolumeClaim"),
+            ["pv", "pvc", "vc"]
+        );
+        assert_eq!(terms("PVs"), terms("pv"));
+        let index = Index::parse(&build(&[
+            shaped(
+                "listCoreV1Pod",
+                "GET /api/v1/pods",
+                "list objects of kind Pod",
+            ),
+            shaped(
+                "listCoreV1PersistentVolume",
+                "GET /api/v1/persistentvolumes",
+                "list objects of kind PersistentVolume",
+            ),
+            shaped(
+                "listCoreV1Volume",
+                "GET /api/v1/volumes",
+                "list objects of kind Volume",
+            ),
+        ]))
+        .expect("reads");
+        let hits = index.search("what PVs are there?", &Filter::default(), 3);
+        assert_eq!(hits[0].entry, 1, "{hits:?}");
+    }
+
+    #[test]
+    fn a_word_made_from_the_request_word_matches_it() {
+        // Alike but for the word made from "bill"; without it the first would win the tie.
+        let index = Index::parse(&build(&[
+            shaped("getInfo", "GET /info", "Gets information about the team."),
+            shaped(
+                "getBillableInfo",
+                "GET /billableInfo",
+                "Gets billable information about the team.",
+            ),
+        ]))
+        .expect("reads");
+        let hits = index.search("information on what is billed", &Filter::default(), 2);
+        assert_eq!(hits[0].entry, 1, "{hits:?}");
+        // A synonym is found for any form of its word: "reacted" stands for "reaction".
+        assert!(
+            query_terms("who reacted to it")
+                .iter()
+                .any(|(t, _)| *t == terms("reaction")[0]),
+        );
+    }
+
+    #[test]
+    fn a_thing_named_otherwise_than_the_api_names_it_counts_as_the_apis_word() {
+        let weighted = query_terms("close the ticket");
+        assert!(
+            weighted.contains(&(terms("issue").remove(0), NOUN_WEIGHT))
+                && weighted.contains(&(terms("ticket").remove(0), 1.0)),
+            "{weighted:?}"
+        );
+    }
+
+    #[test]
+    fn a_hyphenated_word_describes_what_is_asked_about_unless_it_opens_the_request() {
+        let weighted = query_terms("create a customer-facing promo code");
+        assert!(
+            weighted.contains(&(terms("customer").remove(0), MODIFIER_WEIGHT))
+                && weighted.contains(&(terms("code").remove(0), 1.0)),
+            "{weighted:?}"
+        );
+        let weighted = query_terms("re-run the failed workflow");
+        assert!(
+            weighted.contains(&(terms("run").remove(0), 1.0)),
+            "{weighted:?}"
+        );
+    }
+
+    #[test]
+    fn a_questions_past_participle_is_not_what_to_do() {
+        let creat = terms("create").remove(0);
+        let asked = query_terms("when was the channel created?");
+        assert!(
+            asked.contains(&(creat.clone(), LITERAL_WEIGHT)),
+            "{asked:?}"
+        );
+        let told = query_terms("create the channel");
+        assert!(told.contains(&(creat, 1.0)), "{told:?}");
+    }
+
+    #[test]
+    fn only_the_first_verb_says_what_to_do() {
+        let weighted = query_terms("delete the file I uploaded");
+        assert!(
+            !weighted.iter().any(|(t, _)| *t == terms("create")[0]),
+            "{weighted:?}"
+        );
+        // A later word that agrees with the first verb still adds its action.
+        let weighted = query_terms("register a new card reader");
+        assert!(
+            weighted.contains(&(terms("create").remove(0), 1.0)),
+            "{weighted:?}"
+        );
+    }
+
+    #[test]
+    fn an_operations_own_verb_counts_fully_though_it_has_synonyms() {
+        // `conversations.kick` "Removes a user": "remove" is its word, not only a delete.
+        let weighted = query_terms("remove bob from the channel");
+        assert!(
+            weighted.contains(&(terms("remove").remove(0), 1.0))
+                && weighted.contains(&(terms("delete").remove(0), 1.0)),
+            "{weighted:?}"
+        );
     }
 
     #[test]

@@ -111,7 +111,12 @@ fn find(catalog: &Catalog, name: &str) -> Result<usize, ToolError> {
             suggestions.push(candidate);
         }
     }
-    for hit in catalog.index.search(name, &Filter::default(), SUGGESTIONS) {
+    // Searched by its words: a request drops `pulls/list` whole, as a path it names.
+    let name_words = name.replace(|c: char| !c.is_alphanumeric(), " ");
+    for hit in catalog
+        .index
+        .search(&name_words, &Filter::default(), SUGGESTIONS)
+    {
         let candidate = catalog.index.entries[hit.entry].name.as_str();
         if !suggestions.contains(&candidate) {
             suggestions.push(candidate);
