@@ -481,6 +481,27 @@ fn a_post_is_never_tried_again() {
     });
 }
 
+#[test]
+fn a_write_whose_answer_is_not_of_the_documented_shape_says_the_change_was_likely_made() {
+    run(|| async {
+        let api = Chaos::start().await;
+        let server = Server::start(&api.base_url(), &[], &[]).await;
+        api.script([Reply::json(201, json!({"id": 9, "name": "box"}))]);
+        let text = server.error("create_thing", json!({"name": "box"})).await;
+        assert!(
+            text.starts_with("The API accepted the call, but its answer does not have the shape the API documents (at /id: 9 is not of type \"string\")"),
+            "{text}"
+        );
+        assert!(
+            text.contains("The change was most likely made: do not call again"),
+            "never the read's \"calling again\" advice after a write: {text}"
+        );
+        let seen = api.take_requests();
+        assert_eq!(seen.len(), 1, "the POST was sent once: {seen:?}");
+        server.close().await;
+    });
+}
+
 // --- Credentials ------------------------------------------------------------------------------
 
 #[test]

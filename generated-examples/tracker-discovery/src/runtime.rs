@@ -184,6 +184,16 @@ impl<C> LoadedTool<C> {
         Some(problems.join("\n"))
     }
 
+    /// Whether the tool only reads (`readOnlyHint`): a call that failed after the API answered
+    /// changed nothing.
+    fn reads_only(&self) -> bool {
+        self.definition
+            .annotations
+            .as_ref()
+            .and_then(|annotations| annotations.read_only_hint)
+            .unwrap_or(false)
+    }
+
     /// Why a successful result does not fit the tool's `outputSchema`, if it does not.
     fn check_output(&self, value: &Value) -> Option<String> {
         let schema = self.definition.output_schema.as_deref()?;
@@ -410,6 +420,10 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
             .track_future(call)
             .await
             .and_then(|output| match tool.check_output(&output.value) {
+                // The API answered with success: a tool that writes has most likely written.
+                Some(problem) if !tool.reads_only() => Err(ToolError::Answer(format!(
+                    "The API accepted the call, but its answer does not have the shape the API documents ({problem}), so the server cannot return it. The change was most likely made: do not call again; tell the user to check it, and that the API may have changed."
+                ))),
                 Some(problem) => Err(ToolError::Answer(format!(
                     "The API's answer does not have the shape the API documents ({problem}), so the server cannot return it. Calling again will likely fail the same way; tell the user the API may have changed."
                 ))),
