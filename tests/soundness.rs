@@ -2913,3 +2913,46 @@ fn enum_codes_of_another_type_than_a_step_argument_takes_are_refused() {
         )]),
     );
 }
+
+#[test]
+fn a_text_answer_to_a_write_with_result_fields_is_an_error_saying_the_change_was_likely_made() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/topics/5",
+                200,
+                json!({"id": 5, "title": "T", "closed": false}),
+            ),
+            ("POST", "/api/posts", 200, json!("<html>ok</html>")),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_reply_if_found",
+        json!({"topic": 5, "text": "Thanks"}),
+    );
+    assert_eq!(result["isError"], true, "never an empty success: {result}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with(
+            "The API accepted the call, but its answer does not have the shape the API documents"
+        ),
+        "{text}"
+    );
+    let received = log.lock().expect("the log").clone();
+    assert_eq!(received.len(), 2, "{received:?}");
+    assert_eq!(
+        received[1],
+        Received {
+            method: "POST".into(),
+            path: "/api/posts".into(),
+            query: None,
+            body: json!({"topic_id": 5, "raw": "Thanks"}),
+        }
+    );
+}

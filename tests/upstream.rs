@@ -498,6 +498,19 @@ fn a_write_whose_answer_is_not_of_the_documented_shape_says_the_change_was_likel
         );
         let seen = api.take_requests();
         assert_eq!(seen.len(), 1, "the POST was sent once: {seen:?}");
+        // An answer that says it is JSON and is not, after a POST the API accepted.
+        api.script([Reply::Raw {
+            status: 201,
+            content_type: "application/json",
+            body: b"<html>created</html>".to_vec(),
+            chunked: false,
+        }]);
+        let text = server.error("create_thing", json!({"name": "box"})).await;
+        assert_eq!(
+            text,
+            "The API accepted POST /things (HTTP 201), but its answer says it is JSON and is not (<html>created</html>). The change was most likely made: do not call again; tell the user to check it."
+        );
+        assert_eq!(api.take_requests().len(), 1, "the POST was sent once");
         server.close().await;
     });
 }

@@ -842,7 +842,9 @@ pub fn shape_item(
     detailed: bool,
     lookups: &[&HashMap<String, String>],
 ) -> Value {
-    if shape.fields.is_empty() {
+    // Text is an answer that is not JSON: kept whole, so that the check against the output
+    // schema reports it rather than an empty object passing for a result.
+    if shape.fields.is_empty() || item.is_string() {
         return item.clone();
     }
     let extra: &[FieldSpec] = if detailed { shape.detailed } else { &[] };

@@ -2383,6 +2383,11 @@ impl Upstream {
                 | reqwest::Method::DELETE
                 | reqwest::Method::OPTIONS
         );
+        // A request that may have changed something once the API accepted it.
+        let writes = !matches!(
+            request.method,
+            reqwest::Method::GET | reqwest::Method::HEAD | reqwest::Method::OPTIONS
+        );
         let http = self.http.get(operation).await?;
         let mut builder = http.request(request.method, request.url);
         let mut query = request.query;
@@ -2597,11 +2602,22 @@ impl Upstream {
                     retry_after: retry_after.map(|delay| delay.as_secs_f64().ceil() as u64),
                 });
             }
-            if claims_json && matches!(body, Value::String(_)) {
-                return Err(ToolError::Answer(format!(
-                    "The API's answer to {operation} says it is JSON but is not ({}). The API may be failing; try again later, and if it persists tell the user.",
-                    scrub(shorten(&String::from_utf8_lossy(&bytes), 200))
-                )));
+            // A JSON string is JSON; only a body that does not parse is not.
+            if claims_json
+                && matches!(body, Value::String(_))
+                && serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_err()
+            {
+                let text = scrub(shorten(&String::from_utf8_lossy(&bytes), 200));
+                return Err(ToolError::Answer(if writes {
+                    format!(
+                        "The API accepted {operation} (HTTP {}), but its answer says it is JSON and is not ({text}). The change was most likely made: do not call again; tell the user to check it.",
+                        status.as_u16()
+                    )
+                } else {
+                    format!(
+                        "The API's answer to {operation} says it is JSON but is not ({text}). The API may be failing; try again later, and if it persists tell the user."
+                    )
+                }));
             }
             return Ok((body, link));
         }
