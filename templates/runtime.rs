@@ -2583,12 +2583,17 @@ impl Upstream {
                         other => other,
                     })?;
             let body = parse_body(&bytes);
-            if matches!(status.as_u16(), 401 | 403) && sends_no_credential(&self.credentials) {
+            // Refused while some of the server's credentials are unset: which to set is the
+            // whole answer.
+            if matches!(status.as_u16(), 401 | 403)
+                && let Some(unset) = unset_credentials(&self.credentials)
+            {
                 return Err(ToolError::Answer(no_credential_refusal(
                     operation,
                     status,
                     &scrub(error_message(&body)),
-                    &unset_credentials(&self.credentials).unwrap_or_default(),
+                    &unset,
+                    sends_no_credential(&self.credentials),
                 )));
             }
             if !status.is_success() {
@@ -2755,6 +2760,7 @@ fn no_credential_refusal(
     status: reqwest::StatusCode,
     message: &str,
     unset: &str,
+    none_sent: bool,
 ) -> String {
     let mut text = format!(
         "The API rejected {operation} with HTTP {} {}",
@@ -2765,10 +2771,14 @@ fn no_credential_refusal(
         text.push_str(": ");
         text.push_str(message.trim_end_matches('.'));
     }
+    let sent = if none_sent {
+        "The server sent no credentials, since none are set"
+    } else {
+        "The server sent only some of its credentials, since the others are not set"
+    };
     text.push_str(&format!(
-        ". The server sent no credentials, since none are set; the user must set {unset} in the \
-         server's environment (or the same name with `_FILE` added, naming a file that holds the \
-         value) and start the server again."
+        ". {sent}; the user must set {unset} in the server's environment (or the same name with \
+         `_FILE` added, naming a file that holds the value) and start the server again."
     ));
     text
 }
@@ -3769,6 +3779,21 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "The API rejected GET /things with HTTP 404 Not Found: No such thing. Check the identifiers in the arguments."
+        );
+    }
+
+    #[test]
+    fn a_refusal_with_some_credentials_unset_names_the_ones_to_set() {
+        let text = no_credential_refusal(
+            "GET /cards",
+            reqwest::StatusCode::UNAUTHORIZED,
+            "invalid token",
+            "TRELLO_TOKEN",
+            false,
+        );
+        assert_eq!(
+            text,
+            "The API rejected GET /cards with HTTP 401 Unauthorized: invalid token. The server sent only some of its credentials, since the others are not set; the user must set TRELLO_TOKEN in the server's environment (or the same name with `_FILE` added, naming a file that holds the value) and start the server again."
         );
     }
 
