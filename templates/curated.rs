@@ -1771,6 +1771,15 @@ mod tests {
     }
 
     #[test]
+    fn not_found_lists_a_value_two_items_share_once() {
+        let error = not_found("user name", "Bo", keys(&["Ann Lee", "Bo Chen", "Ann Lee"]));
+        assert_eq!(
+            text(error),
+            "User \"Bo\" not found. Available user names: Ann Lee, Bo Chen."
+        );
+    }
+
+    #[test]
     fn for_argument_adds_a_retry_hint_to_not_found_errors() {
         let error = not_found("project key", "WEBB", keys(&["WEB", "API"]))
             .for_argument("list_issues", "project");

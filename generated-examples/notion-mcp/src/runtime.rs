@@ -1881,11 +1881,18 @@ impl fmt::Display for NotFound {
             [init @ .., last] => write!(f, "{subject}s {} and {last} not found.", init.join(", "))?,
             [] => write!(f, "{subject} not found.")?,
         }
-        if !self.available.is_empty() {
-            let listed = &self.available[..self.available.len().min(MAX_LISTED_VALUES)];
+        // Two items may show the same value (two people named alike): it is listed once.
+        let mut available: Vec<&str> = Vec::with_capacity(self.available.len());
+        for value in &self.available {
+            if !available.contains(&value.as_str()) {
+                available.push(value);
+            }
+        }
+        if !available.is_empty() {
+            let listed = &available[..available.len().min(MAX_LISTED_VALUES)];
             write!(f, " Available {}s: {}", self.what, listed.join(", "))?;
-            if self.available.len() > listed.len() {
-                write!(f, " and {} more", self.available.len() - listed.len())?;
+            if available.len() > listed.len() {
+                write!(f, " and {} more", available.len() - listed.len())?;
             }
             write!(f, ".")?;
         }
