@@ -2956,3 +2956,14 @@ fn a_text_answer_to_a_write_with_result_fields_is_an_error_saying_the_change_was
         }
     );
 }
+
+#[test]
+fn a_page_size_parameter_that_takes_text_is_refused_with_size_param_none_suggested() {
+    refused(
+        "text_page_size",
+        &curation_with(&[(
+            "    pagination: { style: page, page_param: page, size_param: none }\n    results:\n      items: posts\n",
+            "    pagination: { style: page, page_param: page, size_param: q }\n    results:\n      items: posts\n",
+        )]),
+    );
+}

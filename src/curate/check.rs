@@ -841,9 +841,11 @@ impl<'a> Checker<'a> {
                             with_article(&types.join(" or "))
                         ),
                     )
-                    .help = Some(
-                        "an offset the API hands out as text is a cursor: use `style: cursor` with `cursor_param` and `next_cursor`".into(),
-                    );
+                    .help = Some(if matches!(default, "per_page" | "limit") {
+                        "a page size the API takes as text cannot be set by the server: write `size_param: none`, and give the size with `fixed` if it must be set".into()
+                    } else {
+                        "an offset the API hands out as text is a cursor: use `style: cursor` with `cursor_param` and `next_cursor`".into()
+                    });
                 }
             }
         }
