@@ -2967,3 +2967,46 @@ fn a_page_size_parameter_that_takes_text_is_refused_with_size_param_none_suggest
         )]),
     );
 }
+
+#[test]
+fn a_one_call_tool_takes_a_parameter_of_its_own_that_scopes_a_resolver() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/workspaces/w1/projects",
+                200,
+                json!({"data": [{"gid": "p9", "name": "Website"}]}),
+            ),
+            (
+                "POST",
+                "/api/projects/p9/unarchive",
+                200,
+                json!({"gid": "p9", "archived": false}),
+            ),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_unarchive_project",
+        json!({"workspace": "w1", "project": "Website"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let request = |method: &str, path: &str| Received {
+        method: method.into(),
+        path: path.into(),
+        query: None,
+        body: Value::Null,
+    };
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            request("GET", "/api/workspaces/w1/projects"),
+            request("POST", "/api/projects/p9/unarchive"),
+        ]
+    );
+}

@@ -1643,8 +1643,12 @@ impl<'a> Checker<'a> {
                 // says what is wrong.
                 None if param.from.is_none() && param.ty.is_some() && !templates_readable(tool) => {
                 }
+                // A parameter of the tool's own that scopes the resolver of another (the board
+                // whose lists a `list` name is one of) reaches the API through that resolver.
+                None if param.from.is_none()
+                    && scopes_a_resolver(self.curation, tool, &param_name.value) => {}
                 None if param.from.is_none() && param.ty.is_some() => {
-                    self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps and templates can use parameters of their own", param_name.value, operation.id));
+                    self.error(param_name.at, format!("parameter `{}` fills no parameter of `{}`; only workflow steps, templates and the scopes of resolvers can use parameters of their own", param_name.value, operation.id));
                 }
                 None => {
                     let mut d = Diagnostic::error(
@@ -2987,6 +2991,23 @@ fn json_types_of(value: &Value) -> Vec<&'static str> {
         Value::Array(_) => "array",
         Value::Object(_) => "object",
     }]
+}
+
+/// Does the tool's parameter `name` scope the resolver of another of its parameters
+/// (`args: { board: $board }` of the resolver a `list` parameter resolves with)?
+fn scopes_a_resolver(curation: &Curation, tool: &ToolSpec, name: &str) -> bool {
+    tool.params.iter().any(|(other, param)| {
+        other.value != name
+            && param
+                .resolve
+                .as_ref()
+                .and_then(|r| curation.resolvers.iter().find(|(k, _)| k.value == r.value))
+                .is_some_and(|(_, resolver)| {
+                    resolver.args.values().any(|value| {
+                        value.value.as_str().and_then(|v| v.strip_prefix('$')) == Some(name)
+                    })
+                })
+    })
 }
 
 /// The tool parameters a value written under `args` names as a whole (`$kind`), each with its
