@@ -3010,3 +3010,22 @@ fn a_one_call_tool_takes_a_parameter_of_its_own_that_scopes_a_resolver() {
         ]
     );
 }
+
+#[test]
+fn a_blank_required_argument_of_a_template_is_refused_rather_than_widening_the_query() {
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let answer = json!({"total_count": 0, "items": []});
+    let (base_url, log) =
+        recording_upstream(&runtime, vec![("GET", "/api/search/issues", 200, answer)]);
+    let result = call_finder(
+        &base_url,
+        "finder_search_issues",
+        json!({"owner": "  ", "repo": "hello"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["content"][0]["text"],
+        "Invalid argument `owner`: it is required and cannot be blank."
+    );
+    assert!(log.lock().expect("the log").is_empty(), "nothing is sent");
+}

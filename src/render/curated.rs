@@ -1464,7 +1464,19 @@ fn template_expr(tool: &CuratedTool, template: &TemplatePlan) -> TokenStream {
         body
     });
     let join = &template.join;
+    // A required text argument left blank would drop its clause and widen the query.
+    let not_blank = template
+        .params()
+        .into_iter()
+        .map(|index| &tool.params[index])
+        .filter(|param| param.required && matches!(param.kind, ParamKind::Plain(FieldType::String)))
+        .map(|param| {
+            let name = &param.name;
+            let local = arg_local(param);
+            quote! { curated::not_blank(#name, &#local)?; }
+        });
     quote! {{
+        #( #not_blank )*
         let quote = #rule;
         let mut clauses: Vec<String> = Vec::new();
         #( #clauses )*

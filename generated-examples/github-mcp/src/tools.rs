@@ -285,6 +285,8 @@ pub mod github_search_issues {
         };
         let params = client::SearchIssuesAndPullRequestsParams {
             q: curated::checked("search/issues-and-pull-requests", "q", &{
+                curated::not_blank("owner", &arg_owner)?;
+                curated::not_blank("repo", &arg_repo)?;
                 let quote = curated::Quote::Github;
                 let mut clauses: Vec<String> = Vec::new();
                 for owner in curated::template_values(&arg_owner) {

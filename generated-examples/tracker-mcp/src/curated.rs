@@ -1464,6 +1464,17 @@ pub fn template_values(value: &Value) -> Vec<String> {
     }
 }
 
+/// Refuses blank text for a required argument a template writes, whose clause would otherwise
+/// drop out and widen the query (`"  "` for the words of a search).
+pub fn not_blank(argument: &str, value: &Value) -> Result<(), ToolError> {
+    match value {
+        Value::String(text) if text.trim().is_empty() => Err(ToolError::InvalidArguments(format!(
+            "Invalid argument `{argument}`: it is required and cannot be blank."
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// How a template writes a value into its text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Quote {
