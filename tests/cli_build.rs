@@ -263,7 +263,7 @@ fn check_names_missing_files_and_creates_nothing() {
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(
         run.stdout
-            .starts_with("stale: out\nmissing .gitignore\nmissing Cargo.toml\n"),
+            .starts_with("stale: out\nmissing .dockerignore\nmissing .gitignore\nmissing Cargo.toml\nmissing Dockerfile\n"),
         "{}",
         run.stdout
     );

@@ -100,12 +100,14 @@ fn every_published_schema_of_the_repaired_fixture_is_valid_and_compiles() {
         }))
     );
     // The schema a `$ref` to a request body stood for, not the request body's fields (its
-    // `required: true`, its `content` with a `$ref` to nothing in the tool's schema).
+    // `required: true`, its `content` with a `$ref` to nothing in the tool's schema); the
+    // schema's own `required: [item]` holds, as for any body the tool sends.
     assert_eq!(
         tool("create_order").input_schema,
         json!({
             "type": "object",
             "properties": { "item": { "type": "string" } },
+            "required": ["item"],
             "additionalProperties": false,
         })
     );
