@@ -927,9 +927,11 @@ fn string_enum(schema: &Value) -> Option<Vec<String>> {
 }
 
 /// The schemes the spec asks for by default: the first alternative of the document's security
-/// requirement, else the first operation's.
+/// requirement, else the first operation's; and every API-key scheme whose parameter an
+/// operation requires (Trello's description offers `key` and `token` as alternatives, yet every
+/// operation requires both as query parameters).
 pub fn required_schemes(api: &Api) -> Vec<&String> {
-    match api.security.iter().find(|alt| !alt.is_empty()) {
+    let mut names: Vec<&String> = match api.security.iter().find(|alt| !alt.is_empty()) {
         Some(alternative) => alternative.iter().collect(),
         None => api
             .operations
@@ -939,7 +941,28 @@ pub fn required_schemes(api: &Api) -> Vec<&String> {
             .flatten()
             .take(1)
             .collect(),
+    };
+    for (name, scheme) in &api.security_schemes {
+        if let SecurityScheme::ApiKey {
+            location,
+            name: key,
+        } = scheme
+            && !names.contains(&name)
+            && api.operations.iter().any(|op| {
+                // As loaded, or already taken out as a credential the server fills.
+                op.parameters
+                    .iter()
+                    .any(|p| p.required && p.name == *key && p.location == *location)
+                    || op
+                        .credentials
+                        .iter()
+                        .any(|c| c.required && c.name == *key && c.location == Some(*location))
+            })
+        {
+            names.push(name);
+        }
     }
+    names
 }
 
 /// The credentials the server sends: those of the curation file's `auth` section, else those the

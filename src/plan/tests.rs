@@ -606,3 +606,52 @@ tools:
     // Scopes are not part of a tool's definition: tools/list is the same with or without them.
     assert!(tool(&plan, "pets_add").definition().get("scopes").is_none());
 }
+
+#[test]
+fn api_keys_offered_as_alternatives_but_required_by_every_operation_are_all_sent() {
+    // Trello's description: `key` or `token` by its security requirement, yet every operation
+    // requires both as query parameters.
+    let plan = zero_config_of(
+        r#"
+openapi: 3.0.3
+info: { title: Boards, version: "1" }
+security: [{ api_key: [] }, { api_token: [] }]
+paths:
+  /cards/{id}:
+    get:
+      operationId: getCard
+      summary: Get a card.
+      parameters:
+        - { name: id, in: path, required: true, schema: { type: string } }
+        - { name: key, in: query, required: true, schema: { type: string } }
+        - { name: token, in: query, required: true, schema: { type: string } }
+      responses:
+        "200": { description: The card. }
+components:
+  securitySchemes:
+    api_key: { type: apiKey, in: query, name: key }
+    api_token: { type: apiKey, in: query, name: token }
+"#,
+    );
+    let keys: Vec<(&str, &str)> = plan
+        .server
+        .auth
+        .iter()
+        .filter_map(|auth| match auth {
+            super::Auth::ApiKey { name, env, .. } => Some((name.as_str(), env.as_str())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        keys,
+        [("key", "BOARDS_API_KEY"), ("token", "BOARDS_API_TOKEN")]
+    );
+    let properties = tool(&plan, "get_card").input_schema["properties"]
+        .as_object()
+        .map(|p| p.keys().cloned().collect::<Vec<_>>());
+    assert_eq!(
+        properties,
+        Some(vec!["id".to_string()]),
+        "no credential is an argument"
+    );
+}
