@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value};
 use tokio::sync::Mutex;
 
-use crate::runtime::{MAX_LISTED_VALUES, NotFound, ToolError, ToolOutput, subject};
+use crate::runtime::{MAX_LISTED_VALUES, NotFound, ToolError, ToolOutput, plural, subject};
 
 /// How long before its expiry an OAuth2 access token is replaced.
 const TOKEN_REFRESH_MARGIN: Duration = Duration::from_secs(60);
@@ -469,10 +469,11 @@ fn find(loaded: &Loaded, what: &str, value: &str) -> Result<Option<String>, Tool
                 })
                 .collect();
             Err(ToolError::InvalidArguments(format!(
-                "{} \"{value}\" is ambiguous: {} {what}s match it: {}. Call again with one of the \
+                "{} \"{value}\" is ambiguous: {} {} match it: {}. Call again with one of the \
                  values that tell them apart, or with the id.",
                 subject(what),
                 several.len(),
+                plural(what),
                 candidates.join("; ")
             )))
         }
@@ -1780,6 +1781,15 @@ mod tests {
                 "Project \"X\" not found. Available project keys: {} and 5 more.",
                 listed.join(", ")
             )
+        );
+    }
+
+    #[test]
+    fn several_alternatives_are_each_made_plural() {
+        let error = not_found("user name or email", "Bo", keys(&["Ann Lee", "ann@x.org"]));
+        assert_eq!(
+            text(error),
+            "User \"Bo\" not found. Available user names or emails: Ann Lee, ann@x.org."
         );
     }
 

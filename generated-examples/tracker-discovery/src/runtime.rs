@@ -1860,6 +1860,15 @@ pub fn subject(what: &str) -> String {
     }
 }
 
+/// The plural of `what`, each of its alternatives made plural: `project key` → `project keys`,
+/// `user name or email` → `user names or emails`.
+pub fn plural(what: &str) -> String {
+    what.split(" or ")
+        .map(|one| format!("{one}s"))
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
 /// Readable values that match nothing: `Project "WEBB" not found. Available project keys: WEB,
 /// API, MOBILE.` for `what` = `"project key"`; every unknown value of a list is named at once.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -1890,7 +1899,12 @@ impl fmt::Display for NotFound {
         }
         if !available.is_empty() {
             let listed = &available[..available.len().min(MAX_LISTED_VALUES)];
-            write!(f, " Available {}s: {}", self.what, listed.join(", "))?;
+            write!(
+                f,
+                " Available {}: {}",
+                plural(&self.what),
+                listed.join(", ")
+            )?;
             if available.len() > listed.len() {
                 write!(f, " and {} more", available.len() - listed.len())?;
             }
