@@ -198,6 +198,28 @@ impl Operation {
         }
         names
     }
+
+    /// The name another input of the same API name as input `name` goes by (`body_uris` for
+    /// `uris`), if there is one.
+    pub fn twin_of(&self, name: &str) -> Option<String> {
+        let api_names =
+            self.parameters
+                .iter()
+                .map(|p| p.name.as_str())
+                .chain(
+                    self.body
+                        .iter()
+                        .flat_map(|body| match body.flattened_properties() {
+                            Some(properties) => properties.keys().map(String::as_str).collect(),
+                            None => vec!["body"],
+                        }),
+                );
+        self.input_names()
+            .into_iter()
+            .zip(api_names)
+            .find(|(input, api_name)| *api_name == name && input != name)
+            .map(|(input, _)| input)
+    }
 }
 
 /// A parameter of an operation that carries one of the server's credentials.

@@ -1812,26 +1812,39 @@ impl<'a> Checker<'a> {
             );
             return;
         }
-        let Some(api_values) = schema.get("enum").and_then(Value::as_array) else {
-            // No list of values: each code must still be of the type the slot takes.
-            let wanted = json_types(schema);
-            let Some((_, values)) = self
-                .curation
-                .enums
-                .iter()
-                .find(|(k, _)| k.value == enum_name.value)
-            else {
-                return;
-            };
-            let values = values.clone();
-            for (readable, code) in &values {
-                let types = json_types_of(&code.value);
-                let fits = wanted.is_empty()
-                    || types.iter().any(|t| {
-                        wanted.contains(t) || (*t == "integer" && wanted.contains(&"number"))
-                    });
-                if !fits {
-                    self.error(
+        let Some((_, values)) = self
+            .curation
+            .enums
+            .iter()
+            .find(|(k, _)| k.value == enum_name.value)
+        else {
+            return;
+        };
+        let api_values = schema.get("enum").and_then(Value::as_array);
+        let wanted = json_types(schema);
+        for (readable, code) in values {
+            match api_values {
+                // The API lists its values: each code must be one of them.
+                Some(api_values) if !api_values.contains(&code.value) => {
+                    let codes: Vec<String> = api_values.iter().map(Value::to_string).collect();
+                    self.out.push(Diagnostic::error(
+                        code.at,
+                        format!(
+                            "`{}` maps to {}, which `{api_name}` of `{operation}` does not accept (it takes {})",
+                            readable.value,
+                            code.value,
+                            codes.join(", ")
+                        ),
+                    ));
+                }
+                Some(_) => {}
+                // Otherwise each code must still be of the type the slot takes.
+                None => {
+                    let types = json_types_of(&code.value);
+                    if types_fit(&types, &wanted) {
+                        continue;
+                    }
+                    let mut d = Diagnostic::error(
                         code.at,
                         format!(
                             "`{}` maps to {}, {}, but `{api_name}` of `{operation}` takes {}",
@@ -1840,8 +1853,8 @@ impl<'a> Checker<'a> {
                             with_article(&types.join(" or ")),
                             with_article(&wanted.join(" or "))
                         ),
-                    )
-                    .help = Some(if wanted.contains(&"string") {
+                    );
+                    d.help = Some(if wanted.contains(&"string") {
                         format!(
                             "quote the code to send it as text: `{}: \"{}\"`",
                             readable.value, code.value
@@ -1849,29 +1862,43 @@ impl<'a> Checker<'a> {
                     } else {
                         "write each code as the API takes it".into()
                     });
+                    self.out.push(d);
                 }
             }
-            return;
-        };
-        if let Some((_, values)) = self
-            .curation
-            .enums
-            .iter()
-            .find(|(k, _)| k.value == enum_name.value)
-        {
-            for (readable, code) in values {
-                if !api_values.contains(&code.value) {
-                    let codes: Vec<String> = api_values.iter().map(Value::to_string).collect();
-                    self.error(
-                        code.at,
-                        format!(
-                            "`{}` maps to {}, which `{api_name}` of `{operation}` does not accept (it takes {})",
-                            readable.value,
-                            code.value,
-                            codes.join(", ")
-                        ),
-                    );
-                }
+        }
+    }
+
+    /// An enum parameter anywhere in a step argument (`data: { kind: $kind }`) sends codes the
+    /// slot it reaches (`slot` is the argument's) must accept.
+    fn check_enum_references(
+        &mut self,
+        tool: &ToolSpec,
+        arg: &str,
+        value: &Spanned<Value>,
+        slot: &Value,
+        operation: &str,
+    ) {
+        for (name, path) in parameter_references(&value.value, "") {
+            let Some(param) = tool
+                .params
+                .iter()
+                .find(|(n, _)| n.value == name)
+                .map(|(_, p)| p)
+                .filter(|p| p.enum_name.is_some())
+            else {
+                continue;
+            };
+            let Ok(Some(target)) = schema_at(slot, &path) else {
+                continue;
+            };
+            let target = any_branch(&target);
+            if !is_array(target) {
+                let place = if path.is_empty() {
+                    arg.to_string()
+                } else {
+                    format!("{arg}.{path}")
+                };
+                self.check_enum_codes(param, target, &place, operation);
             }
         }
     }
@@ -2110,13 +2137,8 @@ impl<'a> Checker<'a> {
                     // A value that does not fit may be meant for the input of the same API name
                     // elsewhere (the body's `uris` beside a query `uris`), which goes by a
                     // prefixed name.
-                    let twins: Vec<&str> = ["path", "query", "header", "cookie", "body"]
-                        .iter()
-                        .map(|prefix| format!("{prefix}_{}", arg.value))
-                        .filter_map(|twin| names.iter().copied().find(|n| *n == twin))
-                        .collect();
                     if self.out.len() > before
-                        && let Some(twin) = twins.first()
+                        && let Some(twin) = operation.twin_of(&arg.value)
                         && let Some(d) = self.out.last_mut()
                     {
                         d.help = Some(format!(
@@ -2130,34 +2152,8 @@ impl<'a> Checker<'a> {
                             arg.value
                         ));
                     }
-                }
-                // An enum parameter anywhere in the arguments sends codes the slot must accept.
-                for (arg, value) in &step.args {
-                    let Some((_, slot, _)) = inputs.iter().find(|(n, _, _)| *n == arg.value) else {
-                        continue;
-                    };
-                    for (name, path) in parameter_references(&value.value, "") {
-                        let Some(param) = tool
-                            .params
-                            .iter()
-                            .find(|(n, _)| n.value == name)
-                            .map(|(_, p)| p)
-                            .filter(|p| p.enum_name.is_some())
-                        else {
-                            continue;
-                        };
-                        let Ok(Some(target)) = schema_at(slot, &path) else {
-                            continue;
-                        };
-                        let target = any_branch(&target);
-                        if !is_array(target) {
-                            let place = if path.is_empty() {
-                                arg.value.clone()
-                            } else {
-                                format!("{}.{path}", arg.value)
-                            };
-                            self.check_enum_codes(param, target, &place, &operation.id);
-                        }
+                    if let Some(slot) = slot {
+                        self.check_enum_references(tool, &arg.value, value, slot, &operation.id);
                     }
                 }
                 // The last step of a list workflow gets its paging parameters from the server.
@@ -2506,13 +2502,7 @@ impl<'a> Checker<'a> {
         target: &Value,
     ) {
         let wanted = json_types(target);
-        if source.is_empty() || wanted.is_empty() {
-            return;
-        }
-        let fits = source.iter().any(|s| {
-            wanted.contains(s) || (*s == "integer" && wanted.contains(&"number")) || *s == "null"
-        });
-        if fits {
+        if source.is_empty() || types_fit(source, &wanted) {
             return;
         }
         let wanted = with_article(&wanted.join(" or "));
@@ -3008,6 +2998,16 @@ fn scopes_a_resolver(curation: &Curation, tool: &ToolSpec, name: &str) -> bool {
                     })
                 })
     })
+}
+
+/// Can a value of one of the JSON types `source` fill a slot of one of `wanted`? Unknown types
+/// on either side pass; an integer is a number; null fills any slot (an absent value is left
+/// out).
+fn types_fit(source: &[&str], wanted: &[&str]) -> bool {
+    wanted.is_empty()
+        || source.iter().any(|s| {
+            wanted.contains(s) || (*s == "integer" && wanted.contains(&"number")) || *s == "null"
+        })
 }
 
 /// The tool parameters a value written under `args` names as a whole (`$kind`), each with its
