@@ -23,17 +23,10 @@ fn json_value(value: &Value) -> TokenStream {
     match value {
         Value::Null => quote! { serde_json::Value::Null },
         Value::Bool(b) => quote! { serde_json::Value::Bool(#b) },
-        Value::Number(n) => match (n.as_i64(), n.as_f64()) {
-            (Some(i), _) => {
-                let lit = Literal::i64_unsuffixed(i);
-                quote! { serde_json::Value::from(#lit) }
-            }
-            (None, Some(f)) => {
-                let lit = Literal::f64_unsuffixed(f);
-                quote! { serde_json::Value::from(#lit) }
-            }
-            _ => quote! { serde_json::Value::Null },
-        },
+        Value::Number(_) => {
+            let number = json_tokens(value);
+            quote! { serde_json::Value::from(#number) }
+        }
         Value::String(s) => quote! { serde_json::Value::from(#s) },
         Value::Array(_) | Value::Object(_) => {
             let tokens = json_tokens(value);
