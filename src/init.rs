@@ -12,8 +12,8 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use crate::api::{Api, Location, Method, Operation, SecurityScheme};
-use crate::curate::check::{only_array, operation_inputs, schema_at, success_schema};
 use crate::curate::model::typed_scalars;
+use crate::curate::schema::{only_array, operation_inputs, schema_at, success_schema};
 use crate::naming;
 
 /// Where editors find the curation file's JSON Schema.
@@ -632,7 +632,7 @@ fn path_glob_example(api: &Api) -> Option<String> {
         let matched = api
             .operations
             .iter()
-            .filter(|op| crate::curate::check::glob_matches(&glob, &op.path))
+            .filter(|op| crate::curate::semantics::glob_matches(&glob, &op.path))
             .count();
         let rank = (usize::from(segments.len() >= 3), matched);
         if best
@@ -890,7 +890,7 @@ fn object_fields(operation: &Operation) -> Vec<(String, Value)> {
     let Some(schema) = success_schema(operation) else {
         return Vec::new();
     };
-    if crate::curate::check::is_array(schema) {
+    if crate::curate::schema::is_array(schema) {
         return Vec::new();
     }
     properties(schema, schema, 0)
@@ -1327,7 +1327,7 @@ fn enum_param(
         .filter_map(|(name, schema, _)| {
             // A list of codes is one value per call only in a workflow (`[$param]`): `check`
             // refuses `enum` on a parameter that fills a list.
-            if exclude.contains(&name.as_str()) || crate::curate::check::is_array(&schema) {
+            if exclude.contains(&name.as_str()) || crate::curate::schema::is_array(&schema) {
                 return None;
             }
             let values = schema.get("enum")?.as_array()?.clone();
@@ -1632,7 +1632,7 @@ fn tool_params(
         // parameter that takes one value gets `enum` (check refuses it on a list).
         let enumerated = (enum_example.param.as_deref() == Some(from.as_str())
             && resolver.is_none()
-            && !crate::curate::check::is_array(schema))
+            && !crate::curate::schema::is_array(schema))
         .then(|| enum_example.name.clone());
         let base = match resolver {
             Some(r) => r.name.clone(),

@@ -8,6 +8,8 @@ pub mod check;
 pub mod diagnostics;
 pub mod model;
 pub mod responses;
+pub mod schema;
+pub mod semantics;
 
 use std::path::Path;
 

@@ -198,7 +198,7 @@ pub fn check(api: &Api, curation: &Curation) -> Vec<Diagnostic> {
                     .with_help("declare the parameter as JSON Schema: `{ type: integer }`"),
                 );
             }
-            let types = crate::curate::check::json_types(&schema.value);
+            let types = crate::curate::schema::json_types(&schema.value);
             if types.is_empty() || types.iter().any(|t| matches!(*t, "object")) {
                 out.push(
                     Diagnostic::error(

@@ -11,14 +11,14 @@ use serde_json::{Map, Value, json};
 
 use super::{Action, Annotations, Auth, Builder, FieldType, Tool, field_type, hoist_defs};
 use crate::api::{Api, Location, Operation, SecurityScheme};
-use crate::curate::check::{
-    glob_matches, is_array, only_array, operation_inputs, paging_param_names, schema_at, scoped_by,
-    success_schema, takes_paging, template_params, walked_pagination,
-};
 use crate::curate::model::{
     Alias, AllOrNone, AnnotationsSpec, AuthSection, ClausePart, Curation, FieldSpec, Filter, KeyIn,
     Pagination, PagingStyle, Param, ParamType, QuoteRule, Results, Spanned, Step, Template,
     ToolSpec,
+};
+use crate::curate::schema::{is_array, only_array, operation_inputs, schema_at, success_schema};
+use crate::curate::semantics::{
+    glob_matches, paging_param_names, scoped_by, takes_paging, template_params, walked_pagination,
 };
 use crate::naming::{self, Scope};
 
@@ -385,7 +385,7 @@ pub struct CuratedOutcome {
 
 /// A dotted field path as a JSON pointer.
 fn pointer(path: &str) -> String {
-    crate::curate::check::pointer(path)
+    crate::curate::schema::pointer(path)
 }
 
 /// Should `operation` also get a one-to-one tool?

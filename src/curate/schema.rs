@@ -1,0 +1,203 @@
+//! What a JSON schema of the API says: the schema at a field path, its properties and types.
+//! Shared by `check`, `plan` and `init`, which all read the API's schemas the same way.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::api::Operation;
+
+/// A dotted field path (`items`, `assignee.id`) as a JSON pointer.
+pub fn pointer(path: &str) -> String {
+    if path.is_empty() {
+        return String::new();
+    }
+    path.split('.')
+        .map(|part| format!("/{}", part.replace('~', "~0").replace('/', "~1")))
+        .collect()
+}
+
+/// The schema reached by following a dotted `path` through `properties`; `Err` with the names
+/// available where the path stops. Where the schema on the way is a list, a number picks one
+/// item (`items.0.uri`: the first item's `uri`) and a name applies to every item (`items.uri`:
+/// a list of the items' `uri`, whose schema is then an array of the field's), as the generated
+/// server reads the same path in the answer (`curated::value_at`).
+pub fn schema_at<'s>(
+    root: &'s Value,
+    path: &str,
+) -> Result<Option<Cow<'s, Value>>, (String, Vec<String>)> {
+    let mut current = root;
+    if path.is_empty() {
+        return Ok(Some(Cow::Borrowed(current)));
+    }
+    // How many lists the path went through by name: the value is a list of lists that deep.
+    let mut lists = 0;
+    for part in path.split('.') {
+        current = deref(root, current);
+        if object_properties(root, current).is_none() && is_array(current) {
+            let Some(items) = current.get("items") else {
+                return Ok(None);
+            };
+            current = deref(root, items);
+            if part.parse::<usize>().is_ok() {
+                continue;
+            }
+            lists += 1;
+        }
+        let Some(properties) = object_properties(root, current) else {
+            // A schema that does not list its properties: the path cannot be checked.
+            return Ok(None);
+        };
+        match properties.iter().find(|(name, _)| name.as_str() == part) {
+            Some((_, schema)) => current = schema,
+            None => {
+                return Err((
+                    part.to_string(),
+                    properties
+                        .iter()
+                        .map(|(name, _)| name.to_string())
+                        .collect(),
+                ));
+            }
+        }
+    }
+    let found = deref(root, current);
+    if lists == 0 {
+        return Ok(Some(Cow::Borrowed(found)));
+    }
+    let mut schema = found.clone();
+    for _ in 0..lists {
+        schema = serde_json::json!({ "type": "array", "items": schema });
+    }
+    Ok(Some(Cow::Owned(schema)))
+}
+
+pub(crate) fn deref<'s>(root: &'s Value, schema: &'s Value) -> &'s Value {
+    match schema.get("$ref").and_then(Value::as_str) {
+        Some(reference) => root
+            .pointer(reference.trim_start_matches('#'))
+            .unwrap_or(schema),
+        None => schema,
+    }
+}
+
+/// The properties of an object schema, merged across `allOf`, and those of any of its `oneOf` or
+/// `anyOf` shapes.
+pub(crate) fn object_properties<'s>(
+    root: &'s Value,
+    schema: &'s Value,
+) -> Option<Vec<(&'s String, &'s Value)>> {
+    let schema = deref(root, schema);
+    let mut found: Option<Vec<(&String, &Value)>> = None;
+    if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+        found.get_or_insert_with(Vec::new).extend(properties.iter());
+    }
+    for part in schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(more) = object_properties(root, part) {
+            found.get_or_insert_with(Vec::new).extend(more);
+        }
+    }
+    // One of several shapes (Spotify's track or episode, an object or null): a field any shape
+    // has is there to read; where two shapes both have it, the first shape's says its type.
+    for part in ["oneOf", "anyOf"]
+        .iter()
+        .filter_map(|key| schema.get(key).and_then(Value::as_array))
+        .flatten()
+    {
+        if let Some(more) = object_properties(root, part) {
+            let found = found.get_or_insert_with(Vec::new);
+            for (name, property) in more {
+                if !found.iter().any(|(seen, _)| *seen == name) {
+                    found.push((name, property));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Is `schema` a list?
+pub fn is_array(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(t)) => t == "array",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "array"),
+        _ => schema.get("items").is_some(),
+    }
+}
+
+/// The operation's inputs by name: parameters, and the properties of an object body.
+pub fn operation_inputs(operation: &Operation) -> Vec<(String, Value, bool)> {
+    let mut inputs: Vec<(Value, bool)> = operation
+        .parameters
+        .iter()
+        .map(|p| {
+            // The parameter's own description is what a tool parameter filling it inherits.
+            let mut schema = p.schema.clone();
+            if let (Some(description), Some(object)) = (&p.description, schema.as_object_mut()) {
+                object.insert("description".into(), Value::String(description.clone()));
+            }
+            (schema, p.required)
+        })
+        .collect();
+    if let Some(body) = &operation.body {
+        match body.flattened_properties() {
+            Some(properties) => inputs.extend(
+                properties
+                    .iter()
+                    .map(|(name, schema)| (schema.clone(), body.requires(name))),
+            ),
+            None => inputs.push((body.schema.clone(), body.required)),
+        }
+    }
+    operation
+        .input_names()
+        .into_iter()
+        .zip(inputs)
+        .map(|(name, (schema, required))| (name, schema, required))
+        .collect()
+}
+
+/// The name of the only array property of a response schema, for `items` defaults.
+pub fn only_array(schema: &Value) -> Option<String> {
+    if is_array(schema) {
+        return Some(String::new());
+    }
+    let properties = schema.get("properties")?.as_object()?;
+    let arrays: Vec<&String> = properties
+        .iter()
+        .filter(|(_, s)| is_array(s))
+        .map(|(name, _)| name)
+        .collect();
+    match arrays.as_slice() {
+        [one] => Some((*one).clone()),
+        _ => None,
+    }
+}
+
+/// The JSON schema of an operation's success response.
+pub fn success_schema(operation: &Operation) -> Option<&Value> {
+    operation.success.as_ref().and_then(|r| r.schema.as_ref())
+}
+
+/// The JSON types a schema allows (`integer` is also a `number`); empty when it does not say.
+pub(crate) fn json_types(schema: &Value) -> Vec<&'static str> {
+    const TYPES: [&str; 7] = [
+        "string", "integer", "number", "boolean", "object", "array", "null",
+    ];
+    let named = |t: &str| TYPES.iter().copied().find(|known| *known == t);
+    match schema.get("type") {
+        Some(Value::String(t)) => named(t).into_iter().collect(),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .filter_map(named)
+            .collect(),
+        _ if schema.get("properties").is_some() => vec!["object"],
+        _ => Vec::new(),
+    }
+}

@@ -1,0 +1,110 @@
+//! What the curation file's constructs mean, where `check` and `plan` both need it: one rule
+//! each, so that what check accepts is what plan builds.
+
+use std::collections::BTreeSet;
+
+use super::model::{Curation, Pagination, PagingStyle, Resolver, Spanned, Template, ToolSpec};
+use crate::api::{Location, Operation};
+
+/// The parameters the templates under a tool's `fixed` name.
+pub fn template_params(tool: &ToolSpec) -> BTreeSet<String> {
+    tool.fixed
+        .values()
+        .filter_map(|value| Template::parse(&value.value).ok())
+        .flat_map(|template| {
+            template
+                .params()
+                .into_iter()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// Does the resolver's `args` give its operation's `input`?
+pub fn scoped_by(resolver: &Resolver, input: &str) -> bool {
+    resolver.args.keys().any(|arg| arg.value == input)
+}
+
+/// The paging parameters a style uses: (the file's name for it, the default name).
+pub fn paging_params(pagination: &Pagination) -> Vec<(Option<&Spanned<String>>, &'static str)> {
+    let size = |default| {
+        (!pagination.takes_no_size()).then_some((pagination.size_param.as_ref(), default))
+    };
+    let position = match pagination.style.value {
+        PagingStyle::Page => Some((pagination.page_param.as_ref(), "page")),
+        PagingStyle::Offset => Some((pagination.offset_param.as_ref(), "offset")),
+        PagingStyle::Cursor => Some((pagination.cursor_param.as_ref(), "cursor")),
+        PagingStyle::Link => None,
+    };
+    let size = match pagination.style.value {
+        PagingStyle::Page | PagingStyle::Link => size("per_page"),
+        PagingStyle::Offset | PagingStyle::Cursor => size("limit"),
+    };
+    position.into_iter().chain(size).collect()
+}
+
+/// The paging a list tool (`results.items`) walks over `operation`: the tool's `pagination`, else
+/// the file's when the operation takes its parameters; `None` for a tool that lists nothing or an
+/// operation without paging. One rule for `check` and `plan`, one-call tools and workflows alike.
+pub fn walked_pagination<'a>(
+    curation: &'a Curation,
+    tool: &'a ToolSpec,
+    operation: &Operation,
+) -> Option<&'a Pagination> {
+    tool.results.as_ref()?.items.as_ref()?;
+    let pagination = tool.pagination.as_ref().or(curation.pagination.as_ref())?;
+    (tool.pagination.is_some() || takes_paging(pagination, operation)).then_some(pagination)
+}
+
+/// The names of the API parameters `pagination` sets while it walks pages.
+pub fn paging_param_names(pagination: &Pagination) -> Vec<String> {
+    paging_params(pagination)
+        .iter()
+        .map(|(param, default)| param.map_or(default.to_string(), |p| p.value.clone()))
+        .collect()
+}
+
+/// Does `operation` take every paging parameter of `pagination`?
+pub fn takes_paging(pagination: &Pagination, operation: &Operation) -> bool {
+    paging_params(pagination).iter().all(|(param, default)| {
+        let name = param.map_or(*default, |p| p.value.as_str());
+        operation
+            .parameters
+            .iter()
+            .any(|p| p.name == name && p.location == Location::Query)
+    })
+}
+
+/// Does the path glob `pattern` match `path`? `*` matches within one segment, `**` any number of
+/// segments.
+pub fn glob_matches(pattern: &str, path: &str) -> bool {
+    fn segments(text: &str) -> Vec<&str> {
+        text.split('/').filter(|s| !s.is_empty()).collect()
+    }
+    fn segment_matches(pattern: &str, segment: &str) -> bool {
+        match pattern.split_once('*') {
+            None => pattern == segment,
+            Some((prefix, rest)) => {
+                let Some(tail) = segment.strip_prefix(prefix) else {
+                    return false;
+                };
+                (0..=tail.len())
+                    .any(|i| tail.is_char_boundary(i) && segment_matches(rest, &tail[i..]))
+            }
+        }
+    }
+    fn matches(pattern: &[&str], path: &[&str]) -> bool {
+        match pattern.split_first() {
+            None => path.is_empty(),
+            Some((&"**", rest)) => (0..=path.len()).any(|i| matches(rest, &path[i..])),
+            Some((first, rest)) => match path.split_first() {
+                Some((segment, path_rest)) => {
+                    segment_matches(first, segment) && matches(rest, path_rest)
+                }
+                None => false,
+            },
+        }
+    }
+    matches(&segments(pattern), &segments(path))
+}
