@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
+use axum::response::IntoResponse;
 use serde_json::{Value, json};
 
 mod support;
@@ -63,7 +64,7 @@ struct Received {
 }
 
 /// An upstream on 127.0.0.1 that records every request and answers from `answers` (by method
-/// and path, or path and query; 404 otherwise). Returns its base URL (with the spec's `/api` prefix) and the log.
+/// and path, or path and query; 404 otherwise; a JSON string is answered as text). Returns its base URL (with the spec's `/api` prefix) and the log.
 fn recording_upstream(
     runtime: &tokio::runtime::Runtime,
     answers: Vec<(&'static str, &'static str, u16, Value)>,
@@ -105,14 +106,22 @@ fn recording_upstream(
                         .iter()
                         .find(|(m, p, _, _)| *m == method && *p == path)
                 }) {
+                // A JSON string stands for an answer in text (`text/plain`), not JSON.
+                Some((_, _, status, Value::String(text))) => (
+                    axum::http::StatusCode::from_u16(*status).expect("a status"),
+                    text.clone(),
+                )
+                    .into_response(),
                 Some((_, _, status, answer)) => (
                     axum::http::StatusCode::from_u16(*status).expect("a status"),
                     axum::Json(answer.clone()),
-                ),
+                )
+                    .into_response(),
                 None => (
                     axum::http::StatusCode::NOT_FOUND,
                     axum::Json(json!({"message": "no such route"})),
-                ),
+                )
+                    .into_response(),
             }
         }
     });
@@ -216,6 +225,61 @@ fn step_arguments_nested_in_objects_and_lists_reach_the_api_as_values_and_steps_
     assert_eq!(result["isError"], true, "{result}");
     let text = result["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.starts_with("Step 3 (doTransition) failed"), "{text}");
+}
+
+#[test]
+fn an_earlier_steps_answer_that_does_not_fit_stops_the_workflow_there_as_the_apis_fault() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    // What the later steps read of step 1's answer (`transitions`, each one's `id` and `name`)
+    // is garbled three ways: the write of step 3 must never be sent.
+    let garbled = [
+        (
+            json!("<html>maintenance</html>"),
+            "the answer: text, not JSON",
+        ),
+        (
+            json!([1, 2, 3]),
+            "the answer: [1,2,3] is not of type \"object\"",
+        ),
+        (
+            json!({"transitions": [{"id": 31, "name": "Done"}]}),
+            "at /transitions/0/id: 31 is not of type \"string\"",
+        ),
+    ];
+    for (answer, problem) in garbled {
+        let answers = vec![("GET", "/api/issues/WEB-1/transitions", 200, answer.clone())];
+        let (base_url, log) = recording_upstream(&runtime, answers);
+        let result = call(
+            binary,
+            &base_url,
+            "boards_move_issue",
+            json!({"issue": "WEB-1", "transition": "Done"}),
+        );
+        assert_eq!(result["isError"], true, "{answer}: {result}");
+        let text = result["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(
+            text.starts_with(&format!(
+                "The API's answer to step 1 (getTransitions) does not have the shape the API documents ({problem}"
+            )),
+            "{answer}: {text}"
+        );
+        assert!(
+            text.contains("tell the user the API may have changed"),
+            "{text}"
+        );
+        let received = log.lock().expect("the log").clone();
+        assert_eq!(
+            received,
+            [Received {
+                method: "GET".into(),
+                path: "/api/issues/WEB-1/transitions".into(),
+                query: None,
+                body: Value::Null,
+            }],
+            "{answer}: only step 1 was sent"
+        );
+    }
 }
 
 #[test]

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use crate::api::Operation;
 
@@ -200,4 +200,96 @@ pub(crate) fn json_types(schema: &Value) -> Vec<&'static str> {
         _ if schema.get("properties").is_some() => vec!["object"],
         _ => Vec::new(),
     }
+}
+
+/// Does the schema allow `null`?
+pub fn accepts_null(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
+        Some(Value::String(t)) => t == "null",
+        _ => schema
+            .get("anyOf")
+            .and_then(Value::as_array)
+            .is_some_and(|variants| variants.iter().any(accepts_null)),
+    }
+}
+
+/// What a reader of `paths` (each a list of field names, as `curated::value_at` reads them) relies
+/// on in an answer `root` documents: the answer's own JSON type and, along each path, the type of
+/// every field it passes through and reaches, required where `root` requires it. Nothing else of
+/// `root` is kept, so an answer that strays from its documentation elsewhere still serves.
+pub fn read_shape(root: &Value, paths: &[Vec<String>]) -> Value {
+    let paths: Vec<&[String]> = paths.iter().map(Vec::as_slice).collect();
+    shape_read(root, root, &paths)
+}
+
+fn shape_read(root: &Value, schema: &Value, paths: &[&[String]]) -> Value {
+    let schema = deref(root, schema);
+    let mut types = json_types(schema);
+    if types.is_empty() && is_array(schema) {
+        types.push("array");
+    }
+    if types.is_empty() {
+        // A schema that does not say its type: nothing to rely on.
+        return Value::Object(Map::new());
+    }
+    if accepts_null(schema) && !types.contains(&"null") {
+        types.push("null");
+    }
+    let mut shape = Map::new();
+    shape.insert(
+        "type".into(),
+        match types.as_slice() {
+            [one] => Value::String((*one).into()),
+            many => many.iter().map(|t| Value::String((*t).into())).collect(),
+        },
+    );
+    let deeper: Vec<&[String]> = paths.iter().copied().filter(|p| !p.is_empty()).collect();
+    if deeper.is_empty() {
+        return Value::Object(shape);
+    }
+    if types.contains(&"array") && object_properties(root, schema).is_none() {
+        // A list read through: a number picks one item, a name reads every item; either way the
+        // items have the shape the rest of the path relies on.
+        if let Some(items) = schema.get("items") {
+            let rest: Vec<&[String]> = deeper
+                .iter()
+                .map(|p| match p[0].parse::<usize>() {
+                    Ok(_) => &p[1..],
+                    Err(_) => *p,
+                })
+                .collect();
+            shape.insert("items".into(), shape_read(root, items, &rest));
+        }
+        return Value::Object(shape);
+    }
+    let Some(properties) = object_properties(root, schema) else {
+        return Value::Object(shape);
+    };
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|names| names.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let mut read = Map::new();
+    let mut needed = Vec::new();
+    for (name, property) in properties {
+        let under: Vec<&[String]> = deeper
+            .iter()
+            .filter(|p| p[0] == *name)
+            .map(|p| &p[1..])
+            .collect();
+        if under.is_empty() || read.contains_key(name.as_str()) {
+            continue;
+        }
+        read.insert(name.clone(), shape_read(root, property, &under));
+        if required.contains(&name.as_str()) {
+            needed.push(Value::String(name.clone()));
+        }
+    }
+    shape.insert("properties".into(), Value::Object(read));
+    if !needed.is_empty() {
+        shape.insert("required".into(), Value::Array(needed));
+    }
+    Value::Object(shape)
 }

@@ -4,7 +4,7 @@
 //! failure here is an internal error.
 
 use std::borrow::Cow;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
@@ -16,7 +16,9 @@ use crate::curate::model::{
     Pagination, PagingStyle, Param, ParamType, QuoteRule, Results, Spanned, Step, Template,
     ToolSpec,
 };
-use crate::curate::schema::{is_array, only_array, operation_inputs, schema_at, success_schema};
+use crate::curate::schema::{
+    accepts_null, is_array, only_array, operation_inputs, read_shape, schema_at, success_schema,
+};
 use crate::curate::semantics::{
     glob_matches, paging_param_names, scoped_by, takes_paging, template_params, walked_pagination,
 };
@@ -186,6 +188,12 @@ pub enum StepPlan {
         errors: Vec<(u16, String)>,
         /// How the pages are walked, for the last step of a workflow whose result is a list.
         paging: Option<PagingPlan>,
+        /// What later steps read of the answer, as JSON Schema (`schema::read_shape`): checked
+        /// before they rely on it, so that an answer that does not fit stops the workflow at this
+        /// step as the API's. `None` when nothing later reads it.
+        answer: Option<Value>,
+        /// The operation changes something (its answer not fitting means it most likely did).
+        writes: bool,
     },
     StopIf {
         left: ValueRef,
@@ -1051,6 +1059,8 @@ impl<'c> CuratedPlanner<'c> {
                     args,
                     errors: step_errors(step),
                     paging,
+                    answer: None,
+                    writes: !Annotations::for_operation(&operation).read_only_hint(),
                 });
             } else if let Some(stop) = &step.stop_if {
                 let values: Vec<ValueRef> = stop
@@ -1126,6 +1136,21 @@ impl<'c> CuratedPlanner<'c> {
                     missing,
                     ambiguous,
                 });
+            }
+        }
+        let read: BTreeMap<String, Vec<Vec<String>>> = answers_read(&steps)
+            .into_iter()
+            .map(|(var, paths)| (var.to_string(), paths))
+            .collect();
+        for step in &mut steps {
+            if let StepPlan::Call { var, answer, .. } = step
+                && let Some(paths) = read.get(var.as_str())
+            {
+                *answer = results
+                    .values()
+                    .find(|(v, _)| v == var)
+                    .and_then(|(_, schema)| schema.as_ref())
+                    .map(|schema| read_shape(schema, paths));
             }
         }
         let response = match spec.results.as_ref().and_then(|r| r.from.as_ref()) {
@@ -1233,6 +1258,92 @@ impl<'c> CuratedPlanner<'c> {
             lookups,
         })
     }
+}
+
+/// The paths (field names) later steps read from each call's answer, by the call's variable: its
+/// fields as step arguments and `stop_if` values, the list a `find` searches and the fields it
+/// compares, and the fields of the item it finds (read through the list).
+fn answers_read(steps: &[StepPlan]) -> BTreeMap<&str, Vec<Vec<String>>> {
+    fn segments(pointer: &str) -> Vec<String> {
+        pointer
+            .split('/')
+            .skip(1)
+            .map(|s| s.replace("~1", "/").replace("~0", "~"))
+            .collect()
+    }
+    fn visit<'s>(
+        value: &'s ValueRef,
+        found: &BTreeMap<&'s str, (&'s str, Vec<String>)>,
+        read: &mut BTreeMap<&'s str, Vec<Vec<String>>>,
+    ) {
+        match value {
+            ValueRef::Step { var, pointer } => {
+                let (var, mut path) = match found.get(var.as_str()) {
+                    Some((list_var, list_path)) => (*list_var, list_path.clone()),
+                    None => (var.as_str(), Vec::new()),
+                };
+                path.extend(segments(pointer));
+                read.entry(var).or_default().push(path);
+            }
+            ValueRef::Object(fields) => fields.iter().for_each(|(_, v)| visit(v, found, read)),
+            ValueRef::Array(items) => items.iter().for_each(|v| visit(v, found, read)),
+            ValueRef::Input(_) | ValueRef::Literal(_) | ValueRef::Template(_) => {}
+        }
+    }
+    let mut read = BTreeMap::new();
+    // Each `find` step's variable → the answer and path of the list it searched.
+    let mut found: BTreeMap<&str, (&str, Vec<String>)> = BTreeMap::new();
+    for step in steps {
+        match step {
+            StepPlan::Call { args, .. } => {
+                args.iter().for_each(|(_, v)| visit(v, &found, &mut read))
+            }
+            StepPlan::StopIf {
+                left,
+                right,
+                result,
+                ..
+            } => {
+                for value in [Some(left), Some(right), result.as_ref()]
+                    .into_iter()
+                    .flatten()
+                {
+                    visit(value, &found, &mut read);
+                }
+            }
+            StepPlan::Find {
+                var,
+                list,
+                conditions,
+                ..
+            } => {
+                visit(list, &found, &mut read);
+                for (_, value) in conditions {
+                    visit(value, &found, &mut read);
+                }
+                if let ValueRef::Step {
+                    var: list_var,
+                    pointer,
+                } = list
+                {
+                    let list_path = segments(pointer);
+                    let (list_var, list_path) = match found.get(list_var.as_str()) {
+                        Some((outer, outer_path)) => {
+                            (*outer, [outer_path.clone(), list_path].concat())
+                        }
+                        None => (list_var.as_str(), list_path),
+                    };
+                    for (field, _) in conditions {
+                        let mut path = list_path.clone();
+                        path.extend(segments(field));
+                        read.entry(list_var).or_default().push(path);
+                    }
+                    found.insert(var, (list_var, list_path));
+                }
+            }
+        }
+    }
+    read
 }
 
 fn dotted(pointer: &str) -> String {
@@ -1458,17 +1569,6 @@ fn minimal_schema(schema: &Value) -> Value {
         Some(kind) => json!({ "type": kind }),
         None if is_array(schema) => json!({ "type": "array" }),
         None => json!({}),
-    }
-}
-
-fn accepts_null(schema: &Value) -> bool {
-    match schema.get("type") {
-        Some(Value::Array(types)) => types.iter().any(|t| t == "null"),
-        Some(Value::String(t)) => t == "null",
-        _ => schema
-            .get("anyOf")
-            .and_then(Value::as_array)
-            .is_some_and(|variants| variants.iter().any(accepts_null)),
     }
 }
 

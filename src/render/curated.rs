@@ -8,7 +8,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use serde_json::Value;
 
-use super::rust::{ident, rust_type};
+use super::rust::{ident, raw_string, rust_type};
 use crate::curate::model::PagingStyle;
 use crate::curate::model::QuoteRule;
 use crate::plan::curated::{
@@ -1563,6 +1563,8 @@ fn steps_body(
             args,
             errors,
             paging,
+            answer,
+            writes,
         } => {
             let operation = &plan.operations[*operation];
             let local = ident(var);
@@ -1613,15 +1615,32 @@ fn steps_body(
             } else {
                 quote! { _ }
             };
+            let call = quote! {
+                #call.map_err(|e| {
+                    e.explain(STEP_ERRORS, &vars)
+                        .explain(ERRORS, &vars)
+                        .in_step(#step_number, #api_id)
+                })?
+            };
+            // What later steps read of the answer is checked before they rely on it.
+            let Some(answer) = answer else {
+                return quote! {
+                    let #binding = {
+                        const STEP_ERRORS: &[(u16, &str)] = &[#( #step_errors ),*];
+                        #params
+                        #call
+                    };
+                };
+            };
+            let answer = raw_string(&answer.to_string());
             quote! {
                 let #binding = {
                     const STEP_ERRORS: &[(u16, &str)] = &[#( #step_errors ),*];
+                    static READ: curated::Documented = curated::Documented::new(#answer);
                     #params
-                    #call.map_err(|e| {
-                        e.explain(STEP_ERRORS, &vars)
-                            .explain(ERRORS, &vars)
-                            .in_step(#step_number, #api_id)
-                    })?
+                    let answer = #call;
+                    READ.check(&answer, #step_number, #api_id, #writes)?;
+                    answer
                 };
             }
         }

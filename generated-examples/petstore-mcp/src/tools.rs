@@ -561,6 +561,10 @@ pub mod petstore_adopt_pet {
         let arg_quantity: serde_json::Value = curated::json(&input.quantity);
         let for_sale = {
             const STEP_ERRORS: &[(u16, &str)] = &[];
+
+            static READ: curated::Documented = curated::Documented::new(
+                r#"{"type":"array","items":{"type":"object","properties":{"id":{"type":"integer"},"name":{"type":"string"}},"required":["name"]}}"#,
+            );
             let params = client::FindPetsByStatusParams {
                 status: curated::checked(
                     "findPetsByStatus",
@@ -568,11 +572,13 @@ pub mod petstore_adopt_pet {
                     &serde_json::Value::from("available"),
                 )?,
             };
-            client.find_pets_by_status(&params).await.map_err(|e| {
+            let answer = client.find_pets_by_status(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
                     .in_step(1, "findPetsByStatus")
-            })?
+            })?;
+            READ.check(&answer, 1, "findPetsByStatus", false)?;
+            answer
         };
         let wanted_0 = arg_pet.clone();
         let offer = curated::find_one(&for_sale, "", &[("/name", &wanted_0)])
@@ -597,6 +603,10 @@ pub mod petstore_adopt_pet {
                 404,
                 "Pet \"{pet}\" has just left the store. Call petstore_search_pets to find another pet.",
             )];
+
+            static READ: curated::Documented = curated::Documented::new(
+                r#"{"type":"object","properties":{"id":{"type":"integer"}}}"#,
+            );
             let params = client::GetPetByIdParams {
                 pet_id: curated::from_answer(
                     1,
@@ -605,11 +615,13 @@ pub mod petstore_adopt_pet {
                     &curated::value_at(&offer, "/id"),
                 )?,
             };
-            client.get_pet_by_id(&params).await.map_err(|e| {
+            let answer = client.get_pet_by_id(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
                     .in_step(3, "getPetById")
-            })?
+            })?;
+            READ.check(&answer, 3, "getPetById", false)?;
+            answer
         };
         let order = {
             const STEP_ERRORS: &[(u16, &str)] = &[(

@@ -207,25 +207,35 @@ impl<C> LoadedTool<C> {
                 )
             })
             .as_ref()?;
-        let error = validator.iter_errors(value).next()?;
-        let place = match error.instance_path().as_str() {
-            "" => "the answer".to_string(),
-            pointer => format!("at {pointer}"),
-        };
-        let found = match error.instance().as_ref() {
-            Value::String(text) if error.instance_path().as_str().is_empty() => {
-                format!("text, not JSON: {:?}", shorten(text, 200))
-            }
-            _ => shorten(&error.to_string(), 300),
-        };
-        Some(format!("{place}: {found}"))
+        misfit(validator, value)
     }
+}
+
+/// Where and how `value` breaks the schema `validator` checks, if it does: `at /gid: 100 is not
+/// of type "string"`; `the answer: text, not JSON: "<html>…"`.
+pub(crate) fn misfit(validator: &jsonschema::Validator, value: &Value) -> Option<String> {
+    let error = validator.iter_errors(value).next()?;
+    let place = match error.instance_path().as_str() {
+        "" => "the answer".to_string(),
+        pointer => format!("at {pointer}"),
+    };
+    let found = match error.instance().as_ref() {
+        Value::String(text) if error.instance_path().as_str().is_empty() => {
+            format!("text, not JSON: {:?}", shorten(text, 200))
+        }
+        _ => shorten(&error.to_string(), 300),
+    };
+    Some(format!("{place}: {found}"))
 }
 
 /// A validator for one of a tool's schemas. A schema the validator cannot compile (a pattern in
 /// a syntax it does not know, say) is logged and skipped: the typed parsing of the arguments
 /// still checks them.
-fn compile_schema(tool: &str, which: &str, schema: &Value) -> Option<jsonschema::Validator> {
+pub(crate) fn compile_schema(
+    tool: &str,
+    which: &str,
+    schema: &Value,
+) -> Option<jsonschema::Validator> {
     match jsonschema::options()
         .should_validate_formats(true)
         .build(schema)

@@ -323,6 +323,10 @@ pub mod stripe_create_invoice_item {
         let arg_description: serde_json::Value = curated::json(&input.description);
         let customers = {
             const STEP_ERRORS: &[(u16, &str)] = &[];
+
+            static READ: curated::Documented = curated::Documented::new(
+                r#"{"type":"object","properties":{"data":{"type":"array","items":{"type":"object","properties":{"email":{"type":"string"},"id":{"type":"string"}},"required":["id"]}}},"required":["data"]}"#,
+            );
             let params = client::GetCustomersParams {
                 expand: None,
                 created: None,
@@ -331,11 +335,13 @@ pub mod stripe_create_invoice_item {
                 limit: None,
                 starting_after: None,
             };
-            client.get_customers(&params).await.map_err(|e| {
+            let answer = client.get_customers(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
                     .in_step(1, "GetCustomers")
-            })?
+            })?;
+            READ.check(&answer, 1, "GetCustomers", false)?;
+            answer
         };
         let wanted_0 = arg_email.clone();
         let customer = curated::find_one(&customers, "/data", &[("/email", &wanted_0)])

@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::{Map, Value};
@@ -1171,6 +1172,54 @@ pub fn checked<T: serde::de::DeserializeOwned>(
     parameter_value(operation, name, value, Origin::Checked)
 }
 
+/// What a workflow's later steps read of one step's answer, as JSON Schema (the answer's type
+/// and the fields on the paths read, nothing else): the answer is checked before they rely on it,
+/// so that a garbled answer (text, a list for an object, a flag that is not one) stops the
+/// workflow at the step that got it, as the API's fault, rather than feed a later request.
+pub struct Documented {
+    schema: &'static str,
+    validator: OnceLock<Option<jsonschema::Validator>>,
+}
+
+impl Documented {
+    pub const fn new(schema: &'static str) -> Self {
+        Self {
+            schema,
+            validator: OnceLock::new(),
+        }
+    }
+
+    /// `Ok` when `answer`, the API's answer to step `step` (`operation`), has the documented
+    /// shape; else the API's error, which says whether the step most likely changed something.
+    pub fn check(
+        &self,
+        answer: &Value,
+        step: usize,
+        operation: &str,
+        writes: bool,
+    ) -> Result<(), ToolError> {
+        let validator = self.validator.get_or_init(|| {
+            let schema = serde_json::from_str(self.schema).ok()?;
+            crate::runtime::compile_schema(operation, "answer", &schema)
+        });
+        let Some(problem) = validator
+            .as_ref()
+            .and_then(|validator| crate::runtime::misfit(validator, answer))
+        else {
+            return Ok(());
+        };
+        Err(ToolError::Answer(if writes {
+            format!(
+                "The API accepted step {step} ({operation}), but its answer does not have the shape the API documents ({problem}), so the server stopped there. The change was most likely made: do not call again; tell the user to check it, and that the API may have changed."
+            )
+        } else {
+            format!(
+                "The API's answer to step {step} ({operation}) does not have the shape the API documents ({problem}), so the server stopped there. Calling again will likely fail the same way; tell the user the API may have changed."
+            )
+        }))
+    }
+}
+
 /// Like [`checked`], for a value from the API's answer to an earlier step (its number, from 1):
 /// a failure is the API's.
 pub fn from_answer<T: serde::de::DeserializeOwned>(
@@ -1737,7 +1786,8 @@ mod tests {
         match error {
             ToolError::InvalidArguments(text) => text,
             ToolError::NotFound(not_found) => not_found.to_string(),
-            other => panic!("expected InvalidArguments or NotFound, got {other:?}"),
+            ToolError::Answer(text) => text,
+            other => panic!("expected InvalidArguments, NotFound or Answer, got {other:?}"),
         }
     }
 
@@ -1888,6 +1938,30 @@ mod tests {
         assert!(matches!(error, ToolError::Status { status: 500, .. }));
         let error = ToolError::InvalidArguments("bad".to_string()).explain(&[(404, "gone")], &[]);
         assert_eq!(text(error), "bad");
+    }
+
+    #[test]
+    fn a_step_answer_is_checked_only_where_later_steps_read_it_and_a_write_says_it_likely_happened()
+    {
+        static READ: Documented = Documented::new(
+            r#"{"type":"object","properties":{"data":{"type":"object","properties":{"completed":{"type":"boolean"}}}}}"#,
+        );
+        // Fields nobody reads may stray from the documentation.
+        let fits = serde_json::json!({"data": {"completed": true, "gid": 7}, "extra": null});
+        assert!(READ.check(&fits, 1, "getTask", false).is_ok());
+        let garbled = serde_json::json!({"data": {"completed": "yes"}});
+        let error = READ.check(&garbled, 1, "getTask", false).unwrap_err();
+        assert_eq!(
+            text(error),
+            "The API's answer to step 1 (getTask) does not have the shape the API documents (at /data/completed: \"yes\" is not of type \"boolean\"), so the server stopped there. Calling again will likely fail the same way; tell the user the API may have changed."
+        );
+        let error = READ
+            .check(&Value::String("<html>".into()), 2, "createTask", true)
+            .unwrap_err();
+        assert_eq!(
+            text(error),
+            "The API accepted step 2 (createTask), but its answer does not have the shape the API documents (the answer: text, not JSON: \"<html>\"), so the server stopped there. The change was most likely made: do not call again; tell the user to check it, and that the API may have changed."
+        );
     }
 
     #[test]

@@ -645,14 +645,20 @@ pub mod tracker_change_issue_status {
                 404,
                 "Issue \"{issue}\" not found. Check the key (project key, a dash and a number, for example WEB-142); tracker_search_issues finds issues by words.",
             )];
+
+            static READ: curated::Documented = curated::Documented::new(
+                r#"{"type":"object","properties":{"id":{"type":"string"},"state":{"type":"integer"}},"required":["id","state"]}"#,
+            );
             let params = client::GetIssueByKeyParams {
                 issue_key: curated::checked("getIssueByKey", "issue_key", &arg_issue.clone())?,
             };
-            client.get_issue_by_key(&params).await.map_err(|e| {
+            let answer = client.get_issue_by_key(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
                     .in_step(1, "getIssueByKey")
-            })?
+            })?;
+            READ.check(&answer, 1, "getIssueByKey", false)?;
+            answer
         };
         if curated::same(&curated::value_at(&found, "/state"), &arg_status.clone()) {
             let shaped: Result<ToolOutput, ToolError> =
@@ -666,6 +672,10 @@ pub mod tracker_change_issue_status {
         }
         let transitions = {
             const STEP_ERRORS: &[(u16, &str)] = &[];
+
+            static READ: curated::Documented = curated::Documented::new(
+                r#"{"type":"object","properties":{"items":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"to_state":{"type":"integer"}},"required":["id","to_state"]}}},"required":["items"]}"#,
+            );
             let params = client::ListTransitionsParams {
                 issue_id: curated::from_answer(
                     1,
@@ -674,11 +684,13 @@ pub mod tracker_change_issue_status {
                     &curated::value_at(&found, "/id"),
                 )?,
             };
-            client.list_transitions(&params).await.map_err(|e| {
+            let answer = client.list_transitions(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
                     .in_step(3, "listTransitions")
-            })?
+            })?;
+            READ.check(&answer, 3, "listTransitions", false)?;
+            answer
         };
         let wanted_0 = arg_status.clone();
         let transition = curated::find_one(
