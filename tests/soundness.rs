@@ -283,6 +283,43 @@ fn an_earlier_steps_answer_that_does_not_fit_stops_the_workflow_there_as_the_api
 }
 
 #[test]
+fn a_workflow_parameter_takes_the_format_of_the_api_field_it_fills() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![("POST", "/api/reminders", 201, json!({"id": "r1"}))],
+    );
+    // Refused as an argument before anything is sent: the API's `due_on` is a date.
+    let result = call(
+        binary,
+        &base_url,
+        "boards_remind",
+        json!({"text": "Buy milk", "due": "next friday"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("due") && text.contains("date"), "{text}");
+    assert!(log.lock().expect("the log").is_empty());
+    let result = call(
+        binary,
+        &base_url,
+        "boards_remind",
+        json!({"text": "Buy milk", "due": "2026-12-24"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [Received {
+            method: "POST".into(),
+            path: "/api/reminders".into(),
+            query: None,
+            body: json!({"data": {"text": "Buy milk", "due_on": "2026-12-24"}}),
+        }]
+    );
+}
+
+#[test]
 fn an_object_parameter_compiles_and_a_quoted_fixed_value_is_sent_as_text() {
     let binary = boards();
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
@@ -2865,6 +2902,80 @@ fn a_resolved_parameter_that_only_scopes_another_is_resolved_once_and_compiles_w
             request("GET", "/api/workspaces/w1/projects"),
             request("POST", "/api/projects/p9/archive"),
         ]
+    );
+}
+
+#[test]
+fn a_resolver_scoped_by_a_value_resolved_by_another_scoped_resolver_resolves_in_order() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/workspaces",
+                200,
+                json!({"data": [{"gid": "w1", "name": "Acme"}, {"gid": "w2", "name": "Other"}]}),
+            ),
+            (
+                "GET",
+                "/api/workspaces/w1/projects",
+                200,
+                json!({"data": [{"gid": "p9", "name": "Website"}]}),
+            ),
+            (
+                "GET",
+                "/api/projects/p9/sections",
+                200,
+                json!({"data": [{"gid": "s1", "name": "To do"}, {"gid": "s2", "name": "Doing"}]}),
+            ),
+            (
+                "GET",
+                "/api/sections/s2/tasks",
+                200,
+                json!({"data": [{"gid": "t1", "name": "Ship it"}]}),
+            ),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_section_tasks",
+        json!({"workspace": "acme", "project": "website", "section": "doing"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let request = |path: &str| Received {
+        method: "GET".into(),
+        path: path.into(),
+        query: None,
+        body: Value::Null,
+    };
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            request("/api/workspaces"),
+            request("/api/workspaces/w1/projects"),
+            request("/api/projects/p9/sections"),
+            request("/api/sections/s2/tasks"),
+        ]
+    );
+}
+
+#[test]
+fn resolvers_that_scope_each_other_in_a_circle_are_refused() {
+    refused(
+        "scope_circle",
+        &curation_with(&[
+            (
+                "  # The sections of the project",
+                "  circular_workspace:\n    list: listWorkspaceProjects\n    args: { workspace: $project }\n    items: data\n    match: [name]\n    id: gid\n  # The sections of the project",
+            ),
+            (
+                "      workspace: { type: string, resolve: workspace, description: \"Workspace name, for example Acme\" }\n      project: { type: string, resolve: workspace_project, description: \"Project name, for example Website\" }\n    steps:",
+                "      workspace: { type: string, resolve: circular_workspace, description: \"Workspace name, for example Acme\" }\n      project: { type: string, resolve: workspace_project, description: \"Project name, for example Website\" }\n    steps:",
+            ),
+        ]),
     );
 }
 

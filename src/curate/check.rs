@@ -15,8 +15,8 @@ use super::schema::{
     is_array, json_types, only_array, operation_inputs, schema_at, success_schema,
 };
 use super::semantics::{
-    glob_matches, paging_param_names, paging_params, scoped_by, takes_paging, template_params,
-    walked_pagination,
+    glob_matches, paging_param_names, paging_params, parameter_references, scoped_by, takes_paging,
+    template_params, walked_pagination,
 };
 use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
@@ -1044,7 +1044,7 @@ impl<'a> Checker<'a> {
     }
 
     /// Each tool parameter resolved by a scoped resolver needs the tool parameters its scope
-    /// names, and they must not be resolved by a scoped resolver themselves.
+    /// names, resolved first: chains are served in order, circles refused.
     fn check_resolver_scopes(&mut self, tool: &ToolSpec) {
         for (name, param) in &tool.params {
             let Some(resolver_name) = &param.resolve else {
@@ -1076,29 +1076,81 @@ impl<'a> Checker<'a> {
                         };
                         self.out.push(d);
                     }
-                    Some((scope_name, scope_param)) => {
+                    Some((scope_name, _)) => {
                         if scope_name.value == name.value {
                             self.error(
                                 resolver_name.at,
                                 format!("parameter `{}` cannot scope its own resolver", name.value),
                             );
-                        } else if scope_param
-                            .resolve
-                            .as_ref()
-                            .is_some_and(|r| self.scoped_resolver(&r.value).is_some())
-                        {
+                        } else if let Some(circle) = self.scope_cycle(tool, &name.value, wanted) {
+                            let within: Vec<String> =
+                                circle.iter().map(|p| format!("`{p}`")).collect();
                             self.error(
                                 resolver_name.at,
                                 format!(
-                                    "`{wanted}`, which scopes resolver `{}`, is resolved by a scoped resolver itself; scopes of scopes are not served",
-                                    resolver_name.value
+                                    "{} is resolved within {}, which is resolved within {}: a circle, so none can be resolved first",
+                                    within[0],
+                                    within[1..].join(", which is resolved within "),
+                                    within[0]
                                 ),
+                            )
+                            .help = Some(
+                                "scope one of these resolvers by a parameter the others do not need".to_string(),
                             );
                         }
                     }
                 }
             }
         }
+    }
+
+    /// The parameters from `start` through `next` back to `start`, when each one's resolver is
+    /// scoped by the next (`board` by `workspace`, `workspace` by `board`): no order resolves them.
+    /// A chain without a circle (`list` by `board`, `board` by `workspace`) is resolved in order.
+    fn scope_cycle(&self, tool: &ToolSpec, start: &str, next: &str) -> Option<Vec<String>> {
+        let mut path = vec![start.to_string()];
+        self.scope_reaches(tool, next, start, &mut path)
+            .then_some(path)
+    }
+
+    /// Does `from`'s resolver need `target`'s value, directly or through other scopes? `path`
+    /// ends with the parameters on the way.
+    fn scope_reaches(
+        &self,
+        tool: &ToolSpec,
+        from: &str,
+        target: &str,
+        path: &mut Vec<String>,
+    ) -> bool {
+        if from == target {
+            return true;
+        }
+        if path.iter().any(|seen| seen == from) {
+            return false;
+        }
+        path.push(from.to_string());
+        let scopes: Vec<&str> = tool
+            .params
+            .iter()
+            .find(|(name, _)| name.value == from)
+            .and_then(|(_, param)| param.resolve.as_ref())
+            .and_then(|resolver| self.scoped_resolver(&resolver.value))
+            .map(|resolver| {
+                resolver
+                    .args
+                    .values()
+                    .filter_map(|v| v.value.as_str()?.strip_prefix('$'))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if scopes
+            .into_iter()
+            .any(|scope| self.scope_reaches(tool, scope, target, path))
+        {
+            return true;
+        }
+        path.pop();
+        false
     }
 
     /// The resolver of that name, when it has `args`.
@@ -2717,34 +2769,6 @@ fn types_fit(source: &[&str], wanted: &[&str]) -> bool {
         || source.iter().any(|s| {
             wanted.contains(s) || (*s == "integer" && wanted.contains(&"number")) || *s == "null"
         })
-}
-
-/// The tool parameters a value written under `args` names as a whole (`$kind`), each with its
-/// dotted path inside the value (`data.resource_subtype`; a list's items as `0`). Templates and
-/// step results are left out.
-fn parameter_references(value: &Value, path: &str) -> Vec<(String, String)> {
-    let inner = |key: &str| {
-        if path.is_empty() {
-            key.to_string()
-        } else {
-            format!("{path}.{key}")
-        }
-    };
-    match value {
-        Value::String(text) => match text.strip_prefix('$') {
-            Some(name) if !name.contains('.') => vec![(name.to_string(), path.to_string())],
-            _ => Vec::new(),
-        },
-        Value::Object(fields) if !Template::is_template(value) => fields
-            .iter()
-            .flat_map(|(key, value)| parameter_references(value, &inner(key)))
-            .collect(),
-        Value::Array(items) => items
-            .iter()
-            .flat_map(|item| parameter_references(item, &inner("0")))
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// A schema's one branch when it is `anyOf`/`oneOf` of a type and null (3.0's nullable, once

@@ -3,6 +3,8 @@
 
 use std::collections::BTreeSet;
 
+use serde_json::Value;
+
 use super::model::{Curation, Pagination, PagingStyle, Resolver, Spanned, Template, ToolSpec};
 use crate::api::{Location, Operation};
 
@@ -107,4 +109,32 @@ pub fn glob_matches(pattern: &str, path: &str) -> bool {
         }
     }
     matches(&segments(pattern), &segments(path))
+}
+
+/// The tool parameters a value written under `args` names as a whole (`$kind`), each with its
+/// dotted path inside the value (`data.resource_subtype`; a list's items as `0`). Templates and
+/// step results are left out.
+pub fn parameter_references(value: &Value, path: &str) -> Vec<(String, String)> {
+    let inner = |key: &str| {
+        if path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{path}.{key}")
+        }
+    };
+    match value {
+        Value::String(text) => match text.strip_prefix('$') {
+            Some(name) if !name.contains('.') => vec![(name.to_string(), path.to_string())],
+            _ => Vec::new(),
+        },
+        Value::Object(fields) if !Template::is_template(value) => fields
+            .iter()
+            .flat_map(|(key, value)| parameter_references(value, &inner(key)))
+            .collect(),
+        Value::Array(items) => items
+            .iter()
+            .flat_map(|item| parameter_references(item, &inner("0")))
+            .collect(),
+        _ => Vec::new(),
+    }
 }

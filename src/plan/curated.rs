@@ -20,7 +20,8 @@ use crate::curate::schema::{
     accepts_null, is_array, only_array, operation_inputs, read_shape, schema_at, success_schema,
 };
 use crate::curate::semantics::{
-    glob_matches, paging_param_names, scoped_by, takes_paging, template_params, walked_pagination,
+    glob_matches, paging_param_names, parameter_references, scoped_by, takes_paging,
+    template_params, walked_pagination,
 };
 use crate::naming::{self, Scope};
 
@@ -731,7 +732,16 @@ impl<'c> CuratedPlanner<'c> {
                 .as_ref()
                 .filter(|_| !only_templated)
                 .and_then(|_| api_inputs.iter().find(|(n, _, _)| n == api));
-            let (plan, schema) = self.param(param_name, param, api_input, &mut idents, builder)?;
+            let (plan, mut schema) =
+                self.param(param_name, param, api_input, &mut idents, builder)?;
+            // A workflow's text parameter says the format of the API fields it fills, so that a
+            // value the API would refuse ("next friday" for a date) is refused as an argument.
+            if let Some(format) = step_slots_format(spec, &param_name.value, builder)
+                && schema.get("type") == Some(&json!("string"))
+                && let Some(schema) = schema.as_object_mut()
+            {
+                schema.entry("format").or_insert(json!(format));
+            }
             if plan.required {
                 required.push(plan.name.clone());
             }
@@ -1258,6 +1268,31 @@ impl<'c> CuratedPlanner<'c> {
             lookups,
         })
     }
+}
+
+/// The `format` every API field that the workflow parameter `name` fills as a whole (`$name` at
+/// any depth of a step's `args`) agrees on; `None` when one has none or they differ.
+fn step_slots_format(spec: &ToolSpec, name: &str, builder: &Builder) -> Option<String> {
+    let mut formats = Vec::new();
+    for step in &spec.steps {
+        let Some(call) = &step.value.call else {
+            continue;
+        };
+        let operation = builder.find(&call.value).ok()?;
+        let inputs = operation_inputs(operation);
+        for (arg, value) in &step.value.args {
+            for (param, path) in parameter_references(&value.value, "") {
+                if param != name {
+                    continue;
+                }
+                let slot = inputs.iter().find(|(n, _, _)| *n == arg.value)?;
+                let slot = schema_at(&slot.1, &path).ok().flatten()?;
+                formats.push(slot.get("format")?.as_str()?.to_string());
+            }
+        }
+    }
+    let first = formats.first()?;
+    formats.iter().all(|f| f == first).then(|| first.clone())
 }
 
 /// The paths (field names) later steps read from each call's answer, by the call's variable: its

@@ -106,7 +106,8 @@ pub mod notion_create_page {
     "properties": {
       "database": {
         "type": "string",
-        "description": "Id of the database to add the page to (a UUID), as `search` shows it"
+        "description": "Id of the database to add the page to (a UUID), as `search` shows it",
+        "format": "uuid"
       },
       "title": {
         "type": "string",
