@@ -3204,3 +3204,39 @@ fn a_blank_required_argument_of_a_template_is_refused_rather_than_widening_the_q
     );
     assert!(log.lock().expect("the log").is_empty(), "nothing is sent");
 }
+
+#[test]
+fn a_limit_over_an_unpaged_list_whose_page_size_is_unset_is_a_warning_naming_it() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let curation = dir.path().join("mcpgen.yaml");
+    let check = |fixed: &str| {
+        let tool = format!(
+            "\ntools:\n  customers:\n    description: >-\n      List customers by email. Returns each customer's id and email, at most `limit`.\n    call: listCustomers\n    params:\n      email: {{ description: \"Email, for example ada@example.com\" }}\n{fixed}    results:\n      items: data\n      limit: {{ default: 10, max: 50 }}\n      fields: {{ id: id, email: email }}\n\n"
+        );
+        std::fs::write(&curation, curation_with(&[("\ntools:\n", &tool)]))
+            .expect("the file is written");
+        let output = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+            .arg("check")
+            .arg(fixtures().join("openapi.yaml"))
+            .arg("-c")
+            .arg(&curation)
+            .args(["--color", "never"])
+            .output()
+            .expect("mcpgen runs");
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    // The file declares no paging for listCustomers: the server cuts what the API's default
+    // page holds, and the API's `limit` decides how much that is.
+    let stderr = check("");
+    assert!(
+        stderr.contains("warning: `results.limit` on `listCustomers`, which this file does not page: the server only cuts the answer, and while `limit` is unset the API's own default may return fewer items than asked for"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("set `limit` under `fixed` (to at least `limit.max`, 50), or declare `pagination` for `listCustomers`"),
+        "{stderr}"
+    );
+    // Setting the API's page size answers it.
+    let stderr = check("    fixed: { limit: 50 }\n");
+    assert!(!stderr.contains("does not page"), "{stderr}");
+}

@@ -1605,6 +1605,17 @@ impl<'a> Checker<'a> {
             .as_ref()
             .or(self.curation.pagination.as_ref());
         let paged = tool.results.as_ref().is_some_and(|r| r.items.is_some());
+        if let Some(results) = &tool.results
+            && walked_pagination(self.curation, tool, operation).is_none()
+        {
+            let given: Vec<&str> = tool
+                .params
+                .iter()
+                .map(|(name, param)| param.from.as_ref().unwrap_or(name).value.as_str())
+                .chain(tool.fixed.keys().map(|k| k.value.as_str()))
+                .collect();
+            self.check_unasked_size(results, operation, &given);
+        }
         if let Some(pagination) = pagination
             && paged
         {
@@ -1790,6 +1801,54 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// `results.limit` over an operation the server does not page only cuts the API's answer: while
+    /// the operation's own page size (a query parameter named like one, `cards_limit`,
+    /// `maxResults`, `per_page`) is left unset, the API's default may return fewer items than the
+    /// model asked for, and the result would not say that more exist. `given` are the inputs the
+    /// tool sets.
+    fn check_unasked_size(&mut self, results: &Results, operation: &Operation, given: &[&str]) {
+        let Some(limit) = &results.limit else {
+            return;
+        };
+        let sizes = || {
+            operation
+                .parameters
+                .iter()
+                .filter(|p| p.location == Location::Query && names_a_page_size(&p.name))
+        };
+        // A tool that sets one of several sizes (Trello's `cards_limit` of a search that also
+        // takes `boards_limit`) sets the one its list has.
+        if sizes().any(|p| given.contains(&p.name.as_str())) {
+            return;
+        }
+        // Of several (a search's `boards_limit` and `cards_limit`), the one named after the list.
+        let list = results
+            .items
+            .as_ref()
+            .and_then(|items| items.value.rsplit('.').next())
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        let Some(size) = sizes()
+            .find(|p| !list.is_empty() && p.name.to_ascii_lowercase().contains(&list))
+            .or_else(|| sizes().next())
+        else {
+            return;
+        };
+        let mut d = Diagnostic::error(
+                limit.at,
+                format!(
+                    "`results.limit` on `{}`, which this file does not page: the server only cuts the answer, and while `{}` is unset the API's own default may return fewer items than asked for, with nothing saying more exist",
+                    operation.id, size.name
+                ),
+            )
+            .with_help(format!(
+                "set `{}` under `fixed` (to at least `limit.max`, {}), or declare `pagination` for `{}`",
+                size.name, limit.value.max.value, operation.id
+            ));
+        d.severity = Severity::Warning;
+        self.out.push(d);
+    }
+
     /// A workflow's result is a list (`results.items`, `results.limit`) only as the answer of its
     /// last step, a `call`: that operation is walked and cut like a one-call list tool's, so the
     /// paging it takes is checked here, and its step may not set the paging parameters itself.
@@ -1824,6 +1883,8 @@ impl<'a> Checker<'a> {
             return true;
         };
         let Some(pagination) = walked_pagination(self.curation, tool, operation) else {
+            let given: Vec<&str> = last.args.keys().map(|a| a.value.as_str()).collect();
+            self.check_unasked_size(results, operation, &given);
             return true;
         };
         self.check_pagination_for(pagination, operation, call.at);
@@ -2793,4 +2854,18 @@ fn with_article(types: &str) -> String {
         Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {types}"),
         _ => format!("a {types}"),
     }
+}
+
+/// Is `name` a page size by its name (`limit`, `per_page`, `pageSize`, `maxResults`, `cards_limit`,
+/// `count`, `top`)?
+fn names_a_page_size(name: &str) -> bool {
+    let plain: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    ["limit", "perpage", "pagesize", "maxresults", "maxitems"]
+        .iter()
+        .any(|end| plain.ends_with(end))
+        || matches!(plain.as_str(), "count" | "size" | "top" | "first" | "max")
 }

@@ -198,12 +198,32 @@ impl Client {
 
     /// Every item `listProjects` lists, for the `project` resolver.
     async fn list_every_project(&self) -> Result<Vec<serde_json::Value>, ToolError> {
+        const PROJECT_PAGING: curated::Paging = curated::Paging {
+            style: curated::PagingStyle::Page,
+            items: "/items",
+            total: None,
+            more: None,
+            sized: true,
+            max_page_size: 50,
+            max_pages: 20,
+        };
         let params = ListProjectsParams {
             page: None,
             per_page: None,
         };
-        let body = self.list_projects(&params).await?;
-        curated::items_at(&body, "/items")
+        let collected =
+            curated::collect_pages(&PROJECT_PAGING.within(self.max_pages()), None, |page| {
+                let mut params = params.clone();
+                async move {
+                    params.page = Some(page.number);
+                    params.per_page = Some(page.size);
+                    self.list_projects(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                }
+            })
+            .await?;
+        Ok(collected.items)
     }
 }
 

@@ -196,6 +196,16 @@ pub mod tracker_search_issues {
     /// Guidance sent with a result cut at the limit.
     const TRUNCATED: &str = "More results match than were returned; narrow the request.";
 
+    const PAGING: curated::Paging = curated::Paging {
+        style: curated::PagingStyle::Page,
+        items: "/items",
+        total: None,
+        more: None,
+        sized: true,
+        max_page_size: 50,
+        max_pages: 20,
+    };
+
     pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
         let input: Input = runtime::parse_arguments(arguments)?;
         curated::check_range("limit", input.limit, 1, 50)?;
@@ -220,15 +230,24 @@ pub mod tracker_search_issues {
             page: None,
             per_page: None,
         };
-        let body = client
-            .list_issues(&params)
-            .await
-            .map_err(|e| e.explain(ERRORS, &vars))?;
-        let mut items = curated::items_at(&body, "/items")?;
-        let limit = usize::try_from(input.limit).unwrap_or(1);
-        let more = items.len() > limit;
-        items.truncate(limit);
-        let collected = curated::Collected { items, more };
+        let collected = curated::collect_pages(
+            &PAGING.within(client.max_pages()),
+            Some(usize::try_from(input.limit).unwrap_or(1)),
+            |page| {
+                let mut params = params.clone();
+                let client = Arc::clone(&client);
+                async move {
+                    params.page = Some(page.number);
+                    params.per_page = Some(page.size);
+                    client
+                        .list_issues(&params)
+                        .await
+                        .map(curated::FetchedPage::from)
+                }
+            },
+        )
+        .await
+        .map_err(|e| e.explain(ERRORS, &vars))?;
         Ok(curated::shape_list(
             &SHAPE,
             "issues",
