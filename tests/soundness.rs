@@ -3240,3 +3240,47 @@ fn a_limit_over_an_unpaged_list_whose_page_size_is_unset_is_a_warning_naming_it(
     let stderr = check("    fixed: { limit: 50 }\n");
     assert!(!stderr.contains("does not page"), "{stderr}");
 }
+
+#[test]
+fn a_query_parameter_the_description_has_wrongly_is_redeclared_optional_and_retyped() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![(
+            "GET",
+            "/api/search/cards",
+            200,
+            json!({"cards": [{"id": "c1", "name": "Login fails"}]}),
+        )],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_find_cards",
+        json!({"words": "login bug"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    // `idOrganizations`, required by the description, is left out; `cards_limit` goes as the
+    // number the file fixed.
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [Received {
+            method: "GET".into(),
+            path: "/api/search/cards".into(),
+            query: Some("query=login+bug&cards_limit=50".into()),
+            body: Value::Null,
+        }]
+    );
+}
+
+#[test]
+fn without_the_redeclaration_the_required_parameter_and_the_number_for_text_are_refused() {
+    refused(
+        "query_parameter_not_redeclared",
+        &curation_with(&[(
+            "  searchCards:\n    idOrganizations: { type: string, description: Organization ids to search in, comma-separated }\n    cards_limit: { type: integer, minimum: 1, maximum: 1000 }\n",
+            "",
+        )]),
+    );
+}

@@ -1644,6 +1644,10 @@ impl<'a> Checker<'a> {
         }
         for (name, _, required) in &inputs {
             if *required && !covered.contains(name) {
+                let in_query = operation
+                    .parameters
+                    .iter()
+                    .any(|p| p.name == *name && p.location == Location::Query);
                 self.error(
                     at,
                     format!(
@@ -1651,9 +1655,14 @@ impl<'a> Checker<'a> {
                         operation.id
                     ),
                 )
-                .help = Some(format!(
-                    "add a tool parameter with `from: {name}`, or give it under `fixed`"
-                ));
+                .help = Some(if in_query {
+                    format!(
+                        "add a tool parameter with `from: {name}`, or give it under `fixed`; if the API does without it, declare it under `query:` (`{}: {{ {name}: {{ type: string }} }}`), which makes it optional",
+                        operation.id
+                    )
+                } else {
+                    format!("add a tool parameter with `from: {name}`, or give it under `fixed`")
+                });
             }
         }
     }

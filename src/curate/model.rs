@@ -213,9 +213,10 @@ pub struct Curation {
     #[schemars(with = "IndexMap<String, serde_json::Map<String, Value>>")]
     pub requests: IndexMap<Spanned<String>, Spanned<Value>>,
     /// Query parameters the spec leaves out but the API takes (Discourse's `page` on a
-    /// category's topics), by operationId and parameter name, each as JSON Schema: added to the
-    /// operation as optional query parameters, so that `pagination`, `fixed`, step `args` and
-    /// tool parameters fill them like any other.
+    /// category's topics), or describes wrongly (Trello's `idOrganizations`, required though the
+    /// API does without it), by operationId and parameter name, each as JSON Schema: the
+    /// operation's query parameter is as declared, and optional, so that `pagination`, `fixed`,
+    /// step `args` and tool parameters fill it like any other.
     #[serde(default)]
     #[schemars(with = "IndexMap<String, IndexMap<String, serde_json::Map<String, Value>>>")]
     pub query: IndexMap<Spanned<String>, IndexMap<Spanned<String>, Spanned<Value>>>,

@@ -44,6 +44,21 @@ pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
             continue;
         };
         for (name, schema) in params {
+            // A query parameter the description has wrongly (Trello's `idOrganizations`, required
+            // though the API does without it; `cards_limit`, a number typed as text) is as
+            // declared: its schema, and optional like every declared one.
+            if let Some(given) = operation
+                .parameters
+                .iter_mut()
+                .find(|p| p.name == name.value && p.location == Location::Query)
+            {
+                given.schema = schema.value.clone();
+                given.required = false;
+                if let Some(description) = schema.value.get("description").and_then(Value::as_str) {
+                    given.description = Some(description.to_string());
+                }
+                continue;
+            }
             if operation.parameters.iter().any(|p| p.name == name.value) {
                 continue;
             }
@@ -172,12 +187,16 @@ pub fn check(api: &Api, curation: &Curation) -> Vec<Diagnostic> {
             continue;
         };
         for (name, schema) in params {
-            if let Some(given) = operation.parameters.iter().find(|p| p.name == name.value) {
+            if let Some(given) = operation
+                .parameters
+                .iter()
+                .find(|p| p.name == name.value && p.location != Location::Query)
+            {
                 out.push(
                     Diagnostic::error(
                         name.at,
                         format!(
-                            "operation `{}` has a {} parameter `{}` already: `query` adds the ones the API description leaves out",
+                            "operation `{}` has a {} parameter `{}`: `query` declares query parameters",
                             id.value,
                             given.location.as_str(),
                             name.value
