@@ -779,7 +779,8 @@ fn a_token_signed_with_a_rotated_key_is_accepted_once_the_keys_are_fetched_again
 }
 
 #[test]
-fn each_user_calls_the_api_with_a_token_exchanged_for_theirs_and_cached_per_user() {
+fn each_user_calls_the_api_with_a_token_exchanged_for_theirs_and_lists_and_tokens_are_cached_per_user()
+ {
     run(|| async {
         let auth = AuthServer::start();
         let api = RecordedApi::start().await;
@@ -801,12 +802,29 @@ fn each_user_calls_the_api_with_a_token_exchanged_for_theirs_and_cached_per_user
         assert_eq!(api.authorizations_since(seen), ["Bearer alice-token"]);
         assert_eq!(auth.exchanges().await, 1);
 
-        // Bob gets his own.
+        // Alice's project list (the resolver of `WEB`) was fetched once, with her token, and
+        // is kept for her.
+        let projects = |requests: &[String]| {
+            requests
+                .iter()
+                .filter(|line| *line == "GET /v2/projects")
+                .count()
+        };
+        assert_eq!(projects(&api.requests()), 1, "{:?}", api.requests());
+
+        // Bob gets his own token, and his own project list: what Alice's token showed is never
+        // what resolves Bob's names.
         let seen = api.requests().len();
         let answer = post(server.url(), Some(&bob), &search).await;
         assert_eq!(answer.status, 200, "{}", answer.body);
         assert_eq!(api.authorizations_since(seen), ["Bearer bob-token"]);
         assert_eq!(auth.exchanges().await, 2);
+        assert_eq!(
+            projects(&api.requests()[seen..]),
+            1,
+            "{:?}",
+            &api.requests()[seen..]
+        );
 
         // A user the API's authorization server refuses to exchange for gets a tool error, and
         // nothing reaches the API.

@@ -1417,7 +1417,7 @@ fn a_template_quotes_values_by_its_rule_and_refuses_one_the_rule_cannot_hold() {
     assert_eq!(result["isError"], true, "{result}");
     assert_eq!(
         result["content"][0]["text"],
-        "Invalid argument `labels`: \"say \\\"hi\\\"\" has a double quote, which a GitHub search cannot hold; leave it out."
+        "Invalid argument `labels`: \"say \\\"hi\\\"\" has a double quote, which this search cannot hold; leave it out."
     );
     assert!(log.lock().expect("the log").is_empty(), "nothing is sent");
 }
@@ -1468,7 +1468,7 @@ fn a_template_nested_in_a_step_argument_builds_escaped_jql_joined_by_and() {
 }
 
 #[test]
-fn a_slack_search_template_quotes_a_phrase_and_drops_absent_words() {
+fn a_slack_search_template_quotes_a_phrase_drops_absent_words_and_keeps_a_flag_clause_when_true() {
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let (base_url, log) = recording_upstream(
         &runtime,
@@ -1477,6 +1477,9 @@ fn a_slack_search_template_quotes_a_phrase_and_drops_absent_words() {
     for arguments in [
         json!({"channel": "general", "words": "launch plan"}),
         json!({"channel": "general"}),
+        // A flag keeps its clause only when true.
+        json!({"channel": "general", "starred": true}),
+        json!({"channel": "general", "starred": false}),
     ] {
         let result = call_finder(&base_url, "finder_search_messages", arguments);
         assert_ne!(result["isError"], true, "{result}");
@@ -1492,7 +1495,17 @@ fn a_slack_search_template_quotes_a_phrase_and_drops_absent_words() {
         [
             owned(&[("query", "in:#general \"launch plan\"")]),
             owned(&[("query", "in:#general")]),
+            owned(&[("query", "in:#general is:starred")]),
+            owned(&[("query", "in:#general")]),
         ]
+    );
+}
+
+#[test]
+fn a_flag_placeholder_over_a_parameter_that_is_no_boolean_is_refused() {
+    template_refused(
+        "template_flag_not_boolean",
+        &template_curation_with(&[("starred: { type: boolean,", "starred: { type: string,")]),
     );
 }
 
@@ -1758,7 +1771,7 @@ fn a_reference_under_fixed_is_refused_since_only_a_template_names_parameters() {
     template_refused(
         "fixed_reference",
         &template_curation_with(&[(
-            "      query:\n        template: [\"in:#{channel}\", \"{words}\"]\n        quote: slack\n",
+            "      query:\n        template: [\"in:#{channel}\", \"{words}\", \"is:starred{starred:if}\"]\n        quote: slack\n",
             "      query: $channel\n",
         )]),
     );

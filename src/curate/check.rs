@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::diagnostics::{Diagnostic, Severity};
 use super::model::{
-    Alias, At, Curation, FieldSpec, Pagination, PagingStyle, Param, ParamType, Resolver, Results,
-    Spanned, Step, Template, TemplateFault, ToolSpec,
+    Alias, At, ClausePart, Curation, FieldSpec, Pagination, PagingStyle, Param, ParamType,
+    Resolver, Results, Spanned, Step, Template, TemplateFault, ToolSpec,
 };
 use super::schema::{
     is_array, json_types, only_array, operation_inputs, schema_at, success_schema,
@@ -2406,6 +2406,21 @@ impl<'a> Checker<'a> {
         for (index, clause) in template.clauses.iter().enumerate() {
             let clause_at = place(TemplateFault::Clause(index));
             let mut lists = Vec::new();
+            for part in &clause.parts {
+                if let ClausePart::Switch { name } = part
+                    && let Some((_, ty)) = params.iter().find(|(param, _)| *param == name)
+                    && *ty != Some("boolean")
+                {
+                    self.error(
+                        clause_at,
+                        format!(
+                            "`{{{name}:if}}` keeps the clause \"{}\" when `{name}` is true, but `{name}` is no `type: boolean` parameter",
+                            clause.written
+                        ),
+                    )
+                    .help = Some(format!("declare it `{name}: {{ type: boolean }}`, or write `{{{name}}}` to write its value"));
+                }
+            }
             for name in clause.params() {
                 match params.iter().find(|(param, _)| *param == name) {
                     Some((_, Some("array"))) => lists.push(name),

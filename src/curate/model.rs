@@ -916,6 +916,9 @@ pub enum ClausePart {
         quoted: Option<char>,
         words: bool,
     },
+    /// `{name:if}`: the clause is kept only when the boolean parameter `name` is true, and the
+    /// placeholder writes nothing (`is:open{open_only:if}` writes `is:open`, or drops out).
+    Switch { name: String },
 }
 
 /// How a template writes a value into its text.
@@ -1106,7 +1109,7 @@ impl Clause {
     pub fn params(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Vec::new();
         for part in &self.parts {
-            if let ClausePart::Param { name, .. } = part
+            if let ClausePart::Param { name, .. } | ClausePart::Switch { name } = part
                 && !names.contains(&name.as_str())
             {
                 names.push(name);
@@ -1153,10 +1156,16 @@ fn clause_parts(text: &str) -> Result<Vec<ClausePart>, TemplateError> {
                         Some("write `{{` for a brace in the text".into()),
                     ));
                 }
+                let mut switch = false;
                 let words = match name.split_once(':') {
                     Some((param, "words")) => {
                         name = param.to_string();
                         true
+                    }
+                    Some((param, "if")) => {
+                        name = param.to_string();
+                        switch = true;
+                        false
                     }
                     Some((_, way)) => {
                         return Err(TemplateError::new(
@@ -1164,7 +1173,7 @@ fn clause_parts(text: &str) -> Result<Vec<ClausePart>, TemplateError> {
                                 "`{{{name}}}` in the clause \"{text}\" writes its value as `{way}`, which templates do not know"
                             ),
                             Some(
-                                "`{name:words}` writes free text word by word; `{name}` writes the value whole".into(),
+                                "`{name:words}` writes free text word by word, `{name:if}` keeps the clause when a flag is true; `{name}` writes the value whole".into(),
                             ),
                         ));
                     }
@@ -1188,10 +1197,14 @@ fn clause_parts(text: &str) -> Result<Vec<ClausePart>, TemplateError> {
                 if !literal.is_empty() {
                     parts.push(ClausePart::Text(std::mem::take(&mut literal)));
                 }
-                parts.push(ClausePart::Param {
-                    name,
-                    quoted: None,
-                    words,
+                parts.push(if switch {
+                    ClausePart::Switch { name }
+                } else {
+                    ClausePart::Param {
+                        name,
+                        quoted: None,
+                        words,
+                    }
                 });
             }
             other => literal.push(other),
@@ -1204,7 +1217,7 @@ fn clause_parts(text: &str) -> Result<Vec<ClausePart>, TemplateError> {
     for index in 0..parts.len() {
         let before = index.checked_sub(1).and_then(|i| match &parts[i] {
             ClausePart::Text(text) => text.chars().last(),
-            ClausePart::Param { .. } => None,
+            ClausePart::Param { .. } | ClausePart::Switch { .. } => None,
         });
         let after = match parts.get(index + 1) {
             Some(ClausePart::Text(text)) => text.chars().next(),

@@ -1047,6 +1047,24 @@ mod templates {
     }
 
     #[test]
+    fn a_flag_placeholder_is_a_switch_that_writes_nothing_and_names_its_parameter() {
+        let template = Template::parse(&json!({
+            "template": ["is:open{open_only:if}"], "quote": "github",
+        }))
+        .expect("a template");
+        assert_eq!(
+            template.clauses[0].parts,
+            [
+                text("is:open"),
+                ClausePart::Switch {
+                    name: "open_only".into()
+                },
+            ]
+        );
+        assert_eq!(template.params(), ["open_only"]);
+    }
+
+    #[test]
     fn a_placeholder_written_as_words_is_read_and_refused_between_quotes_or_as_another_way() {
         let template = Template::parse(&json!({
             "template": ["{words:words} in:#{channel}"], "quote": "slack",

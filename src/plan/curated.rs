@@ -263,8 +263,10 @@ pub struct TemplatePlan {
 pub struct ClausePlan {
     /// As written, for the generated code's comments.
     pub written: String,
-    /// The tool parameters (by index) it names, each once.
+    /// The tool parameters (by index) whose values it writes, each once.
     pub params: Vec<usize>,
+    /// The boolean parameters (by index) that keep it only when true (`{name:if}`).
+    pub switches: Vec<usize>,
     pub parts: Vec<TemplatePart>,
 }
 
@@ -285,7 +287,7 @@ impl TemplatePlan {
     pub fn params(&self) -> Vec<usize> {
         let mut params: Vec<usize> = Vec::new();
         for clause in &self.clauses {
-            for param in &clause.params {
+            for param in clause.params.iter().chain(&clause.switches) {
                 if !params.contains(param) {
                     params.push(*param);
                 }
@@ -308,15 +310,30 @@ fn template_plan(value: &Value, params: &[ToolParam]) -> Result<TemplatePlan, St
     let mut clauses = Vec::new();
     for clause in &template.clauses {
         let mut parts = Vec::new();
+        let mut switches = Vec::new();
+        let mut values = Vec::new();
         for part in &clause.parts {
             parts.push(match part {
+                ClausePart::Switch { name } => {
+                    let param = index(name)?;
+                    if !switches.contains(&param) {
+                        switches.push(param);
+                    }
+                    continue;
+                }
                 ClausePart::Text(text) => TemplatePart::Text(text.clone()),
                 ClausePart::Param {
                     name,
                     quoted,
                     words,
                 } => TemplatePart::Value {
-                    param: index(name)?,
+                    param: {
+                        let param = index(name)?;
+                        if !values.contains(&param) {
+                            values.push(param);
+                        }
+                        param
+                    },
                     words: *words,
                     quoted: match template.quote {
                         QuoteRule::Github | QuoteRule::Slack => *quoted == Some('"'),
@@ -328,11 +345,8 @@ fn template_plan(value: &Value, params: &[ToolParam]) -> Result<TemplatePlan, St
         }
         clauses.push(ClausePlan {
             written: clause.written.clone(),
-            params: clause
-                .params()
-                .into_iter()
-                .map(index)
-                .collect::<Result<_, _>>()?,
+            params: values,
+            switches,
             parts,
         });
     }

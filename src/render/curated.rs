@@ -1445,6 +1445,14 @@ fn template_expr(tool: &CuratedTool, template: &TemplatePlan) -> TokenStream {
             _ => quote! { [ #( #pieces ),* ].concat() },
         };
         let mut body = quote! { clauses.push(#text); };
+        for param in clause.switches.iter().rev() {
+            let local = arg_local(&tool.params[*param]);
+            body = quote! {
+                if curated::switched_on(&#local) {
+                    #body
+                }
+            };
+        }
         for param in clause.params.iter().rev() {
             let value = each(*param);
             let local = arg_local(&tool.params[*param]);

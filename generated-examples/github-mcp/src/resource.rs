@@ -717,6 +717,27 @@ tokio::task_local! {
     static CALLER: Grant;
 }
 
+/// Set once the API is called with each user's own token (token exchange): what the API shows
+/// then differs by user, so what is cached of its answers is kept per user.
+static PER_USER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Whose view of the API a cache of its answers holds: the calling user's (`sub`, or the token
+/// itself when it names none) when the API is called with each user's own token, else everyone's
+/// (`""`).
+pub fn cache_owner() -> String {
+    if !PER_USER.load(std::sync::atomic::Ordering::Relaxed) {
+        return String::new();
+    }
+    CALLER
+        .try_with(|caller| {
+            caller
+                .subject
+                .clone()
+                .unwrap_or_else(|| caller.token.to_string())
+        })
+        .unwrap_or_default()
+}
+
 /// `call` run on behalf of `grant`'s user, when the request carried a verified token.
 pub fn as_caller(
     grant: Option<Grant>,
@@ -790,6 +811,7 @@ pub fn with_token_exchange(
         }
     }
     replaced.push(Credential::Fetched(exchange));
+    PER_USER.store(true, std::sync::atomic::Ordering::Relaxed);
     Ok(replaced)
 }
 

@@ -240,20 +240,40 @@ struct Loaded {
     entries: Vec<Entry>,
 }
 
-/// A cache of one resolver's list: fetched once, shared by all calls, refreshed after `ttl`.
+/// The most users a [`ResolverCache`] keeps lists for when each sees the API as their own; past
+/// it, the cache starts over.
+const MAX_OWNERS: usize = 1_000;
+
+/// A cache of one resolver's list: fetched once, shared by all calls, refreshed after `ttl`. When
+/// the API is called with each user's own token, each user has a list of their own
+/// ([`crate::resource::cache_owner`]): one user's names are never shown to another.
 pub struct ResolverCache {
     spec: &'static ResolverSpec,
-    /// Held across a fetch, so that calls racing on a stale list wait for one fetch instead of
-    /// each making their own.
-    list: Mutex<Option<Loaded>>,
+    /// By owner. Each list is held across a fetch, so that calls racing on a stale list wait for
+    /// one fetch instead of each making their own.
+    lists: std::sync::Mutex<HashMap<String, std::sync::Arc<Mutex<Option<Loaded>>>>>,
 }
 
 impl ResolverCache {
     pub fn new(spec: &'static ResolverSpec) -> Self {
         Self {
             spec,
-            list: Mutex::new(None),
+            lists: std::sync::Mutex::new(HashMap::new()),
         }
+    }
+
+    /// The calling user's list (everyone's when the API does not tell users apart).
+    fn list(&self) -> std::sync::Arc<Mutex<Option<Loaded>>> {
+        let owner = crate::resource::cache_owner();
+        // A poisoned lock only means another call panicked while inserting; the map is intact.
+        let mut lists = self
+            .lists
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if lists.len() >= MAX_OWNERS && !lists.contains_key(&owner) {
+            lists.clear();
+        }
+        lists.entry(owner).or_default().clone()
     }
 
     pub fn spec(&self) -> &'static ResolverSpec {
@@ -270,7 +290,8 @@ impl ResolverCache {
         Fut: Future<Output = Result<Vec<Value>, ToolError>>,
     {
         let started = Instant::now();
-        let mut list = self.list.lock().await;
+        let list = self.list();
+        let mut list = list.lock().await;
         let mut fetch_all = Some(fetch_all);
         if self.is_stale(list.as_ref())
             && let Some(fetch_all) = fetch_all.take()
@@ -324,7 +345,8 @@ impl ResolverCache {
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<Vec<Value>, ToolError>>,
     {
-        let mut list = self.list.lock().await;
+        let list = self.list();
+        let mut list = list.lock().await;
         if self.is_stale(list.as_ref()) {
             *list = Some(self.load(fetch_all).await?);
         }
@@ -1514,6 +1536,11 @@ pub fn template_values(value: &Value) -> Vec<String> {
     }
 }
 
+/// Is a template's `{name:if}` flag on? Only `true` keeps its clause: `false` and absent drop it.
+pub fn switched_on(value: &Value) -> bool {
+    *value == Value::Bool(true)
+}
+
 /// Refuses blank text for a required argument a template writes, whose clause would otherwise
 /// drop out and widen the query (`"  "` for the words of a search).
 pub fn not_blank(argument: &str, value: &Value) -> Result<(), ToolError> {
@@ -1557,14 +1584,11 @@ impl Quote {
         match self {
             Quote::None => Ok(value.to_string()),
             Quote::Github | Quote::Slack => {
+                // Said without naming GitHub or Slack: other APIs' searches (Trello's) share
+                // the syntax, and the model knows only the tool.
                 if value.contains('"') {
-                    let search = if self == Quote::Github {
-                        "GitHub"
-                    } else {
-                        "Slack"
-                    };
                     return Err(ToolError::InvalidArguments(format!(
-                        "Invalid argument `{argument}`: {value:?} has a double quote, which a {search} search cannot hold; leave it out."
+                        "Invalid argument `{argument}`: {value:?} has a double quote, which this search cannot hold; leave it out."
                     )));
                 }
                 let plain = value
@@ -1753,7 +1777,7 @@ mod tests {
         let refused = text(write("say \"hi\"", true).expect_err("a double quote is refused"));
         assert_eq!(
             refused,
-            "Invalid argument `label`: \"say \\\"hi\\\"\" has a double quote, which a GitHub search cannot hold; leave it out."
+            "Invalid argument `label`: \"say \\\"hi\\\"\" has a double quote, which this search cannot hold; leave it out."
         );
         assert!(Quote::Slack.write("in", "a\"b", false).is_err());
     }
