@@ -15,8 +15,9 @@ use super::schema::{
     is_array, json_types, only_array, operation_inputs, schema_at, success_schema,
 };
 use super::semantics::{
-    glob_matches, paging_param_names, paging_params, parameter_references, scoped_by, takes_paging,
-    template_params, walked_pagination,
+    glob_matches, lookup_param, paging_param_names, paging_params, parameter_references,
+    resolver_id_path, resolver_items, resolver_paging, scoped_by, takes_paging, template_params,
+    walked_pagination,
 };
 use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
@@ -826,7 +827,7 @@ impl<'a> Checker<'a> {
             // A list the file's paging nearly fits (its position but not its size parameter)
             // would be read one page at a time: its first page only.
             if let Some(pagination) = &self.curation.pagination
-                && !takes_paging(pagination, operation)
+                && resolver_paging(self.curation, operation).is_none()
             {
                 let names = paging_param_names(pagination);
                 let (taken, missing): (Vec<&String>, Vec<&String>) = names
@@ -878,7 +879,7 @@ impl<'a> Checker<'a> {
                         None
                     }
                 },
-                None => match only_array(schema) {
+                None => match resolver_items(resolver, operation) {
                     Some(found) => Some(found),
                     None => {
                         self.error(
@@ -902,7 +903,7 @@ impl<'a> Checker<'a> {
                         self.unknown_field(field.at, &part, &available, &operation.id);
                     }
                 }
-                let id_path = id.as_ref().map_or("id", |id| id.value.as_str());
+                let id_path = resolver_id_path(resolver);
                 if let Ok(Some(id_schema)) = schema_at(item, id_path)
                     && id_schema.get("type").and_then(Value::as_str) == Some("integer")
                 {
@@ -977,12 +978,7 @@ impl<'a> Checker<'a> {
                     }
                 }
                 None => {
-                    if inputs
-                        .iter()
-                        .filter(|(input, _, required)| *required && !scoped_by(resolver, input))
-                        .count()
-                        != 1
-                    {
+                    if lookup_param(resolver, operation).is_none() {
                         self.error(
                             lookup.at,
                             format!(

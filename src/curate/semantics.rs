@@ -138,3 +138,48 @@ pub fn parameter_references(value: &Value, path: &str) -> Vec<(String, String)> 
         _ => Vec::new(),
     }
 }
+
+/// Where a resolver's `list` operation answers with its items (a dotted path, `""` for an answer
+/// that is the list): the file's `items`, else the answer's only list. `None` when the file does
+/// not say and the answer has no single list (`check` refuses that).
+pub fn resolver_items(resolver: &Resolver, operation: &Operation) -> Option<String> {
+    match &resolver.items {
+        Some(items) => Some(items.value.clone()),
+        None => crate::curate::schema::success_schema(operation)
+            .and_then(crate::curate::schema::only_array),
+    }
+}
+
+/// The file's paging, when the resolver's `list` operation takes it: the list is then walked
+/// page by page.
+pub fn resolver_paging<'a>(
+    curation: &'a Curation,
+    operation: &Operation,
+) -> Option<&'a Pagination> {
+    curation
+        .pagination
+        .as_ref()
+        .filter(|pagination| takes_paging(pagination, operation))
+}
+
+/// The input of a resolver's `lookup` operation that takes the value: the file's `lookup_param`,
+/// else the operation's one required input the resolver's `args` do not give (`check` refuses
+/// an operation with none or several).
+pub fn lookup_param(resolver: &Resolver, operation: &Operation) -> Option<String> {
+    if let Some(param) = &resolver.lookup_param {
+        return Some(param.value.clone());
+    }
+    let mut wanted = crate::curate::schema::operation_inputs(operation)
+        .into_iter()
+        .filter(|(input, _, required)| *required && !scoped_by(resolver, input))
+        .map(|(input, _, _)| input);
+    match (wanted.next(), wanted.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
+}
+
+/// The path of a resolver's id in an item (`id` unless the file says).
+pub fn resolver_id_path(resolver: &Resolver) -> &str {
+    resolver.id.as_ref().map_or("id", |id| id.value.as_str())
+}

@@ -17,11 +17,11 @@ use crate::curate::model::{
     ToolSpec,
 };
 use crate::curate::schema::{
-    accepts_null, is_array, only_array, operation_inputs, read_shape, schema_at, success_schema,
+    accepts_null, is_array, operation_inputs, read_shape, schema_at, success_schema,
 };
 use crate::curate::semantics::{
-    glob_matches, paging_param_names, parameter_references, scoped_by, takes_paging,
-    template_params, walked_pagination,
+    glob_matches, lookup_param, paging_param_names, parameter_references, resolver_id_path,
+    resolver_items, resolver_paging, template_params, walked_pagination,
 };
 use crate::naming::{self, Scope};
 
@@ -579,30 +579,27 @@ impl<'c> CuratedPlanner<'c> {
             .iter()
             .map(|f| pointer(&f.value))
             .collect();
-        let id_field = pointer(spec.id.as_ref().map_or("id", |i| i.value.as_str()));
+        let id_path = resolver_id_path(spec);
+        let id_field = pointer(id_path);
+        // The item's schema, whose id type decides how ids are sent: from the list's items, or
+        // the lookup's answer.
+        let item_schema;
         let source = match (&spec.list, &spec.lookup) {
             (Some(list), _) => {
                 let operation = builder.find(&list.value)?.clone();
-                let items = match &spec.items {
-                    Some(items) => items.value.clone(),
-                    None => success_schema(&operation)
-                        .and_then(only_array)
-                        .unwrap_or_default(),
-                };
-                let paging = self
-                    .curation
-                    .pagination
-                    .as_ref()
-                    .filter(|p| takes_paging(p, &operation))
-                    .map(|p| {
-                        let mut paging = paging_plan(p, &operation, &items);
-                        // The resolver's own `items` is where its list's items are, whatever
-                        // the other operations' pages hold (Slack: `members`, not `channels`).
-                        if spec.items.is_some() {
-                            paging.items = pointer(&items);
-                        }
-                        paging
-                    });
+                let items = resolver_items(spec, &operation).unwrap_or_default();
+                item_schema = success_schema(&operation)
+                    .and_then(|s| schema_at(s, &items).ok().flatten())
+                    .and_then(|list| list.get("items").cloned());
+                let paging = resolver_paging(self.curation, &operation).map(|p| {
+                    let mut paging = paging_plan(p, &operation, &items);
+                    // The resolver's own `items` is where its list's items are, whatever
+                    // the other operations' pages hold (Slack: `members`, not `channels`).
+                    if spec.items.is_some() {
+                        paging.items = pointer(&items);
+                    }
+                    paging
+                });
                 let index = self.use_operation(&list.value, builder)?;
                 if paging
                     .as_ref()
@@ -618,17 +615,10 @@ impl<'c> CuratedPlanner<'c> {
             }
             (None, Some(lookup)) => {
                 let operation = builder.find(&lookup.value)?.clone();
-                let param = match &spec.lookup_param {
-                    Some(p) => p.value.clone(),
-                    None => operation_inputs(&operation)
-                        .into_iter()
-                        .find(|(n, _, required)| *required && !scoped_by(spec, n))
-                        .map(|(n, _, _)| n)
-                        .unwrap_or_default(),
-                };
+                item_schema = success_schema(&operation).cloned();
                 ResolverSource::Lookup {
                     operation: self.use_operation(&lookup.value, builder)?,
-                    param,
+                    param: lookup_param(spec, &operation).unwrap_or_default(),
                 }
             }
             (None, None) => {
@@ -637,24 +627,6 @@ impl<'c> CuratedPlanner<'c> {
                     name.value
                 ));
             }
-        };
-        // The id's type, from the item the list (or the lookup) returns.
-        let id_path = spec.id.as_ref().map_or("id", |i| i.value.as_str());
-        let item_schema = match (&spec.list, &spec.lookup) {
-            (Some(list), _) => {
-                let operation = builder.find(&list.value)?;
-                let items = match &spec.items {
-                    Some(items) => items.value.clone(),
-                    None => success_schema(operation)
-                        .and_then(only_array)
-                        .unwrap_or_default(),
-                };
-                success_schema(operation)
-                    .and_then(|s| schema_at(s, &items).ok().flatten())
-                    .and_then(|list| list.get("items").cloned())
-            }
-            (None, Some(lookup)) => success_schema(builder.find(&lookup.value)?).cloned(),
-            (None, None) => None,
         };
         let id_integer = item_schema
             .as_ref()
