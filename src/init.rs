@@ -904,6 +904,9 @@ const VERBS: &[&str] = &[
     "browse", "index",
 ];
 
+/// Words that only qualify what an operation lists (`getMyFilters`, `getRecent` projects).
+const QUALIFIERS: &[&str] = &["my", "all", "recent"];
+
 /// A singular noun for what an operation returns: `listProjects` → `project`,
 /// `findPetsByStatus` → `pet`.
 fn noun_of(operation: &Operation) -> Option<String> {
@@ -911,15 +914,37 @@ fn noun_of(operation: &Operation) -> Option<String> {
     let last = operation.id.rsplit('/').next().unwrap_or_default();
     let snake = naming::snake(last).unwrap_or_default();
     let mut words: Vec<&str> = snake.split('_').filter(|w| !w.is_empty()).collect();
-    while words.first().is_some_and(|w| VERBS.contains(w)) {
+    // `searchForIssuesUsingJql`, `getMyFilters`, `getIssueAllTypes`: verbs and what only
+    // qualifies the noun go.
+    words.retain(|w| !QUALIFIERS.contains(w));
+    while words
+        .first()
+        .is_some_and(|w| VERBS.contains(w) || *w == "for")
+    {
         words.remove(0);
     }
-    if let Some(by) = words.iter().position(|w| matches!(*w, "by" | "for")) {
+    if let Some(by) = words
+        .iter()
+        .position(|w| matches!(*w, "by" | "for" | "using" | "with"))
+    {
         words.truncate(by);
+    }
+    // `getDashboardsPaginated` lists dashboards.
+    while words.len() > 1
+        && words
+            .last()
+            .is_some_and(|w| matches!(*w, "paginated" | "page"))
+    {
+        words.pop();
     }
     if words.is_empty() {
         let segment = operation.path.split('/').rev().find(|s| {
-            !s.is_empty() && !s.starts_with('{') && !s.to_ascii_lowercase().starts_with("by")
+            let lower = s.to_ascii_lowercase();
+            !s.is_empty()
+                && !s.starts_with('{')
+                && !lower.starts_with("by")
+                && !VERBS.contains(&lower.as_str())
+                && !QUALIFIERS.contains(&lower.as_str())
         })?;
         return naming::snake(segment).map(|s| singular(&s));
     }
@@ -933,6 +958,14 @@ fn singular(word: &str) -> String {
         format!("{stem}y")
     } else if let Some(stem) = word.strip_suffix("sses") {
         format!("{stem}ss")
+    } else if let Some(stem) = word
+        .strip_suffix("uses")
+        .or_else(|| word.strip_suffix("xes"))
+        .or_else(|| word.strip_suffix("ches"))
+        .or_else(|| word.strip_suffix("shes"))
+    {
+        // statuses, boxes, matches, hashes
+        format!("{stem}{}", &word[stem.len()..word.len() - 2])
     } else if word.ends_with('s')
         && !word.ends_with("ss")
         && !word.ends_with("us")
@@ -2179,4 +2212,66 @@ fn tools(
         &format!("#     annotations: {annotations}"),
         "as written; without them, the HTTP method decides",
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn operation(id: &str, path: &str) -> Operation {
+        Operation {
+            id: id.into(),
+            method: crate::api::Method::Get,
+            path: path.into(),
+            summary: None,
+            description: None,
+            tags: Vec::new(),
+            deprecated: false,
+            declared_read_only: false,
+            parameters: Vec::new(),
+            body: None,
+            success: None,
+            security: None,
+            server: None,
+            credentials: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_resolvers_noun_leaves_out_verbs_qualifiers_and_paging_words() {
+        let noun = |id: &str, path: &str| noun_of(&operation(id, path));
+        assert_eq!(
+            noun("listProjects", "/projects").as_deref(),
+            Some("project")
+        );
+        assert_eq!(
+            noun("findPetsByStatus", "/pet/findByStatus").as_deref(),
+            Some("pet")
+        );
+        assert_eq!(
+            noun("searchForIssuesUsingJql", "/rest/api/3/search").as_deref(),
+            Some("issue")
+        );
+        assert_eq!(
+            noun("getDashboardsPaginated", "/rest/api/3/dashboard/search").as_deref(),
+            Some("dashboard")
+        );
+        assert_eq!(
+            noun("getIssueAllTypes", "/rest/api/3/issuetype").as_deref(),
+            Some("issue_type")
+        );
+        assert_eq!(
+            noun("getMyFilters", "/rest/api/3/filter/my").as_deref(),
+            Some("filter")
+        );
+        assert_eq!(
+            noun("getStatuses", "/rest/api/3/status").as_deref(),
+            Some("status")
+        );
+        assert_eq!(
+            noun("getRecent", "/rest/api/3/project/recent").as_deref(),
+            Some("project")
+        );
+        assert_eq!(noun("listBoxes", "/boxes").as_deref(), Some("box"));
+    }
 }
