@@ -15,7 +15,7 @@ use super::schema::{
     is_array, json_types, only_array, operation_inputs, schema_at, success_schema,
 };
 use super::semantics::{
-    glob_matches, lookup_param, paging_param_names, paging_params, parameter_references,
+    Reference, glob_matches, lookup_param, paging_param_names, paging_params, parameter_references,
     resolver_id_path, resolver_items, resolver_paging, scoped_by, takes_paging, template_params,
     walked_pagination,
 };
@@ -1050,7 +1050,7 @@ impl<'a> Checker<'a> {
                 continue;
             };
             for (arg, value) in &resolver.args {
-                let Some(wanted) = value.value.as_str().and_then(|v| v.strip_prefix('$')) else {
+                let Some(wanted) = Reference::of(&value.value).and_then(|r| r.whole()) else {
                     continue;
                 };
                 match tool.params.iter().find(|(n, _)| n.value == wanted) {
@@ -1135,7 +1135,7 @@ impl<'a> Checker<'a> {
                 resolver
                     .args
                     .values()
-                    .filter_map(|v| v.value.as_str()?.strip_prefix('$'))
+                    .filter_map(|v| Reference::of(&v.value)?.whole())
                     .collect()
             })
             .unwrap_or_default();
@@ -2485,8 +2485,9 @@ impl<'a> Checker<'a> {
         };
         // A number or flag where the API takes text: a parameter converts through a template.
         let as_text = written
-            .and_then(|text| text.strip_prefix('$'))
-            .filter(|name| !name.contains('.') && wanted == "a string")
+            .and_then(Reference::read)
+            .and_then(|reference| reference.whole())
+            .filter(|_| wanted == "a string")
             .filter(|_| {
                 source
                     .iter()
@@ -2510,7 +2511,7 @@ impl<'a> Checker<'a> {
         params: &[&str],
         results: &[(String, Option<Value>)],
     ) -> Option<Value> {
-        let Some(body) = reference.value.strip_prefix('$') else {
+        let Some(Reference { head, path }) = Reference::read(&reference.value) else {
             self.error(
                 reference.at,
                 format!(
@@ -2520,7 +2521,6 @@ impl<'a> Checker<'a> {
             );
             return None;
         };
-        let (head, path) = body.split_once('.').unwrap_or((body, ""));
         if params.contains(&head) && path.is_empty() {
             return None;
         }
@@ -2836,7 +2836,7 @@ fn scopes_a_resolver(curation: &Curation, tool: &ToolSpec, name: &str) -> bool {
                 .and_then(|r| curation.resolvers.iter().find(|(k, _)| k.value == r.value))
                 .is_some_and(|(_, resolver)| {
                     resolver.args.values().any(|value| {
-                        value.value.as_str().and_then(|v| v.strip_prefix('$')) == Some(name)
+                        Reference::of(&value.value).and_then(|r| r.whole()) == Some(name)
                     })
                 })
     })

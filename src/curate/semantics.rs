@@ -123,9 +123,9 @@ pub fn parameter_references(value: &Value, path: &str) -> Vec<(String, String)> 
         }
     };
     match value {
-        Value::String(text) => match text.strip_prefix('$') {
-            Some(name) if !name.contains('.') => vec![(name.to_string(), path.to_string())],
-            _ => Vec::new(),
+        Value::String(text) => match Reference::read(text).and_then(|r| r.whole()) {
+            Some(name) => vec![(name.to_string(), path.to_string())],
+            None => Vec::new(),
         },
         Value::Object(fields) if !Template::is_template(value) => fields
             .iter()
@@ -182,4 +182,36 @@ pub fn lookup_param(resolver: &Resolver, operation: &Operation) -> Option<String
 /// The path of a resolver's id in an item (`id` unless the file says).
 pub fn resolver_id_path(resolver: &Resolver) -> &str {
     resolver.id.as_ref().map_or("id", |id| id.value.as_str())
+}
+
+/// A reference written in the file: `$name` (a tool parameter, or an earlier step's whole
+/// result) or `$step.field.path` (a field of an earlier step's result). One reading for check,
+/// which verifies it, and plan, which binds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reference<'a> {
+    /// What it names: a parameter or a step (`step` in `$step.id`).
+    pub head: &'a str,
+    /// The dotted path after it (`id`), empty for a whole value.
+    pub path: &'a str,
+}
+
+impl<'a> Reference<'a> {
+    /// The reference a text is, when it starts with `$`.
+    pub fn read(text: &'a str) -> Option<Self> {
+        let body = text.strip_prefix('$')?;
+        let (head, path) = body.split_once('.').unwrap_or((body, ""));
+        Some(Self { head, path })
+    }
+
+    /// The reference a value is, when it is such a text.
+    pub fn of(value: &'a Value) -> Option<Self> {
+        Self::read(value.as_str()?)
+    }
+
+    /// The name, when the reference is a whole value (`$name`): a parameter's, if the tool has
+    /// one of that name (a parameter comes before a step's result of the same name, which
+    /// `check` refuses anyway).
+    pub fn whole(&self) -> Option<&'a str> {
+        self.path.is_empty().then_some(self.head)
+    }
 }

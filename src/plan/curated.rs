@@ -20,8 +20,8 @@ use crate::curate::schema::{
     accepts_null, is_array, operation_inputs, read_shape, schema_at, success_schema,
 };
 use crate::curate::semantics::{
-    glob_matches, lookup_param, paging_param_names, parameter_references, resolver_id_path,
-    resolver_items, resolver_paging, template_params, walked_pagination,
+    Reference, glob_matches, lookup_param, paging_param_names, parameter_references,
+    resolver_id_path, resolver_items, resolver_paging, template_params, walked_pagination,
 };
 use crate::naming::{self, Scope};
 
@@ -218,8 +218,8 @@ pub enum StepPlan {
 /// "{status}".`).
 fn default_missing(noun: &str, step: &Step) -> String {
     let by_param = step.where_fields.iter().find_map(|(field, value)| {
-        let name = value.value.as_str()?.strip_prefix('$')?;
-        (!name.contains('.')).then_some((field.value.as_str(), name))
+        let name = Reference::of(&value.value)?.whole()?;
+        Some((field.value.as_str(), name))
     });
     match by_param {
         Some((field, param)) => format!("No {noun} has {field} \"{{{param}}}\"."),
@@ -663,8 +663,8 @@ impl<'c> CuratedPlanner<'c> {
                 .args
                 .iter()
                 .map(|(arg, value)| {
-                    let value = match value.value.as_str().and_then(|v| v.strip_prefix('$')) {
-                        Some(param) => ScopeValue::Param(param.to_string()),
+                    let value = match Reference::of(&value.value) {
+                        Some(reference) => ScopeValue::Param(reference.head.to_string()),
                         None => ScopeValue::Literal(value.value.clone()),
                     };
                     (arg.value.clone(), value)
@@ -1389,7 +1389,7 @@ fn value_ref(
     if Template::is_template(value) {
         return Ok(ValueRef::Template(template_plan(value, params)?));
     }
-    let Some(reference) = value.as_str().and_then(|s| s.strip_prefix('$')) else {
+    let Some(Reference { head, path }) = Reference::of(value) else {
         // References may sit at any depth of an object or a list; a part without any stays a
         // literal, written as it is.
         return Ok(match value {
@@ -1418,7 +1418,6 @@ fn value_ref(
             literal => ValueRef::Literal(literal.clone()),
         });
     };
-    let (head, path) = reference.split_once('.').unwrap_or((reference, ""));
     if path.is_empty()
         && let Some(index) = params.iter().position(|p| p.name == head)
     {
