@@ -275,7 +275,7 @@ fn tool_infos<'a>(plan: &'a Plan, curation: Option<&'a Curation>) -> Vec<ToolInf
                                         operation: *operation,
                                         after_stop: stopped,
                                     }),
-                                    StepPlan::Find { .. } => None,
+                                    StepPlan::Find { .. } | StepPlan::Resolve { .. } => None,
                                 })
                                 .collect()
                         }

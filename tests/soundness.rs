@@ -3297,3 +3297,110 @@ fn without_the_redeclaration_the_required_parameter_and_the_number_for_text_are_
         )]),
     );
 }
+
+#[test]
+fn a_resolve_step_resolves_a_name_within_a_scope_an_earlier_answer_gives() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/tasks/t7",
+                200,
+                json!({"data": {"gid": "t7", "workspace": {"gid": "w2"}}}),
+            ),
+            (
+                "GET",
+                "/api/workspaces/w2/users",
+                200,
+                json!({"data": [
+                    {"gid": "u1", "name": "Ann Lee", "email": "ann@example.com"},
+                    {"gid": "u2", "name": "Bo Chen", "email": "bo@example.com"},
+                ]}),
+            ),
+            (
+                "PUT",
+                "/api/tasks/t7",
+                200,
+                json!({"data": {"gid": "t7", "assignee": {"gid": "u2"}}}),
+            ),
+        ],
+    );
+    let request = |method: &str, path: &str, body: Value| Received {
+        method: method.into(),
+        path: path.into(),
+        query: None,
+        body,
+    };
+    let result = call(
+        binary,
+        &base_url,
+        "boards_assign_task",
+        json!({"task": "t7", "assignee": "BO@example.com"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({"gid": "t7", "assignee": "u2"})
+    );
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            request("GET", "/api/tasks/t7", Value::Null),
+            request("GET", "/api/workspaces/w2/users", Value::Null),
+            request("PUT", "/api/tasks/t7", json!({"data": {"assignee": "u2"}})),
+        ]
+    );
+    // An alias to a value the API takes is sent as it is, without the list.
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_assign_task",
+        json!({"task": "t7", "assignee": "me"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            request("GET", "/api/tasks/t7", Value::Null),
+            request("PUT", "/api/tasks/t7", json!({"data": {"assignee": "me"}})),
+        ]
+    );
+    // An unknown name lists the workspace's users, tells the model which argument to change,
+    // and nothing is written.
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_assign_task",
+        json!({"task": "t7", "assignee": "Cy"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("Ann Lee") && text.contains("Bo Chen"),
+        "{text}"
+    );
+    assert!(text.contains("in the assignee parameter"), "{text}");
+    assert!(
+        log.lock()
+            .expect("the log")
+            .iter()
+            .all(|r| r.method == "GET"),
+        "nothing is written"
+    );
+}
+
+#[test]
+fn a_resolve_step_without_the_scope_its_resolver_needs_is_refused() {
+    refused(
+        "resolve_step_without_scope",
+        &curation_with(&[(
+            "        args: { workspace: $found.data.workspace.gid }\n        as: user\n",
+            "        as: user\n",
+        )]),
+    );
+}

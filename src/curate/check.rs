@@ -1914,11 +1914,18 @@ impl<'a> Checker<'a> {
             ("call", &["args", "errors", "as"])
         } else if step.find.is_some() {
             ("find", &["where", "missing", "ambiguous", "as"])
+        } else if step.resolve.is_some() {
+            ("resolve", &["value", "args", "as"])
         } else {
             ("stop_if", &[])
         };
-        let present: [(&str, &str, Option<At>); 6] = [
-            ("args", "call", step.args.keys().next().map(|k| k.at)),
+        let present: [(&str, &str, Option<At>); 7] = [
+            (
+                "args",
+                "call` or `resolve",
+                step.args.keys().next().map(|k| k.at),
+            ),
+            ("value", "resolve", step.value.as_ref().map(|v| v.at)),
             ("errors", "call", step.errors.keys().next().map(|k| k.at)),
             (
                 "where",
@@ -1927,7 +1934,11 @@ impl<'a> Checker<'a> {
             ),
             ("missing", "find", step.missing.as_ref().map(|m| m.at)),
             ("ambiguous", "find", step.ambiguous.as_ref().map(|m| m.at)),
-            ("as", "call` or `find", step.name.as_ref().map(|n| n.at)),
+            (
+                "as",
+                "call`, `find` or `resolve",
+                step.name.as_ref().map(|n| n.at),
+            ),
         ];
         for (key, owner, at) in present {
             if let Some(at) = at
@@ -2024,12 +2035,13 @@ impl<'a> Checker<'a> {
                 step.call.is_some(),
                 step.find.is_some(),
                 step.stop_if.is_some(),
+                step.resolve.is_some(),
             ];
             if kinds.iter().filter(|k| **k).count() != 1 {
                 self.error(
                     step_at,
                     format!(
-                        "step {} must have exactly one of `call`, `find` or `stop_if`",
+                        "step {} must have exactly one of `call`, `find`, `stop_if` or `resolve`",
                         index + 1
                     ),
                 );
@@ -2200,6 +2212,25 @@ impl<'a> Checker<'a> {
                         );
                     }
                 }
+            } else if let Some(resolver_name) = &step.resolve {
+                let id = self.check_resolve_step(
+                    tool,
+                    index,
+                    step,
+                    resolver_name,
+                    &typed_params,
+                    &results,
+                );
+                previous = None;
+                match &step.name {
+                    Some(name) => results.push((name.value.clone(), id)),
+                    None => {
+                        self.error(
+                            resolver_name.at,
+                            "a `resolve` step needs `as`: the name later steps use for the id",
+                        );
+                    }
+                }
             } else if let Some(stop) = &step.stop_if {
                 if stop.equal.value.len() != 2 {
                     self.error(stop.equal.at, "`equal` takes two values");
@@ -2237,6 +2268,117 @@ impl<'a> Checker<'a> {
             return self.check_reference(from, &params, &results);
         }
         last
+    }
+
+    /// A `resolve` step: a resolver of the file, a `value` that is text, and the resolver's scope
+    /// given by the step's `args` (each one of the resolver's own `args`, from a parameter or an
+    /// earlier step) or by the tool's parameters the resolver's `args` name. Returns the schema
+    /// of the id, for the references later steps make to it.
+    fn check_resolve_step(
+        &mut self,
+        tool: &ToolSpec,
+        index: usize,
+        step: &Step,
+        resolver_name: &Spanned<String>,
+        typed_params: &[(&str, Option<&'static str>)],
+        results: &[(String, Option<Value>)],
+    ) -> Option<Value> {
+        let Some((_, resolver)) = self
+            .curation
+            .resolvers
+            .iter()
+            .find(|(name, _)| name.value == resolver_name.value)
+        else {
+            let d = Diagnostic::error(
+                resolver_name.at,
+                format!("unknown resolver `{}`", resolver_name.value),
+            )
+            .suggest(
+                &resolver_name.value,
+                self.curation.resolvers.keys().map(|k| k.value.as_str()),
+            );
+            self.out.push(d);
+            return Some(Value::Bool(true));
+        };
+        match &step.value {
+            Some(value) => self.check_value(
+                value,
+                "value",
+                Some(&serde_json::json!({ "type": "string" })),
+                typed_params,
+                results,
+            ),
+            None => {
+                self.error(
+                    resolver_name.at,
+                    format!(
+                        "step {} resolves nothing: give the readable value as `value: $param`",
+                        index + 1
+                    ),
+                );
+            }
+        }
+        let list = resolver
+            .list
+            .as_ref()
+            .or(resolver.lookup.as_ref())
+            .and_then(|id| self.api.operations.iter().find(|op| op.id == id.value));
+        let inputs = list.map(operation_inputs).unwrap_or_default();
+        for (arg, value) in &step.args {
+            if !resolver.args.keys().any(|scope| scope.value == arg.value) {
+                let d = Diagnostic::error(
+                    arg.at,
+                    format!(
+                        "resolver `{}` takes no `{}` in its `args`: a `resolve` step's `args` give the resolver's scope",
+                        resolver_name.value, arg.value
+                    ),
+                )
+                .suggest(&arg.value, resolver.args.keys().map(|k| k.value.as_str()));
+                self.out.push(d);
+                continue;
+            }
+            let slot = inputs
+                .iter()
+                .find(|(name, _, _)| *name == arg.value)
+                .map(|(_, schema, _)| schema);
+            self.check_value(value, &arg.value, slot, typed_params, results);
+        }
+        // A scope the step does not give comes from the tool's parameter the resolver names.
+        for (scope, value) in &resolver.args {
+            if step.args.keys().any(|arg| arg.value == scope.value) {
+                continue;
+            }
+            if let Some(wanted) = Reference::of(&value.value).and_then(|r| r.whole())
+                && !tool.params.keys().any(|name| name.value == wanted)
+            {
+                self.error(
+                    resolver_name.at,
+                    format!(
+                        "resolver `{}` lists per `{}` (`{}: ${wanted}`), which neither this step's `args` nor a parameter `{wanted}` of the tool gives",
+                        resolver_name.value, scope.value, scope.value
+                    ),
+                )
+                .help = Some(format!(
+                    "give it under the step's `args`: `{}: $step.field`",
+                    scope.value
+                ));
+            }
+        }
+        // The id, of the type the resolver's items give it.
+        let item = list.and_then(|operation| {
+            let items = resolver_items(resolver, operation)?;
+            let list = schema_at(success_schema(operation)?, &items).ok()??;
+            list.get("items").cloned()
+        });
+        Some(
+            item.and_then(|item| {
+                schema_at(&item, resolver_id_path(resolver))
+                    .ok()
+                    .flatten()
+                    .map(Cow::into_owned)
+            })
+            .unwrap_or(Value::Bool(true)),
+        )
     }
 
     /// Checks a value written under `args`, `where` or `equal` against `target`, the schema of the

@@ -858,6 +858,14 @@ pub struct Step {
     pub ambiguous: Option<Spanned<String>>,
     /// End the workflow early, successfully, when both values are equal.
     pub stop_if: Option<StopIf>,
+    /// Resolve `value` with this resolver: the id, as `$name` (`as`) for later steps. The
+    /// resolver lists within the scope `args` gives (its own `args`' names, each from a
+    /// parameter or an earlier step's result: the users of the task's workspace), or within its
+    /// own `args`.
+    pub resolve: Option<Spanned<String>>,
+    /// The readable value a `resolve` step resolves (`$param`); an absent one resolves to
+    /// nothing, and is left out where it goes.
+    pub value: Option<Spanned<Value>>,
 }
 
 /// End a workflow early.

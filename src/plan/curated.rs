@@ -211,6 +211,15 @@ pub enum StepPlan {
         /// The message when several items match; `{candidates}` lists them.
         ambiguous: String,
     },
+    /// A readable value resolved to its id by a resolver, within the scope the step gives.
+    Resolve {
+        var: String,
+        /// The resolver (by index).
+        resolver: usize,
+        value: ValueRef,
+        /// The resolver's scoping arguments, by API name, in the resolver's order.
+        scope: Vec<(String, ValueRef)>,
+    },
 }
 
 /// What a `find` step says when nothing matches and its file gives no `missing`: the first
@@ -1083,6 +1092,48 @@ impl<'c> CuratedPlanner<'c> {
                         .unwrap_or(NOTHING_CHANGED)
                         .to_string(),
                 });
+            } else if let Some(resolver_name) = &step.resolve {
+                let resolver = self.resolver_index(&resolver_name.value)?;
+                let value = match &step.value {
+                    Some(value) => value_ref(&value.value, params, &results)?,
+                    None => ValueRef::Literal(Value::Null),
+                };
+                let scope = self.resolvers[resolver]
+                    .scope
+                    .iter()
+                    .map(|(api_name, own)| {
+                        let given = step.args.iter().find(|(arg, _)| arg.value == *api_name);
+                        let value = match (given, own) {
+                            (Some((_, given)), _) => value_ref(&given.value, params, &results)?,
+                            (None, ScopeValue::Param(name)) => ValueRef::Input(
+                                params.iter().position(|p| p.name == *name).ok_or_else(|| {
+                                    format!("internal error: scope parameter `{name}` vanished")
+                                })?,
+                            ),
+                            (None, ScopeValue::Literal(literal)) => {
+                                ValueRef::Literal(literal.clone())
+                            }
+                        };
+                        Ok((api_name.clone(), value))
+                    })
+                    .collect::<Result<Vec<_>, String>>()?;
+                let written = step
+                    .name
+                    .as_ref()
+                    .map_or_else(|| format!("step_{}", index + 1), |n| n.value.clone());
+                let var = vars.unique(naming::rust_snake_ident(&written, "resolved"));
+                let id_type = if self.resolvers[resolver].id_integer {
+                    "integer"
+                } else {
+                    "string"
+                };
+                results.insert(written, (var.clone(), Some(json!({ "type": id_type }))));
+                steps.push(StepPlan::Resolve {
+                    var,
+                    resolver,
+                    value,
+                    scope,
+                });
             } else if let Some(find) = &step.find {
                 let list = value_ref(&Value::String(find.value.clone()), params, &results)?;
                 let conditions = step
@@ -1237,7 +1288,7 @@ impl<'c> CuratedPlanner<'c> {
                     StepPlan::Call { var, .. } | StepPlan::Find { var, .. } => {
                         (naming::rust_snake_ident(head, "step") == *var).then(|| var.clone())
                     }
-                    StepPlan::StopIf { .. } => None,
+                    StepPlan::StopIf { .. } | StepPlan::Resolve { .. } => None,
                 });
                 var.map(|var| ValueRef::Step {
                     var,
@@ -1318,6 +1369,10 @@ fn answers_read(steps: &[StepPlan]) -> BTreeMap<&str, Vec<Vec<String>>> {
         match step {
             StepPlan::Call { args, .. } => {
                 args.iter().for_each(|(_, v)| visit(v, &found, &mut read))
+            }
+            StepPlan::Resolve { value, scope, .. } => {
+                visit(value, &found, &mut read);
+                scope.iter().for_each(|(_, v)| visit(v, &found, &mut read));
             }
             StepPlan::StopIf {
                 left,

@@ -1264,6 +1264,10 @@ fn used_step_vars(tool: &CuratedTool, steps: &[StepPlan]) -> BTreeSet<String> {
                     None => used.extend(last.cloned()),
                 }
             }
+            StepPlan::Resolve { value, scope, .. } => {
+                reads(value, &mut used);
+                scope.iter().for_each(|(_, v)| reads(v, &mut used));
+            }
             StepPlan::Find {
                 var,
                 list,
@@ -1281,6 +1285,17 @@ fn used_step_vars(tool: &CuratedTool, steps: &[StepPlan]) -> BTreeSet<String> {
         None => used.extend(last.cloned()),
     }
     used
+}
+
+/// The name of the tool parameter a `resolve` step resolves, when its value is one.
+fn steps_value_param<'t>(tool: &'t CuratedTool, step: &StepPlan) -> Option<&'t str> {
+    match step {
+        StepPlan::Resolve {
+            value: ValueRef::Input(index),
+            ..
+        } => Some(tool.params[*index].name.as_str()),
+        _ => None,
+    }
 }
 
 /// The number of the step whose answer a value reads, if it reads one (the first found).
@@ -1677,6 +1692,54 @@ fn steps_body(
                     let shaped: Result<ToolOutput, ToolError> = #shaped;
                     return shaped.map(|output| output.with_note(curated::fill(#message, &vars)));
                 }
+            }
+        }
+        StepPlan::Resolve {
+            var,
+            resolver,
+            value,
+            scope,
+        } => {
+            let local = ident(var);
+            // The id comes from the resolver's list: the API's, like an answer.
+            answers.push((var.clone(), index + 1));
+            let resolver = &plan.resolvers[*resolver];
+            let resolve_fn = ident(&format!("resolve_{}", resolver.ident));
+            let value = value_expr(tool, value);
+            let integer = resolver.id_integer;
+            let (scope_decl, scope_arg) = if scope.is_empty() {
+                (quote! {}, quote! {})
+            } else {
+                let names = scope.iter().map(|(name, _)| name);
+                let values = scope.iter().map(|(_, value)| value_expr(tool, value));
+                (
+                    quote! { let scope = curated::scope([ #( (#names, #values) ),* ]); },
+                    quote! { &scope, },
+                )
+            };
+            // An unknown value is the model's to fix when it gave it as an argument.
+            let explain = match steps_value_param(tool, &steps[index]) {
+                Some(param) => quote! { .for_argument(#tool_name, #param) },
+                None => {
+                    let step_number = Literal::usize_unsuffixed(index + 1);
+                    let what = &resolver.name;
+                    quote! { .in_step(#step_number, #what) }
+                }
+            };
+            quote! {
+                let #local = {
+                    let value = #value;
+                    if value.is_null() {
+                        serde_json::Value::Null
+                    } else {
+                        #scope_decl
+                        let id = client
+                            .#resolve_fn(#scope_arg &curated::text(&value))
+                            .await
+                            .map_err(|e| e.explain(ERRORS, &vars) #explain)?;
+                        curated::id_value(id, #integer)?
+                    }
+                };
             }
         }
         StepPlan::Find {
