@@ -687,7 +687,7 @@ fn unknown_field_of_a_step_result() {
 }
 
 #[test]
-fn step_with_neither_call_find_nor_stop_if() {
+fn step_with_neither_call_find_stop_if_nor_resolve() {
     let text = base_with(&[(
         "      - call: listTransitions\n",
         "      - as: nothing\n      - call: listTransitions\n",
