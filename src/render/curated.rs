@@ -1688,7 +1688,7 @@ fn steps_body(
             let shaped = shape_result(result);
             quote! {
                 // Nothing to do: the result is already as asked, and the model is told so.
-                if curated::same(&#left, &#right) {
+                if curated::same_text(&#left, &#right) {
                     let shaped: Result<ToolOutput, ToolError> = #shaped;
                     return shaped.map(|output| output.with_note(curated::fill(#message, &vars)));
                 }

@@ -804,25 +804,40 @@ pub fn items_at(body: &Value, pointer: &str) -> Result<Vec<Value>, ToolError> {
     match body.pointer(pointer) {
         Some(Value::Array(items)) => Ok(items.clone()),
         Some(Value::Null) => Ok(Vec::new()),
-        _ => Err(no_list(pointer)),
+        _ => Err(no_list(body, pointer)),
     }
 }
 
 /// Like [`items_at`], moving the items out of an owned body instead of copying them.
 fn take_items(mut body: Value, pointer: &str) -> Result<Vec<Value>, ToolError> {
-    match body.pointer_mut(pointer).map(Value::take) {
-        Some(Value::Array(items)) => Ok(items),
+    match body.pointer(pointer) {
+        Some(Value::Array(_)) => match body.pointer_mut(pointer).map(Value::take) {
+            Some(Value::Array(items)) => Ok(items),
+            _ => Ok(Vec::new()),
+        },
         Some(Value::Null) => Ok(Vec::new()),
-        _ => Err(no_list(pointer)),
+        _ => Err(no_list(&body, pointer)),
     }
 }
 
-fn no_list(pointer: &str) -> ToolError {
-    ToolError::InvalidArguments(if pointer.is_empty() {
-        "The API's answer is not a list.".to_string()
+/// The API answered with success, but not with the list it documents: its fault, said with what
+/// came instead (a sign-in page, an error object) and what to do.
+fn no_list(body: &Value, pointer: &str) -> ToolError {
+    let found = match body {
+        Value::String(text) => format!("text, not JSON: {:?}", shorten(text, 120)),
+        Value::Null => "nothing".to_string(),
+        Value::Object(_) => format!("an object: {}", shorten(&body.to_string(), 120)),
+        Value::Array(_) => "a list".to_string(),
+        other => other.to_string(),
+    };
+    let place = if pointer.is_empty() {
+        "is not the list the API documents".to_string()
     } else {
-        format!("The API's answer has no list at {pointer}.")
-    })
+        format!("has no list at {pointer}, where the API documents one")
+    };
+    ToolError::Answer(format!(
+        "The API's answer {place} (it is {found}). The API may be failing or may have changed: calling again will likely fail the same way; tell the user."
+    ))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1376,8 +1391,9 @@ pub fn same(left: &Value, right: &Value) -> bool {
     }
 }
 
-/// [`same`], with text compared ignoring case and surrounding spaces.
-fn same_text(left: &Value, right: &Value) -> bool {
+/// [`same`], with text compared ignoring case and surrounding spaces: how `find`, resolvers and
+/// `stop_if` compare (a status "in progress" is the "In Progress").
+pub fn same_text(left: &Value, right: &Value) -> bool {
     match (left, right) {
         (Value::String(left), Value::String(right)) => {
             left.trim().to_lowercase() == right.trim().to_lowercase()
@@ -1672,6 +1688,8 @@ mod tests {
         assert!(!same(&json!(true), &json!("yes")));
         assert!(same(&json!(3), &json!("3")));
         assert!(!same(&json!("a"), &json!("A")));
+        assert!(same_text(&json!(" In Progress"), &json!("in progress")));
+        assert!(same_text(&json!(3), &json!("3")));
     }
 
     #[test]
@@ -2674,7 +2692,10 @@ mod tests {
         })
         .await
         .expect_err("no items");
-        assert_eq!(text(error), "The API's answer has no list at /items.");
+        assert_eq!(
+            text(error),
+            "The API's answer has no list at /items, where the API documents one (it is an object: {\"data\":[]}). The API may be failing or may have changed: calling again will likely fail the same way; tell the user."
+        );
         let error = collect_pages(&paging, Some(10), |_| {
             std::future::ready(Err(ToolError::InvalidArguments("down".to_string())))
         })
@@ -2694,11 +2715,15 @@ mod tests {
         assert_eq!(items_at(&json!([3]), "").expect("the body"), [json!(3)]);
         assert_eq!(
             text(items_at(&body, "/text").expect_err("not a list")),
-            "The API's answer has no list at /text."
+            "The API's answer has no list at /text, where the API documents one (it is an object: {\"data\":{\"items\":[1,2]},\"none\":null,\"text\":\"x\"}). The API may be failing or may have changed: calling again will likely fail the same way; tell the user."
         );
         assert_eq!(
             text(items_at(&body, "").expect_err("not a list")),
-            "The API's answer is not a list."
+            "The API's answer is not the list the API documents (it is an object: {\"data\":{\"items\":[1,2]},\"none\":null,\"text\":\"x\"}). The API may be failing or may have changed: calling again will likely fail the same way; tell the user."
+        );
+        assert_eq!(
+            text(items_at(&json!("<html>Sign in</html>"), "").expect_err("text")),
+            "The API's answer is not the list the API documents (it is text, not JSON: \"<html>Sign in</html>\"). The API may be failing or may have changed: calling again will likely fail the same way; tell the user."
         );
     }
 
