@@ -3404,3 +3404,80 @@ fn a_resolve_step_without_the_scope_its_resolver_needs_is_refused() {
         )]),
     );
 }
+
+#[test]
+fn a_list_parameter_into_one_text_is_refused_with_the_joining_template() {
+    refused(
+        "list_parameter_into_text",
+        &curation_with(&[(
+            "\ntools:\n",
+            "\ntools:\n  customers_by_emails:\n    description: >-\n      List the customers with any of the given emails. Returns each one's id and email.\n    call: listCustomers\n    params:\n      emails: { from: email, type: array, description: \"Emails, for example [ada@example.com]\" }\n    results:\n      items: data\n      fields: { id: id, email: email }\n\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_resolved_text_id_scoping_a_list_that_takes_an_integer_is_sent_as_the_number() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/projects",
+                200,
+                json!({"values": [{"id": "10000", "name": "Website"}]}),
+            ),
+            (
+                "GET",
+                "/api/issuetype/project",
+                200,
+                json!([{"id": "3", "name": "Task"}, {"id": "10001", "name": "Bug"}]),
+            ),
+            ("POST", "/api/jira/issue", 201, json!({"key": "WEB-1"})),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_create_typed_issue",
+        json!({"project": "website", "issue_type": "bug", "summary": "Crash"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let request = |method: &str, path: &str, query: Option<&str>, body: Value| Received {
+        method: method.into(),
+        path: path.into(),
+        query: query.map(str::to_string),
+        body,
+    };
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            request("GET", "/api/projects", None, Value::Null),
+            request(
+                "GET",
+                "/api/issuetype/project",
+                Some("projectId=10000"),
+                Value::Null
+            ),
+            request(
+                "POST",
+                "/api/jira/issue",
+                None,
+                json!({"fields": {"project": {"id": "10000"}, "issuetype": {"id": "10001"}, "summary": "Crash"}}),
+            ),
+        ]
+    );
+}
+
+#[test]
+fn text_of_the_models_own_scoping_a_list_that_takes_an_integer_is_refused() {
+    refused(
+        "scope_text_into_integer",
+        &curation_with(&[(
+            "      project: { type: string, resolve: jira_project, description: \"Project name, for example Website\" }\n",
+            "      project: { type: string, description: \"Project id, for example 10000\" }\n",
+        )]),
+    );
+}

@@ -1072,7 +1072,40 @@ impl<'a> Checker<'a> {
                         };
                         self.out.push(d);
                     }
-                    Some((scope_name, _)) => {
+                    Some((scope_name, scope_param)) => {
+                        // Text of the model's own where the list takes a number cannot be sent
+                        // (a resolved id can: text of digits goes as the number).
+                        let slot = resolver
+                            .list
+                            .as_ref()
+                            .or(resolver.lookup.as_ref())
+                            .and_then(|id| self.api.operations.iter().find(|op| op.id == id.value))
+                            .and_then(|operation| {
+                                operation_inputs(operation)
+                                    .into_iter()
+                                    .find(|(input, _, _)| *input == arg.value)
+                            });
+                        if let Some((_, slot, _)) = &slot
+                            && scope_param.resolve.is_none()
+                            && scope_param.enum_name.is_none()
+                            && let Some(given) = scope_param.ty.as_ref().map(|t| t.value.as_str())
+                            && !types_fit(&[given], &json_types(any_branch(slot)))
+                        {
+                            self.error(
+                                scope_name.at,
+                                format!(
+                                    "`{wanted}` scopes resolver `{}` as `{}`, which takes {}, but `{wanted}` is {}",
+                                    resolver_name.value,
+                                    arg.value,
+                                    with_article(&json_types(any_branch(slot)).join(" or ")),
+                                    with_article(given)
+                                ),
+                            )
+                            .help = Some(format!(
+                                "declare `{wanted}` with the type `{}` takes",
+                                arg.value
+                            ));
+                        }
                         if scope_name.value == name.value {
                             self.error(
                                 resolver_name.at,
@@ -1520,6 +1553,34 @@ impl<'a> Checker<'a> {
                     covered.insert(from.to_string());
                     self.check_enum_codes(param, schema, from, &operation.id);
                     self.check_resolved_slot(param, schema, from, &operation.id);
+                    // A list where the API takes one text (GitLab's comma-separated `labels`)
+                    // goes through a template that joins it.
+                    let wanted = json_types(any_branch(schema));
+                    if param
+                        .ty
+                        .as_ref()
+                        .is_some_and(|t| t.value == ParamType::Array)
+                        && !wanted.is_empty()
+                        && !wanted.contains(&"array")
+                    {
+                        self.error(
+                            param_name.at,
+                            format!(
+                                "parameter `{}` is a list, and `{from}` of `{}` takes {}",
+                                param_name.value,
+                                operation.id,
+                                with_article(&wanted.join(" or "))
+                            ),
+                        )
+                        .help = Some(if wanted.contains(&"string") {
+                            format!(
+                                "join the list into the text under `fixed` and leave out `from`: `{from}: {{ template: \"{{{}}}\", join: \",\", quote: none }}`",
+                                param_name.value
+                            )
+                        } else {
+                            "take one value, without `type: array`".to_string()
+                        });
+                    }
                 }
                 None if self.credential_written(from_at, operation, from) => {}
                 // A template that cannot be read may be the one meant to use it: its own error

@@ -514,16 +514,28 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
     } else {
         (quote! {}, quote! {})
     };
-    // The operation's parameters the scope gives (the rest are left out).
+    // The operation's parameters the scope gives (the rest are left out). A resolved id where
+    // the operation takes a number is sent as one (Jira's project ids: text in its answers, an
+    // integer `projectId` in its parameters).
+    let scope_operation = match &r.source {
+        ResolverSource::List { operation, .. } | ResolverSource::Lookup { operation, .. } => {
+            &plan.operations[*operation]
+        }
+    };
     let scope_given: Vec<Given> = r
         .scope
         .iter()
         .map(|(name, _)| {
-            Given::json(
-                name,
-                quote! { curated::scoped(scope, #name) },
-                Origin::Checked,
-            )
+            let integer = scope_operation
+                .fields
+                .iter()
+                .any(|f| f.property == *name && matches!(f.ty, FieldType::Integer { .. }));
+            let value = if integer {
+                quote! { curated::numeric_id(curated::scoped(scope, #name)) }
+            } else {
+                quote! { curated::scoped(scope, #name) }
+            };
+            Given::json(name, value, Origin::Checked)
         })
         .collect();
     let aliases = r.aliases.iter().map(|(word, alias)| match alias {

@@ -1521,6 +1521,18 @@ pub fn text<T: serde::Serialize>(value: &T) -> String {
     }
 }
 
+/// A scoping value where the API takes a number: text of digits becomes the number (Jira's
+/// project ids are text in its answers and integers in its parameters); anything else stays as
+/// it is.
+pub fn numeric_id(value: Value) -> Value {
+    if let Value::String(text) = &value
+        && let Ok(number) = text.parse::<i64>()
+    {
+        return Value::from(number);
+    }
+    value
+}
+
 /// A resolved id as the API wants it: a number when the parameter is an integer.
 pub fn id_value(id: String, integer: bool) -> Result<Value, ToolError> {
     if !integer {
