@@ -3481,3 +3481,38 @@ fn text_of_the_models_own_scoping_a_list_that_takes_an_integer_is_refused() {
         )]),
     );
 }
+
+#[test]
+fn a_reference_in_a_declared_answer_is_refused_since_it_is_not_followed() {
+    refused(
+        "declared_answer_with_ref",
+        &curation_with(&[(
+            "responses:\n  getIssueSummary:\n",
+            "responses:\n  listCustomers:\n    type: array\n    items: { $ref: \"#/components/schemas/Customer\" }\n  getIssueSummary:\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_resolver_over_a_list_no_paging_of_the_file_walks_is_a_warning_naming_its_page_size() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let curation = dir.path().join("mcpgen.yaml");
+    let text = curation_with(&[(
+        "\nresolvers:\n",
+        "\nresolvers:\n  customer:\n    list: listCustomers\n    items: data\n    match: [email]\n    id: id\n",
+    )]);
+    std::fs::write(&curation, text).expect("the file is written");
+    let output = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .arg("check")
+        .arg(fixtures().join("openapi.yaml"))
+        .arg("-c")
+        .arg(&curation)
+        .args(["--color", "never"])
+        .output()
+        .expect("mcpgen runs");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("warning: resolver `customer` reads one page of `listCustomers`, which pages by `limit`: no `pagination` of this file walks it, so a value past the first page would be \"not found\""),
+        "{stderr}"
+    );
+}

@@ -849,6 +849,30 @@ impl<'a> Checker<'a> {
                     self.out.push(d);
                 }
             }
+            // A list that pages by parameters the file's paging does not walk is read one page
+            // at a time: an item past the first page would be "not found".
+            if resolver_paging(self.curation, operation).is_none()
+                && let Some(size) = operation.parameters.iter().find(|p| {
+                    p.location == Location::Query
+                        && names_a_page_size(&p.name)
+                        && !scoped_by(resolver, &p.name)
+                })
+                && !self.out.iter().any(|d| d.at == Some(list.at))
+            {
+                let mut d = Diagnostic::error(
+                    list.at,
+                    format!(
+                        "resolver `{}` reads one page of `{}`, which pages by `{}`: no `pagination` of this file walks it, so a value past the first page would be \"not found\"",
+                        name.value, operation.id, size.name
+                    ),
+                );
+                d.severity = Severity::Warning;
+                d.help = Some(format!(
+                    "declare the paging `{}` takes under `pagination:` (the style, its position parameter and `size_param: {}`)",
+                    operation.id, size.name
+                ));
+                self.out.push(d);
+            }
             self.check_resolver_args(resolver, operation);
             let Some(schema) = success_schema(operation) else {
                 self.error(
@@ -888,7 +912,11 @@ impl<'a> Checker<'a> {
                                 "say where the items are in the response of `{}` with `items`",
                                 operation.id
                             ),
-                        );
+                        )
+                        .help = Some(format!(
+                            "give their path (`items: data`), `items: \"\"` when the answer itself is the list, or declare the answer under `responses: {{ {}: ... }}` where the spec has it wrong",
+                            operation.id
+                        ));
                         None
                     }
                 },
@@ -2909,6 +2937,9 @@ impl<'a> Checker<'a> {
                 self.error(
                     limit.at,
                     "`limit` needs `items`: where the list is in the response",
+                )
+                .help = Some(
+                    "give its path (`items: data.items`), or `items: \"\"` when the answer itself is the list".into(),
                 );
             }
         }

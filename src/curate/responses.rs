@@ -255,10 +255,10 @@ pub fn check(api: &Api, curation: &Curation) -> Vec<Diagnostic> {
 
 /// What is wrong with `schema` at `path` (a dotted field path, for messages).
 fn schema_problems(schema: &Value, path: &str, out: &mut Vec<String>) {
-    let at = if path.is_empty() {
-        "the answer".to_string()
-    } else {
-        format!("`{path}`")
+    let at = match path {
+        "" => "the answer".to_string(),
+        "[]" => "the answer's items".to_string(),
+        path => format!("`{path}`"),
     };
     let Value::Object(schema) = schema else {
         out.push(format!(
@@ -266,6 +266,13 @@ fn schema_problems(schema: &Value, path: &str, out: &mut Vec<String>) {
         ));
         return;
     };
+    // The declaration is merged into the spec's schema, where a reference would point nowhere
+    // (or at a schema it no longer is beside): it is written out.
+    if let Some(reference) = schema.get("$ref") {
+        out.push(format!(
+            "{at} refers to {reference}: a declaration here writes its schema out, since `$ref` is not followed in the curation file"
+        ));
+    }
     let types: Vec<&Value> = match schema.get("type") {
         Some(Value::Array(types)) => types.iter().collect(),
         Some(one) => vec![one],
