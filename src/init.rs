@@ -946,36 +946,11 @@ fn noun_of(operation: &Operation) -> Option<String> {
                 && !VERBS.contains(&lower.as_str())
                 && !QUALIFIERS.contains(&lower.as_str())
         })?;
-        return naming::snake(segment).map(|s| singular(&s));
+        return naming::snake(segment).map(|s| naming::singular(&s));
     }
     let start = words.len().saturating_sub(2);
     let noun = words[start..].join("_");
-    Some(singular(&noun))
-}
-
-fn singular(word: &str) -> String {
-    if let Some(stem) = word.strip_suffix("ies").filter(|s| s.len() >= 2) {
-        format!("{stem}y")
-    } else if let Some(stem) = word.strip_suffix("sses") {
-        format!("{stem}ss")
-    } else if let Some(stem) = word
-        .strip_suffix("uses")
-        .or_else(|| word.strip_suffix("xes"))
-        .or_else(|| word.strip_suffix("ches"))
-        .or_else(|| word.strip_suffix("shes"))
-    {
-        // statuses, boxes, matches, hashes
-        format!("{stem}{}", &word[stem.len()..word.len() - 2])
-    } else if word.ends_with('s')
-        && !word.ends_with("ss")
-        && !word.ends_with("us")
-        && !word.ends_with("is")
-        && word.len() > 3
-    {
-        word[..word.len() - 1].to_string()
-    } else {
-        word.to_string()
-    }
+    Some(naming::singular(&noun))
 }
 
 /// The item fields a readable value is matched against, best first.

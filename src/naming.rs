@@ -256,6 +256,33 @@ pub fn tool_type_ident(tool_name: &str) -> String {
     rust_type_ident(tool_name, "Tool")
 }
 
+/// A plural English noun made singular (`projects` → `project`, `statuses` → `status`,
+/// `categories` → `category`); a word that is no plural is kept.
+pub fn singular(word: &str) -> String {
+    if let Some(stem) = word.strip_suffix("ies").filter(|s| s.len() >= 2) {
+        format!("{stem}y")
+    } else if let Some(stem) = word.strip_suffix("sses") {
+        format!("{stem}ss")
+    } else if let Some(stem) = word
+        .strip_suffix("uses")
+        .or_else(|| word.strip_suffix("xes"))
+        .or_else(|| word.strip_suffix("ches"))
+        .or_else(|| word.strip_suffix("shes"))
+    {
+        // statuses, boxes, matches, hashes
+        format!("{stem}{}", &word[stem.len()..word.len() - 2])
+    } else if word.ends_with('s')
+        && !word.ends_with("ss")
+        && !word.ends_with("us")
+        && !word.ends_with("is")
+        && word.len() > 3
+    {
+        word[..word.len() - 1].to_string()
+    } else {
+        word.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

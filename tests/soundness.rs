@@ -751,7 +751,7 @@ fn find_refuses_to_pick_among_several_matches_and_names_each_by_what_tells_them_
     assert_eq!(result["isError"], true, "{result}");
     assert_eq!(
         result["content"][0]["text"],
-        "More than one chosen matches: id 31, name Done, to Closed; id 41, name done, to Resolved. \
+        "More than one transition matches: id 31, name Done, to Closed; id 41, name done, to Resolved. \
          This tool cannot choose between them; tell the user which ones were found."
     );
     let requests: Vec<(String, String)> = log

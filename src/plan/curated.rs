@@ -1163,7 +1163,32 @@ impl<'c> CuratedPlanner<'c> {
                         .and_then(|s| s.get("items").cloned()),
                     _ => None,
                 };
-                let noun = written.replace('_', " ");
+                // What the list holds, for the default messages: its field's name made
+                // singular (`$transitions.transitions` holds transitions) unless it says nothing
+                // (`data`, `items`), else the step's name.
+                let noun = Reference::read(&find.value)
+                    .and_then(|r| r.path.rsplit('.').next())
+                    .filter(|field| {
+                        !field.is_empty()
+                            && field.parse::<usize>().is_err()
+                            && !matches!(
+                                *field,
+                                "data"
+                                    | "items"
+                                    | "values"
+                                    | "results"
+                                    | "records"
+                                    | "elements"
+                                    | "entries"
+                                    | "list"
+                                    | "nodes"
+                                    | "edges"
+                                    | "objects"
+                                    | "content"
+                            )
+                    })
+                    .map(|field| naming::singular(field).replace('_', " "))
+                    .unwrap_or_else(|| written.replace('_', " "));
                 let missing = match &step.missing {
                     Some(missing) => missing.value.trim().to_string(),
                     None => default_missing(&noun, step),

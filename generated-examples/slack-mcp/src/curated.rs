@@ -1406,16 +1406,18 @@ pub fn same_text(left: &Value, right: &Value) -> bool {
 /// a `find` step's `missing` message shows as `{available}`.
 pub fn item_values(value: &Value, pointer: &str, field: &str) -> String {
     let list = value_at(value, pointer);
-    let values: Vec<String> = list
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|item| match value_at(item, field) {
-            Value::String(text) => Some(text),
-            Value::Number(number) => Some(number.to_string()),
-            _ => None,
-        })
-        .collect();
+    let mut values: Vec<String> = Vec::new();
+    // Each value once: two transitions to `Done` are one value to choose.
+    for item in list.as_array().into_iter().flatten() {
+        let text = match value_at(item, field) {
+            Value::String(text) => text,
+            Value::Number(number) => number.to_string(),
+            _ => continue,
+        };
+        if !values.contains(&text) {
+            values.push(text);
+        }
+    }
     if values.is_empty() {
         "none".to_string()
     } else {
@@ -3148,6 +3150,8 @@ mod tests {
         assert!(find_one(&answer, "/page/boards", &[("/tags/name", &web)]).is_err());
         assert_eq!(item_values(&answer, "/page/boards", "/name"), "Todo, Doing");
         assert_eq!(item_values(&answer, "/page/none", "/name"), "none");
+        let twice = json!({"transitions": [{"to": "Done"}, {"to": "Done"}, {"to": "Open"}]});
+        assert_eq!(item_values(&twice, "/transitions", "/to"), "Done, Open");
     }
 
     #[test]

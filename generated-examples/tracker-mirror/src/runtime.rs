@@ -1862,8 +1862,35 @@ pub const MAX_LISTED_VALUES: usize = 20;
 /// The first word of `what`, capitalized, to begin a sentence about it: `"project key"` →
 /// `Project`.
 pub fn subject(what: &str) -> String {
-    let word = what.split_whitespace().next().unwrap_or("value");
-    let mut chars = word.chars();
+    // The thing, without the kind of value that names it: `issue type name` → `Issue type`,
+    // `user (display name or email)` → `User`.
+    let first = what.split(" or ").next().unwrap_or_default();
+    let first = first.split('(').next().unwrap_or_default();
+    let mut words: Vec<&str> = first.split_whitespace().collect();
+    while words.len() > 1
+        && words.last().is_some_and(|word| {
+            matches!(
+                *word,
+                "key"
+                    | "name"
+                    | "email"
+                    | "id"
+                    | "username"
+                    | "login"
+                    | "slug"
+                    | "title"
+                    | "handle"
+            )
+        })
+    {
+        words.pop();
+    }
+    let thing = if words.is_empty() {
+        "value".to_string()
+    } else {
+        words.join(" ")
+    };
+    let mut chars = thing.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),
         None => "Value".to_string(),
@@ -1871,8 +1898,12 @@ pub fn subject(what: &str) -> String {
 }
 
 /// The plural of `what`, each of its alternatives made plural: `project key` → `project keys`,
-/// `user name or email` → `user names or emails`.
+/// `user name or email` → `user names or emails`; a remark in parentheses stays as it is
+/// (`user (display name or email)` → `users (display name or email)`).
 pub fn plural(what: &str) -> String {
+    if let Some((thing, remark)) = what.split_once('(') {
+        return format!("{} ({remark}", plural(thing.trim_end()));
+    }
     what.split(" or ")
         .map(|one| format!("{one}s"))
         .collect::<Vec<_>>()
@@ -3390,6 +3421,31 @@ mod tests {
             UpstreamOptions::default(),
         )
         .expect("a valid base URL")
+    }
+
+    #[test]
+    fn a_not_found_message_names_the_thing_and_lists_in_the_plural_of_what() {
+        assert_eq!(subject("project key"), "Project");
+        assert_eq!(subject("issue type name"), "Issue type");
+        assert_eq!(subject("user name or email"), "User");
+        assert_eq!(subject("user (display name or email)"), "User");
+        assert_eq!(subject("label"), "Label");
+        assert_eq!(plural("user name or email"), "user names or emails");
+        assert_eq!(
+            plural("user (display name or email)"),
+            "users (display name or email)"
+        );
+        let missing = NotFound {
+            what: "issue type name".to_string(),
+            values: vec!["Epic".to_string()],
+            available: vec!["Bug".to_string(), "Task".to_string()],
+        };
+        assert!(
+            missing.to_string().starts_with(
+                "Issue type \"Epic\" not found. Available issue type names: Bug, Task."
+            ),
+            "{missing}"
+        );
     }
 
     #[tokio::test]
