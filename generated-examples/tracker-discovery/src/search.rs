@@ -223,6 +223,7 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("disable", &["disable", "end"], 1.0),
     ("lookup", &["get", "search"], 1.0),
     ("everywhere", &["all"], 1.0),
+    ("every", &["all"], 0.7),
     ("across", &["all"], 0.7),
     ("tag", &["label", "topic"], 0.7),
     ("ask", &["request"], 1.0),
@@ -1596,6 +1597,7 @@ mod tests {
         assert!(has("send this at 9am tomorrow", "schedule"));
         assert!(has("make issue 50 a child of issue 10", "sub"));
         assert!(has("buy carbon removal", "order"));
+        assert!(has("secrets of every namespace", "all"));
         assert_eq!(request_words("log out everywhere")[0], "logout");
         assert_eq!(request_words("roll back the release")[0], "rollback");
     }
