@@ -522,9 +522,10 @@ fn is_file_name(value: &str) -> bool {
     })
 }
 
-/// The words of a request, with each of [`PHRASES`] made its one word.
+/// The words of a request, with each of [`PHRASES`] made its one word — also when a few words
+/// stand between the verb and its particle ("hand this repository over", "turn it off").
 fn request_words(query: &str) -> Vec<String> {
-    let words = words(&without_values(query));
+    let mut words = words(&without_values(query));
     let mut out = Vec::with_capacity(words.len());
     let mut index = 0;
     while index < words.len() {
@@ -539,13 +540,31 @@ fn request_words(query: &str) -> Vec<String> {
                 index += 2;
             }
             None => {
-                out.push(words[index].clone());
+                // "hand this repository over", "turn it off": the particle a few words on.
+                let split = PHRASES.iter().find_map(|(first, second, word)| {
+                    if *first != words[index] || !PARTICLES.contains(second) {
+                        return None;
+                    }
+                    (index + 2..words.len().min(index + 5))
+                        .find(|&at| words[at] == *second)
+                        .map(|at| (at, *word))
+                });
+                match split {
+                    Some((at, word)) => {
+                        out.push(word.to_string());
+                        words.remove(at);
+                    }
+                    None => out.push(words[index].clone()),
+                }
                 index += 1;
             }
         }
     }
     out
 }
+
+/// The particles of [`PHRASES`] that may come a few words after their verb.
+const PARTICLES: &[&str] = &["off", "back", "over", "out", "up", "down"];
 
 /// What a request asks to do, from its first verb: the HTTP method and path shape that do it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -647,7 +666,18 @@ fn intent(query: &str) -> Option<Intent> {
         .iter()
         .filter(|w| !INTENT_WORDS.iter().any(|(i, _)| i == w))
         .any(|w| is_plural(w));
+    // "tag the repo with topics", "archive the old channels": a request that opens with a verb
+    // of its own (a word before a determiner) does that to the things it names, whatever their
+    // number.
+    let imperative = words.len() > 1 && DETERMINERS.contains(&words[1].as_str()) && {
+        let first = words[0].as_str();
+        !INTENT_WORDS.iter().any(|(i, _)| *i == first)
+            && !QUESTION_WORDS.contains(&first)
+            && !STOP_WORDS.contains(&first)
+            && !is_plural(first)
+    };
     match found {
+        None if plural && imperative => None,
         Some(Intent::Get) | None if plural => Some(Intent::List),
         // A question without a verb of its own asks to read ("is node worker-3 ready?").
         None if words
@@ -672,6 +702,12 @@ fn acts(query: &str) -> bool {
         !STOP_WORDS.contains(&first.as_str()) && !QUESTION_WORDS.contains(&first.as_str())
     })
 }
+
+/// Words that open what a verb acts on ("the", "a", "my").
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "his", "her", "their",
+    "its", "some", "each",
+];
 
 /// Does `word` name things in the plural (`branches`, `PVs`)?
 fn is_plural(word: &str) -> bool {
@@ -1349,6 +1385,14 @@ mod tests {
         assert_eq!(intent("kick out bob from #eng"), Some(Intent::Delete));
         assert_eq!(intent("tear down the namespace"), Some(Intent::Delete));
         assert_eq!(request_words("how many stars")[0], "count");
+        assert_eq!(
+            request_words("hand this repository over to them"),
+            ["transfer", "this", "repository", "to", "them"]
+        );
+        assert_eq!(intent("turn the webhook off"), None, "no update, no create");
+        assert_eq!(request_words("turn the webhook off")[0], "disable");
+        // Only a particle may stand apart from its verb: "log the errors in" is no login.
+        assert_eq!(request_words("log the errors in")[0], "log");
         // "get" alone is still a get.
         assert_eq!(intent("get the readme"), Some(Intent::Get));
         let weighted = query_terms("call off the order");
@@ -1367,6 +1411,10 @@ mod tests {
         assert_eq!(intent("node worker-3"), None);
         assert_eq!(intent("what PVs exist?"), Some(Intent::List));
         assert_eq!(intent("merge the branch"), None, "`merge` is no plural");
+        // A verb of its own does what it says to the things it names.
+        assert_eq!(intent("tag the repo with topics"), None);
+        assert!(acts("tag the repo with topics"));
+        assert_eq!(intent("pull requests of the repo"), Some(Intent::List));
         let listing = query_terms("show my reminders");
         assert!(
             listing.contains(&(terms("list").remove(0), 1.0))
