@@ -357,9 +357,81 @@ fn document(operation: &Operation, read_only: bool, search_words: &str) -> Docum
             (Field::Description, description),
             (Field::Parameters, parameters.join(" ")),
             (Field::Curated, search_words.to_string()),
+            (Field::Schema, objects(operation).join(" ")),
         ],
         deprecated: is_deprecated(operation),
     }
+}
+
+/// What the objects `operation` takes and returns are: the first sentence of the description
+/// (and the title) of its body's schema and of its success response's, or of the items of a
+/// list it returns (`data` or `items` of a Stripe or Kubernetes list), each once.
+fn objects(operation: &Operation) -> Vec<String> {
+    let mut out = Vec::new();
+    let schemas = operation
+        .body
+        .iter()
+        .map(|body| &body.schema)
+        .chain(operation.success.iter().filter_map(|r| r.schema.as_ref()));
+    for schema in schemas {
+        describe_object(schema, schema, 2, &mut out);
+    }
+    out
+}
+
+/// Adds to `out` what `schema` (in the document `root`, whose `$defs` its references name) says
+/// it is, looking `depth` levels into lists and alternatives.
+fn describe_object(root: &Value, schema: &Value, depth: usize, out: &mut Vec<String>) {
+    let schema = resolve(root, schema);
+    for key in ["title", "description"] {
+        if let Some(text) = schema.get(key).and_then(Value::as_str) {
+            let paragraph = text.trim().split("\n\n").next().unwrap_or_default();
+            let sentence = crate::text::first_sentence(paragraph).trim();
+            if !sentence.is_empty() && !out.iter().any(|said| said == sentence) {
+                out.push(sentence.to_string());
+            }
+        }
+    }
+    if depth == 0 {
+        return;
+    }
+    if let Some(items) = schema.get("items") {
+        describe_object(root, items, depth - 1, out);
+    }
+    for key in ["data", "items"] {
+        if let Some(items) = schema
+            .get("properties")
+            .and_then(|properties| properties.get(key))
+            .map(|list| resolve(root, list))
+            .and_then(|list| list.get("items"))
+        {
+            describe_object(root, items, depth - 1, out);
+        }
+    }
+    for key in ["oneOf", "anyOf", "allOf"] {
+        if let Some(Value::Array(branches)) = schema.get(key) {
+            for branch in branches.iter().take(3) {
+                describe_object(root, branch, depth - 1, out);
+            }
+        }
+    }
+}
+
+/// `schema`, or what its local `$ref` (`#/$defs/…` of `root`) names, a few references deep.
+fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+    let mut schema = schema;
+    for _ in 0..5 {
+        let Some(target) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| reference.strip_prefix("#/$defs/"))
+            .and_then(|name| root.get("$defs")?.get(name))
+        else {
+            break;
+        };
+        schema = target;
+    }
+    schema
 }
 
 /// What `operation` returns, briefly: the response's description and the shape of its body

@@ -655,3 +655,66 @@ components:
         "no credential is an argument"
     );
 }
+
+#[test]
+fn the_search_index_knows_what_the_objects_an_operation_returns_are() {
+    let spec = r##"
+openapi: 3.1.0
+info: { title: Payments, version: "1" }
+paths:
+  /transfers:
+    post:
+      operationId: createTransfer
+      summary: Create a transfer
+      responses:
+        "200":
+          description: OK
+          content:
+            application/json:
+              schema: { $ref: "#/components/schemas/Transfer" }
+  /payouts:
+    get:
+      operationId: listPayouts
+      summary: List payouts
+      responses:
+        "200":
+          description: OK
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  data: { type: array, items: { $ref: "#/components/schemas/Payout" } }
+components:
+  schemas:
+    Transfer:
+      type: object
+      description: A Transfer object is created when you move funds between accounts. It is not a payout.
+      properties: { id: { type: string } }
+    Payout:
+      type: object
+      description: A Payout object is created when you send money to your bank account.
+      properties: { id: { type: string } }
+"##;
+    let options = super::Options {
+        discovery_threshold: Some(0),
+        ..Default::default()
+    };
+    let plan = super::plan(&api(spec), &options, None).expect("the spec plans");
+    let index = crate::search::Index::parse(&plan.discovery.expect("discovery").index)
+        .expect("the index reads back");
+    let first = |query: &str| {
+        let hits = index.search(query, &crate::search::Filter::default(), 2);
+        index.entries[hits[0].entry].name.clone()
+    };
+    // Neither summary says so: the objects' descriptions do, the first sentence only.
+    assert_eq!(first("move funds between accounts"), "createTransfer");
+    assert_eq!(first("money sent to my bank"), "listPayouts");
+    assert!(
+        index
+            .search("payout", &crate::search::Filter::default(), 2)
+            .iter()
+            .all(|hit| index.entries[hit.entry].name != "createTransfer"),
+        "the second sentence is left out"
+    );
+}

@@ -124,13 +124,18 @@ pub enum Field {
     Parameters,
     /// The curation file's search words for the operation.
     Curated,
+    /// What the objects the operation takes and returns are, as their schemas describe them
+    /// (Stripe's "A Transfer object is created when you move funds between Stripe accounts",
+    /// Kubernetes' "SubjectAccessReview checks whether or not a user or group can perform an
+    /// action"): words an operation's own summary leaves out.
+    Schema,
     /// The initials of the words the name is made of (`pv` for `PersistentVolume`), which
     /// [`build`] adds.
     Initials,
 }
 
 impl Field {
-    pub const ALL: [Field; 8] = [
+    pub const ALL: [Field; 9] = [
         Field::Name,
         Field::Summary,
         Field::Tags,
@@ -138,6 +143,7 @@ impl Field {
         Field::Description,
         Field::Parameters,
         Field::Curated,
+        Field::Schema,
         Field::Initials,
     ];
 
@@ -152,6 +158,7 @@ impl Field {
             Field::Parameters => 0.4,
             // An API owner's words for what the operation does count like its summary.
             Field::Curated => 3.0,
+            Field::Schema => 0.5,
             Field::Initials => 2.0,
         }
     }
@@ -216,6 +223,7 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("disable", &["disable", "end"], 1.0),
     ("lookup", &["get", "search"], 1.0),
     ("everywhere", &["all"], 1.0),
+    ("every", &["all"], 0.7),
     ("across", &["all"], 0.7),
     ("tag", &["label", "topic"], 0.7),
     ("ask", &["request"], 1.0),
@@ -271,6 +279,38 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("mute", &["snooze"], 0.7),
     ("bookmark", &["star", "pin"], 0.7),
     ("like", &["reaction", "star"], 0.7),
+    ("favorite", &["star"], 1.0),
+    ("favourite", &["star"], 1.0),
+    ("cap", &["limit", "quota"], 0.7),
+    ("throttle", &["limit", "rate"], 0.7),
+    ("expose", &["public", "publish", "service"], 0.6),
+    ("share", &["public", "access"], 0.6),
+    ("undo", &["revert", "rollback"], 0.7),
+    ("rollback", &["revert"], 0.7),
+    ("silence", &["mute", "snooze"], 0.7),
+    ("rotate", &["regenerate", "roll"], 0.7),
+    ("activate", &["enable"], 1.0),
+    ("deactivate", &["disable"], 1.0),
+    ("verify", &["validate", "check"], 0.7),
+    ("validate", &["verify", "check"], 0.7),
+    ("resend", &["redeliver", "retry", "send"], 0.7),
+    ("switch", &["update", "change"], 0.7),
+    ("upgrade", &["update"], 0.7),
+    ("downgrade", &["update"], 0.7),
+    ("buy", &["order", "purchase"], 0.7),
+    ("purchase", &["order", "buy"], 0.7),
+    ("withdraw", &["payout"], 0.7),
+    ("deposit", &["topup", "fund"], 0.7),
+    ("reject", &["decline", "review"], 0.7),
+    ("decline", &["reject", "cancel"], 0.7),
+    ("accept", &["approve", "confirm"], 0.7),
+    ("logout", &["revoke", "session"], 0.7),
+    ("postpone", &["schedule", "snooze"], 0.7),
+    ("delay", &["schedule", "snooze"], 0.7),
+    ("defer", &["schedule"], 0.7),
+    ("tomorrow", &["schedule"], 0.7),
+    ("tonight", &["schedule"], 0.7),
+    ("later", &["schedule"], 0.7),
     // Things that APIs name otherwise than people do.
     ("workspace", &["team", "organization"], NOUN_WEIGHT),
     ("project", &["repository"], NOUN_WEIGHT),
@@ -313,6 +353,59 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("deploy", &["deployment"], NOUN_WEIGHT),
     ("setting", &["configuration", "preference"], NOUN_WEIGHT),
     ("settings", &["configuration", "preference"], NOUN_WEIGHT),
+    (
+        "permission",
+        &["access", "role", "authorization"],
+        NOUN_WEIGHT,
+    ),
+    (
+        "permissions",
+        &["access", "role", "authorization"],
+        NOUN_WEIGHT,
+    ),
+    (
+        "allowed",
+        &["access", "authorization", "permission"],
+        NOUN_WEIGHT,
+    ),
+    ("history", &["log", "event", "audit"], NOUN_WEIGHT),
+    ("audit", &["log", "event"], NOUN_WEIGHT),
+    ("usage", &["meter", "usage"], NOUN_WEIGHT),
+    ("metered", &["meter", "usage"], NOUN_WEIGHT),
+    ("receipt", &["invoice"], NOUN_WEIGHT),
+    ("cpu", &["resource", "quota", "limit"], NOUN_WEIGHT),
+    ("cpus", &["resource", "quota", "limit"], NOUN_WEIGHT),
+    ("memory", &["resource", "quota", "limit"], NOUN_WEIGHT),
+    ("machine", &["node", "host"], NOUN_WEIGHT),
+    ("vm", &["node", "instance", "machine"], NOUN_WEIGHT),
+    ("cron", &["cronjob", "schedule"], NOUN_WEIGHT),
+    (
+        "recurring",
+        &["schedule", "cron", "subscription"],
+        NOUN_WEIGHT,
+    ),
+    ("output", &["log"], NOUN_WEIGHT),
+    ("traffic", &["ingress", "network", "service"], NOUN_WEIGHT),
+    ("url", &["link", "uri"], NOUN_WEIGHT),
+    ("link", &["url"], NOUN_WEIGHT),
+    ("snippet", &["gist"], NOUN_WEIGHT),
+    ("watchers", &["subscriber", "subscription"], NOUN_WEIGHT),
+    ("contributor", &["collaborator", "member"], NOUN_WEIGHT),
+    ("collaborator", &["member", "contributor"], NOUN_WEIGHT),
+    ("teammate", &["member", "user"], NOUN_WEIGHT),
+    ("inbox", &["notification"], NOUN_WEIGHT),
+    ("unread", &["notification"], NOUN_WEIGHT),
+    ("alert", &["notification", "alert"], NOUN_WEIGHT),
+    ("callback", &["webhook", "hook"], NOUN_WEIGHT),
+    ("hook", &["webhook"], NOUN_WEIGHT),
+    ("production", &["environment"], NOUN_WEIGHT),
+    ("staging", &["environment"], NOUN_WEIGHT),
+    ("diff", &["compare", "commit"], NOUN_WEIGHT),
+    ("child", &["sub"], NOUN_WEIGHT),
+    ("children", &["sub"], NOUN_WEIGHT),
+    ("nested", &["sub"], NOUN_WEIGHT),
+    ("emoji", &["reaction"], NOUN_WEIGHT),
+    ("whoami", &["authenticated", "current"], 1.0),
     ("repo", &["repository"], 1.0),
     ("repos", &["repository"], 1.0),
     ("repository", &["repo"], 1.0),
@@ -361,6 +454,9 @@ const PHRASES: &[(&str, &str, &str)] = &[
     ("fast", "forward", "advance"),
     ("sign", "up", "register"),
     ("check", "out", "checkout"),
+    ("log", "out", "logout"),
+    ("sign", "out", "logout"),
+    ("roll", "back", "rollback"),
 ];
 
 /// The request without the values it names — quoted text (`'bug'`), `#7` and `@team`, numbers
@@ -426,9 +522,10 @@ fn is_file_name(value: &str) -> bool {
     })
 }
 
-/// The words of a request, with each of [`PHRASES`] made its one word.
+/// The words of a request, with each of [`PHRASES`] made its one word — also when a few words
+/// stand between the verb and its particle ("hand this repository over", "turn it off").
 fn request_words(query: &str) -> Vec<String> {
-    let words = words(&without_values(query));
+    let mut words = words(&without_values(query));
     let mut out = Vec::with_capacity(words.len());
     let mut index = 0;
     while index < words.len() {
@@ -443,13 +540,31 @@ fn request_words(query: &str) -> Vec<String> {
                 index += 2;
             }
             None => {
-                out.push(words[index].clone());
+                // "hand this repository over", "turn it off": the particle a few words on.
+                let split = PHRASES.iter().find_map(|(first, second, word)| {
+                    if *first != words[index] || !PARTICLES.contains(second) {
+                        return None;
+                    }
+                    (index + 2..words.len().min(index + 5))
+                        .find(|&at| words[at] == *second)
+                        .map(|at| (at, *word))
+                });
+                match split {
+                    Some((at, word)) => {
+                        out.push(word.to_string());
+                        words.remove(at);
+                    }
+                    None => out.push(words[index].clone()),
+                }
                 index += 1;
             }
         }
     }
     out
 }
+
+/// The particles of [`PHRASES`] that may come a few words after their verb.
+const PARTICLES: &[&str] = &["off", "back", "over", "out", "up", "down"];
 
 /// What a request asks to do, from its first verb: the HTTP method and path shape that do it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -551,7 +666,18 @@ fn intent(query: &str) -> Option<Intent> {
         .iter()
         .filter(|w| !INTENT_WORDS.iter().any(|(i, _)| i == w))
         .any(|w| is_plural(w));
+    // "tag the repo with topics", "archive the old channels": a request that opens with a verb
+    // of its own (a word before a determiner) does that to the things it names, whatever their
+    // number.
+    let imperative = words.len() > 1 && DETERMINERS.contains(&words[1].as_str()) && {
+        let first = words[0].as_str();
+        !INTENT_WORDS.iter().any(|(i, _)| *i == first)
+            && !QUESTION_WORDS.contains(&first)
+            && !STOP_WORDS.contains(&first)
+            && !is_plural(first)
+    };
     match found {
+        None if plural && imperative => None,
         Some(Intent::Get) | None if plural => Some(Intent::List),
         // A question without a verb of its own asks to read ("is node worker-3 ready?").
         None if words
@@ -563,6 +689,25 @@ fn intent(query: &str) -> Option<Intent> {
         other => other,
     }
 }
+
+/// Does `query` ask to change something without saying how: it opens with a verb that is none
+/// of [`INTENT_WORDS`] ("refund the charge", "archive the price", "issue a card") and is no
+/// question. Requests that only read say so ("show", "list", "which …?"); an imperative of
+/// any other verb acts, so the operations that write rank above those that read.
+fn acts(query: &str) -> bool {
+    if intent(query).is_some() || query.trim_end().ends_with('?') {
+        return false;
+    }
+    request_words(query).first().is_some_and(|first| {
+        !STOP_WORDS.contains(&first.as_str()) && !QUESTION_WORDS.contains(&first.as_str())
+    })
+}
+
+/// Words that open what a verb acts on ("the", "a", "my").
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "this", "that", "these", "those", "my", "our", "your", "his", "her", "their",
+    "its", "some", "each",
+];
 
 /// Does `word` name things in the plural (`branches`, `PVs`)?
 fn is_plural(word: &str) -> bool {
@@ -1040,6 +1185,7 @@ impl Index {
         // repository") above one whose name says more than was asked.
         let wanted: Vec<&str> = query_terms.iter().map(|(t, _)| t.as_str()).collect();
         let intent = intent(query);
+        let acts = acts(query);
         let mut hits: Vec<Hit> = scores
             .into_iter()
             .filter(|(index, _)| self.admits(*index as usize, filter))
@@ -1053,6 +1199,7 @@ impl Index {
                     Some(intent) if shape_matches(intent, &entry.name, &entry.request) => {
                         1.0 + SHAPE_WEIGHT
                     }
+                    None if acts && !entry.read_only => 1.0 + SHAPE_WEIGHT,
                     _ => 1.0,
                 };
                 Hit {
@@ -1238,6 +1385,14 @@ mod tests {
         assert_eq!(intent("kick out bob from #eng"), Some(Intent::Delete));
         assert_eq!(intent("tear down the namespace"), Some(Intent::Delete));
         assert_eq!(request_words("how many stars")[0], "count");
+        assert_eq!(
+            request_words("hand this repository over to them"),
+            ["transfer", "this", "repository", "to", "them"]
+        );
+        assert_eq!(intent("turn the webhook off"), None, "no update, no create");
+        assert_eq!(request_words("turn the webhook off")[0], "disable");
+        // Only a particle may stand apart from its verb: "log the errors in" is no login.
+        assert_eq!(request_words("log the errors in")[0], "log");
         // "get" alone is still a get.
         assert_eq!(intent("get the readme"), Some(Intent::Get));
         let weighted = query_terms("call off the order");
@@ -1256,6 +1411,10 @@ mod tests {
         assert_eq!(intent("node worker-3"), None);
         assert_eq!(intent("what PVs exist?"), Some(Intent::List));
         assert_eq!(intent("merge the branch"), None, "`merge` is no plural");
+        // A verb of its own does what it says to the things it names.
+        assert_eq!(intent("tag the repo with topics"), None);
+        assert!(acts("tag the repo with topics"));
+        assert_eq!(intent("pull requests of the repo"), Some(Intent::List));
         let listing = query_terms("show my reminders");
         assert!(
             listing.contains(&(terms("list").remove(0), 1.0))
@@ -1447,6 +1606,48 @@ mod tests {
                 && weighted.contains(&(terms("delete").remove(0), 1.0)),
             "{weighted:?}"
         );
+    }
+
+    #[test]
+    fn an_imperative_of_another_verb_ranks_the_operations_that_write_first() {
+        // Alike but for their method; without the rule the first would win the tie.
+        let index = Index::parse(&build(&[
+            shaped(
+                "chargeRefundOne",
+                "GET /charges/{charge}/refunds/{refund}",
+                "Charge refund",
+            ),
+            shaped(
+                "chargeRefundTwo",
+                "POST /charges/{charge}/refunds",
+                "Charge refund",
+            ),
+        ]))
+        .expect("reads");
+        let first = |query: &str| index.search(query, &Filter::default(), 2)[0].entry;
+        assert_eq!(first("refund the charge"), 1);
+        assert_eq!(first("give back the charge"), 1, "a phrase is its verb");
+        // A question, or a verb that says what to do, is read as before.
+        assert_eq!(first("was the charge refunded?"), 0);
+        assert_eq!(first("show the charge refund"), 0);
+        assert!(acts("archive the price") && acts("issue a card for bob"));
+        assert!(!acts("the charge?") && !acts("list the charges") && !acts("which charge"));
+    }
+
+    #[test]
+    fn words_of_general_use_stand_for_what_apis_call_them() {
+        let has = |query: &str, word: &str| {
+            query_terms(query)
+                .iter()
+                .any(|(term, _)| *term == terms(word)[0])
+        };
+        assert!(has("cap the namespace at 20 CPUs", "quota"));
+        assert!(has("send this at 9am tomorrow", "schedule"));
+        assert!(has("make issue 50 a child of issue 10", "sub"));
+        assert!(has("buy carbon removal", "order"));
+        assert!(has("secrets of every namespace", "all"));
+        assert_eq!(request_words("log out everywhere")[0], "logout");
+        assert_eq!(request_words("roll back the release")[0], "rollback");
     }
 
     #[test]
