@@ -535,8 +535,17 @@ impl Walker<'_> {
                             key_at,
                             format!("unknown key `{}`{}", key.as_str(), at_path(path)),
                         );
+                        // `{ description: The project, for example WEB }`: the comma ended the
+                        // value and made the rest a key of its own, without a value.
+                        let split_value = key.as_str().contains(' ')
+                            && value
+                                .as_scalar()
+                                .is_some_and(|v| matches!(v.as_str(), "" | "~" | "null"));
                         diagnostic = match diagnostics::closest(key.as_str(), names.iter().copied())
                         {
+                            _ if split_value => diagnostic.with_help(
+                                "a comma inside an unquoted value of `{ ... }` starts a new key: put the value before it in quotes (`description: \"The project, for example WEB\"`)",
+                            ),
                             Some(best) => diagnostic.with_help(format!("did you mean `{best}`?")),
                             None => diagnostic
                                 .with_help(format!("expected one of: {}", names.join(", "))),

@@ -352,6 +352,15 @@ fn unknown_key_in_param_lists_the_keys_when_none_is_close() {
 }
 
 #[test]
+fn a_comma_in_an_unquoted_flow_value_is_an_unknown_key_with_the_quoting_hint() {
+    let text = base_with(&[(
+        "      project:\n        from: project_id\n        resolve: project\n",
+        "      project: { from: project_id, resolve: project, description: The project, for example WEB }\n",
+    )]);
+    case("unknown_key_from_a_comma", &text);
+}
+
+#[test]
 fn unknown_key_in_results() {
     let text = base_with(&[("      fields:\n", "      feilds:\n")]);
     case("unknown_key_results", &text);
