@@ -3516,3 +3516,110 @@ fn a_resolver_over_a_list_no_paging_of_the_file_walks_is_a_warning_naming_its_pa
         "{stderr}"
     );
 }
+
+#[test]
+fn a_resolver_that_searches_with_the_value_lists_what_the_search_finds_and_caches_it_per_value() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/users/search?name=Ann+Lee",
+                200,
+                json!([
+                    {"accountId": "a1", "displayName": "Ann Lee"},
+                    {"accountId": "a2", "displayName": "Ann Leeson"},
+                ]),
+            ),
+            ("GET", "/api/users/search?name=Bo", 200, json!([])),
+            (
+                "PUT",
+                "/api/tasks/t7",
+                200,
+                json!({"data": {"gid": "t7", "assignee": {"gid": "a1"}}}),
+            ),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_assign_task_to_found",
+        json!({"task": "t7", "assignee": "Ann Lee"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let request = |method: &str, path: &str, query: Option<&str>, body: Value| Received {
+        method: method.into(),
+        path: path.into(),
+        query: query.map(str::to_string),
+        body,
+    };
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            request(
+                "GET",
+                "/api/users/search",
+                Some("name=Ann+Lee"),
+                Value::Null
+            ),
+            request(
+                "PUT",
+                "/api/tasks/t7",
+                None,
+                json!({"data": {"assignee": "a1"}})
+            ),
+        ]
+    );
+    // A value the search does not find is not found, and nothing is written.
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_assign_task_to_found",
+        json!({"task": "t7", "assignee": "Bo"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.starts_with("User \"Bo\" not found."), "{text}");
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [request(
+            "GET",
+            "/api/users/search",
+            Some("name=Bo"),
+            Value::Null
+        )]
+    );
+    // Within one server, what the search for a value found is cached: one search for two calls.
+    log.lock().expect("the log").clear();
+    let results = support::calls_over_stdio(
+        binary,
+        &[("BOARDS_BASE_URL", base_url.as_str())],
+        "boards_assign_task_to_found",
+        &[
+            json!({"task": "t7", "assignee": "Ann Lee"}),
+            json!({"task": "t7", "assignee": "Ann Lee"}),
+        ],
+    );
+    assert!(results.iter().all(|r| r["isError"] != true), "{results:?}");
+    let searches = log
+        .lock()
+        .expect("the log")
+        .iter()
+        .filter(|r| r.path == "/api/users/search")
+        .count();
+    assert_eq!(searches, 1);
+}
+
+#[test]
+fn a_lookup_that_would_search_with_the_value_is_refused_for_lookup_param() {
+    refused(
+        "lookup_with_searched_value",
+        &curation_with(&[(
+            "    list: findUsers\n    args: { name: $value }\n",
+            "    lookup: findUsers\n    args: { name: $value }\n",
+        )]),
+    );
+}

@@ -15,9 +15,9 @@ use super::schema::{
     is_array, json_types, only_array, operation_inputs, schema_at, success_schema,
 };
 use super::semantics::{
-    Reference, glob_matches, lookup_param, paging_param_names, paging_params, parameter_references,
-    resolver_id_path, resolver_items, resolver_paging, scoped_by, takes_paging, template_params,
-    walked_pagination,
+    Reference, SEARCHED, glob_matches, is_searched, lookup_param, paging_param_names,
+    paging_params, parameter_references, resolver_id_path, resolver_items, resolver_paging,
+    scoped_by, takes_paging, template_params, walked_pagination,
 };
 use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
@@ -951,6 +951,17 @@ impl<'a> Checker<'a> {
         if let Some(lookup) = &resolver.lookup
             && let Some(operation) = self.operation(lookup)
         {
+            if resolver.list.is_none()
+                && let Some((arg, _)) = resolver.args.iter().find(|(_, v)| is_searched(&v.value))
+            {
+                self.error(
+                    arg.at,
+                    format!(
+                        "a `lookup` takes the value as `lookup_param`; `${SEARCHED}` in `args` is for a `list` that searches with it"
+                    ),
+                )
+                .help = Some(format!("write `lookup_param: {}` instead", arg.value));
+            }
             let inputs = operation_inputs(operation);
             match success_schema(operation) {
                 Some(schema) if is_array(schema) => {
@@ -1081,6 +1092,10 @@ impl<'a> Checker<'a> {
                 let Some(wanted) = Reference::of(&value.value).and_then(|r| r.whole()) else {
                     continue;
                 };
+                // The value being resolved, which the resolver searches with.
+                if wanted == SEARCHED {
+                    continue;
+                }
                 match tool.params.iter().find(|(n, _)| n.value == wanted) {
                     None => {
                         let params: Vec<&str> =
@@ -1197,6 +1212,7 @@ impl<'a> Checker<'a> {
                     .args
                     .values()
                     .filter_map(|v| Reference::of(&v.value)?.whole())
+                    .filter(|name| *name != SEARCHED)
                     .collect()
             })
             .unwrap_or_default();
@@ -2438,6 +2454,7 @@ impl<'a> Checker<'a> {
                 continue;
             }
             if let Some(wanted) = Reference::of(&value.value).and_then(|r| r.whole())
+                && wanted != SEARCHED
                 && !tool.params.keys().any(|name| name.value == wanted)
             {
                 self.error(

@@ -215,3 +215,20 @@ impl<'a> Reference<'a> {
         self.path.is_empty().then_some(self.head)
     }
 }
+
+/// In a resolver's `args`, `$value` is the readable value being resolved: the resolver searches
+/// with it (Jira's user search by `query`) rather than listing every item.
+pub const SEARCHED: &str = "value";
+
+/// Does the resolver's `args` value name the value being resolved (`$value`)?
+pub fn is_searched(value: &Value) -> bool {
+    Reference::of(value).and_then(|r| r.whole()) == Some(SEARCHED)
+}
+
+/// Does the resolver search with the value being resolved?
+pub fn searches(resolver: &Resolver) -> bool {
+    resolver
+        .args
+        .values()
+        .any(|value| is_searched(&value.value))
+}

@@ -20,7 +20,7 @@ use crate::curate::schema::{
     accepts_null, is_array, operation_inputs, read_shape, schema_at, success_schema,
 };
 use crate::curate::semantics::{
-    Reference, glob_matches, lookup_param, paging_param_names, parameter_references,
+    Reference, glob_matches, is_searched, lookup_param, paging_param_names, parameter_references,
     resolver_id_path, resolver_items, resolver_paging, template_params, walked_pagination,
 };
 use crate::naming::{self, Scope};
@@ -77,6 +77,8 @@ pub enum ScopeValue {
     /// The API value of the tool's parameter of this name.
     Param(String),
     Literal(Value),
+    /// The readable value being resolved (`$value`): the list is a search for it.
+    Searched,
 }
 
 /// What an alias of a resolver stands for.
@@ -673,6 +675,7 @@ impl<'c> CuratedPlanner<'c> {
                 .iter()
                 .map(|(arg, value)| {
                     let value = match Reference::of(&value.value) {
+                        Some(_) if is_searched(&value.value) => ScopeValue::Searched,
                         Some(reference) => ScopeValue::Param(reference.head.to_string()),
                         None => ScopeValue::Literal(value.value.clone()),
                     };
@@ -1101,6 +1104,7 @@ impl<'c> CuratedPlanner<'c> {
                 let scope = self.resolvers[resolver]
                     .scope
                     .iter()
+                    .filter(|(_, own)| !matches!(own, ScopeValue::Searched))
                     .map(|(api_name, own)| {
                         let given = step.args.iter().find(|(arg, _)| arg.value == *api_name);
                         let value = match (given, own) {
@@ -1113,6 +1117,7 @@ impl<'c> CuratedPlanner<'c> {
                             (None, ScopeValue::Literal(literal)) => {
                                 ValueRef::Literal(literal.clone())
                             }
+                            (None, ScopeValue::Searched) => ValueRef::Literal(Value::Null),
                         };
                         Ok((api_name.clone(), value))
                     })

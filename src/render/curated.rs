@@ -616,6 +616,20 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                     }
                 }
             };
+            // A resolver that searches with the value (`$value` in its `args`) lists, and caches,
+            // what the search for it finds.
+            let search = match r
+                .scope
+                .iter()
+                .find(|(_, value)| matches!(value, ScopeValue::Searched))
+            {
+                Some((name, _)) => quote! {
+                    let mut scope = scope.clone();
+                    scope.insert(#name.to_string(), serde_json::Value::from(value));
+                    let scope = &scope;
+                },
+                None => quote! {},
+            };
             let cache = if scoped {
                 quote! { self.resolvers.#field.scope(scope) }
             } else {
@@ -635,6 +649,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                     #[doc = #resolve_doc]
                     pub async fn #resolve_fn(&self, #scope_param value: &str) -> Result<String, ToolError> {
                         #( #aliases )*
+                        #search
                         #cache.resolve(value, || self.#list_fn(#scope_arg)).await
                     }
 
@@ -859,8 +874,17 @@ fn scope_value(params: &[ToolParam], resolver: &ResolverPlan) -> Option<TokenStr
     if resolver.scope.is_empty() {
         return None;
     }
-    let names = resolver.scope.iter().map(|(api_name, _)| api_name);
-    let values = resolver.scope.iter().map(|(_, value)| match value {
+    // The value searched for is added by the resolver itself.
+    let given: Vec<&(String, ScopeValue)> = resolver
+        .scope
+        .iter()
+        .filter(|(_, value)| !matches!(value, ScopeValue::Searched))
+        .collect();
+    if given.is_empty() {
+        return Some(quote! { serde_json::Map::new() });
+    }
+    let names = given.iter().map(|(api_name, _)| api_name);
+    let values = given.iter().map(|(_, value)| match value {
         // Computed before, in `computation_order`.
         ScopeValue::Param(name) => match params.iter().find(|p| p.name == *name) {
             Some(param) => {
@@ -871,6 +895,7 @@ fn scope_value(params: &[ToolParam], resolver: &ResolverPlan) -> Option<TokenStr
             None => quote! { serde_json::Value::Null },
         },
         ScopeValue::Literal(value) => json_value(value),
+        ScopeValue::Searched => quote! { serde_json::Value::Null },
     });
     Some(quote! { curated::scope([ #( (#names, #values) ),* ]) })
 }
@@ -1719,8 +1744,11 @@ fn steps_body(
             let resolve_fn = ident(&format!("resolve_{}", resolver.ident));
             let value = value_expr(tool, value);
             let integer = resolver.id_integer;
-            let (scope_decl, scope_arg) = if scope.is_empty() {
+            let (scope_decl, scope_arg) = if resolver.scope.is_empty() {
                 (quote! {}, quote! {})
+            } else if scope.is_empty() {
+                // Only the value searched for, which the resolver adds itself.
+                (quote! { let scope = serde_json::Map::new(); }, quote! { &scope, })
             } else {
                 let names = scope.iter().map(|(name, _)| name);
                 let values = scope.iter().map(|(_, value)| value_expr(tool, value));

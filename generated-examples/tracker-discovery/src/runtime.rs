@@ -1859,30 +1859,20 @@ pub enum ToolError {
 /// The most available values a "not found" error lists.
 pub const MAX_LISTED_VALUES: usize = 20;
 
-/// The first word of `what`, capitalized, to begin a sentence about it: `"project key"` →
-/// `Project`.
+/// Words that say how a thing is named rather than what it is (`display name`, `key`).
+const NAMING_WORDS: &[&str] = &[
+    "key", "name", "email", "id", "username", "login", "slug", "title", "handle", "display", "full",
+];
+
+/// What `what` names, capitalized, to begin a sentence about it: `"project key"` → `Project`,
+/// `"issue type name"` → `Issue type`.
 pub fn subject(what: &str) -> String {
     // The thing, without the kind of value that names it: `issue type name` → `Issue type`,
     // `user (display name or email)` → `User`.
     let first = what.split(" or ").next().unwrap_or_default();
     let first = first.split('(').next().unwrap_or_default();
     let mut words: Vec<&str> = first.split_whitespace().collect();
-    while words.len() > 1
-        && words.last().is_some_and(|word| {
-            matches!(
-                *word,
-                "key"
-                    | "name"
-                    | "email"
-                    | "id"
-                    | "username"
-                    | "login"
-                    | "slug"
-                    | "title"
-                    | "handle"
-            )
-        })
-    {
+    while words.len() > 1 && words.last().is_some_and(|word| NAMING_WORDS.contains(word)) {
         words.pop();
     }
     let thing = if words.is_empty() {
@@ -3430,6 +3420,7 @@ mod tests {
         assert_eq!(subject("user name or email"), "User");
         assert_eq!(subject("user (display name or email)"), "User");
         assert_eq!(subject("label"), "Label");
+        assert_eq!(subject("user display name"), "User");
         assert_eq!(plural("user name or email"), "user names or emails");
         assert_eq!(
             plural("user (display name or email)"),
