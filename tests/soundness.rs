@@ -3623,3 +3623,71 @@ fn a_lookup_that_would_search_with_the_value_is_refused_for_lookup_param() {
         )]),
     );
 }
+
+#[test]
+fn an_object_kept_only_when_its_value_is_present_is_left_out_without_it() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/projects",
+                200,
+                json!({"values": [{"id": "10000", "name": "Website"}]}),
+            ),
+            (
+                "GET",
+                "/api/issuetype/project",
+                200,
+                json!([{"id": "10001", "name": "Bug"}]),
+            ),
+            ("POST", "/api/jira/issue", 201, json!({"key": "WEB-1"})),
+        ],
+    );
+    let results = support::calls_over_stdio(
+        binary,
+        &[("BOARDS_BASE_URL", base_url.as_str())],
+        "boards_create_typed_issue",
+        &[
+            json!({"project": "Website", "issue_type": "Bug", "summary": "Crash", "details": "It crashes on start"}),
+            json!({"project": "Website", "issue_type": "Bug", "summary": "Crash"}),
+            json!({"project": "Website", "issue_type": "Bug", "summary": "Crash", "details": "  "}),
+        ],
+    );
+    assert!(results.iter().all(|r| r["isError"] != true), "{results:?}");
+    let bodies: Vec<Value> = log
+        .lock()
+        .expect("the log")
+        .iter()
+        .filter(|r| r.method == "POST")
+        .map(|r| r.body.clone())
+        .collect();
+    let fields =
+        json!({"project": {"id": "10000"}, "issuetype": {"id": "10001"}, "summary": "Crash"});
+    let mut described = fields.clone();
+    described["description"] = json!({
+        "type": "doc",
+        "content": [{"type": "paragraph", "content": [{"type": "text", "text": "It crashes on start"}]}],
+    });
+    assert_eq!(
+        bodies,
+        [
+            json!({ "fields": described }),
+            json!({ "fields": fields }),
+            json!({ "fields": fields }),
+        ]
+    );
+}
+
+#[test]
+fn an_if_present_that_names_no_value_is_refused() {
+    refused(
+        "if_present_not_a_reference",
+        &curation_with(&[(
+            "              $if: $details\n",
+            "              $if: details\n",
+        )]),
+    );
+}

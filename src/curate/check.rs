@@ -15,7 +15,7 @@ use super::schema::{
     is_array, json_types, only_array, operation_inputs, schema_at, success_schema,
 };
 use super::semantics::{
-    Reference, SEARCHED, glob_matches, is_searched, lookup_param, paging_param_names,
+    IF_PRESENT, Reference, SEARCHED, glob_matches, is_searched, lookup_param, paging_param_names,
     paging_params, parameter_references, resolver_id_path, resolver_items, resolver_paging,
     scoped_by, takes_paging, template_params, walked_pagination,
 };
@@ -2525,6 +2525,34 @@ impl<'a> Checker<'a> {
                 if let Some(target) = target {
                     self.check_types(at, slot, Some(text), &source_types, target);
                 }
+            }
+            Value::Object(fields) if fields.contains_key(IF_PRESENT) => {
+                let condition = &fields[IF_PRESENT];
+                if condition.as_str().is_some_and(|text| text.starts_with('$')) {
+                    let condition = Spanned {
+                        value: condition.clone(),
+                        at,
+                    };
+                    self.check_value(
+                        &condition,
+                        &format!("{slot}.{IF_PRESENT}"),
+                        None,
+                        params,
+                        results,
+                    );
+                } else {
+                    self.error(
+                        at,
+                        format!("`{IF_PRESENT}` in `{slot}` names the value whose presence keeps the object: `{IF_PRESENT}: $param` or `{IF_PRESENT}: $step.field`"),
+                    );
+                }
+                let mut rest = fields.clone();
+                rest.remove(IF_PRESENT);
+                let rest = Spanned {
+                    value: Value::Object(rest),
+                    at,
+                };
+                self.check_value(&rest, slot, target, params, results);
             }
             Value::Object(fields) => {
                 // A choice of object shapes (`oneOf` of objects): the value must fit one, and is

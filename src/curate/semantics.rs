@@ -129,6 +129,7 @@ pub fn parameter_references(value: &Value, path: &str) -> Vec<(String, String)> 
         },
         Value::Object(fields) if !Template::is_template(value) => fields
             .iter()
+            .filter(|(key, _)| key.as_str() != IF_PRESENT)
             .flat_map(|(key, value)| parameter_references(value, &inner(key)))
             .collect(),
         Value::Array(items) => items
@@ -232,3 +233,7 @@ pub fn searches(resolver: &Resolver) -> bool {
         .values()
         .any(|value| is_searched(&value.value))
 }
+
+/// The key of an object in `args` that keeps the object only when a value is present:
+/// `{ $if: $description, type: doc, ... }` is sent when `description` is given, left out when not.
+pub const IF_PRESENT: &str = "$if";

@@ -20,8 +20,9 @@ use crate::curate::schema::{
     accepts_null, is_array, operation_inputs, read_shape, schema_at, success_schema,
 };
 use crate::curate::semantics::{
-    Reference, glob_matches, is_searched, lookup_param, paging_param_names, parameter_references,
-    resolver_id_path, resolver_items, resolver_paging, template_params, walked_pagination,
+    IF_PRESENT, Reference, glob_matches, is_searched, lookup_param, paging_param_names,
+    parameter_references, resolver_id_path, resolver_items, resolver_paging, template_params,
+    walked_pagination,
 };
 use crate::naming::{self, Scope};
 
@@ -258,6 +259,11 @@ pub enum ValueRef {
     Array(Vec<ValueRef>),
     /// Text built from clauses over the tool's parameters.
     Template(TemplatePlan),
+    /// `value` when `condition` is present (`{ $if: $description, ... }`), else nothing.
+    When {
+        condition: Box<ValueRef>,
+        value: Box<ValueRef>,
+    },
 }
 
 /// A template: its clauses, what joins the ones kept, and how values are written.
@@ -1389,6 +1395,10 @@ fn answers_read(steps: &[StepPlan]) -> BTreeMap<&str, Vec<Vec<String>>> {
             }
             ValueRef::Object(fields) => fields.iter().for_each(|(_, v)| visit(v, found, read)),
             ValueRef::Array(items) => items.iter().for_each(|v| visit(v, found, read)),
+            ValueRef::When { condition, value } => {
+                visit(condition, found, read);
+                visit(value, found, read);
+            }
             ValueRef::Input(_) | ValueRef::Literal(_) | ValueRef::Template(_) => {}
         }
     }
@@ -1478,6 +1488,14 @@ fn value_ref(
         // References may sit at any depth of an object or a list; a part without any stays a
         // literal, written as it is.
         return Ok(match value {
+            Value::Object(fields) if fields.contains_key(IF_PRESENT) => {
+                let mut rest = fields.clone();
+                let condition = rest.remove(IF_PRESENT).unwrap_or_default();
+                ValueRef::When {
+                    condition: Box::new(value_ref(&condition, params, results)?),
+                    value: Box::new(value_ref(&Value::Object(rest), params, results)?),
+                }
+            }
             Value::Object(fields) => {
                 let fields = fields
                     .iter()

@@ -1277,6 +1277,10 @@ fn used_step_vars(tool: &CuratedTool, steps: &[StepPlan]) -> BTreeSet<String> {
             }
             ValueRef::Object(fields) => fields.iter().for_each(|(_, v)| reads(v, used)),
             ValueRef::Array(items) => items.iter().for_each(|v| reads(v, used)),
+            ValueRef::When { condition, value } => {
+                reads(condition, used);
+                reads(value, used);
+            }
             ValueRef::Input(_) | ValueRef::Template(_) | ValueRef::Literal(_) => {}
         }
     }
@@ -1341,6 +1345,9 @@ fn answer_step(value: &ValueRef, steps: &[(String, usize)]) -> Option<usize> {
         ValueRef::Step { var, .. } => steps.iter().find(|(v, _)| v == var).map(|(_, n)| *n),
         ValueRef::Object(fields) => fields.iter().find_map(|(_, v)| answer_step(v, steps)),
         ValueRef::Array(items) => items.iter().find_map(|v| answer_step(v, steps)),
+        ValueRef::When { condition, value } => {
+            answer_step(condition, steps).or_else(|| answer_step(value, steps))
+        }
         ValueRef::Input(_) | ValueRef::Template(_) | ValueRef::Literal(_) => None,
     }
 }
@@ -1560,8 +1567,27 @@ fn value_expr(tool: &CuratedTool, value: &ValueRef) -> TokenStream {
             quote! { curated::object([ #( (#names, #values) ),* ]) }
         }
         ValueRef::Array(items) => {
+            let kept = items
+                .iter()
+                .any(|item| matches!(item, ValueRef::When { .. }));
             let items = items.iter().map(|item| value_expr(tool, item));
-            quote! { serde_json::Value::Array(vec![ #( #items ),* ]) }
+            if kept {
+                // An item kept only when a value is present is left out, not sent as null.
+                quote! { curated::present_items(vec![ #( #items ),* ]) }
+            } else {
+                quote! { serde_json::Value::Array(vec![ #( #items ),* ]) }
+            }
+        }
+        ValueRef::When { condition, value } => {
+            let condition = value_expr(tool, condition);
+            let value = value_expr(tool, value);
+            quote! {
+                if curated::present(&#condition) {
+                    #value
+                } else {
+                    serde_json::Value::Null
+                }
+            }
         }
     }
 }

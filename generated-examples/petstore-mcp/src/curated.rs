@@ -1566,6 +1566,21 @@ pub fn template_values(value: &Value) -> Vec<String> {
     }
 }
 
+/// Is a value there, for `$if`: not absent, not blank text, not an empty list.
+pub fn present(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::String(text) => !text.trim().is_empty(),
+        Value::Array(items) => !items.is_empty(),
+        _ => true,
+    }
+}
+
+/// A list without the items left out (`$if` objects whose value is absent).
+pub fn present_items(items: Vec<Value>) -> Value {
+    Value::Array(items.into_iter().filter(|item| !item.is_null()).collect())
+}
+
 /// Is a template's `{name:if}` flag on? Only `true` keeps its clause: `false` and absent drop it.
 pub fn switched_on(value: &Value) -> bool {
     *value == Value::Bool(true)
