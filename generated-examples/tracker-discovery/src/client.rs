@@ -201,7 +201,7 @@ impl Client {
         const PROJECT_PAGING: curated::Paging = curated::Paging {
             style: curated::PagingStyle::Page,
             items: "/items",
-            total: None,
+            total: Some("/total"),
             more: None,
             sized: true,
             max_page_size: 50,

@@ -199,7 +199,7 @@ pub mod tracker_search_issues {
     const PAGING: curated::Paging = curated::Paging {
         style: curated::PagingStyle::Page,
         items: "/items",
-        total: None,
+        total: Some("/total"),
         more: None,
         sized: true,
         max_page_size: 50,
