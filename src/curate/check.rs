@@ -16,8 +16,8 @@ use super::schema::{
 };
 use super::semantics::{
     IF_PRESENT, Reference, SEARCHED, glob_matches, is_searched, lookup_param, paging_param_names,
-    paging_params, parameter_references, resolver_id_path, resolver_items, resolver_paging,
-    scoped_by, takes_paging, template_params, walked_pagination,
+    paging_params, parameter_references, resolver_id_path, resolver_id_schema, resolver_items,
+    resolver_paging, scoped_by, takes_paging, template_params, walked_pagination,
 };
 use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
@@ -2471,19 +2471,9 @@ impl<'a> Checker<'a> {
             }
         }
         // The id, of the type the resolver's items give it.
-        let item = list.and_then(|operation| {
-            let items = resolver_items(resolver, operation)?;
-            let list = schema_at(success_schema(operation)?, &items).ok()??;
-            list.get("items").cloned()
-        });
         Some(
-            item.and_then(|item| {
-                schema_at(&item, resolver_id_path(resolver))
-                    .ok()
-                    .flatten()
-                    .map(Cow::into_owned)
-            })
-            .unwrap_or(Value::Bool(true)),
+            list.and_then(|operation| resolver_id_schema(resolver, operation))
+                .unwrap_or(Value::Bool(true)),
         )
     }
 

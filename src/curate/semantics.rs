@@ -185,6 +185,24 @@ pub fn resolver_id_path(resolver: &Resolver) -> &str {
     resolver.id.as_ref().map_or("id", |id| id.value.as_str())
 }
 
+/// The schema of a resolver's ids, from the item its `list` operation lists (or its `lookup`
+/// operation answers with), when the spec says.
+pub fn resolver_id_schema(resolver: &Resolver, operation: &Operation) -> Option<Value> {
+    let answer = crate::curate::schema::success_schema(operation)?;
+    let item = if resolver.list.is_some() {
+        let items = resolver_items(resolver, operation)?;
+        crate::curate::schema::schema_at(answer, &items)
+            .ok()??
+            .get("items")?
+            .clone()
+    } else {
+        answer.clone()
+    };
+    crate::curate::schema::schema_at(&item, resolver_id_path(resolver))
+        .ok()?
+        .map(std::borrow::Cow::into_owned)
+}
+
 /// A reference written in the file: `$name` (a tool parameter, or an earlier step's whole
 /// result) or `$step.field.path` (a field of an earlier step's result). One reading for check,
 /// which verifies it, and plan, which binds it.

@@ -21,8 +21,8 @@ use crate::curate::schema::{
 };
 use crate::curate::semantics::{
     IF_PRESENT, Reference, glob_matches, is_searched, lookup_param, paging_param_names,
-    parameter_references, resolver_id_path, resolver_items, resolver_paging, template_params,
-    walked_pagination,
+    parameter_references, resolver_id_path, resolver_id_schema, resolver_items, resolver_paging,
+    template_params, walked_pagination,
 };
 use crate::naming::{self, Scope};
 
@@ -596,18 +596,14 @@ impl<'c> CuratedPlanner<'c> {
             .iter()
             .map(|f| pointer(&f.value))
             .collect();
-        let id_path = resolver_id_path(spec);
-        let id_field = pointer(id_path);
-        // The item's schema, whose id type decides how ids are sent: from the list's items, or
-        // the lookup's answer.
-        let item_schema;
+        let id_field = pointer(resolver_id_path(spec));
+        // The ids' schema decides how ids are sent (integers as numbers).
+        let id_schema;
         let source = match (&spec.list, &spec.lookup) {
             (Some(list), _) => {
                 let operation = builder.find(&list.value)?.clone();
                 let items = resolver_items(spec, &operation).unwrap_or_default();
-                item_schema = success_schema(&operation)
-                    .and_then(|s| schema_at(s, &items).ok().flatten())
-                    .and_then(|list| list.get("items").cloned());
+                id_schema = resolver_id_schema(spec, &operation);
                 let paging = resolver_paging(self.curation, &operation).map(|p| {
                     let mut paging = paging_plan(p, &operation, &items);
                     // The resolver's own `items` is where its list's items are, whatever
@@ -632,7 +628,7 @@ impl<'c> CuratedPlanner<'c> {
             }
             (None, Some(lookup)) => {
                 let operation = builder.find(&lookup.value)?.clone();
-                item_schema = success_schema(&operation).cloned();
+                id_schema = resolver_id_schema(spec, &operation);
                 ResolverSource::Lookup {
                     operation: self.use_operation(&lookup.value, builder)?,
                     param: lookup_param(spec, &operation).unwrap_or_default(),
@@ -645,10 +641,7 @@ impl<'c> CuratedPlanner<'c> {
                 ));
             }
         };
-        let id_integer = item_schema
-            .as_ref()
-            .and_then(|item| schema_at(item, id_path).ok().flatten())
-            .is_some_and(|id| id.get("type") == Some(&json!("integer")));
+        let id_integer = id_schema.is_some_and(|id| id.get("type") == Some(&json!("integer")));
         let mut aliases = Vec::new();
         for (word, alias) in &spec.aliases {
             let alias = match alias {
