@@ -2266,7 +2266,7 @@ impl<'a> Checker<'a> {
                     }
                 }
             } else if let Some(find) = &step.find {
-                let head = find.value.trim_start_matches('$').split('.').next();
+                let head = Reference::read(&find.value).map(|r| r.head);
                 if let Some((_, operation)) = one_page
                     .iter()
                     .find(|(name, _)| Some(name.as_str()) == head)
@@ -2502,7 +2502,7 @@ impl<'a> Checker<'a> {
                     value: text.clone(),
                     at,
                 };
-                let head = text[1..].split('.').next().unwrap_or_default();
+                let head = Reference::read(text).map_or("", |r| r.head);
                 let source_types: Vec<&str> = match params.iter().find(|(name, _)| *name == head) {
                     Some((_, declared)) if !text.contains('.') => {
                         declared.iter().copied().collect()

@@ -379,6 +379,26 @@ impl ValueRef {
     fn is_literal(&self) -> bool {
         matches!(self, ValueRef::Literal(_))
     }
+
+    /// What the value reads of earlier steps, at any depth, in order: each step's variable and
+    /// the JSON pointer read.
+    pub fn step_reads(&self) -> Vec<(&str, &str)> {
+        fn collect<'v>(value: &'v ValueRef, out: &mut Vec<(&'v str, &'v str)>) {
+            match value {
+                ValueRef::Step { var, pointer } => out.push((var, pointer)),
+                ValueRef::Object(fields) => fields.iter().for_each(|(_, v)| collect(v, out)),
+                ValueRef::Array(items) => items.iter().for_each(|v| collect(v, out)),
+                ValueRef::When { condition, value } => {
+                    collect(condition, out);
+                    collect(value, out);
+                }
+                ValueRef::Input(_) | ValueRef::Literal(_) | ValueRef::Template(_) => {}
+            }
+        }
+        let mut out = Vec::new();
+        collect(self, &mut out);
+        out
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -1231,12 +1251,7 @@ impl<'c> CuratedPlanner<'c> {
         }
         let response = match spec.results.as_ref().and_then(|r| r.from.as_ref()) {
             Some(from) => {
-                let head = from
-                    .value
-                    .trim_start_matches('$')
-                    .split('.')
-                    .next()
-                    .unwrap_or_default();
+                let head = Reference::read(&from.value).map_or("", |r| r.head);
                 results.get(head).and_then(|(_, s)| s.clone())
             }
             None => last,
@@ -1312,7 +1327,7 @@ impl<'c> CuratedPlanner<'c> {
         };
         let source = match (&spec.from, body) {
             (Some(from), CuratedBody::Steps(steps)) => {
-                let head = from.value.trim_start_matches('$');
+                let head = Reference::read(&from.value).map_or("", |r| r.head);
                 let var = steps.iter().find_map(|step| match step {
                     StepPlan::Call { var, .. } | StepPlan::Find { var, .. } => {
                         (naming::rust_snake_ident(head, "step") == *var).then(|| var.clone())
@@ -1377,22 +1392,13 @@ fn answers_read(steps: &[StepPlan]) -> BTreeMap<&str, Vec<Vec<String>>> {
         found: &BTreeMap<&'s str, (&'s str, Vec<String>)>,
         read: &mut BTreeMap<&'s str, Vec<Vec<String>>>,
     ) {
-        match value {
-            ValueRef::Step { var, pointer } => {
-                let (var, mut path) = match found.get(var.as_str()) {
-                    Some((list_var, list_path)) => (*list_var, list_path.clone()),
-                    None => (var.as_str(), Vec::new()),
-                };
-                path.extend(segments(pointer));
-                read.entry(var).or_default().push(path);
-            }
-            ValueRef::Object(fields) => fields.iter().for_each(|(_, v)| visit(v, found, read)),
-            ValueRef::Array(items) => items.iter().for_each(|v| visit(v, found, read)),
-            ValueRef::When { condition, value } => {
-                visit(condition, found, read);
-                visit(value, found, read);
-            }
-            ValueRef::Input(_) | ValueRef::Literal(_) | ValueRef::Template(_) => {}
+        for (var, pointer) in value.step_reads() {
+            let (var, mut path) = match found.get(var) {
+                Some((list_var, list_path)) => (*list_var, list_path.clone()),
+                None => (var, Vec::new()),
+            };
+            path.extend(segments(pointer));
+            read.entry(var).or_default().push(path);
         }
     }
     let mut read = BTreeMap::new();

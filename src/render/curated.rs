@@ -1271,18 +1271,12 @@ fn given_value(
 /// `results.from`, or the last answer).
 fn used_step_vars(tool: &CuratedTool, steps: &[StepPlan]) -> BTreeSet<String> {
     fn reads(value: &ValueRef, used: &mut BTreeSet<String>) {
-        match value {
-            ValueRef::Step { var, .. } => {
-                used.insert(var.clone());
-            }
-            ValueRef::Object(fields) => fields.iter().for_each(|(_, v)| reads(v, used)),
-            ValueRef::Array(items) => items.iter().for_each(|v| reads(v, used)),
-            ValueRef::When { condition, value } => {
-                reads(condition, used);
-                reads(value, used);
-            }
-            ValueRef::Input(_) | ValueRef::Template(_) | ValueRef::Literal(_) => {}
-        }
+        used.extend(
+            value
+                .step_reads()
+                .into_iter()
+                .map(|(var, _)| var.to_string()),
+        );
     }
     let mut used = BTreeSet::new();
     let mut last: Option<&String> = None;
@@ -1328,28 +1322,12 @@ fn used_step_vars(tool: &CuratedTool, steps: &[StepPlan]) -> BTreeSet<String> {
     used
 }
 
-/// The name of the tool parameter a `resolve` step resolves, when its value is one.
-fn steps_value_param<'t>(tool: &'t CuratedTool, step: &StepPlan) -> Option<&'t str> {
-    match step {
-        StepPlan::Resolve {
-            value: ValueRef::Input(index),
-            ..
-        } => Some(tool.params[*index].name.as_str()),
-        _ => None,
-    }
-}
-
 /// The number of the step whose answer a value reads, if it reads one (the first found).
 fn answer_step(value: &ValueRef, steps: &[(String, usize)]) -> Option<usize> {
-    match value {
-        ValueRef::Step { var, .. } => steps.iter().find(|(v, _)| v == var).map(|(_, n)| *n),
-        ValueRef::Object(fields) => fields.iter().find_map(|(_, v)| answer_step(v, steps)),
-        ValueRef::Array(items) => items.iter().find_map(|v| answer_step(v, steps)),
-        ValueRef::When { condition, value } => {
-            answer_step(condition, steps).or_else(|| answer_step(value, steps))
-        }
-        ValueRef::Input(_) | ValueRef::Template(_) | ValueRef::Literal(_) => None,
-    }
+    value
+        .step_reads()
+        .into_iter()
+        .find_map(|(var, _)| steps.iter().find(|(v, _)| v == var).map(|(_, n)| *n))
 }
 
 /// The statements that call `operation` (its parameters `params` in scope) and return its answer
@@ -1768,6 +1746,10 @@ fn steps_body(
             answers.push((var.clone(), index + 1));
             let resolver = &plan.resolvers[*resolver];
             let resolve_fn = ident(&format!("resolve_{}", resolver.ident));
+            let argument = match value {
+                ValueRef::Input(index) => Some(tool.params[*index].name.as_str()),
+                _ => None,
+            };
             let value = value_expr(tool, value);
             let integer = resolver.id_integer;
             let (scope_decl, scope_arg) = if resolver.scope.is_empty() {
@@ -1784,7 +1766,7 @@ fn steps_body(
                 )
             };
             // An unknown value is the model's to fix when it gave it as an argument.
-            let explain = match steps_value_param(tool, &steps[index]) {
+            let explain = match argument {
                 Some(param) => quote! { .for_argument(#tool_name, #param) },
                 None => {
                     let step_number = Literal::usize_unsuffixed(index + 1);
