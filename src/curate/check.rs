@@ -809,8 +809,11 @@ impl<'a> Checker<'a> {
                 .flat_map(paging_params)
                 .map(|(param, default)| param.map_or(default.to_string(), |p| p.value.clone()))
                 .collect();
+            // Whether the list cannot be called as written (then its own page size is no concern).
+            let mut uncallable = false;
             for (input, _, required) in operation_inputs(operation) {
                 if required && !paging.contains(&input) && !scoped_by(resolver, &input) {
+                    uncallable = true;
                     self.error(
                         list.at,
                         format!(
@@ -824,16 +827,21 @@ impl<'a> Checker<'a> {
                     ));
                 }
             }
-            // A list the file's paging nearly fits (its position but not its size parameter)
-            // would be read one page at a time: its first page only.
+            // A list no paging of the file walks is read one page at a time: a value past the
+            // first page would be "not found". Said once: where the file's paging nearly fits
+            // (its position but not its size parameter), what it lacks; else, where the list
+            // pages by a size parameter of its own, that one.
+            let unwalked = resolver_paging(self.curation, operation).is_none();
+            let mut nearly_fits = false;
             if let Some(pagination) = &self.curation.pagination
-                && resolver_paging(self.curation, operation).is_none()
+                && unwalked
             {
                 let names = paging_param_names(pagination);
                 let (taken, missing): (Vec<&String>, Vec<&String>) = names
                     .iter()
                     .partition(|name| operation.parameters.iter().any(|p| p.name == **name));
                 if let (Some(taken), Some(missing)) = (taken.first(), missing.first()) {
+                    nearly_fits = true;
                     let mut d = Diagnostic::error(
                         list.at,
                         format!(
@@ -849,15 +857,14 @@ impl<'a> Checker<'a> {
                     self.out.push(d);
                 }
             }
-            // A list that pages by parameters the file's paging does not walk is read one page
-            // at a time: an item past the first page would be "not found".
-            if resolver_paging(self.curation, operation).is_none()
+            if unwalked
+                && !nearly_fits
+                && !uncallable
                 && let Some(size) = operation.parameters.iter().find(|p| {
                     p.location == Location::Query
                         && names_a_page_size(&p.name)
                         && !scoped_by(resolver, &p.name)
                 })
-                && !self.out.iter().any(|d| d.at == Some(list.at))
             {
                 let mut d = Diagnostic::error(
                     list.at,
