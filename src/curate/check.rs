@@ -1125,16 +1125,11 @@ impl<'a> Checker<'a> {
                     Some((scope_name, scope_param)) => {
                         // Text of the model's own where the list takes a number cannot be sent
                         // (a resolved id can: text of digits goes as the number).
-                        let slot = resolver
-                            .list
-                            .as_ref()
-                            .or(resolver.lookup.as_ref())
-                            .and_then(|id| self.api.operations.iter().find(|op| op.id == id.value))
-                            .and_then(|operation| {
-                                operation_inputs(operation)
-                                    .into_iter()
-                                    .find(|(input, _, _)| *input == arg.value)
-                            });
+                        let slot = self.resolver_operation(resolver).and_then(|operation| {
+                            operation_inputs(operation)
+                                .into_iter()
+                                .find(|(input, _, _)| *input == arg.value)
+                        });
                         if let Some((_, slot, _)) = &slot
                             && scope_param.resolve.is_none()
                             && scope_param.enum_name.is_none()
@@ -1231,6 +1226,13 @@ impl<'a> Checker<'a> {
         }
         path.pop();
         false
+    }
+
+    /// The operation a resolver reads (its `list`, else its `lookup`), when it exists; an unknown
+    /// one is reported where the resolver is checked.
+    fn resolver_operation(&self, resolver: &Resolver) -> Option<&'a Operation> {
+        let id = resolver.list.as_ref().or(resolver.lookup.as_ref())?;
+        self.api.operations.iter().find(|op| op.id == id.value)
     }
 
     /// The resolver of that name, when it has `args`.
@@ -2430,11 +2432,7 @@ impl<'a> Checker<'a> {
                 );
             }
         }
-        let list = resolver
-            .list
-            .as_ref()
-            .or(resolver.lookup.as_ref())
-            .and_then(|id| self.api.operations.iter().find(|op| op.id == id.value));
+        let list = self.resolver_operation(resolver);
         let inputs = list.map(operation_inputs).unwrap_or_default();
         for (arg, value) in &step.args {
             if !resolver.args.keys().any(|scope| scope.value == arg.value) {
