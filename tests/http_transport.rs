@@ -218,23 +218,6 @@ impl Drop for HttpServer {
 
 // --- Raw HTTP -----------------------------------------------------------------------------------
 
-/// The tests that time how the server copes with a flood run alone: the other tests of this
-/// binary, run beside them on a 2-core machine, would slow the calls they time. Each test holds
-/// this lock, shared or alone; a test that failed (a poisoned lock) does not stop the others.
-static TIMING: std::sync::RwLock<()> = std::sync::RwLock::new(());
-
-fn timed_shared() -> std::sync::RwLockReadGuard<'static, ()> {
-    TIMING
-        .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
-fn timed_alone() -> std::sync::RwLockWriteGuard<'static, ()> {
-    TIMING
-        .write()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 fn meta() -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -314,7 +297,6 @@ fn result_of(body: &str) -> Value {
 
 #[test]
 fn help_teaches_every_http_option() {
-    let _shared = timed_shared();
     let output = Command::new(SERVER.binary())
         .arg("--help")
         .output()
@@ -383,7 +365,6 @@ fn listening_address(pid: u32) -> Option<String> {
 
 #[test]
 fn without_listen_the_server_binds_loopback_port_8000_only() {
-    let _shared = timed_shared();
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
         let mut server = HttpServer::spawn(&api.base_url, &[], &[]);
@@ -416,7 +397,6 @@ fn without_listen_the_server_binds_loopback_port_8000_only() {
 
 #[test]
 fn a_foreign_host_or_origin_is_refused_with_403() {
-    let _shared = timed_shared();
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
         let server = HttpServer::start(&api.base_url, &[], &[]).await;
@@ -459,7 +439,6 @@ fn a_foreign_host_or_origin_is_refused_with_403() {
 
 #[test]
 fn allowed_hosts_adds_hosts_and_their_origins_and_nothing_else() {
-    let _shared = timed_shared();
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
         let server = HttpServer::start(
@@ -532,7 +511,6 @@ fn allowed_hosts_adds_hosts_and_their_origins_and_nothing_else() {
 
 #[test]
 fn auth_token_env_requires_the_bearer_token_and_never_logs_it() {
-    let _shared = timed_shared();
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
         let server = HttpServer::start(
@@ -615,7 +593,6 @@ fn auth_token_env_requires_the_bearer_token_and_never_logs_it() {
 
 #[test]
 fn auth_token_env_naming_an_unset_or_empty_variable_stops_the_server_at_start() {
-    let _shared = timed_shared();
     support::run_with(SERVER, || async {
         for env in [vec![], vec![("MCP_CLIENT_TOKEN", "")]] {
             let mut server = HttpServer::spawn(
@@ -647,7 +624,6 @@ fn auth_token_env_naming_an_unset_or_empty_variable_stops_the_server_at_start() 
 
 #[test]
 fn a_clients_authorization_header_never_reaches_the_api() {
-    let _shared = timed_shared();
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
         let server = HttpServer::start(
@@ -677,7 +653,6 @@ fn a_clients_authorization_header_never_reaches_the_api() {
 
 #[test]
 fn a_reply_of_one_message_is_one_json_body_not_an_event_stream() {
-    let _shared = timed_shared();
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
         let server = HttpServer::start(&api.base_url, &[], &[]).await;
@@ -716,7 +691,6 @@ fn a_reply_of_one_message_is_one_json_body_not_an_event_stream() {
 
 #[test]
 fn request_bodies_over_max_request_bytes_are_refused_with_413() {
-    let _shared = timed_shared();
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
         // The default: 4 MiB.
@@ -755,7 +729,6 @@ fn sigterm(pid: u32) {
 
 #[test]
 fn sigterm_lets_a_call_in_flight_finish_then_exits_0() {
-    let _shared = timed_shared();
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
         let mut server = HttpServer::start(&api.base_url, &[], &[]).await;
@@ -809,7 +782,6 @@ fn sigterm_lets_a_call_in_flight_finish_then_exits_0() {
 
 #[test]
 fn a_call_running_past_shutdown_grace_does_not_hold_the_server() {
-    let _shared = timed_shared();
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
         let mut server = HttpServer::start(&api.base_url, &["--shutdown-grace", "1"], &[]).await;
@@ -844,7 +816,6 @@ fn a_call_running_past_shutdown_grace_does_not_hold_the_server() {
 
 #[test]
 fn sigterm_with_only_idle_clients_exits_0_at_once() {
-    let _shared = timed_shared();
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
         let mut server = HttpServer::start(&api.base_url, &[], &[]).await;
@@ -896,7 +867,6 @@ async fn closed_by_server(stream: &mut tokio::net::TcpStream) -> bool {
 
 #[test]
 fn a_flood_of_idle_and_slow_header_connections_under_a_low_open_file_limit_leaves_calls_served() {
-    let _alone = timed_alone();
     use tokio::io::AsyncWriteExt;
     const FLOOD: usize = 1000;
     const OPEN_FILES: u32 = 256;
@@ -973,7 +943,6 @@ fn a_flood_of_idle_and_slow_header_connections_under_a_low_open_file_limit_leave
 
 #[test]
 fn max_connections_caps_the_connections_held_and_an_explicit_cap_over_the_limit_is_lowered() {
-    let _alone = timed_alone();
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
         let server = HttpServer::start_limited(
@@ -1018,7 +987,6 @@ fn max_connections_caps_the_connections_held_and_an_explicit_cap_over_the_limit_
 
 #[test]
 fn idle_timeout_closes_a_connection_whose_request_body_stalls() {
-    let _shared = timed_shared();
     use tokio::io::AsyncWriteExt;
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
@@ -1081,7 +1049,6 @@ async fn post_raw(url: &str, body: Vec<u8>) -> (u16, String, String) {
 
 #[test]
 fn a_malformed_body_gets_a_json_rpc_error_with_400_and_the_server_keeps_serving() {
-    let _shared = timed_shared();
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
         let server = HttpServer::start(&api.base_url, &[], &[]).await;
@@ -1118,7 +1085,6 @@ fn a_malformed_body_gets_a_json_rpc_error_with_400_and_the_server_keeps_serving(
 
 #[test]
 fn listening_beyond_loopback_without_client_authentication_needs_allow_unauthenticated() {
-    let _shared = timed_shared();
     support::run_with(SERVER, || async {
         let api = RecordedApi::start().await;
         // Refused before it binds: nothing listens on 0.0.0.0.
