@@ -319,6 +319,51 @@ fn a_workflow_parameter_takes_the_format_of_the_api_field_it_fills() {
     );
 }
 
+/// The generated source of the fixture's tool `name` (its module in `src/tools.rs`).
+fn tool_source(name: &str) -> String {
+    boards();
+    let tools = std::fs::read_to_string(root().join("target/e2e/soundness/src/tools.rs"))
+        .expect("the generated tools.rs");
+    let start = tools
+        .find(&format!("pub mod {name} {{"))
+        .unwrap_or_else(|| panic!("no module {name}"));
+    let end = tools[start + 1..]
+        .find("\npub mod ")
+        .map_or(tools.len(), |end| start + 1 + end);
+    tools[start..end].to_string()
+}
+
+#[test]
+fn an_argument_of_the_parameters_own_type_fills_it_as_a_rust_value_the_compiler_checks() {
+    // Text into text, a list of text into one (optional there, so wrapped), in a workflow step
+    // and in a one-call tool: moved into the `*Params` struct, not converted from JSON at run
+    // time; the crate passing clippy with warnings denied (in `boards()`) is the compiler's proof.
+    let label_issue = tool_source("boards_label_issue");
+    assert!(
+        label_issue.contains("key: input.issue.clone(),"),
+        "{label_issue}"
+    );
+    assert!(
+        label_issue.contains("watchers: Some(input.watchers.clone()),"),
+        "{label_issue}"
+    );
+    assert!(
+        !label_issue.contains("curated::json(&input.issue)"),
+        "no JSON copy of an argument used as it is: {label_issue}"
+    );
+    let create_issue = tool_source("boards_create_issue");
+    assert!(
+        create_issue.contains("title: input.title.clone(),"),
+        "{create_issue}"
+    );
+    // A resolved value is the API's id, converted where the API's type wants it.
+    assert!(
+        create_issue
+            .contains("label_ids: curated::checked(\"createIssue\", \"labelIds\", &arg_labels)?"),
+        "{create_issue}"
+    );
+}
+
 #[test]
 fn an_object_parameter_compiles_and_a_quoted_fixed_value_is_sent_as_text() {
     let binary = boards();

@@ -15,9 +15,9 @@ use super::schema::{
     is_array, json_types, only_array, operation_inputs, schema_at, success_schema,
 };
 use super::semantics::{
-    IF_PRESENT, Reference, SEARCHED, glob_matches, is_searched, lookup_param, paging_param_names,
-    paging_params, parameter_references, resolver_id_path, resolver_id_schema, resolver_items,
-    resolver_paging, scoped_by, takes_paging, template_params, walked_pagination,
+    IF_PRESENT, Reference, SEARCHED, Written, glob_matches, is_searched, lookup_param,
+    paging_param_names, paging_params, parameter_references, resolver_id_path, resolver_id_schema,
+    resolver_items, resolver_paging, scoped_by, takes_paging, template_params, walked_pagination,
 };
 use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
@@ -2494,136 +2494,79 @@ impl<'a> Checker<'a> {
         params: &[(&str, Option<&'static str>)],
         results: &[(String, Option<Value>)],
     ) {
-        let at = value.at;
+        let is_param = |name: &str| params.iter().any(|(param, _)| *param == name);
+        let written = Written::read(&value.value, &is_param);
+        self.check_written(value.at, &written, slot, target, params, results);
+    }
+
+    /// Checks each part of a written value against the slot it fills (`target`, the slot's
+    /// schema, where known).
+    fn check_written(
+        &mut self,
+        at: At,
+        written: &Written,
+        slot: &str,
+        target: Option<&Value>,
+        params: &[(&str, Option<&'static str>)],
+        results: &[(String, Option<Value>)],
+    ) {
         let target = target.map(any_branch);
-        let names: Vec<&str> = params.iter().map(|(name, _)| *name).collect();
-        if Template::is_template(&value.value) {
-            self.check_template(at, &value.value, slot, target, params);
-            return;
-        }
-        match &value.value {
-            Value::String(text) if text.starts_with('$') => {
-                let reference = Spanned {
+        match written {
+            Written::Template(value) => self.check_template(at, value, slot, target, params),
+            Written::Param(name) => {
+                let declared = params.iter().find(|(param, _)| param == name);
+                let source_types: Vec<&str> = declared
+                    .and_then(|(_, declared)| *declared)
+                    .into_iter()
+                    .collect();
+                if let Some(target) = target {
+                    self.check_types(at, slot, Some(&format!("${name}")), &source_types, target);
+                }
+            }
+            Written::Answer(reference) => {
+                let text = match reference.path {
+                    "" => format!("${}", reference.head),
+                    path => format!("${}.{path}", reference.head),
+                };
+                let names: Vec<&str> = params.iter().map(|(name, _)| *name).collect();
+                let spanned = Spanned {
                     value: text.clone(),
                     at,
                 };
-                let head = Reference::read(text).map_or("", |r| r.head);
-                let source_types: Vec<&str> = match params.iter().find(|(name, _)| *name == head) {
-                    Some((_, declared)) if !text.contains('.') => {
-                        declared.iter().copied().collect()
-                    }
-                    _ => match self.check_reference(&reference, &names, results) {
-                        Some(schema) => json_types(&schema),
-                        None => Vec::new(),
-                    },
+                let source_types = match self.check_reference(&spanned, &names, results) {
+                    Some(schema) => json_types(&schema),
+                    None => Vec::new(),
                 };
                 if let Some(target) = target {
-                    self.check_types(at, slot, Some(text), &source_types, target);
+                    self.check_types(at, slot, Some(&text), &source_types, target);
                 }
             }
-            Value::Object(fields) if fields.contains_key(IF_PRESENT) => {
-                let condition = &fields[IF_PRESENT];
-                if condition.as_str().is_some_and(|text| text.starts_with('$')) {
-                    let condition = Spanned {
-                        value: condition.clone(),
-                        at,
-                    };
-                    self.check_value(
-                        &condition,
-                        &format!("{slot}.{IF_PRESENT}"),
-                        None,
-                        params,
-                        results,
-                    );
+            Written::When { condition, fields } => {
+                if matches!(**condition, Written::Param(_) | Written::Answer(_)) {
+                    let slot = format!("{slot}.{IF_PRESENT}");
+                    self.check_written(at, condition, &slot, None, params, results);
                 } else {
                     self.error(
                         at,
                         format!("`{IF_PRESENT}` in `{slot}` names the value whose presence keeps the object: `{IF_PRESENT}: $param` or `{IF_PRESENT}: $step.field`"),
                     );
                 }
-                let mut rest = fields.clone();
-                rest.remove(IF_PRESENT);
-                let rest = Spanned {
-                    value: Value::Object(rest),
-                    at,
-                };
-                self.check_value(&rest, slot, target, params, results);
+                self.check_object(at, fields, slot, target, params, results);
             }
-            Value::Object(fields) => {
-                // A choice of object shapes (`oneOf` of objects): the value must fit one, and is
-                // checked against the first it fits.
-                let branches: Vec<&Value> = target
-                    .and_then(|t| t.get("oneOf").or_else(|| t.get("anyOf")))
-                    .and_then(Value::as_array)
-                    .map(|b| b.iter().collect())
-                    .unwrap_or_default();
-                if branches.len() > 1 && branches.iter().all(|b| b.get("properties").is_some()) {
-                    match branches.iter().find(|branch| fits_shape(fields, branch)) {
-                        Some(branch) => {
-                            self.check_value(value, slot, Some(branch), params, results);
-                        }
-                        None => {
-                            let shapes: Vec<String> =
-                                branches.iter().map(|b| shape_summary(b)).collect();
-                            self.error(
-                                at,
-                                format!(
-                                    "`{slot}` fits none of the {} shapes the API takes: {}",
-                                    branches.len(),
-                                    shapes.join("; ")
-                                ),
-                            );
-                        }
-                    }
-                    return;
-                }
-                if let Some(target) = target {
-                    self.check_types(at, slot, None, &["object"], target);
-                }
-                let properties = target
-                    .and_then(|t| t.get("properties"))
-                    .and_then(Value::as_object);
-                for (name, field) in fields {
-                    let slot_schema = properties.and_then(|p| p.get(name));
-                    if let (Some(properties), None) = (properties, slot_schema)
-                        && target
-                            .and_then(|t| t.get("additionalProperties"))
-                            .is_none_or(|extra| extra == false)
-                    {
-                        let d = Diagnostic::error(
-                            at,
-                            format!("`{slot}` has no field `{name}` in the API's schema"),
-                        )
-                        .suggest(name, properties.keys().map(String::as_str));
-                        self.out.push(d);
-                    }
-                    let field = Spanned {
-                        value: field.clone(),
-                        at,
-                    };
-                    self.check_value(
-                        &field,
-                        &format!("{slot}.{name}"),
-                        slot_schema,
-                        params,
-                        results,
-                    );
-                }
+            Written::Object(fields) => self.check_object(at, fields, slot, target, params, results),
+            Written::Array(items) => self.check_array(at, items, slot, target, params, results),
+            Written::Literal(Value::Object(map)) => {
+                let fields: Vec<(&str, Written)> = map
+                    .iter()
+                    .map(|(name, field)| (name.as_str(), Written::Literal(field)))
+                    .collect();
+                self.check_object(at, &fields, slot, target, params, results);
             }
-            Value::Array(items) => {
-                if let Some(target) = target {
-                    self.check_types(at, slot, None, &["array"], target);
-                }
-                let item_schema = target.and_then(|t| t.get("items"));
-                for item in items {
-                    let item = Spanned {
-                        value: item.clone(),
-                        at,
-                    };
-                    self.check_value(&item, &format!("{slot}[]"), item_schema, params, results);
-                }
+            Written::Literal(Value::Array(items)) => {
+                let items: Vec<Written> = items.iter().map(Written::Literal).collect();
+                self.check_array(at, &items, slot, target, params, results);
             }
-            literal => {
+            Written::Literal(literal) => {
                 if let Some(target) = target {
                     let written = literal.to_string();
                     self.check_types(at, slot, Some(&written), &json_types_of(literal), target);
@@ -2645,6 +2588,86 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// Checks an object's fields against the object schema `target`: each is a field of it, of
+    /// its type.
+    fn check_object(
+        &mut self,
+        at: At,
+        fields: &[(&str, Written)],
+        slot: &str,
+        target: Option<&Value>,
+        params: &[(&str, Option<&'static str>)],
+        results: &[(String, Option<Value>)],
+    ) {
+        // A choice of object shapes (`oneOf` of objects): the value must fit one, and is checked
+        // against the first it fits.
+        let branches: Vec<&Value> = target
+            .and_then(|t| t.get("oneOf").or_else(|| t.get("anyOf")))
+            .and_then(Value::as_array)
+            .map(|b| b.iter().collect())
+            .unwrap_or_default();
+        if branches.len() > 1 && branches.iter().all(|b| b.get("properties").is_some()) {
+            match branches.iter().find(|branch| fits_shape(fields, branch)) {
+                Some(branch) => self.check_object(at, fields, slot, Some(branch), params, results),
+                None => {
+                    let shapes: Vec<String> = branches.iter().map(|b| shape_summary(b)).collect();
+                    self.error(
+                        at,
+                        format!(
+                            "`{slot}` fits none of the {} shapes the API takes: {}",
+                            branches.len(),
+                            shapes.join("; ")
+                        ),
+                    );
+                }
+            }
+            return;
+        }
+        if let Some(target) = target {
+            self.check_types(at, slot, None, &["object"], target);
+        }
+        let properties = target
+            .and_then(|t| t.get("properties"))
+            .and_then(Value::as_object);
+        for (name, field) in fields {
+            let slot_schema = properties.and_then(|p| p.get(*name));
+            if let (Some(properties), None) = (properties, slot_schema)
+                && target
+                    .and_then(|t| t.get("additionalProperties"))
+                    .is_none_or(|extra| extra == false)
+            {
+                let d = Diagnostic::error(
+                    at,
+                    format!("`{slot}` has no field `{name}` in the API's schema"),
+                )
+                .suggest(name, properties.keys().map(String::as_str));
+                self.out.push(d);
+            }
+            let slot = format!("{slot}.{name}");
+            self.check_written(at, field, &slot, slot_schema, params, results);
+        }
+    }
+
+    /// Checks a list's items against the list schema `target`'s `items`.
+    fn check_array(
+        &mut self,
+        at: At,
+        items: &[Written],
+        slot: &str,
+        target: Option<&Value>,
+        params: &[(&str, Option<&'static str>)],
+        results: &[(String, Option<Value>)],
+    ) {
+        if let Some(target) = target {
+            self.check_types(at, slot, None, &["array"], target);
+        }
+        let item_schema = target.and_then(|t| t.get("items"));
+        let slot = format!("{slot}[]");
+        for item in items {
+            self.check_written(at, item, &slot, item_schema, params, results);
         }
     }
 
@@ -3046,7 +3069,7 @@ fn allowed_values(schema: &Value) -> Option<Vec<Value>> {
 /// Could an object with `fields` be an instance of the object schema `branch`? Its required
 /// fields are there, no field is unknown to a closed branch, and literal fields keep to a
 /// `const` or `enum` the branch gives them (`$name` values are not known yet, so they fit).
-fn fits_shape(fields: &serde_json::Map<String, Value>, branch: &Value) -> bool {
+fn fits_shape(fields: &[(&str, Written)], branch: &Value) -> bool {
     let properties = branch.get("properties").and_then(Value::as_object);
     let required = branch
         .get("required")
@@ -3057,17 +3080,18 @@ fn fits_shape(fields: &serde_json::Map<String, Value>, branch: &Value) -> bool {
     let open = branch
         .get("additionalProperties")
         .is_none_or(|extra| extra != false);
-    required.into_iter().all(|name| fields.contains_key(name))
-        && fields
-            .iter()
-            .all(|(name, value)| match properties.and_then(|p| p.get(name)) {
+    required
+        .into_iter()
+        .all(|name| fields.iter().any(|(field, _)| *field == name))
+        && fields.iter().all(
+            |(name, value)| match properties.and_then(|p| p.get(*name)) {
                 Some(schema) => match (value, allowed_values(schema)) {
-                    (Value::String(text), _) if text.starts_with('$') => true,
-                    (value, Some(allowed)) => allowed.contains(value),
+                    (Written::Literal(value), Some(allowed)) => allowed.contains(value),
                     _ => true,
                 },
                 None => open && properties.is_none_or(|p| p.is_empty()),
-            })
+            },
+        )
 }
 
 /// One object shape, for messages: its fields, required ones first, with the one value a field

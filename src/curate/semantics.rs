@@ -255,3 +255,92 @@ pub fn searches(resolver: &Resolver) -> bool {
 /// The key of an object in `args` that keeps the object only when a value is present:
 /// `{ $if: $description, type: doc, ... }` is sent when `description` is given, left out when not.
 pub const IF_PRESENT: &str = "$if";
+
+/// A value written where an argument goes (a step's `args`, a tool's `fixed`, a resolver's
+/// `args`), read once: what each part of it is. `check` verifies each part against the slot it
+/// fills, and `plan` binds each part to where its value comes from, from this one reading.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Written<'v> {
+    /// A text with `{name}` placeholders.
+    Template(&'v Value),
+    /// `$name`, a parameter of the tool.
+    Param(&'v str),
+    /// `$step` or `$step.field.path`: what an earlier step answered. (Any other `$` text reads
+    /// the same way; `check` says it names no step.)
+    Answer(Reference<'v>),
+    /// An object kept only when `condition` has a value: `{ $if: $name, … }`.
+    When {
+        condition: Box<Written<'v>>,
+        fields: Vec<(&'v str, Written<'v>)>,
+    },
+    /// An object, some field of which (at any depth) is not a literal.
+    Object(Vec<(&'v str, Written<'v>)>),
+    /// A list, some item of which (at any depth) is not a literal.
+    Array(Vec<Written<'v>>),
+    /// Sent as written.
+    Literal(&'v Value),
+}
+
+impl<'v> Written<'v> {
+    /// Reads `value`; `is_param` says which names are the tool's parameters.
+    pub fn read(value: &'v Value, is_param: &dyn Fn(&str) -> bool) -> Self {
+        if Template::is_template(value) {
+            return Written::Template(value);
+        }
+        if let Some(reference) = Reference::of(value) {
+            return match reference.whole() {
+                Some(name) if is_param(name) => Written::Param(name),
+                _ => Written::Answer(reference),
+            };
+        }
+        let fields = |fields: &'v serde_json::Map<String, Value>| {
+            fields
+                .iter()
+                .filter(|(name, _)| name.as_str() != IF_PRESENT)
+                .map(|(name, field)| (name.as_str(), Written::read(field, is_param)))
+                .collect::<Vec<_>>()
+        };
+        match value {
+            Value::Object(map) if map.contains_key(IF_PRESENT) => Written::When {
+                condition: Box::new(Written::read(&map[IF_PRESENT], is_param)),
+                fields: fields(map),
+            },
+            Value::Object(map) => {
+                let fields = fields(map);
+                if fields.iter().all(|(_, field)| field.is_literal()) {
+                    Written::Literal(value)
+                } else {
+                    Written::Object(fields)
+                }
+            }
+            Value::Array(items) => {
+                let items: Vec<Written> = items
+                    .iter()
+                    .map(|item| Written::read(item, is_param))
+                    .collect();
+                if items.iter().all(Written::is_literal) {
+                    Written::Literal(value)
+                } else {
+                    Written::Array(items)
+                }
+            }
+            literal => Written::Literal(literal),
+        }
+    }
+
+    pub fn is_literal(&self) -> bool {
+        matches!(self, Written::Literal(_))
+    }
+
+    /// The object `fields` make, when every one is a literal.
+    pub fn literal_object(fields: &[(&str, Written)]) -> Option<Value> {
+        fields
+            .iter()
+            .map(|(name, field)| match field {
+                Written::Literal(value) => Some((name.to_string(), (*value).clone())),
+                _ => None,
+            })
+            .collect::<Option<serde_json::Map<_, _>>>()
+            .map(Value::Object)
+    }
+}

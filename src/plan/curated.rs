@@ -20,7 +20,7 @@ use crate::curate::schema::{
     accepts_null, is_array, operation_inputs, read_shape, schema_at, success_schema,
 };
 use crate::curate::semantics::{
-    IF_PRESENT, Reference, glob_matches, is_searched, lookup_param, paging_param_names,
+    Reference, Written, glob_matches, is_searched, lookup_param, paging_param_names,
     parameter_references, resolver_id_path, resolver_id_schema, resolver_items, resolver_paging,
     template_params, walked_pagination,
 };
@@ -375,11 +375,6 @@ fn template_plan(value: &Value, params: &[ToolParam]) -> Result<TemplatePlan, St
 }
 
 impl ValueRef {
-    /// Whether the value is a literal through and through.
-    fn is_literal(&self) -> bool {
-        matches!(self, ValueRef::Literal(_))
-    }
-
     /// What the value reads of earlier steps, at any depth, in order: each step's variable and
     /// the JSON pointer read.
     pub fn step_reads(&self) -> Vec<(&str, &str)> {
@@ -1480,58 +1475,57 @@ fn value_ref(
     params: &[ToolParam],
     results: &IndexMap<String, (String, Option<Value>)>,
 ) -> Result<ValueRef, String> {
-    if Template::is_template(value) {
-        return Ok(ValueRef::Template(template_plan(value, params)?));
-    }
-    let Some(Reference { head, path }) = Reference::of(value) else {
-        // References may sit at any depth of an object or a list; a part without any stays a
-        // literal, written as it is.
-        return Ok(match value {
-            Value::Object(fields) if fields.contains_key(IF_PRESENT) => {
-                let mut rest = fields.clone();
-                let condition = rest.remove(IF_PRESENT).unwrap_or_default();
-                ValueRef::When {
-                    condition: Box::new(value_ref(&condition, params, results)?),
-                    value: Box::new(value_ref(&Value::Object(rest), params, results)?),
-                }
-            }
-            Value::Object(fields) => {
-                let fields = fields
-                    .iter()
-                    .map(|(name, field)| Ok((name.clone(), value_ref(field, params, results)?)))
-                    .collect::<Result<Vec<_>, String>>()?;
-                if fields.iter().all(|(_, field)| field.is_literal()) {
-                    ValueRef::Literal(value.clone())
-                } else {
-                    ValueRef::Object(fields)
-                }
-            }
-            Value::Array(items) => {
-                let items = items
-                    .iter()
-                    .map(|item| value_ref(item, params, results))
-                    .collect::<Result<Vec<_>, String>>()?;
-                if items.iter().all(ValueRef::is_literal) {
-                    ValueRef::Literal(value.clone())
-                } else {
-                    ValueRef::Array(items)
-                }
-            }
-            literal => ValueRef::Literal(literal.clone()),
-        });
+    let is_param = |name: &str| params.iter().any(|p| p.name == name);
+    bind(&Written::read(value, &is_param), params, results)
+}
+
+/// Where each part of a written value comes from, as check read it.
+fn bind(
+    written: &Written,
+    params: &[ToolParam],
+    results: &IndexMap<String, (String, Option<Value>)>,
+) -> Result<ValueRef, String> {
+    let fields = |fields: &[(&str, Written)]| {
+        fields
+            .iter()
+            .map(|(name, field)| Ok((name.to_string(), bind(field, params, results)?)))
+            .collect::<Result<Vec<_>, String>>()
     };
-    if path.is_empty()
-        && let Some(index) = params.iter().position(|p| p.name == head)
-    {
-        return Ok(ValueRef::Input(index));
-    }
-    match results.get(head) {
-        Some((var, _)) => Ok(ValueRef::Step {
-            var: var.clone(),
-            pointer: pointer(path),
-        }),
-        None => Err(format!("internal error: `${head}` is unknown")),
-    }
+    Ok(match written {
+        Written::Template(value) => ValueRef::Template(template_plan(value, params)?),
+        Written::Param(name) => match params.iter().position(|p| p.name == *name) {
+            Some(index) => ValueRef::Input(index),
+            None => return Err(format!("internal error: `${name}` is not a parameter")),
+        },
+        Written::Answer(Reference { head, path }) => match results.get(*head) {
+            Some((var, _)) => ValueRef::Step {
+                var: var.clone(),
+                pointer: pointer(path),
+            },
+            None => return Err(format!("internal error: `${head}` is unknown")),
+        },
+        Written::When {
+            condition,
+            fields: kept,
+        } => {
+            let value = match Written::literal_object(kept) {
+                Some(object) => ValueRef::Literal(object),
+                None => ValueRef::Object(fields(kept)?),
+            };
+            ValueRef::When {
+                condition: Box::new(bind(condition, params, results)?),
+                value: Box::new(value),
+            }
+        }
+        Written::Object(written) => ValueRef::Object(fields(written)?),
+        Written::Array(items) => ValueRef::Array(
+            items
+                .iter()
+                .map(|item| bind(item, params, results))
+                .collect::<Result<_, _>>()?,
+        ),
+        Written::Literal(value) => ValueRef::Literal((*value).clone()),
+    })
 }
 
 fn paging_plan(pagination: &Pagination, operation: &Operation, items: &str) -> PagingPlan {

@@ -247,6 +247,9 @@ struct Given {
 enum GivenValue {
     /// A `serde_json::Value` expression (borrowed as `&` where it is converted).
     Json(TokenStream, Origin),
+    /// An expression already of the field's Rust type (`Option` included): the compiler, not a
+    /// conversion at run time, proves it fits.
+    Typed(TokenStream),
     /// A template's text: an optional parameter is left out when every clause dropped out.
     Template(TokenStream),
     /// A literal of the curation file, written as a Rust literal where the type allows.
@@ -333,18 +336,27 @@ fn params_literal(operation: &OperationPlan, module: &TokenStream, given: &[Give
                 value: GivenValue::Json(value, origin),
                 ..
             }) => conversion(operation, name, quote! { &#value }, origin),
-            // An optional parameter is left out when every clause dropped out.
+            Some(Given {
+                value: GivenValue::Typed(value),
+                ..
+            }) => value.clone(),
+            // A template's text, as text where the field is; an optional parameter is left out
+            // when every clause dropped out.
             Some(Given {
                 value: GivenValue::Template(text),
                 ..
-            }) => {
-                let text = if field.required {
-                    text.clone()
-                } else {
-                    quote! { curated::unless_empty(#text) }
-                };
-                conversion(operation, name, quote! { &#text }, &Origin::Checked)
-            }
+            }) => match (&field.ty, field.required) {
+                (FieldType::String, true) => text.clone(),
+                (FieldType::String, false) => quote! { curated::unless_blank(#text) },
+                (_, required) => {
+                    let json = if required {
+                        quote! { serde_json::Value::String(#text) }
+                    } else {
+                        quote! { curated::json(&curated::unless_blank(#text)) }
+                    };
+                    conversion(operation, name, quote! { &#json }, &Origin::Checked)
+                }
+            },
         };
         quote! { #field_ident: #value }
     });
@@ -1186,24 +1198,18 @@ fn call_body(
         }
     }
     used.sort_unstable();
-    let arg_values = computation_order(plan, &tool.params, &used);
-    let arg_values = arg_values.iter().map(|index| {
-        let param = &tool.params[*index];
-        let local = arg_local(param);
-        let value = api_value(
-            plan,
-            tool_name,
-            &tool.params,
-            param,
-            is_optional(plan, param),
-        );
-        quote! { let #local: serde_json::Value = #value; }
-    });
+    let arg_values = arg_statements(plan, tool_name, tool, &used);
     let given: Vec<Given> = tool
         .params
         .iter()
         .filter_map(|param| {
             let target = param.target.as_ref()?;
+            if let Some(typed) = typed_input(plan, param, operation, &target.api_name) {
+                return Some(Given {
+                    name: target.api_name.clone(),
+                    value: GivenValue::Typed(typed),
+                });
+            }
             let local = arg_local(param);
             Some(Given::json(
                 &target.api_name,
@@ -1214,7 +1220,7 @@ fn call_body(
         .chain(
             fixed
                 .iter()
-                .map(|(name, value)| given_value(tool, name, value, &[])),
+                .map(|(name, value)| given_value(plan, tool, operation, name, value, &[])),
         )
         .collect();
     let explain = quote! { .map_err(|e| e.explain(ERRORS, &vars)) };
@@ -1228,6 +1234,7 @@ fn call_body(
         lookup_refs,
     );
     let params = params_decl(operation, &quote! { client:: }, &given);
+    let arg_values = read_locals(arg_values, &[&params, &shaped]);
     (
         module_items,
         quote! {
@@ -1238,11 +1245,39 @@ fn call_body(
     )
 }
 
+/// `let arg_<name>: serde_json::Value = …;` for each parameter of `wanted` (and those their
+/// resolvers' scopes read), in the order they are computed, each with its local.
+fn arg_statements(
+    plan: &Plan,
+    tool_name: &str,
+    tool: &CuratedTool,
+    wanted: &[usize],
+) -> Vec<(proc_macro2::Ident, TokenStream)> {
+    computation_order(plan, &tool.params, wanted)
+        .into_iter()
+        .map(|index| {
+            let param = &tool.params[index];
+            let local = arg_local(param);
+            let value = api_value(
+                plan,
+                tool_name,
+                &tool.params,
+                param,
+                is_optional(plan, param),
+            );
+            let statement = quote! { let #local: serde_json::Value = #value; };
+            (local, statement)
+        })
+        .collect()
+}
+
 /// The value a step or the file gives the parameter `name`: a literal as written, anything else
 /// as JSON whose origin is the earliest step answer it reads (`steps`: each step variable and the
 /// number of the step whose answer it holds), or the server.
 fn given_value(
+    plan: &Plan,
     tool: &CuratedTool,
+    operation: &OperationPlan,
     name: &str,
     value: &ValueRef,
     steps: &[(String, usize)],
@@ -1252,10 +1287,18 @@ fn given_value(
             name: name.to_string(),
             value: GivenValue::Literal(literal.clone()),
         },
-        ValueRef::Template(_) => Given {
+        ValueRef::Template(template) => Given {
             name: name.to_string(),
-            value: GivenValue::Template(value_expr(tool, value)),
+            value: GivenValue::Template(template_text(tool, template)),
         },
+        ValueRef::Input(index)
+            if let Some(typed) = typed_input(plan, &tool.params[*index], operation, name) =>
+        {
+            Given {
+                name: name.to_string(),
+                value: GivenValue::Typed(typed),
+            }
+        }
         other => {
             let origin = match answer_step(other, steps) {
                 Some(step) => Origin::Answer(step),
@@ -1413,6 +1456,89 @@ fn arg_local(param: &ToolParam) -> proc_macro2::Ident {
     ident(&format!("arg_{}", param.ident.trim_end_matches('_')))
 }
 
+/// The model's argument `param` as the value of the parameter `name` of `operation`, when the
+/// argument's Rust type is the field's (text into text, a list of integers into one): the
+/// compiler checks the two agree, and nothing is converted at run time. `None` for a value the
+/// server maps first (an enum, a resolved name) and for types that differ.
+fn typed_input(
+    plan: &Plan,
+    param: &ToolParam,
+    operation: &OperationPlan,
+    name: &str,
+) -> Option<TokenStream> {
+    let ParamKind::Plain(ty) = &param.kind else {
+        return None;
+    };
+    let field = operation.fields.iter().find(|f| f.property == name)?;
+    let optional = is_optional(plan, param);
+    // `check` refuses an optional argument without a default for a required parameter.
+    if !same_rust_type(ty, &field.ty) || (optional && field.required) {
+        return None;
+    }
+    let input = ident(&param.ident);
+    let value = if is_copy(ty) {
+        quote! { input.#input }
+    } else {
+        quote! { input.#input.clone() }
+    };
+    Some(if optional || field.required {
+        value
+    } else {
+        quote! { Some(#value) }
+    })
+}
+
+/// Do a curated parameter of type `param` and an operation's field of type `field` have the same
+/// Rust type? Enums are generated per tool and per operation, so two are never the same type.
+fn same_rust_type(param: &FieldType, field: &FieldType) -> bool {
+    match (param, field) {
+        (FieldType::String, FieldType::String)
+        | (FieldType::Number, FieldType::Number)
+        | (FieldType::Boolean, FieldType::Boolean)
+        | (FieldType::Json, FieldType::Json) => true,
+        // The values an integer takes are checked against the tool's input schema.
+        (FieldType::Integer { allowed: mine }, FieldType::Integer { allowed: theirs }) => {
+            theirs.is_none() || mine == theirs
+        }
+        (FieldType::List(param), FieldType::List(field)) => same_rust_type(param, field),
+        _ => false,
+    }
+}
+
+fn is_copy(ty: &FieldType) -> bool {
+    matches!(
+        ty,
+        FieldType::Integer { .. } | FieldType::Number | FieldType::Boolean
+    )
+}
+
+/// The `let arg_<name> = …;` statements (`locals`, each with the local it declares, in the
+/// order they are computed) that `body` or a later kept statement reads. A value that fills a
+/// parameter of its own type is read from the arguments directly, so its JSON local would go
+/// unused; this looks at the generated tokens themselves, so it cannot disagree with them.
+fn read_locals(
+    locals: Vec<(proc_macro2::Ident, TokenStream)>,
+    body: &[&TokenStream],
+) -> Vec<TokenStream> {
+    fn mentions(tokens: &TokenStream, name: &proc_macro2::Ident) -> bool {
+        tokens.clone().into_iter().any(|tree| match tree {
+            proc_macro2::TokenTree::Ident(found) => found == *name,
+            proc_macro2::TokenTree::Group(group) => mentions(&group.stream(), name),
+            _ => false,
+        })
+    }
+    let mut kept: Vec<TokenStream> = Vec::new();
+    let mut readers: Vec<&TokenStream> = body.to_vec();
+    for (local, statement) in locals.iter().rev() {
+        if readers.iter().any(|tokens| mentions(tokens, local)) {
+            kept.push(statement.clone());
+            readers.push(statement);
+        }
+    }
+    kept.reverse();
+    kept
+}
+
 /// The call that writes the value of `param` (named by `each`) into a template's text: whole, or
 /// word by word for a `{name:words}` placeholder.
 fn template_write(
@@ -1431,10 +1557,10 @@ fn template_write(
     }
 }
 
-/// The text a template builds, as a block: each clause pushed once per combination of its
+/// The text a template builds, as a block of type `String`: each clause pushed once per combination of its
 /// parameters' values (so not at all when one is absent, and once per item of a list), each value
 /// written by the template's quoting rule, then the clauses kept joined.
-fn template_expr(tool: &CuratedTool, template: &TemplatePlan) -> TokenStream {
+fn template_text(tool: &CuratedTool, template: &TemplatePlan) -> TokenStream {
     let rule = match template.quote {
         QuoteRule::None => quote! { curated::Quote::None },
         QuoteRule::Github => quote! { curated::Quote::Github },
@@ -1518,7 +1644,7 @@ fn template_expr(tool: &CuratedTool, template: &TemplatePlan) -> TokenStream {
         let quote = #rule;
         let mut clauses: Vec<String> = Vec::new();
         #( #clauses )*
-        serde_json::Value::String(clauses.join(#join))
+        clauses.join(#join)
     }}
 }
 
@@ -1529,7 +1655,10 @@ fn value_expr(tool: &CuratedTool, value: &ValueRef) -> TokenStream {
             let local = arg_local(&tool.params[*index]);
             quote! { #local.clone() }
         }
-        ValueRef::Template(template) => template_expr(tool, template),
+        ValueRef::Template(template) => {
+            let text = template_text(tool, template);
+            quote! { serde_json::Value::String(#text) }
+        }
         ValueRef::Step { var, pointer } => {
             let var = ident(var);
             if pointer.is_empty() {
@@ -1588,20 +1717,7 @@ fn steps_body(
             )
         })
         .collect();
-    let arg_values = computation_order(plan, &tool.params, &wanted)
-        .into_iter()
-        .map(|index| {
-            let param = &tool.params[index];
-            let local = arg_local(param);
-            let value = api_value(
-                plan,
-                tool_name,
-                &tool.params,
-                param,
-                is_optional(plan, param),
-            );
-            quote! { let #local: serde_json::Value = #value; }
-        });
+    let arg_values = arg_statements(plan, tool_name, tool, &wanted);
     let shape_result = |value: TokenStream| {
         if lookups_fetch.is_empty() {
             quote! { Ok(curated::shape_item(&SHAPE, &#value, #detailed, &[]).into()) }
@@ -1635,7 +1751,7 @@ fn steps_body(
             last_var = Some(var.clone());
             let given: Vec<Given> = args
                 .iter()
-                .map(|(name, value)| given_value(tool, name, value, &answers))
+                .map(|(name, value)| given_value(plan, tool, operation, name, value, &answers))
                 .collect();
             answers.push((var.clone(), index + 1));
             let step_errors = errors.iter().map(|(status, message)| {
@@ -1859,6 +1975,8 @@ fn steps_body(
     } else {
         shape_result(result)
     };
+    let body: Vec<&TokenStream> = statements.iter().chain([&finish]).collect();
+    let arg_values = read_locals(arg_values, &body);
     (
         module_items,
         quote! {

@@ -284,7 +284,7 @@ pub mod github_search_issues {
             None => serde_json::Value::Null,
         };
         let params = client::SearchIssuesAndPullRequestsParams {
-            q: curated::checked("search/issues-and-pull-requests", "q", &{
+            q: {
                 curated::not_blank("owner", &arg_owner)?;
                 curated::not_blank("repo", &arg_repo)?;
                 let quote = curated::Quote::Github;
@@ -326,8 +326,8 @@ pub mod github_search_issues {
                         .concat(),
                     );
                 }
-                serde_json::Value::String(clauses.join(" "))
-            })?,
+                clauses.join(" ")
+            },
             sort: None,
             order: None,
             per_page: None,
@@ -508,7 +508,6 @@ pub mod github_create_issue {
         let arg_owner: serde_json::Value = curated::json(&input.owner);
         let arg_repo: serde_json::Value = curated::json(&input.repo);
         let arg_title: serde_json::Value = curated::json(&input.title);
-        let arg_body: serde_json::Value = curated::json(&input.body);
         let arg_labels: serde_json::Value = match &input.labels {
             Some(values) => {
                 let scope =
@@ -556,10 +555,10 @@ pub mod github_create_issue {
         let created = {
             const STEP_ERRORS: &[(u16, &str)] = &[];
             let params = client::IssuesCreateParams {
-                owner: curated::checked("issues/create", "owner", &arg_owner.clone())?,
-                repo: curated::checked("issues/create", "repo", &arg_repo.clone())?,
+                owner: input.owner.clone(),
+                repo: input.repo.clone(),
                 title: curated::checked("issues/create", "title", &arg_title.clone())?,
-                body_2: curated::checked("issues/create", "body", &arg_body.clone())?,
+                body_2: input.body.clone(),
                 assignee: None,
                 milestone: None,
                 labels: curated::checked("issues/create", "labels", &arg_labels.clone())?,
@@ -720,14 +719,11 @@ pub mod github_set_issue_state {
             ("state", curated::text(&input.state)),
         ];
         let vars = curated::borrow_vars(&vars);
-        let arg_owner: serde_json::Value = curated::json(&input.owner);
-        let arg_repo: serde_json::Value = curated::json(&input.repo);
-        let arg_issue_number: serde_json::Value = curated::json(&input.issue_number);
         let arg_state: serde_json::Value = curated::json(&input.state);
         let params = client::IssuesUpdateParams {
-            owner: curated::checked("issues/update", "owner", &arg_owner)?,
-            repo: curated::checked("issues/update", "repo", &arg_repo)?,
-            issue_number: curated::checked("issues/update", "issue_number", &arg_issue_number)?,
+            owner: input.owner.clone(),
+            repo: input.repo.clone(),
+            issue_number: input.issue_number,
             title: None,
             body_2: None,
             assignee: None,
@@ -852,19 +848,11 @@ pub mod github_comment_on_issue {
             ("body", curated::text(&input.body)),
         ];
         let vars = curated::borrow_vars(&vars);
-        let arg_owner: serde_json::Value = curated::json(&input.owner);
-        let arg_repo: serde_json::Value = curated::json(&input.repo);
-        let arg_issue_number: serde_json::Value = curated::json(&input.issue_number);
-        let arg_body: serde_json::Value = curated::json(&input.body);
         let params = client::IssuesCreateCommentParams {
-            owner: curated::checked("issues/create-comment", "owner", &arg_owner)?,
-            repo: curated::checked("issues/create-comment", "repo", &arg_repo)?,
-            issue_number: curated::checked(
-                "issues/create-comment",
-                "issue_number",
-                &arg_issue_number,
-            )?,
-            body_2: curated::checked("issues/create-comment", "body", &arg_body)?,
+            owner: input.owner.clone(),
+            repo: input.repo.clone(),
+            issue_number: input.issue_number,
+            body_2: input.body.clone(),
         };
         let body = client
             .issues_create_comment(&params)

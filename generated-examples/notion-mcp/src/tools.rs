@@ -74,10 +74,9 @@ pub mod notion_search {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [("query", curated::text(&input.query))];
         let vars = curated::borrow_vars(&vars);
-        let arg_query: serde_json::Value = curated::json(&input.query);
         let params = client::PostSearchParams {
             notion_version: None,
-            query: curated::checked("post-search", "query", &arg_query)?,
+            query: input.query.clone(),
             sort: None,
             filter: None,
             start_cursor: None,
@@ -281,16 +280,11 @@ pub mod notion_query_database {
             ("status", curated::text(&input.status)),
         ];
         let vars = curated::borrow_vars(&vars);
-        let arg_database: serde_json::Value = curated::json(&input.database);
         let arg_status: serde_json::Value = curated::json(&input.status);
         let step_1 = {
             const STEP_ERRORS: &[(u16, &str)] = &[];
             let params = client::QueryDataSourceParams {
-                data_source_id: curated::checked(
-                    "query-data-source",
-                    "data_source_id",
-                    &arg_database.clone(),
-                )?,
+                data_source_id: input.database.clone(),
                 filter_properties: None,
                 notion_version: None,
                 filter: curated::checked(

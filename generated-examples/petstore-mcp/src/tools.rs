@@ -558,7 +558,6 @@ pub mod petstore_adopt_pet {
         ];
         let vars = curated::borrow_vars(&vars);
         let arg_pet: serde_json::Value = curated::json(&input.pet);
-        let arg_quantity: serde_json::Value = curated::json(&input.quantity);
         let for_sale = {
             const STEP_ERRORS: &[(u16, &str)] = &[];
 
@@ -636,7 +635,7 @@ pub mod petstore_adopt_pet {
                     "petId",
                     &curated::value_at(&in_store, "/id"),
                 )?,
-                quantity: curated::checked("placeOrder", "quantity", &arg_quantity.clone())?,
+                quantity: Some(input.quantity),
                 ship_date: None,
                 status: curated::checked(
                     "placeOrder",
@@ -768,9 +767,8 @@ pub mod petstore_get_order {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [("order", curated::text(&input.order))];
         let vars = curated::borrow_vars(&vars);
-        let arg_order: serde_json::Value = curated::json(&input.order);
         let params = client::GetOrderByIdParams {
-            order_id: curated::checked("getOrderById", "orderId", &arg_order)?,
+            order_id: input.order,
         };
         let body = client
             .get_order_by_id(&params)

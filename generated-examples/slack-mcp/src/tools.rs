@@ -282,7 +282,6 @@ pub mod slack_post_message {
             })?,
             false,
         )?;
-        let arg_text: serde_json::Value = curated::json(&input.text);
         let params = client::ChatPostMessageParams {
             as_user: None,
             attachments: None,
@@ -294,7 +293,7 @@ pub mod slack_post_message {
             mrkdwn: None,
             parse: None,
             reply_broadcast: None,
-            text: curated::checked("chat_postMessage", "text", &arg_text)?,
+            text: Some(input.text.clone()),
             thread_ts: None,
             unfurl_links: None,
             unfurl_media: None,
@@ -396,9 +395,8 @@ pub mod slack_find_user_by_email {
         let input: Input = runtime::parse_arguments(arguments)?;
         let vars = [("email", curated::text(&input.email))];
         let vars = curated::borrow_vars(&vars);
-        let arg_email: serde_json::Value = curated::json(&input.email);
         let params = client::UsersLookupByEmailParams {
-            email: curated::checked("users_lookupByEmail", "email", &arg_email)?,
+            email: input.email.clone(),
         };
         let body = client
             .users_lookup_by_email(&params)

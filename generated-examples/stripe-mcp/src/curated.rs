@@ -1307,13 +1307,10 @@ fn parameter_value<T: serde::de::DeserializeOwned>(
     })
 }
 
-/// A template's text, or null (the parameter left out) when every clause dropped out: an
+/// A template's text, or `None` (the parameter left out) when every clause dropped out: an
 /// optional parameter is not sent empty (`uris=`) for an empty list.
-pub fn unless_empty(text: Value) -> Value {
-    match text {
-        Value::String(text) if text.is_empty() => Value::Null,
-        other => other,
-    }
+pub fn unless_blank(text: String) -> Option<String> {
+    (!text.is_empty()).then_some(text)
 }
 
 /// The value of `name` in a resolver's scope, or null.

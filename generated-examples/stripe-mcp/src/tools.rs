@@ -146,11 +146,10 @@ pub mod stripe_find_customer {
         curated::check_range("limit", input.limit, 1, 100)?;
         let vars = [("email", curated::text(&input.email))];
         let vars = curated::borrow_vars(&vars);
-        let arg_email: serde_json::Value = curated::json(&input.email);
         let params = client::GetCustomersParams {
             expand: None,
             created: None,
-            email: curated::checked("GetCustomers", "email", &arg_email)?,
+            email: input.email.clone(),
             ending_before: None,
             limit: None,
             starting_after: None,
@@ -318,9 +317,6 @@ pub mod stripe_create_invoice_item {
         ];
         let vars = curated::borrow_vars(&vars);
         let arg_email: serde_json::Value = curated::json(&input.email);
-        let arg_amount: serde_json::Value = curated::json(&input.amount);
-        let arg_currency: serde_json::Value = curated::json(&input.currency);
-        let arg_description: serde_json::Value = curated::json(&input.description);
         let customers = {
             const STEP_ERRORS: &[(u16, &str)] = &[];
 
@@ -330,7 +326,7 @@ pub mod stripe_create_invoice_item {
             let params = client::GetCustomersParams {
                 expand: None,
                 created: None,
-                email: curated::checked("GetCustomers", "email", &arg_email.clone())?,
+                email: Some(input.email.clone()),
                 ending_before: None,
                 limit: None,
                 starting_after: None,
@@ -364,19 +360,15 @@ pub mod stripe_create_invoice_item {
         let item = {
             const STEP_ERRORS: &[(u16, &str)] = &[];
             let params = client::PostInvoiceitemsParams {
-                amount: curated::checked("PostInvoiceitems", "amount", &arg_amount.clone())?,
-                currency: curated::checked("PostInvoiceitems", "currency", &arg_currency.clone())?,
+                amount: Some(input.amount),
+                currency: Some(input.currency.clone()),
                 customer: curated::from_answer(
                     1,
                     "PostInvoiceitems",
                     "customer",
                     &curated::value_at(&customer, "/id"),
                 )?,
-                description: curated::checked(
-                    "PostInvoiceitems",
-                    "description",
-                    &arg_description.clone(),
-                )?,
+                description: Some(input.description.clone()),
                 discountable: None,
                 expand: None,
                 invoice: None,

@@ -339,12 +339,11 @@ pub mod tracker_search_issues {
             )?,
             None => serde_json::Value::Null,
         };
-        let arg_query: serde_json::Value = curated::json(&input.query);
         let params = client::ListIssuesParams {
             project_id: curated::checked("listIssues", "project_id", &arg_project)?,
             state: curated::checked("listIssues", "state", &arg_status)?,
             assignee_id: curated::checked("listIssues", "assignee_id", &arg_assignee)?,
-            q: curated::checked("listIssues", "q", &arg_query)?,
+            q: input.query.clone(),
             page: None,
             per_page: None,
         };
@@ -517,13 +516,11 @@ pub mod tracker_create_issue {
             })?,
             false,
         )?;
-        let arg_title: serde_json::Value = curated::json(&input.title);
-        let arg_description: serde_json::Value = curated::json(&input.description);
         let arg_priority: serde_json::Value = input.priority.code();
         let params = client::CreateIssueParams {
             project_id: curated::checked("createIssue", "project_id", &arg_project)?,
-            title: curated::checked("createIssue", "title", &arg_title)?,
-            description: curated::checked("createIssue", "description", &arg_description)?,
+            title: input.title.clone(),
+            description: input.description.clone(),
             priority: curated::checked("createIssue", "priority", &arg_priority)?,
             assignee_id: None,
         };
@@ -638,7 +635,6 @@ pub mod tracker_change_issue_status {
             ("status", curated::text(&input.status)),
         ];
         let vars = curated::borrow_vars(&vars);
-        let arg_issue: serde_json::Value = curated::json(&input.issue);
         let arg_status: serde_json::Value = input.status.code();
         let found = {
             const STEP_ERRORS: &[(u16, &str)] = &[(
@@ -650,7 +646,7 @@ pub mod tracker_change_issue_status {
                 r#"{"type":"object","properties":{"id":{"type":"string"},"state":{"type":"integer"}},"required":["id","state"]}"#,
             );
             let params = client::GetIssueByKeyParams {
-                issue_key: curated::checked("getIssueByKey", "issue_key", &arg_issue.clone())?,
+                issue_key: input.issue.clone(),
             };
             let answer = client.get_issue_by_key(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
