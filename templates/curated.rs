@@ -1667,7 +1667,7 @@ impl Quote {
 }
 
 /// The concise or detailed format of a result.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ResponseFormat {
     /// Only what is needed to answer.

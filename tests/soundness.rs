@@ -365,6 +365,162 @@ fn an_argument_of_the_parameters_own_type_fills_it_as_a_rust_value_the_compiler_
 }
 
 #[test]
+fn a_choice_of_the_model_picks_the_one_call_whose_when_holds_and_the_tool_returns_its_answer() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "POST",
+                "/api/projects/p1/archive",
+                200,
+                json!({"gid": "p1", "archived": true}),
+            ),
+            (
+                "POST",
+                "/api/projects/p1/unarchive",
+                200,
+                json!({"gid": "p1", "archived": false}),
+            ),
+        ],
+    );
+    for (state, path, archived) in [
+        ("archived", "/api/projects/p1/archive", true),
+        ("active", "/api/projects/p1/unarchive", false),
+    ] {
+        log.lock().expect("the log").clear();
+        let result = call(
+            binary,
+            &base_url,
+            "boards_set_project_state",
+            json!({"project": "p1", "state": state}),
+        );
+        assert_ne!(result["isError"], true, "{result}");
+        assert_eq!(
+            result["structuredContent"],
+            json!({"gid": "p1", "archived": archived}),
+            "{state}: the answer of the call that ran"
+        );
+        let received = log.lock().expect("the log").clone();
+        assert_eq!(
+            received,
+            [Received {
+                method: "POST".into(),
+                path: path.into(),
+                query: None,
+                body: Value::Null,
+            }],
+            "{state}: only the call whose `when` holds is made"
+        );
+    }
+}
+
+#[test]
+fn the_detailed_format_can_ask_the_api_for_more_through_a_call_of_its_own() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let task = json!({"data": {"gid": "t7", "name": "Ship it", "notes": "Before Friday"}});
+    let (base_url, log) = recording_upstream(&runtime, vec![("GET", "/api/tasks/t7", 200, task)]);
+    for (format, query, shown) in [
+        (
+            "concise",
+            "opt_fields=name",
+            json!({"gid": "t7", "name": "Ship it"}),
+        ),
+        (
+            "detailed",
+            "opt_fields=name%2Cnotes",
+            json!({"gid": "t7", "name": "Ship it", "notes": "Before Friday"}),
+        ),
+    ] {
+        log.lock().expect("the log").clear();
+        let result = call(
+            binary,
+            &base_url,
+            "boards_show_task",
+            json!({"task": "t7", "response_format": format}),
+        );
+        assert_ne!(result["isError"], true, "{result}");
+        assert_eq!(result["structuredContent"], shown, "{format}");
+        let received = log.lock().expect("the log").clone();
+        assert_eq!(
+            received,
+            [Received {
+                method: "GET".into(),
+                path: "/api/tasks/t7".into(),
+                query: Some(query.into()),
+                body: Value::Null,
+            }],
+            "{format}: the fields asked for"
+        );
+    }
+}
+
+/// The fixture with `set_project_state`'s steps replaced by `steps` (and `results` by `results`).
+fn with_choice(steps: &str, results: &str) -> String {
+    curation_with(&[(
+        "      - call: archiveProject\n        when: { equal: [$state, archive] }\n        args: { gid: $project }\n      - call: unarchiveProject\n        when: { equal: [$state, unarchive] }\n        args: { gid: $project }\n    results:\n      fields: { gid: gid, archived: archived }\n",
+        &format!("{steps}{results}"),
+    )])
+}
+
+#[test]
+fn reading_the_answer_of_a_call_that_may_not_run_is_refused_outside_its_condition() {
+    refused(
+        "when_answer_read_outside",
+        &with_choice(
+            "      - call: archiveProject\n        as: archived\n        when: { equal: [$state, archive] }\n        args: { gid: $project }\n      - call: unarchiveProject\n        args: { gid: $archived.gid }\n",
+            "",
+        ),
+    );
+}
+
+#[test]
+fn a_list_result_from_a_call_that_may_not_run_and_a_result_named_after_one_are_refused() {
+    refused(
+        "when_list_and_from",
+        &with_choice(
+            "      - call: archiveProject\n        as: archived\n        when: { equal: [$state, archive] }\n        args: { gid: $project }\n      - call: listProjects\n        when: { equal: [$state, unarchive] }\n",
+            "    results:\n      from: $archived\n      items: values\n",
+        ),
+    );
+}
+
+#[test]
+fn calls_whose_conditions_may_all_fail_with_nothing_before_them_are_a_warning() {
+    let text = with_choice(
+        "      - call: archiveProject\n        when: { equal: [$state, archive] }\n        args: { gid: $project }\n",
+        "",
+    );
+    let api = mcpgen::load::load(&fixtures().join("openapi.yaml")).expect("the fixture loads");
+    let curation = mcpgen::curate::parse(&text).expect("it parses");
+    let (_, found) = mcpgen::curate::check::check(&api, curation);
+    let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        ["when no `when` of step 1 holds, the tool calls nothing and returns nothing"],
+        "one step for one of the enum's two codes"
+    );
+    assert!(
+        found
+            .iter()
+            .all(|d| d.severity == mcpgen::curate::Severity::Warning)
+    );
+}
+
+#[test]
+fn when_belongs_to_call_steps_only() {
+    refused(
+        "when_on_find",
+        &curation_with(&[(
+            "      - find: $available.transitions\n",
+            "      - find: $available.transitions\n        when: { equal: [$issue, WEB-1] }\n",
+        )]),
+    );
+}
+
+#[test]
 fn an_object_parameter_compiles_and_a_quoted_fixed_value_is_sent_as_text() {
     let binary = boards();
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
@@ -2609,11 +2765,15 @@ fn an_empty_path_parameter_inside_a_segment_is_refused_before_any_request() {
 
 #[test]
 fn an_enum_parameter_where_the_api_takes_a_list_is_refused_with_the_workflow_form_suggested() {
-    let mut text = curation_with(&[(
+    let text = curation_with(&[(
         "      assignee:\n        resolve: user\n",
         "      label_kind: { from: labelIds, enum: label_kind, description: The kind of label }\n      assignee:\n        resolve: user\n",
     )]);
-    text.push_str("\nenums:\n  label_kind: { bug: 1, ui: 2 }\n");
+    let text = text.replacen(
+        "\nenums:\n",
+        "\nenums:\n  label_kind: { bug: 1, ui: 2 }\n",
+        1,
+    );
     refused("enum_for_a_list", &text);
 }
 
@@ -3041,10 +3201,16 @@ fn resolvers_that_scope_each_other_in_a_circle_are_refused() {
 fn an_enum_code_a_nested_step_argument_does_not_accept_is_refused() {
     refused(
         "enum_code_for_a_nested_slot",
-        &curation_with(&[(
-            "\ntools:\n",
-            "\nenums:\n  note_kind: { memo: memo, task: task }\n\ntools:\n  write_note:\n    description: >-\n      Write a note of a kind. Returns the id of the new note; each call writes another note.\n    params:\n      text: { type: string, description: The note's text }\n      kind: { enum: note_kind, description: What the note is }\n    steps:\n      - call: createNote\n        args: { data: { text: $text, kind: $kind } }\n\n",
-        )]),
+        &curation_with(&[
+            (
+                "\nenums:\n",
+                "\nenums:\n  note_kind: { memo: memo, task: task }\n",
+            ),
+            (
+                "\ntools:\n",
+                "\ntools:\n  write_note:\n    description: >-\n      Write a note of a kind. Returns the id of the new note; each call writes another note.\n    params:\n      text: { type: string, description: The note's text }\n      kind: { enum: note_kind, description: What the note is }\n    steps:\n      - call: createNote\n        args: { data: { text: $text, kind: $kind } }\n\n",
+            ),
+        ]),
     );
 }
 
@@ -3140,10 +3306,16 @@ fn an_optional_parameter_for_a_required_api_input_without_a_default_is_refused()
 fn enum_codes_of_another_type_than_a_step_argument_takes_are_refused() {
     refused(
         "enum_codes_of_another_type",
-        &curation_with(&[(
-            "\ntools:\n",
-            "\nenums:\n  note_kind: { memo: 1, task: 2 }\n\ntools:\n  write_note:\n    description: >-\n      Write a note of a kind. Returns the id of the new note; each call writes another note.\n    params:\n      kind: { enum: note_kind, description: What the note is }\n    steps:\n      - call: createNote\n        args: { data: { text: $kind } }\n\n",
-        )]),
+        &curation_with(&[
+            (
+                "\nenums:\n",
+                "\nenums:\n  note_kind: { memo: 1, task: 2 }\n",
+            ),
+            (
+                "\ntools:\n",
+                "\ntools:\n  write_note:\n    description: >-\n      Write a note of a kind. Returns the id of the new note; each call writes another note.\n    params:\n      kind: { enum: note_kind, description: What the note is }\n    steps:\n      - call: createNote\n        args: { data: { text: $kind } }\n\n",
+            ),
+        ]),
     );
 }
 

@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::diagnostics::{Diagnostic, Severity};
 use super::model::{
-    Alias, At, ClausePart, Curation, FieldSpec, Pagination, PagingStyle, Param, ParamType,
-    Resolver, Results, Spanned, Step, Template, TemplateFault, ToolSpec,
+    Alias, At, ClausePart, Condition, Curation, FieldSpec, Pagination, PagingStyle, Param,
+    ParamType, Resolver, Results, Spanned, Step, Template, TemplateFault, ToolSpec,
 };
 use super::schema::{
     is_array, json_types, only_array, operation_inputs, schema_at, success_schema,
@@ -78,9 +78,21 @@ struct Checker<'a> {
     api: &'a Api,
     curation: &'a Curation,
     out: Vec<Diagnostic>,
-    /// The `stop_if` steps of the workflow being checked: where each is, and the schema of the
-    /// answer the tool returns when it stops (for `results.fields` to be checked against).
-    stops: Vec<(At, Option<Value>)>,
+    /// The answers the workflow being checked returns other than its last step's (a `stop_if`'s
+    /// when it stops, an earlier one when its last calls run only `when` …): for `results.fields`
+    /// to be checked against.
+    stops: Vec<OtherResult>,
+}
+
+/// An answer a workflow may return instead of its last step's.
+struct OtherResult {
+    /// Where the step that makes it the result is.
+    at: At,
+    /// The answer's schema.
+    returned: Option<Value>,
+    /// Why it is returned: `None` for a `stop_if` that stops, else the number of the last step
+    /// that runs only `when` its condition holds (the answer is returned when it does not run).
+    instead_of: Option<usize>,
 }
 
 impl<'a> Checker<'a> {
@@ -1371,7 +1383,12 @@ impl<'a> Checker<'a> {
     /// has the wrong shape.
     fn check_stop_results(&mut self, results: &Results) {
         let stops = std::mem::take(&mut self.stops);
-        for (at, returned) in &stops {
+        for OtherResult {
+            at,
+            returned,
+            instead_of,
+        } in &stops
+        {
             let Some(returned) = returned else { continue };
             for (_, field) in results.fields.iter().chain(&results.detailed_fields) {
                 let from = match field {
@@ -1384,15 +1401,23 @@ impl<'a> Checker<'a> {
                     } else {
                         format!(" (in `{}`)", from.value)
                     };
+                    let (when, help) = match instead_of {
+                        None => (
+                            "when this `stop_if` stops".to_string(),
+                            "give the `stop_if` a `result: $step` whose answer has the fields the results show, or show only fields both answers have",
+                        ),
+                        Some(step) => (
+                            format!("when step {step} does not run (its `when` does not hold)"),
+                            "show only fields every answer the tool may return has, or name the result with `results.from`",
+                        ),
+                    };
                     self.error(
                         *at,
                         format!(
-                            "when this `stop_if` stops, the tool returns an answer that has no field `{part}`, which `results.fields` reads{read}"
+                            "{when}, the tool returns an answer that has no field `{part}`, which `results.fields` reads{read}"
                         ),
                     )
-                    .help = Some(
-                        "give the `stop_if` a `result: $step` whose answer has the fields the results show, or show only fields both answers have".into(),
-                    );
+                    .help = Some(help.into());
                     break;
                 }
             }
@@ -2025,7 +2050,7 @@ impl<'a> Checker<'a> {
     /// `as` (it ends the workflow and names no result).
     fn check_step_keys(&mut self, index: usize, step: &Step) {
         let (kind, allowed): (&str, &[&str]) = if step.call.is_some() {
-            ("call", &["args", "errors", "as"])
+            ("call", &["args", "errors", "as", "when"])
         } else if step.find.is_some() {
             ("find", &["where", "missing", "ambiguous", "as"])
         } else if step.resolve.is_some() {
@@ -2033,7 +2058,8 @@ impl<'a> Checker<'a> {
         } else {
             ("stop_if", &[])
         };
-        let present: [(&str, &str, Option<At>); 7] = [
+        let present: [(&str, &str, Option<At>); 8] = [
+            ("when", "call", step.when.as_ref().map(|when| when.equal.at)),
             (
                 "args",
                 "call` or `resolve",
@@ -2107,14 +2133,21 @@ impl<'a> Checker<'a> {
     /// Checks a workflow's steps; returns the schema of the result the tool shapes.
     fn check_steps(&mut self, tool: &ToolSpec) -> Option<Value> {
         // Names visible to later steps: tool parameters, and each step's result with its schema.
-        let params: Vec<&str> = tool.params.keys().map(|k| k.value.as_str()).collect();
         let typed_params = typed_params(tool);
+        let params: Vec<&str> = typed_params.iter().map(|(name, _)| *name).collect();
+        // The names a message may hold: the file's parameters (`{limit}` is not filled in).
+        let message_names: Vec<&str> = tool.params.keys().map(|k| k.value.as_str()).collect();
         let mut results: Vec<(String, Option<Value>)> = Vec::new();
         // The steps (by `as`) whose call reads one page of a list the file's paging walks.
         let mut one_page: Vec<(String, String)> = Vec::new();
         let mut last: Option<Value> = None;
         // The answer of the step before, which a `stop_if` without `result` returns.
         let mut previous: Option<Value> = None;
+        // The calls that run only `when` their condition holds, by `as`: step number, condition.
+        let mut conditional: Vec<(String, usize, &Condition)> = Vec::new();
+        // Each step's answer, as the tool may return it: whether its call has a `when`, and the
+        // answer's schema (`None` for a step that answers nothing the tool returns).
+        let mut answers: Vec<(Option<&Condition>, Option<Option<Value>>)> = Vec::new();
         for (param_name, param) in &tool.params {
             if param.from.is_some() {
                 self.error(param_name.at, "a workflow's parameters fill no API parameter directly; steps use them as `$name`")
@@ -2162,7 +2195,8 @@ impl<'a> Checker<'a> {
                 continue;
             }
             self.check_step_keys(index, step);
-            let message_names = &params;
+            self.check_conditional_reads(index, step, &conditional, &params);
+            let message_names = &message_names;
             for (status, message) in &step.errors {
                 self.check_status(status);
                 self.check_placeholders(status.at, message, message_names, &[]);
@@ -2260,7 +2294,23 @@ impl<'a> Checker<'a> {
                         ));
                     }
                 }
+                if let Some(when) = &step.when {
+                    self.check_equal(&when.equal, &typed_params, &results);
+                    if index + 1 == tool.steps.len()
+                        && let Some(items) = tool.results.as_ref().and_then(|r| r.items.as_ref())
+                    {
+                        self.error(
+                            items.at,
+                            format!("`results.items` reads the list the last step answers, but step {} runs only `when` its condition holds", index + 1),
+                        )
+                        .help = Some("a list tool's last step always runs: remove its `when`, or make it a tool of its own".into());
+                    }
+                    if let Some(name) = &step.name {
+                        conditional.push((name.value.clone(), index + 1, when));
+                    }
+                }
                 let schema = success_schema(operation).cloned();
+                answers.push((step.when.as_ref(), Some(schema.clone())));
                 last = schema.clone();
                 previous = schema.clone();
                 if let Some(name) = &step.name {
@@ -2317,6 +2367,7 @@ impl<'a> Checker<'a> {
                     self.check_value(value, &field.value, slot.as_ref(), &typed_params, &results);
                 }
                 previous = item.clone();
+                answers.push((None, Some(item.clone())));
                 match &step.name {
                     Some(name) => results.push((name.value.clone(), item)),
                     None => {
@@ -2336,6 +2387,7 @@ impl<'a> Checker<'a> {
                     &results,
                 );
                 previous = None;
+                answers.push((None, None));
                 match &step.name {
                     Some(name) => results.push((name.value.clone(), id)),
                     None => {
@@ -2346,20 +2398,16 @@ impl<'a> Checker<'a> {
                     }
                 }
             } else if let Some(stop) = &step.stop_if {
-                if stop.equal.value.len() != 2 {
-                    self.error(stop.equal.at, "`equal` takes two values");
-                }
-                for value in &stop.equal.value {
-                    self.check_value(
-                        &Spanned {
-                            value: Value::String(value.value.clone()),
-                            at: value.at,
-                        },
-                        "equal",
-                        None,
-                        &typed_params,
-                        &results,
-                    );
+                self.check_equal(&stop.equal, &typed_params, &results);
+                answers.push((None, None));
+                if stop.result.is_none()
+                    && let Some((Some(_), _)) = answers.iter().rev().find(|(_, a)| a.is_some())
+                {
+                    self.error(
+                        stop.equal.at,
+                        format!("step {} returns the answer of the call before it when it stops, but that call runs only `when` its condition holds", index + 1),
+                    )
+                    .help = Some("name the answer to return with `result: $step`".into());
                 }
                 // What the tool returns when it stops: the `result` named, or the answer of the
                 // step before.
@@ -2367,10 +2415,26 @@ impl<'a> Checker<'a> {
                     Some(result) => self.check_reference(result, &params, &results),
                     None => previous.clone(),
                 };
-                self.stops.push((stop.equal.at, returned));
+                self.stops.push(OtherResult {
+                    at: stop.equal.at,
+                    returned,
+                    instead_of: None,
+                });
             }
         }
         if let Some(from) = tool.results.as_ref().and_then(|r| r.from.as_ref()) {
+            let head = Reference::read(&from.value).map(|r| r.head);
+            if let Some((_, number, _)) = conditional
+                .iter()
+                .find(|(name, ..)| Some(name.as_str()) == head)
+            {
+                self.error(
+                    from.at,
+                    format!("`results.from` names step {number}, which runs only `when` its condition holds: when it does not run there is no answer to return"),
+                )
+                .help = Some("leave `results.from` out: the tool then returns the answer of the last step that ran".into());
+                return None;
+            }
             if from.value.contains('.') {
                 self.error(
                     from.at,
@@ -2381,7 +2445,184 @@ impl<'a> Checker<'a> {
             }
             return self.check_reference(from, &params, &results);
         }
+        self.check_alternatives(tool, &answers);
         last
+    }
+
+    /// The calls with a `when` at the end of a workflow are alternatives: the tool returns the
+    /// answer of the last that ran, or the answer before them when none ran. Each such answer
+    /// must have the fields the results show; with none before them, the conditions must cover
+    /// every value of the one enum parameter they compare, or the tool may return nothing.
+    fn check_alternatives(
+        &mut self,
+        tool: &ToolSpec,
+        answers: &[(Option<&Condition>, Option<Option<Value>>)],
+    ) {
+        let mut alternatives: Vec<(usize, &Condition)> = Vec::new();
+        let mut fallback: Option<&Option<Value>> = None;
+        for (index, (when, answer)) in answers.iter().enumerate().rev() {
+            match (when, answer) {
+                (Some(when), Some(_)) => alternatives.push((index + 1, when)),
+                (None, Some(answer)) => {
+                    fallback = Some(answer);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if alternatives.is_empty() {
+            return;
+        }
+        // Returned when the alternative before it in the file did not run.
+        let returned = alternatives
+            .iter()
+            .skip(1)
+            .map(|(number, _)| answers[number - 1].1.clone().flatten())
+            .chain(fallback.cloned());
+        for ((number, when), returned) in alternatives.iter().zip(returned) {
+            self.stops.push(OtherResult {
+                at: when.equal.at,
+                returned,
+                instead_of: Some(*number),
+            });
+        }
+        if fallback.is_none() && !self.conditions_cover_an_enum(tool, &alternatives) {
+            let (_, first) = alternatives[alternatives.len() - 1];
+            let numbers: Vec<String> = alternatives
+                .iter()
+                .rev()
+                .map(|(number, _)| number.to_string())
+                .collect();
+            let mut d = Diagnostic::error(
+                first.equal.at,
+                format!(
+                    "when no `when` of step {} holds, the tool calls nothing and returns nothing",
+                    numbers.join(", ")
+                ),
+            );
+            d.severity = Severity::Warning;
+            d.help = Some("compare one `enum` parameter (or `$response_format`) with each of its values (`equal: [$param, code]`), so that one step always runs".into());
+            self.out.push(d);
+        }
+    }
+
+    /// Do the conditions compare one parameter with an `enum` mapping to each of its codes?
+    fn conditions_cover_an_enum(
+        &self,
+        tool: &ToolSpec,
+        alternatives: &[(usize, &Condition)],
+    ) -> bool {
+        let compared: Vec<(&str, &str)> = alternatives
+            .iter()
+            .filter_map(|(_, when)| {
+                let [left, right] = when.equal.value.as_slice() else {
+                    return None;
+                };
+                let param = Reference::read(&left.value)?.whole()?;
+                (!right.value.starts_with('$')).then_some((param, right.value.as_str()))
+            })
+            .collect();
+        let Some((param, _)) = compared.first() else {
+            return false;
+        };
+        // The values the parameter can have: its enum's codes, or the two formats.
+        let codes: Vec<String> =
+            if *param == "response_format" && !tool.params.keys().any(|k| k.value == *param) {
+                vec!["concise".into(), "detailed".into()]
+            } else {
+                let Some((_, codes)) = tool
+                    .params
+                    .iter()
+                    .find(|(name, _)| name.value == *param)
+                    .and_then(|(_, p)| p.enum_name.as_ref())
+                    .and_then(|name| {
+                        self.curation
+                            .enums
+                            .iter()
+                            .find(|(k, _)| k.value == name.value)
+                    })
+                else {
+                    return false;
+                };
+                codes
+                    .values()
+                    .map(|code| match &code.value {
+                        Value::String(text) => text.clone(),
+                        other => other.to_string(),
+                    })
+                    .collect()
+            };
+        compared.iter().all(|(p, _)| p == param)
+            && codes.iter().all(|code| {
+                compared
+                    .iter()
+                    .any(|(_, literal)| literal.trim().eq_ignore_ascii_case(code.trim()))
+            })
+    }
+
+    /// The two values an `equal` compares (a `stop_if`'s, a `when`'s).
+    fn check_equal(
+        &mut self,
+        equal: &Spanned<Vec<Spanned<String>>>,
+        typed_params: &[(&str, Option<&'static str>)],
+        results: &[(String, Option<Value>)],
+    ) {
+        if equal.value.len() != 2 {
+            self.error(equal.at, "`equal` takes two values");
+        }
+        for value in &equal.value {
+            self.check_value(
+                &Spanned {
+                    value: Value::String(value.value.clone()),
+                    at: value.at,
+                },
+                "equal",
+                None,
+                typed_params,
+                results,
+            );
+        }
+    }
+
+    /// Refuses a read of the answer of a call that runs only `when` its condition holds, from a
+    /// step that does not run under the same condition: there may be no answer to read.
+    fn check_conditional_reads(
+        &mut self,
+        index: usize,
+        step: &Step,
+        conditional: &[(String, usize, &Condition)],
+        params: &[&str],
+    ) {
+        for (head, at) in answer_reads(step, params) {
+            let Some((_, number, condition)) =
+                conditional.iter().rev().find(|(name, ..)| name == head)
+            else {
+                continue;
+            };
+            if step.when.as_ref() == Some(*condition) {
+                continue;
+            }
+            let shown: Vec<String> = condition
+                .equal
+                .value
+                .iter()
+                .map(|v| format!("`{}`", v.value))
+                .collect();
+            self.error(
+                at,
+                format!(
+                    "step {} reads the answer of step {number}, which runs only when {} equals {}: when it does not run there is no answer",
+                    index + 1,
+                    shown.first().map_or("", String::as_str),
+                    shown.get(1).map_or("", String::as_str)
+                ),
+            )
+            .help = Some(if step.call.is_some() {
+                format!("give step {} the same `when`", index + 1)
+            } else {
+                "read it only in calls with the same `when`".into()
+            });
+        }
     }
 
     /// A `resolve` step: a resolver of the file, a `value` that is text, and the resolver's scope
@@ -3023,7 +3264,22 @@ impl<'a> Checker<'a> {
 
 /// The tool's parameters with the JSON type each reaches the API with, where the file says it
 /// plainly (`type:` without an enum or resolver).
+/// The tool's parameters with their JSON types where known: the file's, then the ones its
+/// `results` add (`limit`, `response_format`), which steps may read too.
 fn typed_params(tool: &ToolSpec) -> Vec<(&str, Option<&'static str>)> {
+    let results = tool.results.as_ref();
+    let added = [
+        (
+            "limit",
+            "integer",
+            results.is_some_and(|r| r.limit.is_some()),
+        ),
+        (
+            "response_format",
+            "string",
+            results.is_some_and(|r| !r.detailed_fields.is_empty()),
+        ),
+    ];
     tool.params
         .iter()
         .map(|(name, param)| {
@@ -3039,6 +3295,12 @@ fn typed_params(tool: &ToolSpec) -> Vec<(&str, Option<&'static str>)> {
                     .map(|t| t.value.as_str()),
             )
         })
+        .chain(
+            added
+                .into_iter()
+                .filter(|(_, _, present)| *present)
+                .map(|(name, ty, _)| (name, Some(ty))),
+        )
         .collect()
 }
 
@@ -3064,6 +3326,38 @@ fn allowed_values(schema: &Value) -> Option<Vec<Value>> {
         (None, Some(Value::Array(values))) => Some(values.clone()),
         _ => None,
     }
+}
+
+/// The earlier answers a step reads (`$step`, `$step.field`), each with where it is written.
+fn answer_reads<'s>(step: &'s Step, params: &[&str]) -> Vec<(&'s str, At)> {
+    let is_param = |name: &str| params.contains(&name);
+    let mut reads = Vec::new();
+    for value in step
+        .args
+        .values()
+        .chain(step.where_fields.values())
+        .chain(&step.value)
+    {
+        let written = Written::read(&value.value, &is_param);
+        reads.extend(written.answers().into_iter().map(|head| (head, value.at)));
+    }
+    let texts = step
+        .find
+        .iter()
+        .chain(
+            step.stop_if
+                .iter()
+                .flat_map(|stop| stop.equal.value.iter().chain(&stop.result)),
+        )
+        .chain(step.when.iter().flat_map(|when| &when.equal.value));
+    for text in texts {
+        if let Some(reference) = Reference::read(&text.value)
+            && !reference.whole().is_some_and(is_param)
+        {
+            reads.push((reference.head, text.at));
+        }
+    }
+    reads
 }
 
 /// Could an object with `fields` be an instance of the object schema `branch`? Its required

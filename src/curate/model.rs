@@ -858,6 +858,11 @@ pub struct Step {
     pub ambiguous: Option<Spanned<String>>,
     /// End the workflow early, successfully, when both values are equal.
     pub stop_if: Option<StopIf>,
+    /// Make this `call` only when both values are equal (compared as `find` matches), such as
+    /// `equal: [$on, merge_request]`: one step per operation a choice of the model's leads to.
+    /// Only a later step with the same `when` may read its answer; the tool returns the answer of
+    /// the last step that ran.
+    pub when: Option<Condition>,
     /// Resolve `value` with this resolver: the id, as `$name` (`as`) for later steps. The
     /// resolver lists within the scope `args` gives (its own `args`' names, each from a
     /// parameter or an earlier step's result: the users of the task's workspace), or within its
@@ -866,6 +871,15 @@ pub struct Step {
     /// The readable value a `resolve` step resolves (`$param`); an absent one resolves to
     /// nothing, and is left out where it goes.
     pub value: Option<Spanned<Value>>,
+}
+
+/// When a step runs.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Condition {
+    /// Two values (`$param`, `$step.field` or literals), compared as `find` matches: text
+    /// ignoring case.
+    pub equal: Spanned<Vec<Spanned<String>>>,
 }
 
 /// End a workflow early.

@@ -328,6 +328,24 @@ impl<'v> Written<'v> {
         }
     }
 
+    /// The earlier answers it reads (`head` of each `$step.path`), at any depth.
+    pub fn answers(&self) -> Vec<&'v str> {
+        match self {
+            Written::Answer(reference) => vec![reference.head],
+            Written::When { condition, fields } => condition
+                .answers()
+                .into_iter()
+                .chain(fields.iter().flat_map(|(_, field)| field.answers()))
+                .collect(),
+            Written::Object(fields) => fields
+                .iter()
+                .flat_map(|(_, field)| field.answers())
+                .collect(),
+            Written::Array(items) => items.iter().flat_map(Written::answers).collect(),
+            Written::Template(_) | Written::Param(_) | Written::Literal(_) => Vec::new(),
+        }
+    }
+
     pub fn is_literal(&self) -> bool {
         matches!(self, Written::Literal(_))
     }

@@ -198,6 +198,9 @@ pub enum StepPlan {
         answer: Option<Value>,
         /// The operation changes something (its answer not fitting means it most likely did).
         writes: bool,
+        /// The step runs only when these two values are equal (`when`); its answer is null
+        /// otherwise, and only steps with the same condition read it.
+        when: Option<Box<(ValueRef, ValueRef)>>,
     },
     StopIf {
         left: ValueRef,
@@ -1026,6 +1029,7 @@ impl<'c> CuratedPlanner<'c> {
             "e",
             "page",
             "value",
+            "answer",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -1036,6 +1040,7 @@ impl<'c> CuratedPlanner<'c> {
                 .map(|p| format!("arg_{}", p.ident.trim_end_matches('_'))),
         );
         reserved.extend((0..16).map(|i| format!("wanted_{i}")));
+        reserved.extend((1..=spec.steps.len()).map(|i| format!("ran_{i}")));
         reserved.extend((0..16).map(|i| format!("names_{i}")));
         let reserved: Vec<&str> = reserved.iter().map(String::as_str).collect();
         let mut vars = Scope::with_reserved(&reserved);
@@ -1064,6 +1069,11 @@ impl<'c> CuratedPlanner<'c> {
                         ))
                     })
                     .collect::<Result<Vec<_>, String>>()?;
+                let when = step
+                    .when
+                    .as_ref()
+                    .map(|when| equal_pair(&when.equal.value, params, &results).map(Box::new))
+                    .transpose()?;
                 let schema = success_schema(&operation).cloned();
                 results.insert(written, (var.clone(), schema.clone()));
                 last = schema;
@@ -1083,16 +1093,10 @@ impl<'c> CuratedPlanner<'c> {
                     paging,
                     answer: None,
                     writes: !Annotations::for_operation(&operation).read_only_hint(),
+                    when,
                 });
             } else if let Some(stop) = &step.stop_if {
-                let values: Vec<ValueRef> = stop
-                    .equal
-                    .value
-                    .iter()
-                    .map(|v| value_ref(&Value::String(v.value.clone()), params, &results))
-                    .collect::<Result<_, _>>()?;
-                let [left, right] = <[ValueRef; 2]>::try_from(values)
-                    .map_err(|_| "internal error: `equal` takes two values".to_string())?;
+                let (left, right) = equal_pair(&stop.equal.value, params, &results)?;
                 let result = stop
                     .result
                     .as_ref()
@@ -1401,8 +1405,12 @@ fn answers_read(steps: &[StepPlan]) -> BTreeMap<&str, Vec<Vec<String>>> {
     let mut found: BTreeMap<&str, (&str, Vec<String>)> = BTreeMap::new();
     for step in steps {
         match step {
-            StepPlan::Call { args, .. } => {
-                args.iter().for_each(|(_, v)| visit(v, &found, &mut read))
+            StepPlan::Call { args, when, .. } => {
+                args.iter().for_each(|(_, v)| visit(v, &found, &mut read));
+                if let Some((left, right)) = when.as_deref() {
+                    visit(left, &found, &mut read);
+                    visit(right, &found, &mut read);
+                }
             }
             StepPlan::Resolve { value, scope, .. } => {
                 visit(value, &found, &mut read);
@@ -1526,6 +1534,21 @@ fn bind(
         ),
         Written::Literal(value) => ValueRef::Literal((*value).clone()),
     })
+}
+
+/// The two values an `equal` compares (a `stop_if`'s, a `when`'s).
+fn equal_pair(
+    equal: &[Spanned<String>],
+    params: &[ToolParam],
+    results: &IndexMap<String, (String, Option<Value>)>,
+) -> Result<(ValueRef, ValueRef), String> {
+    let values: Vec<ValueRef> = equal
+        .iter()
+        .map(|v| value_ref(&Value::String(v.value.clone()), params, results))
+        .collect::<Result<_, _>>()?;
+    let [left, right] = <[ValueRef; 2]>::try_from(values)
+        .map_err(|_| "internal error: `equal` takes two values".to_string())?;
+    Ok((left, right))
 }
 
 fn paging_plan(pagination: &Pagination, operation: &Operation, items: &str) -> PagingPlan {

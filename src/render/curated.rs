@@ -1325,8 +1325,14 @@ fn used_step_vars(tool: &CuratedTool, steps: &[StepPlan]) -> BTreeSet<String> {
     let mut last: Option<&String> = None;
     for step in steps {
         match step {
-            StepPlan::Call { var, args, .. } => {
+            StepPlan::Call {
+                var, args, when, ..
+            } => {
                 args.iter().for_each(|(_, v)| reads(v, &mut used));
+                if let Some((left, right)) = when.as_deref() {
+                    reads(left, &mut used);
+                    reads(right, &mut used);
+                }
                 last = Some(var);
             }
             StepPlan::StopIf {
@@ -1360,9 +1366,37 @@ fn used_step_vars(tool: &CuratedTool, steps: &[StepPlan]) -> BTreeSet<String> {
     }
     match &tool.results.source {
         Some(source) => reads(source, &mut used),
-        None => used.extend(last.cloned()),
+        None => {
+            let (alternatives, fallback) = last_answers(steps);
+            used.extend(alternatives.into_iter().map(|(_, var)| var.to_string()));
+            used.extend(fallback.map(str::to_string));
+        }
     }
     used
+}
+
+/// What a workflow returns by default: the answer of its last step that ran. The calls with a
+/// `when` at its end are alternatives, each with its step number, the last first; the answer
+/// before them (a call's or a `find`'s) is returned when none ran.
+fn last_answers(steps: &[StepPlan]) -> (Vec<(usize, &str)>, Option<&str>) {
+    let mut alternatives = Vec::new();
+    for (index, step) in steps.iter().enumerate().rev() {
+        match step {
+            StepPlan::Call {
+                var, when: Some(_), ..
+            } => alternatives.push((index + 1, var.as_str())),
+            StepPlan::Call { var, .. } | StepPlan::Find { var, .. } => {
+                return (alternatives, Some(var));
+            }
+            StepPlan::StopIf { .. } | StepPlan::Resolve { .. } => {}
+        }
+    }
+    (alternatives, None)
+}
+
+/// The local holding whether step `number`, a call with a `when`, ran.
+fn ran_local(number: usize) -> proc_macro2::Ident {
+    ident(&format!("ran_{number}"))
 }
 
 /// The number of the step whose answer a value reads, if it reads one (the first found).
@@ -1708,15 +1742,8 @@ fn steps_body(
     lookups_fetch: &[TokenStream],
     lookup_refs: &[TokenStream],
 ) -> (TokenStream, TokenStream) {
-    // Each parameter's value as the API wants it, computed once.
-    let wanted: Vec<usize> = (0..tool.params.len())
-        .filter(|index| {
-            !matches!(
-                tool.params[*index].kind,
-                ParamKind::Limit { .. } | ParamKind::ResponseFormat
-            )
-        })
-        .collect();
+    // Each parameter's value as the API wants it, computed once (where the steps read it).
+    let wanted: Vec<usize> = (0..tool.params.len()).collect();
     let arg_values = arg_statements(plan, tool_name, tool, &wanted);
     let shape_result = |value: TokenStream| {
         if lookups_fetch.is_empty() {
@@ -1734,6 +1761,15 @@ fn steps_body(
     // Each step variable and the number of the step whose answer it holds.
     let mut answers: Vec<(String, usize)> = Vec::new();
     let used = used_step_vars(tool, steps);
+    let (result_alternatives, result_fallback) = last_answers(steps);
+    // Whether each alternative ran is kept for the result, when the result is the last answer.
+    let alternatives: Vec<usize> = match tool.results.source {
+        None => result_alternatives
+            .iter()
+            .map(|(number, _)| *number)
+            .collect(),
+        Some(_) => Vec::new(),
+    };
     // Steps are numbered as the file lists them, `find` and `stop_if` steps included.
     let statements = steps.iter().enumerate().map(|(index, step)| match step {
         StepPlan::Call {
@@ -1745,6 +1781,7 @@ fn steps_body(
             paging,
             answer,
             writes,
+            when,
         } => {
             let operation = &plan.operations[*operation];
             let local = ident(var);
@@ -1803,25 +1840,43 @@ fn steps_body(
                 })?
             };
             // What later steps read of the answer is checked before they rely on it.
-            let Some(answer) = answer else {
-                return quote! {
-                    let #binding = {
-                        const STEP_ERRORS: &[(u16, &str)] = &[#( #step_errors ),*];
-                        #params
-                        #call
-                    };
-                };
-            };
-            let answer = raw_string(&answer.to_string());
-            quote! {
-                let #binding = {
+            let block = match answer {
+                None => quote! {{
                     const STEP_ERRORS: &[(u16, &str)] = &[#( #step_errors ),*];
-                    static READ: curated::Documented = curated::Documented::new(#answer);
                     #params
-                    let answer = #call;
-                    READ.check(&answer, #step_number, #api_id, #writes)?;
-                    answer
-                };
+                    #call
+                }},
+                Some(answer) => {
+                    let answer = raw_string(&answer.to_string());
+                    quote! {{
+                        const STEP_ERRORS: &[(u16, &str)] = &[#( #step_errors ),*];
+                        static READ: curated::Documented = curated::Documented::new(#answer);
+                        #params
+                        let answer = #call;
+                        READ.check(&answer, #step_number, #api_id, #writes)?;
+                        answer
+                    }}
+                }
+            };
+            let Some((left, right)) = when.as_deref() else {
+                return quote! { let #binding = #block; };
+            };
+            // A call made only when its condition holds answers nothing otherwise. Whether it
+            // ran is kept where the tool's result depends on it.
+            let condition = {
+                let left = value_expr(tool, left);
+                let right = value_expr(tool, right);
+                quote! { curated::same_text(&#left, &#right) }
+            };
+            let (ran_decl, condition) = if alternatives.contains(&(index + 1)) {
+                let ran = ran_local(index + 1);
+                (quote! { let #ran = #condition; }, quote! { #ran })
+            } else {
+                (quote! {}, condition)
+            };
+            quote! {
+                #ran_decl
+                let #binding = if #condition #block else { serde_json::Value::Null };
             }
         }
         StepPlan::StopIf {
@@ -1962,18 +2017,41 @@ fn steps_body(
     let statements: Vec<TokenStream> = statements.collect();
     let result = match &tool.results.source {
         Some(value) => value_expr(tool, value),
-        None => match &last_var {
-            Some(var) => {
-                let var = ident(var);
-                quote! { #var }
+        // The answer of the last step that ran.
+        None => {
+            let fallback = match result_fallback {
+                Some(var) => {
+                    let var = ident(var);
+                    quote! { #var }
+                }
+                None => quote! { serde_json::Value::Null },
+            };
+            if result_alternatives.is_empty() {
+                fallback
+            } else {
+                let branches = result_alternatives.iter().map(|(number, var)| {
+                    let ran = ran_local(*number);
+                    let var = ident(var);
+                    quote! { if #ran { #var } }
+                });
+                quote! { #( #branches )else* else { #fallback } }
             }
-            None => quote! { serde_json::Value::Null },
-        },
+        }
+    };
+    // A choice of answers is settled first, so the shaping reads one.
+    let (settle, result) = if result_alternatives.is_empty() || tool.results.source.is_some() {
+        (quote! {}, result)
+    } else {
+        (quote! { let answer = #result; }, quote! { answer })
     };
     let finish = if list_result {
         quote! {}
     } else {
-        shape_result(result)
+        let shaped = shape_result(result);
+        quote! {
+            #settle
+            #shaped
+        }
     };
     let body: Vec<&TokenStream> = statements.iter().chain([&finish]).collect();
     let arg_values = read_locals(arg_values, &body);
