@@ -457,6 +457,200 @@ fn the_detailed_format_can_ask_the_api_for_more_through_a_call_of_its_own() {
     }
 }
 
+#[test]
+fn a_list_of_readable_values_becomes_one_object_per_id_in_a_body_of_parts() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let members = json!({"values": [
+        {"user": {"uuid": "{u-bob}", "display_name": "Bob Stone"}},
+        {"user": {"uuid": "{u-ann}", "display_name": "Ann Lee"}},
+    ]});
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            ("GET", "/api/members", 200, members),
+            (
+                "GET",
+                "/api/user",
+                200,
+                json!({"uuid": "{u-me}", "display_name": "Me"}),
+            ),
+            (
+                "POST",
+                "/api/repos/web/pullrequests",
+                201,
+                json!({"id": 7, "title": "Faster search"}),
+            ),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_open_pull_request",
+        json!({"repo": "web", "title": "Faster search", "reviewers": ["bob stone", "me"]}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({"id": 7, "title": "Faster search"})
+    );
+    let received = log.lock().expect("the log").clone();
+    let (lookups, sent): (Vec<_>, Vec<_>) = received.into_iter().partition(|r| r.method == "GET");
+    let mut looked_up: Vec<&str> = lookups.iter().map(|r| r.path.as_str()).collect();
+    looked_up.sort_unstable();
+    assert_eq!(
+        looked_up,
+        ["/api/members", "/api/user"],
+        "the members listed, and `me` asked of the user's own operation"
+    );
+    // The body's parts are one object: `type` from the base, the rest its own, each reviewer an
+    // object with the id read from where each answer holds it.
+    assert_eq!(
+        sent,
+        [Received {
+            method: "POST".into(),
+            path: "/api/repos/web/pullrequests".into(),
+            query: None,
+            body: json!({
+                "type": "pullrequest",
+                "title": "Faster search",
+                "reviewers": [{"uuid": "{u-bob}"}, {"uuid": "{u-me}"}],
+            }),
+        }]
+    );
+
+    // Without reviewers, the list is left out rather than sent empty or null.
+    log.lock().expect("the log").clear();
+    let result = call(
+        binary,
+        &base_url,
+        "boards_open_pull_request",
+        json!({"repo": "web", "title": "Faster search"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let received = log.lock().expect("the log").clone();
+    assert_eq!(
+        received,
+        [Received {
+            method: "POST".into(),
+            path: "/api/repos/web/pullrequests".into(),
+            query: None,
+            body: json!({"type": "pullrequest", "title": "Faster search"}),
+        }]
+    );
+}
+
+#[test]
+fn each_refuses_what_is_not_a_list_and_item_fields_the_items_lack() {
+    refused(
+        "each_misuse",
+        &curation_with(&[(
+            "reviewers: { $each: $reviewers, uuid: $item }",
+            "reviewers: { $each: $title, uuid: $item.id }",
+        )]),
+    );
+}
+
+#[test]
+fn a_list_whose_items_do_not_fit_the_apis_items_is_refused() {
+    refused(
+        "list_items_mistyped",
+        &curation_with(&[(
+            "reviewers: { $each: $reviewers, uuid: $item }",
+            "reviewers: $reviewers",
+        )]),
+    );
+}
+
+#[test]
+fn an_alias_whose_answer_lacks_the_resolvers_id_path_is_refused() {
+    refused(
+        "alias_answer_shape",
+        &curation_with(&[(
+            "aliases: { me: { call: getCurrentUser, id: uuid } }",
+            "aliases: { me: getCurrentUser }",
+        )]),
+    );
+}
+
+#[test]
+fn a_workflow_parameter_no_step_reads_is_refused() {
+    refused(
+        "param_read_by_no_step",
+        &curation_with(&[(
+            "      title: { type: string, description: The pull request's title }\n",
+            "      title: { type: string, description: The pull request's title }\n      reason: { type: string, description: Why }\n",
+        )]),
+    );
+}
+
+#[test]
+fn a_required_query_built_from_no_argument_is_refused_and_nothing_is_sent() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![(
+            "GET",
+            "/api/albums/search",
+            200,
+            json!({"albums": [{"name": "Pastel Blues"}]}),
+        )],
+    );
+    let result = call(binary, &base_url, "boards_find_albums", json!({}));
+    assert_eq!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["content"][0]["text"],
+        "Give at least one of artist, year: the API needs `q`, which is built from them."
+    );
+    assert_eq!(log.lock().expect("the log").len(), 0, "nothing is sent");
+    let result = call(
+        binary,
+        &base_url,
+        "boards_find_albums",
+        json!({"artist": "Nina Simone"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let received = log.lock().expect("the log").clone();
+    assert_eq!(
+        received
+            .iter()
+            .map(|r| (r.method.as_str(), r.path.as_str(), r.query.as_deref()))
+            .collect::<Vec<_>>(),
+        [(
+            "GET",
+            "/api/albums/search",
+            Some("q=artist%3A%22Nina+Simone%22")
+        )]
+    );
+}
+
+#[test]
+fn a_text_cursor_sent_back_as_a_page_number_is_refused() {
+    refused(
+        "cursor_text_into_integer",
+        &curation_with(&[(
+            "      words: { from: q, description: \"Words to find, for example upgrade\" }\n    pagination: { style: page, page_param: page, size_param: none }",
+            "      words: { from: q, description: \"Words to find, for example upgrade\" }\n    pagination: { style: cursor, cursor_param: page, next_cursor: posts.0.blurb, size_param: none }",
+        )]),
+    );
+}
+
+#[test]
+fn a_quoted_null_in_a_declared_type_list_is_the_null_type() {
+    let text = curation_with(&[(
+        "          assignee: { type: object, properties: { displayName: { type: string } } }\n",
+        "          assignee: { type: object, properties: { displayName: { type: [string, \"null\"] } } }\n",
+    )]);
+    let api = mcpgen::load::load(&fixtures().join("openapi.yaml")).expect("the fixture loads");
+    if let Err(error) = mcpgen::curate::check_text(Path::new("mcpgen.yaml"), &text, &api) {
+        panic!(
+            "`type: [string, \"null\"]` is a type list:\n{}",
+            error.rendered
+        );
+    }
+}
+
 /// The fixture with `set_project_state`'s steps replaced by `steps` (and `results` by `results`).
 fn with_choice(steps: &str, results: &str) -> String {
     curation_with(&[(
@@ -2970,7 +3164,7 @@ fn a_number_parameter_where_the_api_takes_text_is_refused_with_the_template_that
     refused("number_parameter_for_text", &edit("$topic"));
     // What the help suggests is accepted.
     let api = mcpgen::load::load(&fixtures().join("openapi.yaml")).expect("the fixture loads");
-    let converted = edit(r#"{ template: "{topic}", quote: none }"#);
+    let converted = edit(r#"{ template: "{topic} {text}", quote: none }"#);
     if let Err(error) = mcpgen::curate::check_text(Path::new("mcpgen.yaml"), &converted, &api) {
         panic!("the suggested template is accepted:\n{}", error.rendered);
     }

@@ -15,7 +15,7 @@ use super::schema::{
     is_array, json_types, only_array, operation_inputs, schema_at, success_schema,
 };
 use super::semantics::{
-    IF_PRESENT, Reference, SEARCHED, Written, glob_matches, is_searched, lookup_param,
+    EACH, IF_PRESENT, ITEM, Reference, SEARCHED, Written, glob_matches, is_searched, lookup_param,
     paging_param_names, paging_params, parameter_references, resolver_id_path, resolver_id_schema,
     resolver_items, resolver_paging, scoped_by, takes_paging, template_params, walked_pagination,
 };
@@ -42,6 +42,8 @@ pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
         curation: &curation,
         out: declared,
         stops: Vec::new(),
+        item_types: Vec::new(),
+        each_item: None,
     };
     checker.run();
     // A finding made while checking several tools is reported once, naming them all; one also
@@ -82,6 +84,12 @@ struct Checker<'a> {
     /// when it stops, an earlier one when its last calls run only `when` …): for `results.fields`
     /// to be checked against.
     stops: Vec<OtherResult>,
+    /// The JSON types of the items of the list parameters of the tool being checked (a resolved
+    /// list's ids are text, or numbers where the API takes them).
+    item_types: Vec<(String, Vec<&'static str>)>,
+    /// Inside an `$each` object being checked: the JSON types of its items and their schema,
+    /// where known, for `$item` and `$item.field`.
+    each_item: Option<(Vec<&'static str>, Option<Value>)>,
 }
 
 /// An answer a workflow may return instead of its last step's.
@@ -697,10 +705,14 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        if let (Some(next), Some(schema)) = (&pagination.next_cursor, success_schema(operation))
-            && let Err((part, available)) = schema_at(schema, &next.value)
-        {
-            self.unknown_field(next.at, &part, &available, &operation.id);
+        if let (Some(next), Some(schema)) = (&pagination.next_cursor, success_schema(operation)) {
+            match schema_at(schema, &next.value) {
+                Err((part, available)) => {
+                    self.unknown_field(next.at, &part, &available, &operation.id)
+                }
+                Ok(Some(cursor)) => self.check_cursor_fits(pagination, operation, next, &cursor),
+                Ok(None) => {}
+            }
         }
         if let (Some(more), Some(schema)) = (&pagination.has_more, success_schema(operation)) {
             match schema_at(schema, &more.value) {
@@ -788,6 +800,43 @@ impl<'a> Checker<'a> {
                 }
                 Ok(None) => {}
             }
+        }
+    }
+
+    /// The cursor the answer holds (`next`) is sent back as the cursor parameter: text cannot
+    /// go where the API takes a number (a link to the next page is not a page number).
+    fn check_cursor_fits(
+        &mut self,
+        pagination: &Pagination,
+        operation: &Operation,
+        next: &Spanned<String>,
+        cursor: &Value,
+    ) {
+        let name = pagination
+            .cursor_param
+            .as_ref()
+            .map_or("cursor", |p| p.value.as_str());
+        let Some(param) = operation.parameters.iter().find(|p| p.name == name) else {
+            return;
+        };
+        let takes = json_types(any_branch(&param.schema));
+        let gives = json_types(any_branch(cursor));
+        let numeric = |types: &[&str]| {
+            !types.is_empty() && types.iter().all(|t| matches!(*t, "integer" | "number"))
+        };
+        if numeric(&takes) && gives.contains(&"string") && !numeric(&gives) {
+            self.error(
+                next.at,
+                format!(
+                    "`{}` in the answer of `{}` is text, but the cursor parameter `{name}` takes {}",
+                    next.value,
+                    operation.id,
+                    with_article(&takes.join(" or "))
+                ),
+            )
+            .help = Some(format!(
+                "a page number the server counts is `style: page` with `page_param: {name}`; a link to the next page is `style: link`"
+            ));
         }
     }
 
@@ -1048,13 +1097,15 @@ impl<'a> Checker<'a> {
                 }
             }
         }
-        for operation in resolver.aliases.values().filter_map(|alias| match alias {
-            Alias::Operation(operation) => Some(operation),
-            Alias::Literal { .. } => None,
-        }) {
-            if let Some(op) = self.operation(operation)
-                && op.parameters.iter().any(|p| p.required)
-            {
+        for (word, (operation, id)) in resolver
+            .aliases
+            .iter()
+            .filter_map(|(word, alias)| Some((word, alias.operation()?)))
+        {
+            let Some(op) = self.operation(operation) else {
+                continue;
+            };
+            if op.parameters.iter().any(|p| p.required) {
                 self.error(
                     operation.at,
                     format!(
@@ -1062,6 +1113,29 @@ impl<'a> Checker<'a> {
                         op.id
                     ),
                 );
+            }
+            // The id is read from the alias's own answer, which may be shaped otherwise than the
+            // resolver's items (the user itself, not a membership holding it).
+            let path = id.map_or(resolver_id_path(resolver), |id| id.value.as_str());
+            if let Some(answer) = success_schema(op)
+                && let Err((part, available)) = schema_at(answer, path)
+            {
+                let at = id.map_or(operation.at, |id| id.at);
+                let mut d = Diagnostic::error(
+                    at,
+                    format!(
+                        "the answer of `{}` (alias `{}`) has no field `{part}`, where the alias's id is read (`{path}`)",
+                        op.id, word
+                    ),
+                )
+                .suggest(&part, available.iter().map(String::as_str));
+                if id.is_none() && d.help.is_none() {
+                    d.help = Some(format!(
+                        "give the alias the id's path in that answer: `{}: {{ call: {}, id: … }}`",
+                        word, operation.value
+                    ));
+                }
+                self.out.push(d);
             }
         }
     }
@@ -1356,6 +1430,24 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        self.item_types = tool
+            .params
+            .iter()
+            .filter(|(_, param)| {
+                param
+                    .ty
+                    .as_ref()
+                    .is_some_and(|t| t.value == ParamType::Array)
+            })
+            .map(|(name, param)| {
+                let types = if param.resolve.is_some() {
+                    vec!["string", "integer"]
+                } else {
+                    vec![param.items.as_ref().map_or("string", |t| t.value.as_str())]
+                };
+                (name.value.clone(), types)
+            })
+            .collect();
         let response = if let Some(call) = &tool.call {
             let Some(operation) = self.operation(call) else {
                 return;
@@ -2422,6 +2514,7 @@ impl<'a> Checker<'a> {
                 });
             }
         }
+        self.check_params_read(tool, &params);
         if let Some(from) = tool.results.as_ref().and_then(|r| r.from.as_ref()) {
             let head = Reference::read(&from.value).map(|r| r.head);
             if let Some((_, number, _)) = conditional
@@ -2558,6 +2651,53 @@ impl<'a> Checker<'a> {
                     .iter()
                     .any(|(_, literal)| literal.trim().eq_ignore_ascii_case(code.trim()))
             })
+    }
+
+    /// Refuses a workflow parameter that no step reads (nor a template, nor a resolver's
+    /// scope): the model would be asked for it for nothing.
+    fn check_params_read(&mut self, tool: &ToolSpec, params: &[&str]) {
+        let is_param = |name: &str| params.contains(&name);
+        let mut read: BTreeSet<String> = BTreeSet::new();
+        for step in &tool.steps {
+            let step = &step.value;
+            for value in step
+                .args
+                .values()
+                .chain(step.where_fields.values())
+                .chain(&step.value)
+            {
+                read.extend(Written::read(&value.value, &is_param).params());
+            }
+            let texts = step
+                .find
+                .iter()
+                .chain(
+                    step.stop_if
+                        .iter()
+                        .flat_map(|stop| stop.equal.value.iter().chain(&stop.result)),
+                )
+                .chain(step.when.iter().flat_map(|when| &when.equal.value));
+            for text in texts {
+                if let Some(name) = Reference::read(&text.value).and_then(|r| r.whole()) {
+                    read.insert(name.to_string());
+                }
+            }
+        }
+        for name in tool.params.keys() {
+            if !read.contains(&name.value) && !scopes_a_resolver(self.curation, tool, &name.value) {
+                self.error(
+                    name.at,
+                    format!(
+                        "no step reads parameter `{}`: the model would be asked for it for nothing",
+                        name.value
+                    ),
+                )
+                .help = Some(format!(
+                    "pass it to a step (`field: ${}`), or remove it",
+                    name.value
+                ));
+            }
+        }
     }
 
     /// The two values an `equal` compares (a `stop_if`'s, a `when`'s).
@@ -2760,8 +2900,34 @@ impl<'a> Checker<'a> {
                     .and_then(|(_, declared)| *declared)
                     .into_iter()
                     .collect();
-                if let Some(target) = target {
-                    self.check_types(at, slot, Some(&format!("${name}")), &source_types, target);
+                let written = format!("${name}");
+                let Some(target) = target else { return };
+                let before = self.out.len();
+                self.check_types(at, slot, Some(&written), &source_types, target);
+                // A list's items must fit the items the API takes, too.
+                if self.out.len() == before
+                    && source_types == ["array"]
+                    && let Some(items) = target.get("items").map(any_branch)
+                    && let Some((_, item_types)) =
+                        self.item_types.iter().find(|(param, _)| param == name)
+                {
+                    let item_types = item_types.clone();
+                    let before = self.out.len();
+                    self.check_types(
+                        at,
+                        &format!("{slot}[]"),
+                        Some(&format!("{written}[]")),
+                        &item_types,
+                        items,
+                    );
+                    if self.out.len() > before
+                        && json_types(items) == ["object"]
+                        && let Some(d) = self.out.last_mut()
+                    {
+                        d.help = Some(format!(
+                            "make one object per item: `{{ {EACH}: {written}, field: ${ITEM} }}`"
+                        ));
+                    }
                 }
             }
             Written::Answer(reference) => {
@@ -2793,6 +2959,61 @@ impl<'a> Checker<'a> {
                     );
                 }
                 self.check_object(at, fields, slot, target, params, results);
+            }
+            Written::Each { list, fields } => {
+                let Some(item) = self.each_list(at, list, slot, params, results) else {
+                    return;
+                };
+                if let Some(target) = target {
+                    self.check_types(at, slot, None, &["array"], target);
+                }
+                let item_target = target.and_then(|t| t.get("items")).map(any_branch);
+                let outer = self.each_item.replace(item);
+                self.check_object(
+                    at,
+                    fields,
+                    &format!("{slot}[]"),
+                    item_target,
+                    params,
+                    results,
+                );
+                self.each_item = outer;
+            }
+            Written::Item(path) => {
+                let written = match *path {
+                    "" => format!("${ITEM}"),
+                    path => format!("${ITEM}.{path}"),
+                };
+                let Some((types, schema)) = self.each_item.clone() else {
+                    self.error(at, format!("`{written}` is the item of an `{EACH}` object, and there is none around it"));
+                    return;
+                };
+                let source = match (path.is_empty(), schema) {
+                    (true, _) => types,
+                    (false, Some(schema)) => match schema_at(&schema, path) {
+                        Ok(found) => found.map(|found| json_types(&found)).unwrap_or_default(),
+                        Err((part, available)) => {
+                            let d = Diagnostic::error(
+                                at,
+                                format!("the items `{EACH}` goes through have no field `{part}`"),
+                            )
+                            .suggest(&part, available.iter().map(String::as_str));
+                            self.out.push(d);
+                            return;
+                        }
+                    },
+                    (false, None) if types.iter().all(|t| *t != "object") => {
+                        self.error(
+                            at,
+                            format!("`{written}` reads a field, but the items `{EACH}` goes through are {}", with_article(&types.join(" or "))),
+                        );
+                        return;
+                    }
+                    (false, None) => Vec::new(),
+                };
+                if let Some(target) = target {
+                    self.check_types(at, slot, Some(&written), &source, target);
+                }
             }
             Written::Object(fields) => self.check_object(at, fields, slot, target, params, results),
             Written::Array(items) => self.check_array(at, items, slot, target, params, results),
@@ -2828,6 +3049,77 @@ impl<'a> Checker<'a> {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// The list an `$each` goes through (a list parameter, or a list in an earlier answer):
+    /// the JSON types of its items and their schema where known; `None` after reporting what is
+    /// not a list.
+    fn each_list(
+        &mut self,
+        at: At,
+        list: &Written,
+        slot: &str,
+        params: &[(&str, Option<&'static str>)],
+        results: &[(String, Option<Value>)],
+    ) -> Option<(Vec<&'static str>, Option<Value>)> {
+        match list {
+            Written::Param(name) => {
+                let declared = params
+                    .iter()
+                    .find(|(param, _)| param == name)
+                    .and_then(|(_, ty)| *ty);
+                match self.item_types.iter().find(|(param, _)| param == name) {
+                    Some((_, types)) => Some((types.clone(), None)),
+                    None => {
+                        self.error(
+                            at,
+                            format!(
+                                "`{EACH}` in `{slot}` goes through a list, but `${name}` is {}",
+                                declared.map_or("not one".to_string(), with_article)
+                            ),
+                        )
+                        .help = Some(format!("declare `{name}` with `type: array`"));
+                        None
+                    }
+                }
+            }
+            Written::Answer(reference) => {
+                let text = match reference.path {
+                    "" => format!("${}", reference.head),
+                    path => format!("${}.{path}", reference.head),
+                };
+                let names: Vec<&str> = params.iter().map(|(name, _)| *name).collect();
+                let spanned = Spanned {
+                    value: text.clone(),
+                    at,
+                };
+                match self.check_reference(&spanned, &names, results) {
+                    Some(schema) if is_array(&schema) => {
+                        let items = schema.get("items").map(any_branch).cloned();
+                        let types = items.as_ref().map(json_types).unwrap_or_default();
+                        Some((types, items))
+                    }
+                    Some(schema) => {
+                        self.error(
+                            at,
+                            format!(
+                                "`{EACH}` in `{slot}` goes through a list, but `{text}` is {}",
+                                with_article(&json_types(&schema).join(" or "))
+                            ),
+                        );
+                        None
+                    }
+                    None => Some((Vec::new(), None)),
+                }
+            }
+            _ => {
+                self.error(
+                    at,
+                    format!("`{EACH}` in `{slot}` takes the list to go through: `$param` or `$step.field`"),
+                );
+                None
             }
         }
     }

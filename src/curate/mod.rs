@@ -158,6 +158,33 @@ fn place_mapped_fields(curation: &mut Curation, node: &Node) {
 /// a string parameter as the text `true`). Covers every literal the API receives: `fixed`
 /// values, enum codes, parameter defaults and step `args` and `where` values at any depth.
 fn keep_quoted_strings(curation: &mut Curation, node: &Node) {
+    // Declared schemas: `type: [string, "null"]` names the type `null`, not a null.
+    let root = node.as_mapping();
+    for (section, declared) in [
+        ("responses", &mut curation.responses),
+        ("requests", &mut curation.requests),
+    ] {
+        let Some(written) = root.and_then(|m| m.get_mapping(section)) else {
+            continue;
+        };
+        for (key, value) in declared.iter_mut() {
+            if let Some(node) = written.get_node(key.value.as_str()) {
+                quoted_stay_strings(&mut value.value, node);
+            }
+        }
+    }
+    if let Some(written) = root.and_then(|m| m.get_mapping("query")) {
+        for (operation, params) in curation.query.iter_mut() {
+            let Some(written) = written.get_mapping(operation.value.as_str()) else {
+                continue;
+            };
+            for (key, value) in params.iter_mut() {
+                if let Some(node) = written.get_node(key.value.as_str()) {
+                    quoted_stay_strings(&mut value.value, node);
+                }
+            }
+        }
+    }
     if let Some(enums) = node.as_mapping().and_then(|m| m.get_mapping("enums")) {
         for (name, codes) in curation.enums.iter_mut() {
             let Some(written) = enums.get_mapping(name.value.as_str()) else {
@@ -465,9 +492,26 @@ impl Walker<'_> {
             .or_else(|| schema.get("oneOf"))
             .and_then(Value::as_array)
         {
-            let chosen = variants
+            let fitting: Vec<&Value> = variants
                 .iter()
-                .find(|variant| self.types_of(variant).iter().any(|t| kinds.contains(t)));
+                .filter(|variant| self.types_of(variant).iter().any(|t| kinds.contains(t)))
+                .collect();
+            // Of two mappings (an alias `{ call, id }` or `{ value }`), the one whose keys these
+            // are; else the first that takes this kind of node.
+            let keys_fit = |variant: &Value| {
+                let variant = self.deref(variant);
+                let properties = variant.get("properties").and_then(Value::as_object);
+                node.as_mapping().is_some_and(|mapping| {
+                    mapping
+                        .keys()
+                        .all(|key| properties.is_some_and(|p| p.contains_key(key.as_str())))
+                })
+            };
+            let chosen = fitting
+                .iter()
+                .find(|variant| keys_fit(variant))
+                .or(fitting.first())
+                .copied();
             match chosen {
                 Some(variant) => self.walk(node, variant, path),
                 None => self.wrong_type(node, variants, path),

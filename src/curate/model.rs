@@ -497,14 +497,36 @@ pub struct Resolver {
 #[derive(Debug, Clone, JsonSchema)]
 #[serde(untagged, deny_unknown_fields)]
 pub enum Alias {
-    /// An operation without parameters whose answer is the item (`me: getCurrentUser`).
+    /// An operation without parameters whose answer is the item (`me: getCurrentUser`), its
+    /// id where the resolver's `id` says.
     Operation(Spanned<String>),
+    /// The same, with the id at a path of its own, for an answer shaped otherwise than the
+    /// resolver's items (`me: { call: getCurrentUser, id: uuid }` beside members listed as
+    /// `{ user: { uuid } }`).
+    Call {
+        /// The operation, without required parameters.
+        call: Spanned<String>,
+        /// The dotted path of the id in its answer.
+        id: Spanned<String>,
+    },
     /// A value sent to the API as it is, in place of an id (`me: { value: me }`, for an API
     /// that takes `me` itself).
     Literal {
         /// The value the API gets.
         value: Spanned<String>,
     },
+}
+
+impl Alias {
+    /// The operation an alias calls, and the path of the id in its answer when the alias gives
+    /// one (else the resolver's `id`).
+    pub fn operation(&self) -> Option<(&Spanned<String>, Option<&Spanned<String>>)> {
+        match self {
+            Alias::Operation(operation) => Some((operation, None)),
+            Alias::Call { call, id } => Some((call, Some(id))),
+            Alias::Literal { .. } => None,
+        }
+    }
 }
 
 /// Read through a plain value, like [`FieldSpec`]: the YAML reader keeps positions only outside
@@ -519,10 +541,33 @@ impl<'de> Deserialize<'de> for Alias {
                 value: operation,
                 at,
             })),
+            Value::Object(map) if map.contains_key("call") => {
+                if let Some(key) = map
+                    .keys()
+                    .find(|key| !matches!(key.as_str(), "call" | "id"))
+                {
+                    return Err(D::Error::custom(format!(
+                        "unknown key `{key}` in an alias to an operation: it takes `call` and `id`"
+                    )));
+                }
+                let text = |key: &str| match map.get(key) {
+                    Some(Value::String(text)) => Ok(Spanned {
+                        value: text.clone(),
+                        at,
+                    }),
+                    _ => Err(D::Error::custom(format!(
+                        "an alias to an operation with an id of its own is `{{ call: getCurrentUser, id: uuid }}`; `{key}` is missing or not text"
+                    ))),
+                };
+                Ok(Alias::Call {
+                    call: text("call")?,
+                    id: text("id")?,
+                })
+            }
             Value::Object(map) => {
                 if let Some(key) = map.keys().find(|key| *key != "value") {
                     return Err(D::Error::custom(format!(
-                        "unknown key `{key}` in an alias: an alias is an operationId or `{{ value: ... }}`"
+                        "unknown key `{key}` in an alias: an alias is an operationId, `{{ call: operationId, id: path }}` or `{{ value: ... }}`"
                     )));
                 }
                 let value = match map.get("value") {
@@ -540,7 +585,7 @@ impl<'de> Deserialize<'de> for Alias {
                 })
             }
             _ => Err(D::Error::custom(
-                "an alias is an operationId (`me: getCurrentUser`) or a value the API understands (`me: { value: me }`)",
+                "an alias is an operationId (`me: getCurrentUser`), one with the id's path in its answer (`me: { call: getCurrentUser, id: uuid }`) or a value the API understands (`me: { value: me }`)",
             )),
         }
     }

@@ -50,6 +50,9 @@ pub fn schema_at<'s>(
         };
         match properties.iter().find(|(name, _)| name.as_str() == part) {
             Some((_, schema)) => current = schema,
+            // A part of the object that does not list its properties (one the spec leaves open,
+            // or too deep to be written out) may hold the field: it cannot be checked.
+            None if has_open_part(root, current) => return Ok(None),
             None => {
                 return Err((
                     part.to_string(),
@@ -119,6 +122,21 @@ pub(crate) fn object_properties<'s>(
         }
     }
     found
+}
+
+/// Is `schema` made of parts (`allOf`), one of which is an object that lists no properties?
+fn has_open_part(root: &Value, schema: &Value) -> bool {
+    deref(root, schema)
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .any(|part| {
+            let part = deref(root, part);
+            part.get("$ref").is_some()
+                || (object_properties(root, part).is_none() && !is_array(part))
+                || has_open_part(root, part)
+        })
 }
 
 /// Is `schema` a list?

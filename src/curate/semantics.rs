@@ -256,6 +256,30 @@ pub fn searches(resolver: &Resolver) -> bool {
 /// `{ $if: $description, type: doc, ... }` is sent when `description` is given, left out when not.
 pub const IF_PRESENT: &str = "$if";
 
+/// The names in `{name}` and `{name:…}` placeholders anywhere in the texts of `value`, read
+/// leniently (for a template that is written wrongly).
+fn placeholders(value: &Value) -> Vec<String> {
+    match value {
+        Value::String(text) => text
+            .split('{')
+            .skip(1)
+            .filter_map(|rest| {
+                let name = rest.split(['}', ':']).next()?;
+                (!name.is_empty()).then(|| name.to_string())
+            })
+            .collect(),
+        Value::Array(items) => items.iter().flat_map(placeholders).collect(),
+        Value::Object(fields) => fields.values().flat_map(placeholders).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The key of an object made once per item of a list (`{ $each: $list, id: $item }`).
+pub const EACH: &str = "$each";
+
+/// In an `$each` object, the name of its item: `$item`, `$item.id`.
+pub const ITEM: &str = "item";
+
 /// A value written where an argument goes (a step's `args`, a tool's `fixed`, a resolver's
 /// `args`), read once: what each part of it is. `check` verifies each part against the slot it
 /// fills, and `plan` binds each part to where its value comes from, from this one reading.
@@ -273,6 +297,14 @@ pub enum Written<'v> {
         condition: Box<Written<'v>>,
         fields: Vec<(&'v str, Written<'v>)>,
     },
+    /// One object per item of `list`: `{ $each: $reviewers, uuid: $item }`.
+    Each {
+        list: Box<Written<'v>>,
+        fields: Vec<(&'v str, Written<'v>)>,
+    },
+    /// In an `$each` object, its item (`$item`), or a field of it at a dotted path
+    /// (`$item.id`).
+    Item(&'v str),
     /// An object, some field of which (at any depth) is not a literal.
     Object(Vec<(&'v str, Written<'v>)>),
     /// A list, some item of which (at any depth) is not a literal.
@@ -284,29 +316,39 @@ pub enum Written<'v> {
 impl<'v> Written<'v> {
     /// Reads `value`; `is_param` says which names are the tool's parameters.
     pub fn read(value: &'v Value, is_param: &dyn Fn(&str) -> bool) -> Self {
+        Self::read_in(value, is_param, false)
+    }
+
+    /// Reads `value`, inside an `$each` object when `in_each` (where `$item` is its item).
+    fn read_in(value: &'v Value, is_param: &dyn Fn(&str) -> bool, in_each: bool) -> Self {
         if Template::is_template(value) {
             return Written::Template(value);
         }
         if let Some(reference) = Reference::of(value) {
             return match reference.whole() {
+                _ if in_each && reference.head == ITEM => Written::Item(reference.path),
                 Some(name) if is_param(name) => Written::Param(name),
                 _ => Written::Answer(reference),
             };
         }
-        let fields = |fields: &'v serde_json::Map<String, Value>| {
+        let fields = |fields: &'v serde_json::Map<String, Value>, in_each: bool| {
             fields
                 .iter()
-                .filter(|(name, _)| name.as_str() != IF_PRESENT)
-                .map(|(name, field)| (name.as_str(), Written::read(field, is_param)))
+                .filter(|(name, _)| !matches!(name.as_str(), IF_PRESENT | EACH))
+                .map(|(name, field)| (name.as_str(), Written::read_in(field, is_param, in_each)))
                 .collect::<Vec<_>>()
         };
         match value {
+            Value::Object(map) if map.contains_key(EACH) => Written::Each {
+                list: Box::new(Written::read_in(&map[EACH], is_param, in_each)),
+                fields: fields(map, true),
+            },
             Value::Object(map) if map.contains_key(IF_PRESENT) => Written::When {
-                condition: Box::new(Written::read(&map[IF_PRESENT], is_param)),
-                fields: fields(map),
+                condition: Box::new(Written::read_in(&map[IF_PRESENT], is_param, in_each)),
+                fields: fields(map, in_each),
             },
             Value::Object(map) => {
-                let fields = fields(map);
+                let fields = fields(map, in_each);
                 if fields.iter().all(|(_, field)| field.is_literal()) {
                     Written::Literal(value)
                 } else {
@@ -316,7 +358,7 @@ impl<'v> Written<'v> {
             Value::Array(items) => {
                 let items: Vec<Written> = items
                     .iter()
-                    .map(|item| Written::read(item, is_param))
+                    .map(|item| Written::read_in(item, is_param, in_each))
                     .collect();
                 if items.iter().all(Written::is_literal) {
                     Written::Literal(value)
@@ -325,6 +367,34 @@ impl<'v> Written<'v> {
                 }
             }
             literal => Written::Literal(literal),
+        }
+    }
+
+    /// The tool parameters it reads, at any depth, templates' placeholders included.
+    pub fn params(&self) -> Vec<String> {
+        match self {
+            Written::Param(name) => vec![name.to_string()],
+            Written::Template(value) => match Template::parse(value) {
+                Ok(template) => template.params().into_iter().map(str::to_string).collect(),
+                // A template `check` refuses still names what it would read.
+                Err(_) => placeholders(value),
+            },
+            Written::When { condition, fields } => condition
+                .params()
+                .into_iter()
+                .chain(fields.iter().flat_map(|(_, field)| field.params()))
+                .collect(),
+            Written::Each { list, fields } => list
+                .params()
+                .into_iter()
+                .chain(fields.iter().flat_map(|(_, field)| field.params()))
+                .collect(),
+            Written::Object(fields) => fields
+                .iter()
+                .flat_map(|(_, field)| field.params())
+                .collect(),
+            Written::Array(items) => items.iter().flat_map(Written::params).collect(),
+            Written::Answer(_) | Written::Literal(_) | Written::Item(_) => Vec::new(),
         }
     }
 
@@ -341,8 +411,15 @@ impl<'v> Written<'v> {
                 .iter()
                 .flat_map(|(_, field)| field.answers())
                 .collect(),
+            Written::Each { list, fields } => list
+                .answers()
+                .into_iter()
+                .chain(fields.iter().flat_map(|(_, field)| field.answers()))
+                .collect(),
             Written::Array(items) => items.iter().flat_map(Written::answers).collect(),
-            Written::Template(_) | Written::Param(_) | Written::Literal(_) => Vec::new(),
+            Written::Template(_) | Written::Param(_) | Written::Literal(_) | Written::Item(_) => {
+                Vec::new()
+            }
         }
     }
 

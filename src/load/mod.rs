@@ -876,6 +876,8 @@ impl<'a> Loader<'a> {
         let mut schema = if kind == BodyKind::Text {
             serde_json::json!({ "type": "string" })
         } else {
+            let mut schema = schema;
+            merge_object_parts(&mut schema);
             schema
         };
         let files = if kind == BodyKind::Multipart {
@@ -967,6 +969,101 @@ fn param_style(
     };
     let found = ParamStyle { style, explode };
     Ok((found != default).then_some(found))
+}
+
+/// Makes a body schema written as the parts of one object (`allOf`, as generated specs write
+/// inheritance: Bitbucket's `pullrequest` is its base `object` plus fields of its own) that one
+/// object, with the parts' properties and required fields together: each property is then a
+/// parameter of its own, for tools and the curation file alike. A schema with a part that is not
+/// an object listing its properties (a choice, an open object) is left as it is.
+fn merge_object_parts(schema: &mut Value) {
+    let Some(ObjectParts {
+        properties,
+        required,
+        description,
+    }) = merged_parts(schema, schema)
+    else {
+        return;
+    };
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    object.remove("allOf");
+    object.insert("type".into(), Value::String("object".into()));
+    object.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        object.insert("required".into(), Value::from(required));
+    }
+    if let Some(description) = description {
+        object
+            .entry("description")
+            .or_insert(Value::String(description));
+    }
+}
+
+/// What the parts of one object (`allOf`) hold together.
+struct ObjectParts {
+    properties: serde_json::Map<String, Value>,
+    required: Vec<String>,
+    /// The object's own description: the last part's that has one.
+    description: Option<String>,
+}
+
+/// The properties, required names and description of `schema`'s object parts, through `$ref`s
+/// into `root`'s `$defs` and nested `allOf`s; `None` when a part is anything else.
+fn merged_parts(root: &Value, schema: &Value) -> Option<ObjectParts> {
+    let parts = schema.get("allOf")?.as_array()?;
+    let mut properties = serde_json::Map::new();
+    let mut required: Vec<String> = Vec::new();
+    let mut description = None;
+    for part in parts {
+        let part = match part.get("$ref").and_then(Value::as_str) {
+            Some(reference) => root.pointer(reference.strip_prefix('#')?)?,
+            None => part,
+        };
+        let is_object = match part.get("type") {
+            None => true,
+            Some(ty) => ty == "object",
+        };
+        if !is_object
+            || ["oneOf", "anyOf", "not"]
+                .iter()
+                .any(|k| part.get(k).is_some())
+        {
+            return None;
+        }
+        let own = match part.get("allOf") {
+            Some(_) => merged_parts(root, part)?,
+            None => ObjectParts {
+                properties: part.get("properties")?.as_object()?.clone(),
+                required: part
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect(),
+                description: part
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+            },
+        };
+        properties.extend(own.properties);
+        for name in own.required {
+            if !required.contains(&name) {
+                required.push(name);
+            }
+        }
+        // The last part is the object's own (the base comes first).
+        description = own.description.or(description);
+    }
+    Some(ObjectParts {
+        properties,
+        required,
+        description,
+    })
 }
 
 /// Rewrites the file properties of a multipart body schema (a binary string, or a list of them)

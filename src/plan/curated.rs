@@ -85,8 +85,9 @@ pub enum ScopeValue {
 /// What an alias of a resolver stands for.
 #[derive(Debug, Clone)]
 pub enum AliasPlan {
-    /// The id of the item an operation without parameters answers with (operation index).
-    Operation(usize),
+    /// The id of the item an operation without parameters answers with (operation index), at
+    /// the JSON pointer `id` in its answer.
+    Operation { operation: usize, id: String },
     /// A value sent as it is, in place of an id.
     Literal(String),
 }
@@ -267,6 +268,14 @@ pub enum ValueRef {
         condition: Box<ValueRef>,
         value: Box<ValueRef>,
     },
+    /// One object per item of `list` (`{ $each: $reviewers, uuid: $item }`); absent when the
+    /// list is.
+    Each {
+        list: Box<ValueRef>,
+        fields: Vec<(String, ValueRef)>,
+    },
+    /// In an `$each` object, its item at a JSON pointer (empty: the whole item).
+    Item(String),
 }
 
 /// A template: its clauses, what joins the ones kept, and how values are written.
@@ -390,7 +399,14 @@ impl ValueRef {
                     collect(condition, out);
                     collect(value, out);
                 }
-                ValueRef::Input(_) | ValueRef::Literal(_) | ValueRef::Template(_) => {}
+                ValueRef::Each { list, fields } => {
+                    collect(list, out);
+                    fields.iter().for_each(|(_, v)| collect(v, out));
+                }
+                ValueRef::Input(_)
+                | ValueRef::Literal(_)
+                | ValueRef::Template(_)
+                | ValueRef::Item(_) => {}
             }
         }
         let mut out = Vec::new();
@@ -663,10 +679,16 @@ impl<'c> CuratedPlanner<'c> {
         let mut aliases = Vec::new();
         for (word, alias) in &spec.aliases {
             let alias = match alias {
-                Alias::Operation(operation) => {
-                    AliasPlan::Operation(self.use_operation(&operation.value, builder)?)
-                }
                 Alias::Literal { value } => AliasPlan::Literal(value.value.clone()),
+                _ => {
+                    let (operation, id) = alias
+                        .operation()
+                        .ok_or("internal error: an alias is an operation or a value")?;
+                    AliasPlan::Operation {
+                        operation: self.use_operation(&operation.value, builder)?,
+                        id: pointer(id.map_or(resolver_id_path(spec), |id| id.value.as_str())),
+                    }
+                }
             };
             aliases.push((word.clone(), alias));
         }
@@ -1525,6 +1547,11 @@ fn bind(
                 value: Box::new(value),
             }
         }
+        Written::Each { list, fields: each } => ValueRef::Each {
+            list: Box::new(bind(list, params, results)?),
+            fields: fields(each)?,
+        },
+        Written::Item(path) => ValueRef::Item(pointer(path)),
         Written::Object(written) => ValueRef::Object(fields(written)?),
         Written::Array(items) => ValueRef::Array(
             items

@@ -250,8 +250,9 @@ enum GivenValue {
     /// An expression already of the field's Rust type (`Option` included): the compiler, not a
     /// conversion at run time, proves it fits.
     Typed(TokenStream),
-    /// A template's text: an optional parameter is left out when every clause dropped out.
-    Template(TokenStream),
+    /// A template's text, and the names of the parameters it writes: an optional parameter is
+    /// left out when every clause dropped out, a required one refused.
+    Template(TokenStream, Vec<String>),
     /// A literal of the curation file, written as a Rust literal where the type allows.
     Literal(Value),
 }
@@ -343,10 +344,14 @@ fn params_literal(operation: &OperationPlan, module: &TokenStream, given: &[Give
             // A template's text, as text where the field is; an optional parameter is left out
             // when every clause dropped out.
             Some(Given {
-                value: GivenValue::Template(text),
+                value: GivenValue::Template(text, names),
                 ..
             }) => match (&field.ty, field.required) {
-                (FieldType::String, true) => text.clone(),
+                // Sent empty, the API would refuse the call or widen it to everything.
+                (FieldType::String, true) => {
+                    let names = names.join(", ");
+                    quote! { curated::required_text(#name, #names, #text)? }
+                }
                 (FieldType::String, false) => quote! { curated::unless_blank(#text) },
                 (_, required) => {
                     let json = if required {
@@ -551,7 +556,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
         })
         .collect();
     let aliases = r.aliases.iter().map(|(word, alias)| match alias {
-        AliasPlan::Operation(operation) => {
+        AliasPlan::Operation { operation, id } => {
             let operation = &plan.operations[*operation];
             let prelude = params_decl(operation, &quote! {}, &[]);
             let call = call_operation(operation, quote! { self });
@@ -559,7 +564,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                 if value.eq_ignore_ascii_case(#word) {
                     #prelude
                     let found = #call?;
-                    return curated::field_text(&found, #id_field);
+                    return curated::field_text(&found, #id);
                 }
             }
         }
@@ -1289,7 +1294,14 @@ fn given_value(
         },
         ValueRef::Template(template) => Given {
             name: name.to_string(),
-            value: GivenValue::Template(template_text(tool, template)),
+            value: GivenValue::Template(
+                template_text(tool, template),
+                template
+                    .params()
+                    .into_iter()
+                    .map(|index| tool.params[index].name.clone())
+                    .collect(),
+            ),
         },
         ValueRef::Input(index)
             if let Some(typed) = typed_input(plan, &tool.params[*index], operation, name) =>
@@ -1682,6 +1694,22 @@ fn template_text(tool: &CuratedTool, template: &TemplatePlan) -> TokenStream {
     }}
 }
 
+/// The expression for a step value that is only borrowed (`&` is written before it): a
+/// parameter's or an answer's local itself rather than a copy.
+fn borrowed_expr(tool: &CuratedTool, value: &ValueRef) -> TokenStream {
+    match value {
+        ValueRef::Input(index) => {
+            let local = arg_local(&tool.params[*index]);
+            quote! { #local }
+        }
+        ValueRef::Step { var, pointer } if pointer.is_empty() => {
+            let var = ident(var);
+            quote! { #var }
+        }
+        other => value_expr(tool, other),
+    }
+}
+
 /// The expression for a step value.
 fn value_expr(tool: &CuratedTool, value: &ValueRef) -> TokenStream {
     match value {
@@ -1719,6 +1747,16 @@ fn value_expr(tool: &CuratedTool, value: &ValueRef) -> TokenStream {
                 quote! { serde_json::Value::Array(vec![ #( #items ),* ]) }
             }
         }
+        ValueRef::Each { list, fields } => {
+            let list = borrowed_expr(tool, list);
+            let names = fields.iter().map(|(name, _)| name);
+            let values = fields.iter().map(|(_, value)| value_expr(tool, value));
+            quote! {
+                curated::each(&#list, |item| curated::object([ #( (#names, #values) ),* ]))
+            }
+        }
+        ValueRef::Item(pointer) if pointer.is_empty() => quote! { item.clone() },
+        ValueRef::Item(pointer) => quote! { curated::value_at(item, #pointer) },
         ValueRef::When { condition, value } => {
             let condition = value_expr(tool, condition);
             let value = value_expr(tool, value);
@@ -1864,8 +1902,8 @@ fn steps_body(
             // A call made only when its condition holds answers nothing otherwise. Whether it
             // ran is kept where the tool's result depends on it.
             let condition = {
-                let left = value_expr(tool, left);
-                let right = value_expr(tool, right);
+                let left = borrowed_expr(tool, left);
+                let right = borrowed_expr(tool, right);
                 quote! { curated::same_text(&#left, &#right) }
             };
             let (ran_decl, condition) = if alternatives.contains(&(index + 1)) {
@@ -1885,8 +1923,8 @@ fn steps_body(
             result,
             message,
         } => {
-            let left = value_expr(tool, left);
-            let right = value_expr(tool, right);
+            let left = borrowed_expr(tool, left);
+            let right = borrowed_expr(tool, right);
             let result = match result {
                 Some(value) => value_expr(tool, value),
                 None => match &last_var {
