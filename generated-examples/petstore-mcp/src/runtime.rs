@@ -1497,9 +1497,18 @@ async fn accept_connections(
                     }
                 });
                 burst.last = std::time::Instant::now();
+                // The slot this connection waits for is the one the closed connection frees. A
+                // connection already told to close has its slot promised to an earlier wait, so
+                // it is no candidate: closing it again would free nothing, and the accept loop
+                // (and every connection queued behind this one) would wait until some other
+                // connection ended by itself, such as at --header-read-timeout.
                 let oldest_idle = {
                     let mut open = open.lock().unwrap_or_else(|e| e.into_inner());
-                    open.retain(|connection| connection.strong_count() > 0);
+                    open.retain(|connection| {
+                        connection
+                            .upgrade()
+                            .is_some_and(|connection| !connection.close.is_cancelled())
+                    });
                     open.iter()
                         .filter_map(Weak::upgrade)
                         .find(|connection| !connection.requested.load(Ordering::Relaxed))
@@ -1549,7 +1558,6 @@ async fn accept_connections(
             .serve_connection(hyper_util::rt::TokioIo::new(io), service);
         let serving = graceful.watch(serving);
         tokio::spawn(async move {
-            let _slot = permit;
             tokio::select! {
                 result = serving => {
                     if let Err(error) = result {
@@ -1559,6 +1567,10 @@ async fn accept_connections(
                 () = connection.close.cancelled() => {}
                 () = idle_for(&last_activity, limits.idle_timeout) => {}
             }
+            // Out of the accept loop's list before its slot is free: a connection the loop can
+            // still find and close always has a slot to give back.
+            drop(connection);
+            drop(permit);
         });
     }
     drop(listener);
