@@ -250,8 +250,9 @@ enum GivenValue {
     /// An expression already of the field's Rust type (`Option` included): the compiler, not a
     /// conversion at run time, proves it fits.
     Typed(TokenStream),
-    /// A template's text, and the names of the parameters it writes: an optional parameter is
-    /// left out when every clause dropped out, a required one refused.
+    /// A template's text, and the names of the parameters it is built from (none when a clause
+    /// is always there): an optional parameter is left out when every clause dropped out, a
+    /// required one refused.
     Template(TokenStream, Vec<String>),
     /// A literal of the curation file, written as a Rust literal where the type allows.
     Literal(Value),
@@ -348,6 +349,7 @@ fn params_literal(operation: &OperationPlan, module: &TokenStream, given: &[Give
                 ..
             }) => match (&field.ty, field.required) {
                 // Sent empty, the API would refuse the call or widen it to everything.
+                (FieldType::String, true) if names.is_empty() => text.clone(),
                 (FieldType::String, true) => {
                     let names = names.join(", ");
                     quote! { curated::required_text(#name, #names, #text)? }
@@ -1296,11 +1298,20 @@ fn given_value(
             name: name.to_string(),
             value: GivenValue::Template(
                 template_text(tool, template),
-                template
-                    .params()
-                    .into_iter()
-                    .map(|index| tool.params[index].name.clone())
-                    .collect(),
+                // A clause without parameters is always there: the text is never empty.
+                if template
+                    .clauses
+                    .iter()
+                    .any(|clause| clause.params.is_empty() && clause.switches.is_empty())
+                {
+                    Vec::new()
+                } else {
+                    template
+                        .params()
+                        .into_iter()
+                        .map(|index| tool.params[index].name.clone())
+                        .collect()
+                },
             ),
         },
         ValueRef::Input(index)

@@ -1307,6 +1307,17 @@ fn parameter_value<T: serde::de::DeserializeOwned>(
     })
 }
 
+/// A template's text for a parameter the API requires: refused when every clause dropped out
+/// (none of the arguments it is built from given), which the API would refuse or read as "all".
+pub fn required_text(parameter: &str, from: &str, text: String) -> Result<String, ToolError> {
+    if text.trim().is_empty() {
+        return Err(ToolError::InvalidArguments(format!(
+            "Give at least one of {from}: the API needs `{parameter}`, which is built from them."
+        )));
+    }
+    Ok(text)
+}
+
 /// A template's text, or `None` (the parameter left out) when every clause dropped out: an
 /// optional parameter is not sent empty (`uris=`) for an empty list.
 pub fn unless_blank(text: String) -> Option<String> {
@@ -1321,6 +1332,16 @@ pub fn scoped(scope: &Map<String, Value>, name: &str) -> Value {
 /// Any serializable argument as JSON (null when it cannot be represented).
 pub fn json<T: serde::Serialize>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or(Value::Null)
+}
+
+/// One value per item of `list` (an `$each` object), made by `item`; an absent list stays
+/// absent, and one value is taken as a list of one.
+pub fn each(list: &Value, item: impl Fn(&Value) -> Value) -> Value {
+    match list {
+        Value::Null => Value::Null,
+        Value::Array(items) => Value::Array(items.iter().map(item).collect()),
+        one => Value::Array(vec![item(one)]),
+    }
 }
 
 /// An object of the fields that have a value: a field whose value is null (an optional argument
@@ -1703,6 +1724,37 @@ mod tests {
     use serde_json::json;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn each_makes_one_object_per_item_and_keeps_an_absent_list_absent() {
+        let make = |item: &Value| object([("uuid", item.clone())]);
+        assert_eq!(
+            each(&json!(["{a}", "{b}"]), make),
+            json!([{"uuid": "{a}"}, {"uuid": "{b}"}])
+        );
+        assert_eq!(each(&Value::Null, make), Value::Null);
+        assert_eq!(each(&json!("{a}"), make), json!([{"uuid": "{a}"}]));
+    }
+
+    // --- templates -------------------------------------------------------------------------
+
+    #[test]
+    fn a_required_parameter_built_from_no_argument_is_refused_naming_the_arguments() {
+        let refused = required_text("q", "artist, year", "  ".to_string());
+        let Err(ToolError::InvalidArguments(message)) = refused else {
+            panic!("a blank query is refused: {refused:?}");
+        };
+        assert_eq!(
+            message,
+            "Give at least one of artist, year: the API needs `q`, which is built from them."
+        );
+        assert_eq!(
+            required_text("q", "artist, year", "artist:Bach".to_string()).ok(),
+            Some("artist:Bach".to_string())
+        );
+        assert_eq!(unless_blank(String::new()), None);
+        assert_eq!(unless_blank("x".to_string()), Some("x".to_string()));
+    }
 
     // --- paths into answers -----------------------------------------------------------------
 

@@ -656,7 +656,7 @@ pub mod tracker_change_issue_status {
             READ.check(&answer, 1, "getIssueByKey", false)?;
             answer
         };
-        if curated::same_text(&curated::value_at(&found, "/state"), &arg_status.clone()) {
+        if curated::same_text(&curated::value_at(&found, "/state"), &arg_status) {
             let shaped: Result<ToolOutput, ToolError> =
                 Ok(curated::shape_item(&SHAPE, &found.clone(), false, &[]).into());
             return shaped.map(|output| {
