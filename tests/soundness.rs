@@ -651,6 +651,62 @@ fn a_quoted_null_in_a_declared_type_list_is_the_null_type() {
     }
 }
 
+#[test]
+fn a_next_page_url_in_the_body_is_followed_until_the_api_gives_none() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/repos/web/pullrequests?page=2",
+                200,
+                json!({"values": [{"id": 3, "title": "Third"}]}),
+            ),
+            (
+                "GET",
+                "/api/repos/web/pullrequests",
+                200,
+                json!({
+                    "values": [{"id": 1, "title": "First"}, {"id": 2, "title": "Second"}],
+                    "next": "/api/repos/web/pullrequests?page=2",
+                }),
+            ),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_pull_requests",
+        json!({"repo": "web", "limit": 10}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        result["structuredContent"],
+        json!({
+            "items": [
+                {"id": 1, "title": "First"},
+                {"id": 2, "title": "Second"},
+                {"id": 3, "title": "Third"},
+            ],
+            "truncated": false,
+        })
+    );
+    let received = log.lock().expect("the log").clone();
+    assert_eq!(
+        received
+            .iter()
+            .map(|r| (r.method.as_str(), r.path.as_str(), r.query.as_deref()))
+            .collect::<Vec<_>>(),
+        [
+            ("GET", "/api/repos/web/pullrequests", None),
+            ("GET", "/api/repos/web/pullrequests", Some("page=2")),
+        ],
+        "the first page, then the URL its body gave"
+    );
+}
+
 /// The fixture with `set_project_state`'s steps replaced by `steps` (and `results` by `results`).
 fn with_choice(steps: &str, results: &str) -> String {
     curation_with(&[(

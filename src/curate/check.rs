@@ -584,7 +584,12 @@ impl<'a> Checker<'a> {
         }
         // Keys of another style would be ignored: say so rather than walk differently.
         let style = pagination.style.value;
-        let belongs: [(&str, Option<At>, &[PagingStyle]); 5] = [
+        let belongs: [(&str, Option<At>, &[PagingStyle]); 6] = [
+            (
+                "next_link",
+                pagination.next_link.as_ref().map(|p| p.at),
+                &[PagingStyle::Link],
+            ),
             (
                 "page_param",
                 pagination.page_param.as_ref().map(|p| p.at),
@@ -714,6 +719,62 @@ impl<'a> Checker<'a> {
                 Ok(None) => {}
             }
         }
+        // `link` paging reads the `Link` header unless told otherwise: an answer with a field
+        // that looks like the next page's URL most likely gives it there instead.
+        if pagination.style.value == PagingStyle::Link
+            && pagination.next_link.is_none()
+            && let Some(schema) = success_schema(operation)
+            && let Some(field) = [
+                "next",
+                "next_page",
+                "nextPage",
+                "next_url",
+                "nextUrl",
+                "nextLink",
+            ]
+            .into_iter()
+            .find(|name| {
+                schema_at(schema, name)
+                    .ok()
+                    .flatten()
+                    .is_some_and(|slot| json_types(any_branch(&slot)).contains(&"string"))
+            })
+        {
+            let mut d = Diagnostic::error(
+                at,
+                format!(
+                    "`link` paging follows the `Link` header, but the answer of `{}` has `{field}`, which may be the next page's URL: if the header is missing, only the first page is read",
+                    operation.id
+                ),
+            );
+            d.severity = Severity::Warning;
+            d.help = Some(format!(
+                "if `{field}` is the next page's URL, add `next_link: {field}`"
+            ));
+            self.out.push(d);
+        }
+        if let (Some(link), Some(schema)) = (&pagination.next_link, success_schema(operation)) {
+            match schema_at(schema, &link.value) {
+                Err((part, available)) => {
+                    self.unknown_field(link.at, &part, &available, &operation.id)
+                }
+                Ok(Some(slot)) => {
+                    let types = json_types(any_branch(&slot));
+                    if !types.is_empty() && !types.contains(&"string") {
+                        self.error(
+                            link.at,
+                            format!(
+                                "`{}` in the answer of `{}` is {}, not the next page's URL",
+                                link.value,
+                                operation.id,
+                                with_article(&types.join(" or "))
+                            ),
+                        );
+                    }
+                }
+                Ok(None) => {}
+            }
+        }
         if let (Some(more), Some(schema)) = (&pagination.has_more, success_schema(operation)) {
             match schema_at(schema, &more.value) {
                 Err((part, available)) => {
@@ -835,7 +896,8 @@ impl<'a> Checker<'a> {
                 ),
             )
             .help = Some(format!(
-                "a page number the server counts is `style: page` with `page_param: {name}`; a link to the next page is `style: link`"
+                "a page number the server counts is `style: page` with `page_param: {name}`; a link to the next page is `style: link` with `next_link: {}`",
+                next.value
             ));
         }
     }
@@ -2323,7 +2385,7 @@ impl<'a> Checker<'a> {
                     if !names.contains(&arg.value.as_str())
                         && !self.credential_written(arg.at, operation, &arg.value)
                     {
-                        let d = Diagnostic::error(
+                        let mut d = Diagnostic::error(
                             arg.at,
                             format!(
                                 "operation `{}` has no parameter `{}`",
@@ -2331,6 +2393,14 @@ impl<'a> Checker<'a> {
                             ),
                         )
                         .suggest(&arg.value, names.iter().copied());
+                        if arg.value == "body"
+                            && operation
+                                .body
+                                .as_ref()
+                                .is_some_and(|b| b.flattened_properties().is_some())
+                        {
+                            d.help = Some("the body's fields are parameters of their own: write each under `args` (`title: $title`)".into());
+                        }
                         self.out.push(d);
                     }
                     let slot = inputs

@@ -596,7 +596,8 @@ impl<'de> Deserialize<'de> for Alias {
 #[serde(deny_unknown_fields)]
 pub struct Pagination {
     /// `page` (page number and size), `offset` (offset and limit), `cursor` (a cursor from the
-    /// last response) or `link` (a `Link: rel="next"` header).
+    /// last response) or `link` (a `Link: rel="next"` header, or the URL at `next_link` in the
+    /// body).
     pub style: Spanned<PagingStyle>,
     /// The page-number parameter (`page` style; default `page`).
     pub page_param: Option<Spanned<String>>,
@@ -612,6 +613,10 @@ pub struct Pagination {
     /// The field of a page's last item that is the next cursor (`cursor` style, instead of
     /// `next_cursor`): Stripe's `starting_after` takes the last customer's `id`.
     pub last_item_cursor: Option<Spanned<String>>,
+    /// Where a response holds the next page's URL (`link` style, for an API that gives it in
+    /// the body rather than in a `Link` header: Bitbucket's and Spotify's `next`; a field path).
+    /// The walk ends where it is null or absent; a link to another site is not followed.
+    pub next_link: Option<Spanned<String>>,
     /// Where a response says whether more pages follow (a boolean field path, as Stripe's
     /// `has_more`): `false` ends the walk; `true` goes on, also past a page shorter than asked
     /// for.

@@ -98,7 +98,7 @@ pub enum ResolverSource {
     List {
         operation: usize,
         items: String,
-        paging: Option<PagingPlan>,
+        paging: Option<Box<PagingPlan>>,
     },
     /// One call per value, with the value in `param`.
     Lookup { operation: usize, param: String },
@@ -119,6 +119,9 @@ pub struct PagingPlan {
     pub last_item_cursor: Option<String>,
     /// JSON pointer to the boolean that says whether more pages follow.
     pub has_more: Option<String>,
+    /// JSON pointer to the next page's URL in the body (link style, instead of the `Link`
+    /// header).
+    pub next_link: Option<String>,
     /// JSON pointer to the items in each page.
     pub items: String,
     /// JSON pointer to the number of items the whole list has (page and offset styles).
@@ -178,7 +181,7 @@ pub enum CuratedBody {
         operation: usize,
         /// API parameters the file fills: literals, and templates over the tool's parameters.
         fixed: Vec<(String, ValueRef)>,
-        paging: Option<PagingPlan>,
+        paging: Option<Box<PagingPlan>>,
     },
     Steps(Vec<StepPlan>),
 }
@@ -657,7 +660,7 @@ impl<'c> CuratedPlanner<'c> {
                 ResolverSource::List {
                     operation: index,
                     items: pointer(&items),
-                    paging,
+                    paging: paging.map(Box::new),
                 }
             }
             (None, Some(lookup)) => {
@@ -853,7 +856,7 @@ impl<'c> CuratedPlanner<'c> {
                     CuratedBody::Call {
                         operation: index,
                         fixed,
-                        paging,
+                        paging: paging.map(Box::new),
                     },
                     success_schema(operation).cloned(),
                     Annotations::for_operation(operation),
@@ -1605,6 +1608,7 @@ fn paging_plan(pagination: &Pagination, operation: &Operation, items: &str) -> P
             .as_ref()
             .map(|c| pointer(&c.value)),
         has_more: pagination.has_more.as_ref().map(|m| pointer(&m.value)),
+        next_link: pagination.next_link.as_ref().map(|l| pointer(&l.value)),
         items: pointer(
             pagination
                 .items

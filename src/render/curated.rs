@@ -431,12 +431,20 @@ fn page_fetch(
         return quote! { #call.map(curated::FetchedPage::from) };
     }
     let page_fn = ident(&format!("{}_page", operation.fn_name));
+    // The next page's URL: in the body where the file says so, else in the `Link` header.
+    let next_link = match &paging.next_link {
+        Some(pointer) => quote! { curated::value_at(&body, #pointer).as_str().map(str::to_string) },
+        None => quote! { link.as_deref().and_then(curated::parse_next_link) },
+    };
+    let link = if paging.next_link.is_some() {
+        quote! { _ }
+    } else {
+        quote! { link }
+    };
     quote! {
-        let (body, link) = #receiver.#page_fn(&params, page.link.as_deref()).await?;
-        Ok(curated::FetchedPage {
-            body,
-            next_link: link.as_deref().and_then(curated::parse_next_link),
-        })
+        let (body, #link) = #receiver.#page_fn(&params, page.link.as_deref()).await?;
+        let next_link = #next_link;
+        Ok(curated::FetchedPage { body, next_link })
     }
 }
 
@@ -1079,7 +1087,7 @@ pub fn tool_module(
             tool,
             &plan.operations[*operation],
             fixed,
-            paging.as_ref(),
+            paging.as_deref(),
             &detailed,
             &lookups_fetch,
             &lookup_refs,

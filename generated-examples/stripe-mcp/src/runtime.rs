@@ -1977,10 +1977,20 @@ impl fmt::Display for ToolError {
                     write!(f, ": {}", message.trim_end_matches('.'))?;
                 }
                 match status {
-                    400 | 422 => write!(f, ". Check the arguments and call the tool again."),
-                    401 | 403 => write!(
+                    // The API's message says what to change; the same arguments fail again.
+                    400 | 422 => write!(
+                        f,
+                        ". Change what the API's message points to before calling again; the same arguments will be refused the same way."
+                    ),
+                    401 => write!(
                         f,
                         ". The server's credentials for the API are missing or not allowed to do this; the user must fix the server's configuration."
+                    ),
+                    // A refusal by the API's own rules (approving one's own change, a player
+                    // that cannot skip) as much as one of missing access.
+                    403 => write!(
+                        f,
+                        ". The API does not allow this: if its message is about access, the server's credentials lack it and the user must fix the server's configuration; otherwise it cannot be done as asked."
                     ),
                     404 => write!(f, ". Check the identifiers in the arguments."),
                     429 => match retry_after {
@@ -3871,6 +3881,36 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "The API rejected GET /things with HTTP 404 Not Found: No such thing. Check the identifiers in the arguments."
+        );
+    }
+
+    #[test]
+    fn a_refusal_by_the_apis_rules_is_not_blamed_on_credentials_nor_worth_repeating() {
+        let refused = |status, reason, message: &str| {
+            ToolError::Status {
+                operation: "POST /approve",
+                status,
+                reason,
+                message: message.into(),
+                retry_after: None,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            refused(
+                403,
+                "Forbidden",
+                "Player command failed: Restriction violated"
+            ),
+            "The API rejected POST /approve with HTTP 403 Forbidden: Player command failed: Restriction violated. The API does not allow this: if its message is about access, the server's credentials lack it and the user must fix the server's configuration; otherwise it cannot be done as asked."
+        );
+        assert_eq!(
+            refused(
+                400,
+                "Bad Request",
+                "You can't approve your own pull request."
+            ),
+            "The API rejected POST /approve with HTTP 400 Bad Request: You can't approve your own pull request. Change what the API's message points to before calling again; the same arguments will be refused the same way."
         );
     }
 
