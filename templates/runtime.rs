@@ -2439,11 +2439,12 @@ impl Upstream {
         if let Some(invalid) = request.invalid {
             return Err(ToolError::InvalidArguments(invalid));
         }
+        // Found while building the request (a next-page link to another site, a server URL
+        // that is none): the same each time, so not worth another call.
         if let Some(problem) = request.problem {
-            return Err(ToolError::Transport {
-                operation,
-                message: problem,
-            });
+            return Err(ToolError::Answer(format!(
+                "Could not complete {operation}: {problem}. Calling again will not help; tell the user."
+            )));
         }
         // Repeating a request is safe only where the method promises that the API ends in the
         // same state however often it arrives.

@@ -707,6 +707,48 @@ fn a_next_page_url_in_the_body_is_followed_until_the_api_gives_none() {
     );
 }
 
+#[test]
+fn a_when_comparing_an_enum_parameter_with_a_readable_name_is_refused_naming_the_codes() {
+    refused(
+        "when_readable_name_not_code",
+        &curation_with(&[(
+            "when: { equal: [$state, archive] }",
+            "when: { equal: [$state, archived] }",
+        )]),
+    );
+}
+
+#[test]
+fn if_beside_each_is_refused() {
+    refused(
+        "each_with_if",
+        &curation_with(&[(
+            "reviewers: { $each: $reviewers, uuid: $item }",
+            "reviewers: { $each: $reviewers, $if: $title, uuid: $item }",
+        )]),
+    );
+}
+
+#[test]
+fn calls_chosen_by_a_flag_cover_both_its_values() {
+    let text = with_choice(
+        "      - call: archiveProject\n        when: { equal: [$archive, true] }\n        args: { gid: $project }\n      - call: unarchiveProject\n        when: { equal: [$archive, false] }\n        args: { gid: $project }\n",
+        "",
+    )
+    .replace(
+        "      state: { enum: project_state, description: \"archived or active\" }\n",
+        "      archive: { type: boolean, description: \"true to archive, false to bring back\" }\n",
+    );
+    let api = mcpgen::load::load(&fixtures().join("openapi.yaml")).expect("the fixture loads");
+    let curation = mcpgen::curate::parse(&text).expect("it parses");
+    let (_, found) = mcpgen::curate::check::check(&api, curation);
+    assert_eq!(
+        found.iter().map(|d| d.message.as_str()).collect::<Vec<_>>(),
+        Vec::<&str>::new(),
+        "true and false are every value a flag has"
+    );
+}
+
 /// The fixture with `set_project_state`'s steps replaced by `steps` (and `results` by `results`).
 fn with_choice(steps: &str, results: &str) -> String {
     curation_with(&[(

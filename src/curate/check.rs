@@ -12,7 +12,8 @@ use super::model::{
     ParamType, Resolver, Results, Spanned, Step, Template, TemplateFault, ToolSpec,
 };
 use super::schema::{
-    is_array, json_types, only_array, operation_inputs, schema_at, success_schema,
+    is_array, json_types, object_properties, only_array, operation_inputs, schema_at,
+    success_schema,
 };
 use super::semantics::{
     EACH, IF_PRESENT, ITEM, Reference, SEARCHED, Written, glob_matches, is_searched, lookup_param,
@@ -1191,7 +1192,7 @@ impl<'a> Checker<'a> {
                     ),
                 )
                 .suggest(&part, available.iter().map(String::as_str));
-                if id.is_none() && d.help.is_none() {
+                if id.is_none() {
                     d.help = Some(format!(
                         "give the alias the id's path in that answer: `{}: {{ call: {}, id: … }}`",
                         word, operation.value
@@ -2452,12 +2453,13 @@ impl<'a> Checker<'a> {
                             ),
                         )
                         .help = Some(format!(
-                            "add `{name}: $param` or `{name}: $step.field` under `args`"
+                            "add `{name}: $param`, `{name}: $step.field` or a literal under `args`"
                         ));
                     }
                 }
                 if let Some(when) = &step.when {
                     self.check_equal(&when.equal, &typed_params, &results);
+                    self.check_when_values(tool, &when.equal);
                     if index + 1 == tool.steps.len()
                         && let Some(items) = tool.results.as_ref().and_then(|r| r.items.as_ref())
                     {
@@ -2664,7 +2666,7 @@ impl<'a> Checker<'a> {
                 ),
             );
             d.severity = Severity::Warning;
-            d.help = Some("compare one `enum` parameter (or `$response_format`) with each of its values (`equal: [$param, code]`), so that one step always runs".into());
+            d.help = Some("compare one `enum` parameter, a flag or `$response_format` with each of its values (`equal: [$param, code]`), so that one step always runs".into());
             self.out.push(d);
         }
     }
@@ -2688,33 +2690,9 @@ impl<'a> Checker<'a> {
         let Some((param, _)) = compared.first() else {
             return false;
         };
-        // The values the parameter can have: its enum's codes, or the two formats.
-        let codes: Vec<String> =
-            if *param == "response_format" && !tool.params.keys().any(|k| k.value == *param) {
-                vec!["concise".into(), "detailed".into()]
-            } else {
-                let Some((_, codes)) = tool
-                    .params
-                    .iter()
-                    .find(|(name, _)| name.value == *param)
-                    .and_then(|(_, p)| p.enum_name.as_ref())
-                    .and_then(|name| {
-                        self.curation
-                            .enums
-                            .iter()
-                            .find(|(k, _)| k.value == name.value)
-                    })
-                else {
-                    return false;
-                };
-                codes
-                    .values()
-                    .map(|code| match &code.value {
-                        Value::String(text) => text.clone(),
-                        other => other.to_string(),
-                    })
-                    .collect()
-            };
+        let Some(codes) = self.param_values(tool, param) else {
+            return false;
+        };
         compared.iter().all(|(p, _)| p == param)
             && codes.iter().all(|code| {
                 compared
@@ -2766,6 +2744,84 @@ impl<'a> Checker<'a> {
                     "pass it to a step (`field: ${}`), or remove it",
                     name.value
                 ));
+            }
+        }
+    }
+
+    /// The values a tool parameter can have where it has few, as the steps compare them: an enum
+    /// parameter's codes, a flag's `true` and `false`, the two formats of `response_format`.
+    fn param_values(&self, tool: &ToolSpec, name: &str) -> Option<Vec<String>> {
+        let param = tool.params.iter().find(|(key, _)| key.value == name);
+        let Some((_, param)) = param else {
+            let formats = name == "response_format"
+                && tool
+                    .results
+                    .as_ref()
+                    .is_some_and(|r| !r.detailed_fields.is_empty());
+            return formats.then(|| vec!["concise".into(), "detailed".into()]);
+        };
+        if param
+            .ty
+            .as_ref()
+            .is_some_and(|t| t.value == ParamType::Boolean)
+        {
+            return Some(vec!["true".into(), "false".into()]);
+        }
+        let enum_name = param.enum_name.as_ref()?;
+        let (_, codes) = self
+            .curation
+            .enums
+            .iter()
+            .find(|(key, _)| key.value == enum_name.value)?;
+        Some(
+            codes
+                .values()
+                .map(|code| match &code.value {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                })
+                .collect(),
+        )
+    }
+
+    /// Refuses a `when` that compares a parameter of few values (an enum's codes, a flag) with a
+    /// literal it can never be, such as an enum's readable name where the step gets its code.
+    fn check_when_values(&mut self, tool: &ToolSpec, equal: &Spanned<Vec<Spanned<String>>>) {
+        let [left, right] = equal.value.as_slice() else {
+            return;
+        };
+        for (reference, literal) in [(left, right), (right, left)] {
+            let Some(name) = Reference::read(&reference.value).and_then(|r| r.whole()) else {
+                continue;
+            };
+            if literal.value.starts_with('$') {
+                continue;
+            }
+            let Some(values) = self.param_values(tool, name) else {
+                continue;
+            };
+            let wanted = literal.value.trim();
+            if !values.iter().any(|v| v.trim().eq_ignore_ascii_case(wanted)) {
+                self.error(
+                    literal.at,
+                    format!(
+                        "`${name}` is never `{wanted}`: the step gets {}",
+                        match values.as_slice() {
+                            [one] => format!("`{one}`"),
+                            _ => format!(
+                                "one of {}",
+                                values
+                                    .iter()
+                                    .map(|v| format!("`{v}`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        }
+                    ),
+                )
+                .help = Some(
+                    "an enum parameter reaches the steps as its code: compare with a code".into(),
+                );
             }
         }
     }
@@ -3030,7 +3086,18 @@ impl<'a> Checker<'a> {
                 }
                 self.check_object(at, fields, slot, target, params, results);
             }
-            Written::Each { list, fields } => {
+            Written::Each {
+                list,
+                fields,
+                with_if,
+            } => {
+                if *with_if {
+                    self.error(
+                        at,
+                        format!("`{IF_PRESENT}` cannot stand beside `{EACH}` in `{slot}`: an absent list already leaves the field out"),
+                    )
+                    .help = Some(format!("to keep a field of each object only when a value is present, write `{IF_PRESENT}` in an object inside"));
+                }
                 let Some(item) = self.each_list(at, list, slot, params, results) else {
                     return;
                 };
@@ -3232,21 +3299,36 @@ impl<'a> Checker<'a> {
         if let Some(target) = target {
             self.check_types(at, slot, None, &["object"], target);
         }
-        let properties = target
-            .and_then(|t| t.get("properties"))
-            .and_then(Value::as_object);
+        // The object's properties, its parts' (`allOf`) together.
+        let properties = target.and_then(|t| object_properties(t, t));
+        // An object that says it takes more, or one of whose parts does, is open.
+        let open = target.is_some_and(|t| {
+            std::iter::once(t)
+                .chain(
+                    t.get("allOf")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten(),
+                )
+                .any(|part| {
+                    part.get("additionalProperties")
+                        .is_some_and(|extra| extra != false)
+                })
+        });
         for (name, field) in fields {
-            let slot_schema = properties.and_then(|p| p.get(*name));
-            if let (Some(properties), None) = (properties, slot_schema)
-                && target
-                    .and_then(|t| t.get("additionalProperties"))
-                    .is_none_or(|extra| extra == false)
+            let slot_schema = properties.as_ref().and_then(|p| {
+                p.iter()
+                    .find(|(property, _)| property.as_str() == *name)
+                    .map(|(_, schema)| *schema)
+            });
+            if let (Some(properties), None) = (&properties, slot_schema)
+                && !open
             {
                 let d = Diagnostic::error(
                     at,
                     format!("`{slot}` has no field `{name}` in the API's schema"),
                 )
-                .suggest(name, properties.keys().map(String::as_str));
+                .suggest(name, properties.iter().map(|(name, _)| name.as_str()));
                 self.out.push(d);
             }
             let slot = format!("{slot}.{name}");
@@ -3384,6 +3466,8 @@ impl<'a> Checker<'a> {
         let as_text = written
             .and_then(Reference::read)
             .and_then(|reference| reference.whole())
+            // A list's items (`$nums[]`) are not one value a template could write.
+            .filter(|name| !name.ends_with("[]"))
             .filter(|_| wanted == "a string")
             .filter(|_| {
                 source

@@ -216,7 +216,15 @@ pub(crate) fn json_types(schema: &Value) -> Vec<&'static str> {
             .filter_map(named)
             .collect(),
         _ if schema.get("properties").is_some() => vec!["object"],
-        _ => Vec::new(),
+        // The parts of one value (`allOf`) are of its one type.
+        _ => schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(json_types)
+            .find(|types| !types.is_empty())
+            .unwrap_or_default(),
     }
 }
 

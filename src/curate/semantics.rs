@@ -301,6 +301,8 @@ pub enum Written<'v> {
     Each {
         list: Box<Written<'v>>,
         fields: Vec<(&'v str, Written<'v>)>,
+        /// `$if` was written beside `$each` (which `check` refuses: it would keep nothing).
+        with_if: bool,
     },
     /// In an `$each` object, its item (`$item`), or a field of it at a dotted path
     /// (`$item.id`).
@@ -342,6 +344,7 @@ impl<'v> Written<'v> {
             Value::Object(map) if map.contains_key(EACH) => Written::Each {
                 list: Box::new(Written::read_in(&map[EACH], is_param, in_each)),
                 fields: fields(map, true),
+                with_if: map.contains_key(IF_PRESENT),
             },
             Value::Object(map) if map.contains_key(IF_PRESENT) => Written::When {
                 condition: Box::new(Written::read_in(&map[IF_PRESENT], is_param, in_each)),
@@ -384,7 +387,7 @@ impl<'v> Written<'v> {
                 .into_iter()
                 .chain(fields.iter().flat_map(|(_, field)| field.params()))
                 .collect(),
-            Written::Each { list, fields } => list
+            Written::Each { list, fields, .. } => list
                 .params()
                 .into_iter()
                 .chain(fields.iter().flat_map(|(_, field)| field.params()))
@@ -411,7 +414,7 @@ impl<'v> Written<'v> {
                 .iter()
                 .flat_map(|(_, field)| field.answers())
                 .collect(),
-            Written::Each { list, fields } => list
+            Written::Each { list, fields, .. } => list
                 .answers()
                 .into_iter()
                 .chain(fields.iter().flat_map(|(_, field)| field.answers()))

@@ -1550,7 +1550,9 @@ fn bind(
                 value: Box::new(value),
             }
         }
-        Written::Each { list, fields: each } => ValueRef::Each {
+        Written::Each {
+            list, fields: each, ..
+        } => ValueRef::Each {
             list: Box::new(bind(list, params, results)?),
             fields: fields(each)?,
         },

@@ -1698,7 +1698,13 @@ fn template_text(tool: &CuratedTool, template: &TemplatePlan) -> TokenStream {
         .params()
         .into_iter()
         .map(|index| &tool.params[index])
-        .filter(|param| param.required && matches!(param.kind, ParamKind::Plain(FieldType::String)))
+        .filter(|param| {
+            // An empty list too, in a query language (where fewer clauses match more); a plain
+            // list of values may be empty (nothing to add, nothing sent).
+            param.required
+                && (matches!(param.kind, ParamKind::Plain(FieldType::String))
+                    || (list_items_are_text(&param.kind) && template.quote != QuoteRule::None))
+        })
         .map(|param| {
             let name = &param.name;
             let local = arg_local(param);

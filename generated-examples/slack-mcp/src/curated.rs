@@ -1607,10 +1607,17 @@ pub fn switched_on(value: &Value) -> bool {
 /// Refuses blank text for a required argument a template writes, whose clause would otherwise
 /// drop out and widen the query (`"  "` for the words of a search).
 pub fn not_blank(argument: &str, value: &Value) -> Result<(), ToolError> {
+    let blank = |value: &Value| value.as_str().is_some_and(|text| text.trim().is_empty());
     match value {
-        Value::String(text) if text.trim().is_empty() => Err(ToolError::InvalidArguments(format!(
+        Value::String(_) if blank(value) => Err(ToolError::InvalidArguments(format!(
             "Invalid argument `{argument}`: it is required and cannot be blank."
         ))),
+        // A required list: at least one value that is not blank.
+        Value::Array(items) if items.iter().all(blank) => {
+            Err(ToolError::InvalidArguments(format!(
+                "Invalid argument `{argument}`: it is required; give at least one value that is not blank."
+            )))
+        }
         _ => Ok(()),
     }
 }
@@ -1724,6 +1731,15 @@ mod tests {
     use serde_json::json;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    #[test]
+    fn a_required_argument_a_template_writes_is_refused_blank_or_as_an_empty_list() {
+        assert!(not_blank("words", &json!("  ")).is_err());
+        assert!(not_blank("words", &json!("moon")).is_ok());
+        assert!(not_blank("states", &json!([])).is_err());
+        assert!(not_blank("states", &json!(["  "])).is_err());
+        assert!(not_blank("states", &json!(["OPEN", ""])).is_ok());
+    }
 
     #[test]
     fn each_makes_one_object_per_item_and_keeps_an_absent_list_absent() {
