@@ -512,6 +512,7 @@ const MORE_SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("storage", &["volume", "disk"], NOUN_WEIGHT),
     ("server", &["node", "host", "instance"], NOUN_WEIGHT),
     // Paraphrases of the verbs API summaries use.
+    ("insert", &["add", "create"], 1.0),
     ("okay", &["approve"], 0.7),
     ("greenlight", &["approve"], 1.0),
     ("lgtm", &["approve", "review"], 1.0),
@@ -607,6 +608,17 @@ const MORE_SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("whose", &["user", "owner"], 0.3),
 ];
 
+/// The other words APIs use for an action, which count [`ACTION_FORM_WEIGHT`] of it.
+const ACTION_FORMS: &[(&str, &[&str])] = &[
+    ("get", &["read", "retrieve"]),
+    ("update", &["patch", "replace"]),
+    ("delete", &["remove"]),
+    ("create", &["add"]),
+];
+
+/// How much the other words for an action count.
+const ACTION_FORM_WEIGHT: f64 = 0.7;
+
 /// The terms of what an operation does, which only a request's first verb stands for.
 const ACTIONS: &[&str] = &["create", "get", "list", "update", "delete", "search"];
 
@@ -640,6 +652,18 @@ const PHRASES: &[(&str, &str, &str)] = &[
     ("log", "out", "logout"),
     ("sign", "out", "logout"),
     ("roll", "back", "rollback"),
+    ("take", "away", "remove"),
+    ("take", "off", "remove"),
+    ("throw", "away", "delete"),
+    ("clean", "up", "delete"),
+    ("pull", "up", "show"),
+    ("spin", "up", "create"),
+    ("shut", "down", "stop"),
+    ("wipe", "out", "delete"),
+    ("find", "out", "show"),
+    ("fill", "in", "update"),
+    ("sign", "off", "approve"),
+    ("put", "back", "restore"),
 ];
 
 /// The request without the values it names — quoted text (`'bug'`), `#7` and `@team`, numbers
@@ -918,7 +942,7 @@ const IRREGULAR: &[(&str, &str)] = &[
 ];
 
 /// The particles of [`PHRASES`] that may come a few words after their verb.
-const PARTICLES: &[&str] = &["off", "back", "over", "out", "up", "down"];
+const PARTICLES: &[&str] = &["off", "back", "over", "out", "up", "down", "away"];
 
 /// What a request asks to do, from its first verb: the HTTP method and path shape that do it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1307,6 +1331,12 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
                 }
                 let term = if list && *term == "get" { "list" } else { term };
                 add(stem(term), *weight);
+                // Kubernetes reads and replaces, Stripe retrieves.
+                if let Some((_, forms)) = ACTION_FORMS.iter().find(|(a, _)| *a == term) {
+                    for form in *forms {
+                        add(stem(form), weight * ACTION_FORM_WEIGHT);
+                    }
+                }
             }
             if PHRASING_WORDS.contains(&word.as_str()) {
                 own = LITERAL_WEIGHT;
@@ -1526,6 +1556,9 @@ fn one_line(text: &str) -> String {
 /// from `bill`, `payment` from `pay`.
 const DERIVATIONS: &[&str] = &["ion", "ment", "abl", "er", "or"];
 
+/// How much a word that neighbouring words of a request make together counts.
+const COMPOUND_WEIGHT: f64 = 0.5;
+
 /// How much a word derived from the same root as a request's word counts.
 const RELATED_WEIGHT: f64 = 0.6;
 
@@ -1707,16 +1740,21 @@ impl Index {
         out
     }
 
-    /// `terms` with the index's words that two neighbouring words of `query` make together
-    /// ("invoice items" finds Stripe's `invoiceitems`), each at full weight.
+    /// `terms` with the index's words that two or three neighbouring words of `query` make
+    /// together ("invoice items" finds Stripe's `invoiceitems`, "persistent volume claim"
+    /// Kubernetes' `persistentvolumeclaims`), each at [`COMPOUND_WEIGHT`]: their words
+    /// already count on their own.
     fn compounds(&self, query: &str, mut terms: Vec<(String, f64)>) -> Vec<(String, f64)> {
-        for pair in request_words(query).windows(2) {
-            if pair.iter().any(|w| STOP_WORDS.contains(&w.as_str())) {
-                continue;
-            }
-            let joined = stem(&format!("{}{}", pair[0], pair[1]));
-            if self.postings.contains_key(&joined) && !terms.iter().any(|(t, _)| *t == joined) {
-                terms.push((joined, 1.0));
+        let words = request_words(query);
+        for size in 2..=3 {
+            for run in words.windows(size) {
+                if run.iter().any(|w| STOP_WORDS.contains(&w.as_str())) {
+                    continue;
+                }
+                let joined = stem(&run.concat());
+                if self.postings.contains_key(&joined) && !terms.iter().any(|(t, _)| *t == joined) {
+                    terms.push((joined, COMPOUND_WEIGHT));
+                }
             }
         }
         terms
@@ -2225,6 +2263,37 @@ mod tests {
                 .any(|(t, _)| *t == terms("pay")[0]),
             "an irregular past is its verb"
         );
+    }
+
+    #[test]
+    fn an_action_finds_the_other_words_apis_use_for_it() {
+        // Kubernetes reads a pod where a request shows it.
+        let weighted = query_terms("show the pod");
+        assert!(
+            weighted.contains(&(terms("read").remove(0), ACTION_FORM_WEIGHT)),
+            "{weighted:?}"
+        );
+        let weighted = query_terms("take the label away");
+        assert!(
+            weighted.contains(&(terms("remove").remove(0), 1.0)),
+            "{weighted:?}"
+        );
+        // Three neighbouring words find the word they make, above the one two of them make.
+        let index = Index::parse(&build(&[
+            shaped(
+                "deletePersistentVolume",
+                "DELETE /persistentvolumes/{name}",
+                "delete a PersistentVolume",
+            ),
+            shaped(
+                "deletePersistentVolumeClaim",
+                "DELETE /persistentvolumeclaims/{name}",
+                "delete a PersistentVolumeClaim",
+            ),
+        ]))
+        .expect("reads");
+        let hits = index.search("delete the persistent volume claim", &Filter::default(), 2);
+        assert_eq!(hits[0].entry, 1, "{hits:?}");
     }
 
     #[test]
