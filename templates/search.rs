@@ -109,6 +109,14 @@ const STOP_WORDS: &[&str] = &[
     "know",
     "give",
     "right",
+    // Politeness, which says nothing of what to do.
+    "thanks",
+    "thank",
+    "thx",
+    "pls",
+    "plz",
+    "kindly",
+    "asap",
 ];
 
 /// The fields of an operation that the index knows, with their weights.
@@ -423,6 +431,194 @@ const SYNONYMS: &[(&str, &[&str], f64)] = &[
     ("myself", &["authenticated", "current"], FIRST_PERSON_WEIGHT),
 ];
 
+/// More words of general English for what APIs do and hold, written from no request.
+const MORE_SYNONYMS: &[(&str, &[&str], f64)] = &[
+    ("provision", &["create"], 1.0),
+    ("establish", &["create"], 1.0),
+    ("draft", &["create", "draft"], 0.7),
+    ("compose", &["create", "message"], 0.7),
+    ("define", &["create"], 0.7),
+    ("allocate", &["create"], 0.7),
+    ("initiate", &["create", "start"], 1.0),
+    ("begin", &["start", "create"], 1.0),
+    ("spawn", &["create"], 1.0),
+    ("instantiate", &["create"], 1.0),
+    ("construct", &["create"], 1.0),
+    ("peek", &["get"], 1.0),
+    ("obtain", &["get"], 1.0),
+    ("examine", &["get"], 1.0),
+    ("query", &["search", "list"], 0.7),
+    ("print", &["get"], 0.7),
+    ("overview", &["list", "summary"], 0.7),
+    ("inventory", &["list"], 0.7),
+    ("rewrite", &["update"], 1.0),
+    ("amend", &["update"], 1.0),
+    ("revise", &["update"], 1.0),
+    ("reconfigure", &["update", "configuration"], 1.0),
+    ("customize", &["update"], 0.7),
+    ("customise", &["update"], 0.7),
+    ("reassign", &["update", "assign"], 0.7),
+    ("reopen", &["update", "open"], 0.7),
+    ("increase", &["update", "increment"], 0.7),
+    ("raise", &["update", "increment"], 0.7),
+    ("decrease", &["update", "decrement"], 0.7),
+    ("reduce", &["update", "decrement"], 0.7),
+    ("nuke", &["delete"], 1.0),
+    ("scrap", &["delete"], 1.0),
+    ("ditch", &["delete"], 1.0),
+    ("trash", &["delete"], 1.0),
+    ("discard", &["delete"], 1.0),
+    ("eliminate", &["delete"], 1.0),
+    ("deregister", &["delete", "unregister"], 1.0),
+    ("unregister", &["delete"], 1.0),
+    ("uninstall", &["delete"], 1.0),
+    ("decommission", &["delete"], 1.0),
+    ("retire", &["delete", "archive"], 0.7),
+    ("prune", &["delete"], 0.7),
+    ("locate", &["search", "get"], 1.0),
+    ("seek", &["search"], 1.0),
+    ("unfollow", &["delete", "follow"], 1.0),
+    ("unstar", &["delete", "star"], 1.0),
+    ("unwatch", &["delete", "subscription"], 1.0),
+    ("unsubscribe", &["delete", "subscription"], 1.0),
+    ("hide", &["update", "hide"], 0.7),
+    ("credentials", &["secret", "key", "token"], NOUN_WEIGHT),
+    ("credential", &["secret", "key", "token"], NOUN_WEIGHT),
+    ("error", &["failure", "fail"], NOUN_WEIGHT),
+    ("errors", &["failure", "fail"], NOUN_WEIGHT),
+    ("crash", &["failure", "fail"], NOUN_WEIGHT),
+    ("cost", &["price", "amount"], NOUN_WEIGHT),
+    ("costs", &["price", "amount"], NOUN_WEIGHT),
+    ("spend", &["usage", "amount"], NOUN_WEIGHT),
+    ("spending", &["usage", "amount"], NOUN_WEIGHT),
+    ("earnings", &["balance", "payout"], NOUN_WEIGHT),
+    ("revenue", &["balance", "payment"], NOUN_WEIGHT),
+    ("buyer", &["customer"], NOUN_WEIGHT),
+    ("shopper", &["customer"], NOUN_WEIGHT),
+    ("merchant", &["account"], NOUN_WEIGHT),
+    ("sale", &["charge", "payment"], NOUN_WEIGHT),
+    ("sales", &["charge", "payment"], NOUN_WEIGHT),
+    ("chargeback", &["dispute"], NOUN_WEIGHT),
+    ("subscriber", &["subscription", "customer"], NOUN_WEIGHT),
+    ("cart", &["checkout", "session"], NOUN_WEIGHT),
+    ("staff", &["member", "user"], NOUN_WEIGHT),
+    ("admin", &["administrator", "owner"], NOUN_WEIGHT),
+    ("attachment", &["file"], NOUN_WEIGHT),
+    ("screenshot", &["image", "file"], NOUN_WEIGHT),
+    ("category", &["label", "type"], NOUN_WEIGHT),
+    ("changelog", &["release", "note"], NOUN_WEIGHT),
+    ("activity", &["event", "log"], NOUN_WEIGHT),
+    ("metrics", &["statistics", "usage", "metric"], NOUN_WEIGHT),
+    ("storage", &["volume", "disk"], NOUN_WEIGHT),
+    ("server", &["node", "host", "instance"], NOUN_WEIGHT),
+    // Paraphrases of the verbs API summaries use.
+    ("insert", &["add", "create"], 1.0),
+    ("okay", &["approve"], 0.7),
+    ("greenlight", &["approve"], 1.0),
+    ("lgtm", &["approve", "review"], 1.0),
+    ("ignore", &["dismiss"], 0.7),
+    ("recover", &["restore", "unarchive"], 1.0),
+    ("undelete", &["restore", "unarchive"], 1.0),
+    ("shelve", &["archive"], 1.0),
+    ("finish", &["finalize", "complete"], 0.7),
+    ("complete", &["finalize", "complete"], 0.7),
+    ("nullify", &["void", "cancel"], 1.0),
+    ("invalidate", &["void", "expire", "revoke"], 0.7),
+    ("replay", &["redeliver", "rerun"], 0.7),
+    ("freeze", &["lock", "suspend"], 0.7),
+    ("unfreeze", &["unlock", "unsuspend"], 0.7),
+    ("reinstate", &["reactivate", "unsuspend", "restore"], 1.0),
+    ("unban", &["unblock"], 1.0),
+    ("reenable", &["enable", "reactivate"], 1.0),
+    ("fork", &["fork"], 1.0),
+    ("combine", &["merge"], 0.7),
+    ("squash", &["merge"], 0.7),
+    ("backup", &["export", "download"], 0.7),
+    ("retitle", &["rename", "update"], 1.0),
+    ("relabel", &["label", "update"], 0.7),
+    ("censor", &["redact"], 1.0),
+    ("mask", &["redact"], 0.7),
+    ("scrub", &["redact", "delete"], 0.7),
+    ("synchronize", &["sync"], 1.0),
+    ("preview", &["render", "preview"], 0.7),
+    ("reorder", &["reprioritize", "position"], 0.7),
+    ("reinitialize", &["reset"], 1.0),
+    ("refuse", &["deny", "decline", "reject"], 1.0),
+    ("queue", &["schedule"], 0.6),
+    ("book", &["schedule", "reserve"], 0.6),
+    ("ping", &["ping", "test"], 0.7),
+    // Kubernetes' words for what kubectl users say.
+    ("drain", &["eviction", "evict"], 0.7),
+    ("evict", &["eviction"], 1.0),
+    ("debug", &["ephemeral", "debug"], 0.6),
+    ("firewall", &["network", "policy"], 0.6),
+    ("autoscale", &["autoscaler", "scale"], 1.0),
+    ("autoscaling", &["autoscaler", "scale"], 1.0),
+    ("leader", &["lease"], 0.6),
+    ("shell", &["exec"], 0.7),
+    ("ssh", &["exec"], 0.6),
+    // Abbreviations people write for what APIs spell out.
+    ("ns", &["namespace"], 1.0),
+    ("svc", &["service"], 1.0),
+    ("svcs", &["service"], 1.0),
+    ("cm", &["configmap"], 1.0),
+    ("sa", &["serviceaccount"], 1.0),
+    ("sts", &["statefulset"], 1.0),
+    ("ds", &["daemonset"], 1.0),
+    ("rs", &["replicaset"], 1.0),
+    ("netpol", &["networkpolicy"], 1.0),
+    ("cj", &["cronjob"], 1.0),
+    ("ci", &["workflow", "check"], NOUN_WEIGHT),
+    ("gh", &["github"], 1.0),
+    ("txn", &["transaction"], 1.0),
+    ("txns", &["transaction"], 1.0),
+    ("acct", &["account"], 1.0),
+    ("inv", &["invoice"], NOUN_WEIGHT),
+    ("qty", &["quantity"], 1.0),
+    ("amt", &["amount"], 1.0),
+    ("msg", &["message"], 1.0),
+    ("msgs", &["message"], 1.0),
+    ("convo", &["conversation"], 1.0),
+    ("convos", &["conversation"], 1.0),
+    ("chan", &["channel"], 1.0),
+    ("desc", &["description"], 1.0),
+    ("auth", &["authentication", "authorization"], NOUN_WEIGHT),
+    ("perm", &["permission"], 1.0),
+    ("perms", &["permission"], 1.0),
+    ("prefs", &["preference"], 1.0),
+    ("pref", &["preference"], 1.0),
+    ("notif", &["notification"], 1.0),
+    ("notifs", &["notification"], 1.0),
+    ("addr", &["address"], 1.0),
+    ("img", &["image"], 1.0),
+    ("pic", &["image", "photo", "avatar"], NOUN_WEIGHT),
+    ("pics", &["image", "photo", "avatar"], NOUN_WEIGHT),
+    ("spec", &["specification"], NOUN_WEIGHT),
+    ("cfg", &["configuration", "config"], 1.0),
+    ("db", &["database"], 1.0),
+    ("dir", &["directory"], 1.0),
+    ("params", &["parameter"], 1.0),
+    ("param", &["parameter"], 1.0),
+    ("attr", &["attribute"], 1.0),
+    ("attrs", &["attribute"], 1.0),
+    ("tmpl", &["template"], 1.0),
+    // A question about people asks about users.
+    ("who", &["user", "member"], 0.3),
+    ("whom", &["user", "member"], 0.3),
+    ("whose", &["user", "owner"], 0.3),
+];
+
+/// The other words APIs use for an action, which count [`ACTION_FORM_WEIGHT`] of it.
+const ACTION_FORMS: &[(&str, &[&str])] = &[
+    ("get", &["read", "retrieve"]),
+    ("update", &["patch", "replace"]),
+    ("delete", &["remove"]),
+    ("create", &["add"]),
+];
+
+/// How much the other words for an action count.
+const ACTION_FORM_WEIGHT: f64 = 0.7;
+
 /// The terms of what an operation does, which only a request's first verb stands for.
 const ACTIONS: &[&str] = &["create", "get", "list", "update", "delete", "search"];
 
@@ -447,6 +643,7 @@ const PHRASES: &[(&str, &str, &str)] = &[
     ("set", "up", "create"),
     ("kick", "off", "trigger"),
     ("how", "many", "count"),
+    ("how", "much", "amount"),
     ("pay", "out", "payout"),
     ("top", "up", "topup"),
     ("fast", "forward", "advance"),
@@ -455,6 +652,18 @@ const PHRASES: &[(&str, &str, &str)] = &[
     ("log", "out", "logout"),
     ("sign", "out", "logout"),
     ("roll", "back", "rollback"),
+    ("take", "away", "remove"),
+    ("take", "off", "remove"),
+    ("throw", "away", "delete"),
+    ("clean", "up", "delete"),
+    ("pull", "up", "show"),
+    ("spin", "up", "create"),
+    ("shut", "down", "stop"),
+    ("wipe", "out", "delete"),
+    ("find", "out", "show"),
+    ("fill", "in", "update"),
+    ("sign", "off", "approve"),
+    ("put", "back", "restore"),
 ];
 
 /// The request without the values it names — quoted text (`'bug'`), `#7` and `@team`, numbers
@@ -524,6 +733,17 @@ fn is_file_name(value: &str) -> bool {
 /// stand between the verb and its particle ("hand this repository over", "turn it off").
 fn request_words(query: &str) -> Vec<String> {
     let mut words = words(&without_values(query));
+    strip_preamble(&mut words);
+    drop_names(&mut words);
+    // "show me the invoices": the one shown to is no first person who owns them.
+    let mut index = 1;
+    while index < words.len() {
+        if words[index] == "me" && DATIVE_VERBS.contains(&words[index - 1].as_str()) {
+            words.remove(index);
+        } else {
+            index += 1;
+        }
+    }
     let mut out = Vec::with_capacity(words.len());
     let mut index = 0;
     while index < words.len() {
@@ -561,8 +781,168 @@ fn request_words(query: &str) -> Vec<String> {
     out
 }
 
+/// How a request may open before it says what to do ("can you", "I'd like to", "please").
+const PREAMBLES: &[&[&str]] = &[
+    &["please"],
+    &["kindly"],
+    &["can", "you"],
+    &["could", "you"],
+    &["would", "you"],
+    &["will", "you"],
+    &["can", "i"],
+    &["could", "i"],
+    &["can", "we"],
+    &["i", "want", "to"],
+    &["i", "wanna"],
+    &["i", "need", "to"],
+    &["we", "need", "to"],
+    &["we", "want", "to"],
+    &["i", "d", "like", "to"],
+    &["i", "would", "like", "to"],
+    &["we", "d", "like", "to"],
+    &["i", "have", "to"],
+    &["i", "must"],
+    &["help", "me"],
+    &["how", "do", "i"],
+    &["how", "can", "i"],
+    &["how", "do", "we"],
+    &["how", "can", "we"],
+    &["how", "to"],
+    &["is", "there", "a", "way", "to"],
+    &["is", "it", "possible", "to"],
+    &["let", "s"],
+    &["let", "me"],
+    &["go", "ahead", "and"],
+    &["try", "to"],
+    &["just"],
+    &["quickly"],
+];
+
+/// `words` without the [`PREAMBLES`] it opens with: what comes after them is the request.
+fn strip_preamble(words: &mut Vec<String>) {
+    loop {
+        let found = PREAMBLES.iter().find(|preamble| {
+            preamble.len() < words.len() && preamble.iter().zip(words.iter()).all(|(p, w)| p == w)
+        });
+        match found {
+            Some(preamble) => {
+                words.drain(..preamble.len());
+            }
+            None => break,
+        }
+    }
+}
+
+/// Verbs whose "me" is whom something is given to ("show me", "give me").
+const DATIVE_VERBS: &[&str] = &[
+    "show", "give", "tell", "get", "find", "send", "fetch", "bring", "pull", "list", "grab", "let",
+];
+
+/// Words after which a request names a thing: the word that follows is its name, not a word
+/// of what to do ("a customer named bob", "in namespace prod").
+const NAMING_WORDS: &[&str] = &["named", "called", "titled"];
+
+/// Things that hold others, which a request names right after a preposition ("in namespace
+/// prod", "from channel general", "to project apollo").
+const CONTAINERS: &[&str] = &[
+    "namespace",
+    "channel",
+    "repo",
+    "repository",
+    "project",
+    "org",
+    "organization",
+    "workspace",
+    "team",
+    "folder",
+    "directory",
+    "bucket",
+    "cluster",
+    "environment",
+    "group",
+    "account",
+    "region",
+    "zone",
+];
+
+const PREPOSITIONS: &[&str] = &[
+    "in", "from", "to", "into", "of", "on", "across", "for", "within",
+];
+
+/// `words` without the names they give things ([`NAMING_WORDS`], [`CONTAINERS`]).
+fn drop_names(words: &mut Vec<String>) {
+    let mut index = 0;
+    while index + 1 < words.len() {
+        let named = NAMING_WORDS.contains(&words[index].as_str())
+            || (index > 0
+                && PREPOSITIONS.contains(&words[index - 1].as_str())
+                && CONTAINERS.contains(&words[index].as_str()));
+        if named && !STOP_WORDS.contains(&words[index + 1].as_str()) {
+            words.remove(index + 1);
+        }
+        index += 1;
+    }
+}
+
+/// Irregular forms of verbs an API's text uses in their base form ("who paid", "what was sent").
+const IRREGULAR: &[(&str, &str)] = &[
+    ("ran", "run"),
+    ("made", "make"),
+    ("sent", "send"),
+    ("paid", "pay"),
+    ("bought", "buy"),
+    ("sold", "sell"),
+    ("built", "build"),
+    ("wrote", "write"),
+    ("written", "write"),
+    ("chose", "choose"),
+    ("chosen", "choose"),
+    ("began", "begin"),
+    ("begun", "begin"),
+    ("gave", "give"),
+    ("given", "give"),
+    ("took", "take"),
+    ("taken", "take"),
+    ("drew", "draw"),
+    ("drawn", "draw"),
+    ("froze", "freeze"),
+    ("frozen", "freeze"),
+    ("hid", "hide"),
+    ("hidden", "hide"),
+    ("lost", "lose"),
+    ("got", "get"),
+    ("gotten", "get"),
+    ("went", "go"),
+    ("gone", "go"),
+    ("saw", "see"),
+    ("seen", "see"),
+    ("knew", "know"),
+    ("known", "know"),
+    ("threw", "throw"),
+    ("thrown", "throw"),
+    ("forgot", "forget"),
+    ("forgotten", "forget"),
+    ("spent", "spend"),
+    ("held", "hold"),
+    ("kept", "keep"),
+    ("led", "lead"),
+    ("met", "meet"),
+    ("said", "say"),
+    ("told", "tell"),
+    ("thought", "think"),
+    ("brought", "bring"),
+    ("caught", "catch"),
+    ("taught", "teach"),
+    ("fell", "fall"),
+    ("fallen", "fall"),
+    ("broke", "break"),
+    ("broken", "break"),
+    ("woke", "wake"),
+    ("won", "win"),
+];
+
 /// The particles of [`PHRASES`] that may come a few words after their verb.
-const PARTICLES: &[&str] = &["off", "back", "over", "out", "up", "down"];
+const PARTICLES: &[&str] = &["off", "back", "over", "out", "up", "down", "away"];
 
 /// What a request asks to do, from its first verb: the HTTP method and path shape that do it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -647,6 +1027,29 @@ const INTENT_WORDS: &[(&str, Intent)] = &[
     ("erase", Intent::Delete),
     ("destroy", Intent::Delete),
     ("rid", Intent::Delete),
+    // More words of general English that say what to do.
+    ("provision", Intent::Create),
+    ("establish", Intent::Create),
+    ("spawn", Intent::Create),
+    ("instantiate", Intent::Create),
+    ("construct", Intent::Create),
+    ("peek", Intent::Get),
+    ("obtain", Intent::Get),
+    ("examine", Intent::Get),
+    ("rewrite", Intent::Update),
+    ("amend", Intent::Update),
+    ("revise", Intent::Update),
+    ("reconfigure", Intent::Update),
+    ("nuke", Intent::Delete),
+    ("scrap", Intent::Delete),
+    ("ditch", Intent::Delete),
+    ("trash", Intent::Delete),
+    ("discard", Intent::Delete),
+    ("eliminate", Intent::Delete),
+    ("deregister", Intent::Delete),
+    ("unregister", Intent::Delete),
+    ("uninstall", Intent::Delete),
+    ("decommission", Intent::Delete),
 ];
 
 /// How much more an operation whose method and path shape do what the request asks scores.
@@ -663,6 +1066,7 @@ fn intent(query: &str) -> Option<Intent> {
     let plural = words
         .iter()
         .filter(|w| !INTENT_WORDS.iter().any(|(i, _)| i == w))
+        .filter(|w| !STOP_WORDS.contains(&w.as_str()))
         .any(|w| is_plural(w));
     // "tag the repo with topics", "archive the old channels": a request that opens with a verb
     // of its own (a word before a determiner) does that to the things it names, whatever their
@@ -673,6 +1077,15 @@ fn intent(query: &str) -> Option<Intent> {
             && !QUESTION_WORDS.contains(&first)
             && !STOP_WORDS.contains(&first)
             && !is_plural(first)
+    };
+    // A question asks what is, whatever verb it holds ("what IP ranges does GitHub send
+    // webhooks from?"): it reads.
+    let questioned = words
+        .first()
+        .is_some_and(|w| QUESTION_WORDS.contains(&w.as_str()) && w != "which");
+    let found = match found {
+        Some(Intent::Create | Intent::Update | Intent::Delete) if questioned => None,
+        other => other,
     };
     match found {
         None if plural && imperative => None,
@@ -693,7 +1106,14 @@ fn intent(query: &str) -> Option<Intent> {
 /// question. Requests that only read say so ("show", "list", "which …?"); an imperative of
 /// any other verb acts, so the operations that write rank above those that read.
 fn acts(query: &str) -> bool {
-    if intent(query).is_some() || query.trim_end().ends_with('?') {
+    // "can you archive the price?" asks to act, though it ends like a question.
+    let polite = {
+        let mut all = words(&without_values(query));
+        let before = all.len();
+        strip_preamble(&mut all);
+        all.len() < before
+    };
+    if intent(query).is_some() || (query.trim_end().ends_with('?') && !polite) {
         return false;
     }
     request_words(query).first().is_some_and(|first| {
@@ -730,22 +1150,64 @@ fn shape_matches(intent: Intent, name: &str, request: &str) -> bool {
         .rsplit('/')
         .next()
         .is_some_and(|last| last.starts_with('{'));
-    let shaped = match intent {
-        Intent::Create => method == "POST" && !item,
-        Intent::List => method == "GET" && !item,
-        Intent::Get => method == "GET" && item,
-        Intent::Update => matches!(method, "PUT" | "PATCH") || (method == "POST" && item),
-        Intent::Delete => method == "DELETE",
-    };
+    // An RPC-style path (Slack's `POST /chat.delete`) has no shape: every write is a POST to
+    // a method, every read a GET of one.
+    let rpc = !path.contains('{')
+        && path
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.contains('.'));
+    let shaped = !rpc
+        && match intent {
+            Intent::Create => method == "POST" && !item,
+            Intent::List => method == "GET" && !item,
+            Intent::Get => method == "GET" && item,
+            Intent::Update => matches!(method, "PUT" | "PATCH") || (method == "POST" && item),
+            Intent::Delete => method == "DELETE",
+        };
     // RPC-style APIs (Slack's `POST /chat.delete`) say it in the name instead.
     let verbs: &[&str] = match intent {
-        Intent::Create => &["create", "add", "post"],
+        Intent::Create => &[
+            "create", "add", "post", "upload", "send", "schedule", "open", "invite", "start",
+        ],
         Intent::List => &["list"],
         Intent::Get => &["get", "info"],
         Intent::Update => &["update", "set"],
         Intent::Delete => &["delete", "remove"],
     };
-    shaped || words(name).iter().any(|w| verbs.contains(&w.as_str()))
+    // A name that opens with its method (Stripe's `PostTaxRatesTaxRate`) says no more than the
+    // method does.
+    let name_words = words(name);
+    let echoes_method = name_words
+        .first()
+        .is_some_and(|first| first.eq_ignore_ascii_case(method));
+    shaped || (!echoes_method && name_words.iter().any(|w| verbs.contains(&w.as_str())))
+}
+
+/// How much an operation that only tests use (Stripe's `/v1/test_helpers/…`) scores unless
+/// the request speaks of testing: like a deprecated one, it is seldom what is asked for.
+const TESTING_WEIGHT: f64 = 0.6;
+
+/// Words (stemmed) of a request that asks for what only tests use.
+const TESTING_WORDS: &[&str] = &["test", "simul", "fake", "sandbox", "mock"];
+
+/// Is the request `METHOD /path` one that only tests use (Stripe's `/v1/test_helpers/…`)?
+fn for_testing(request: &str) -> bool {
+    let path = request.split_once(' ').map_or(request, |(_, path)| path);
+    path.split('/')
+        .filter(|segment| !segment.starts_with('{'))
+        .any(|segment| words(segment).iter().any(|w| w == "test" || w == "testing"))
+}
+
+/// Does the request `METHOD /path` act on one item (its path ends in a parameter)?
+fn is_item(request: &str) -> bool {
+    request
+        .split_once(' ')
+        .map_or(request, |(_, path)| path)
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()
+        .is_some_and(|last| last.starts_with('{'))
 }
 
 /// How much the names an API gives a thing count for the name a request gives it.
@@ -854,7 +1316,9 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
         let synonyms = SYNONYMS
             .iter()
             .find(|(w, _, _)| *w == word)
-            .or_else(|| SYNONYMS.iter().find(|(w, _, _)| stem(w) == word_stem));
+            .or_else(|| SYNONYMS.iter().find(|(w, _, _)| stem(w) == word_stem))
+            // (These only as themselves: their other forms mean other things.)
+            .or_else(|| MORE_SYNONYMS.iter().find(|(w, _, _)| *w == word));
         if let Some((_, stands_for, weight)) = synonyms {
             for term in *stands_for {
                 // Only the request's first verb says what to do: in "delete the file I
@@ -867,6 +1331,12 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
                 }
                 let term = if list && *term == "get" { "list" } else { term };
                 add(stem(term), *weight);
+                // Kubernetes reads and replaces, Stripe retrieves.
+                if let Some((_, forms)) = ACTION_FORMS.iter().find(|(a, _)| *a == term) {
+                    for form in *forms {
+                        add(stem(form), weight * ACTION_FORM_WEIGHT);
+                    }
+                }
             }
             if PHRASING_WORDS.contains(&word.as_str()) {
                 own = LITERAL_WEIGHT;
@@ -876,7 +1346,9 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
         if STOP_WORDS.contains(&word.as_str()) || word.chars().count() < 2 {
             continue;
         }
-        if is_plural(&word) {
+        // Things named in the plural ask for a list, unless the request does something else to
+        // them ("submit expenses").
+        if is_plural(&word) && asked.is_none_or(|i| i == Intent::List) {
             add(stem("list"), PLURAL_LIST_WEIGHT);
         }
         // A question's past participle says what happened, not what to do: "when was #general
@@ -887,7 +1359,11 @@ pub fn query_terms(query: &str) -> Vec<(String, f64)> {
         {
             own = LITERAL_WEIGHT;
         }
-        add(stem(&word), own);
+        let base = IRREGULAR
+            .iter()
+            .find(|(form, _)| *form == word)
+            .map_or(word.as_str(), |(_, base)| base);
+        add(stem(base), own);
     }
     out
 }
@@ -1080,6 +1556,9 @@ fn one_line(text: &str) -> String {
 /// from `bill`, `payment` from `pay`.
 const DERIVATIONS: &[&str] = &["ion", "ment", "abl", "er", "or"];
 
+/// How much a word that neighbouring words of a request make together counts.
+const COMPOUND_WEIGHT: f64 = 0.5;
+
 /// How much a word derived from the same root as a request's word counts.
 const RELATED_WEIGHT: f64 = 0.6;
 
@@ -1163,7 +1642,7 @@ impl Index {
         let total = self.entries.len() as f64;
         // Per operation: the score so far, and how much of the query it matched.
         let mut scores: HashMap<u32, (f64, f64)> = HashMap::new();
-        let query_terms = self.related(query_terms(query));
+        let query_terms = self.compounds(query, self.related(query_terms(query)));
         let query_weight: f64 = query_terms.iter().map(|(_, w)| w).sum();
         for (term, query_weight) in &query_terms {
             let Some(list) = self.postings.get(term) else {
@@ -1184,6 +1663,15 @@ impl Index {
         let wanted: Vec<&str> = query_terms.iter().map(|(t, _)| t.as_str()).collect();
         let intent = intent(query);
         let acts = acts(query);
+        let words = request_words(query);
+        // Only a request that speaks of testing wants what only tests use.
+        let asks_test = words
+            .iter()
+            .any(|w| TESTING_WORDS.contains(&stem(w).as_str()));
+        // "issue a virtual card" makes one: an operation on an item it names is not it.
+        let indefinite = words
+            .iter()
+            .any(|w| matches!(w.as_str(), "a" | "an" | "new" | "another"));
         let mut hits: Vec<Hit> = scores
             .into_iter()
             .filter(|(index, _)| self.admits(*index as usize, filter))
@@ -1197,12 +1685,23 @@ impl Index {
                     Some(intent) if shape_matches(intent, &entry.name, &entry.request) => {
                         1.0 + SHAPE_WEIGHT
                     }
-                    None if acts && !entry.read_only => 1.0 + SHAPE_WEIGHT,
+                    None if acts
+                        && !entry.read_only
+                        && !(indefinite && is_item(&entry.request)) =>
+                    {
+                        1.0 + SHAPE_WEIGHT
+                    }
                     _ => 1.0,
+                };
+                let standing = if !asks_test && for_testing(&entry.request) {
+                    TESTING_WEIGHT
+                } else {
+                    1.0
                 };
                 Hit {
                     entry: index as usize,
-                    score: score
+                    score: standing
+                        * score
                         * (0.5 + 0.5 * coverage)
                         * (1.0 + NAME_COVERAGE_WEIGHT * name_coverage)
                         * shape,
@@ -1239,6 +1738,26 @@ impl Index {
             }
         }
         out
+    }
+
+    /// `terms` with the index's words that two or three neighbouring words of `query` make
+    /// together ("invoice items" finds Stripe's `invoiceitems`, "persistent volume claim"
+    /// Kubernetes' `persistentvolumeclaims`), each at [`COMPOUND_WEIGHT`]: their words
+    /// already count on their own.
+    fn compounds(&self, query: &str, mut terms: Vec<(String, f64)>) -> Vec<(String, f64)> {
+        let words = request_words(query);
+        for size in 2..=3 {
+            for run in words.windows(size) {
+                if run.iter().any(|w| STOP_WORDS.contains(&w.as_str())) {
+                    continue;
+                }
+                let joined = stem(&run.concat());
+                if self.postings.contains_key(&joined) && !terms.iter().any(|(t, _)| *t == joined) {
+                    terms.push((joined, COMPOUND_WEIGHT));
+                }
+            }
+        }
+        terms
     }
 
     fn admits(&self, index: usize, filter: &Filter<'_>) -> bool {
@@ -1646,6 +2165,135 @@ mod tests {
         assert!(has("secrets of every namespace", "all"));
         assert_eq!(request_words("log out everywhere")[0], "logout");
         assert_eq!(request_words("roll back the release")[0], "rollback");
+    }
+
+    #[test]
+    fn a_requests_preamble_and_the_names_it_gives_are_not_its_words() {
+        assert_eq!(
+            request_words("can you please delete the branch"),
+            request_words("delete the branch")
+        );
+        assert_eq!(
+            request_words("I'd like to list the pods"),
+            ["list", "the", "pods"]
+        );
+        assert_eq!(intent("how do I delete a tag"), Some(Intent::Delete));
+        // A polite question still asks to act.
+        assert!(acts("could you archive the price?"));
+        assert!(!acts("was the price archived?"));
+        assert_eq!(
+            request_words("kill pod web in namespace jobs"),
+            ["kill", "pod", "web", "in", "namespace"]
+        );
+        assert_eq!(
+            request_words("add a customer named bob"),
+            ["add", "a", "customer", "named"]
+        );
+        // Politeness is no plural: "thanks" asks for no list.
+        assert_eq!(intent("delete the branch, thanks"), Some(Intent::Delete));
+        assert_eq!(intent("merge the branch thanks"), None);
+    }
+
+    #[test]
+    fn a_name_that_repeats_its_method_says_nothing_of_the_shape() {
+        // Stripe's `PostTaxRatesTaxRate` updates one rate: no create, though its name says Post.
+        assert!(!shape_matches(
+            Intent::Create,
+            "PostTaxRatesTaxRate",
+            "POST /v1/tax_rates/{tax_rate}"
+        ));
+        assert!(shape_matches(
+            Intent::Create,
+            "PostTaxRates",
+            "POST /v1/tax_rates"
+        ));
+        // An RPC-style name still says it.
+        assert!(shape_matches(
+            Intent::Delete,
+            "chat_delete",
+            "POST /chat.delete"
+        ));
+    }
+
+    #[test]
+    fn something_new_is_made_by_the_operation_on_the_collection() {
+        // Alike but for their paths; without the rule the item's would win the tie.
+        let index = Index::parse(&build(&[
+            shaped("issueCardOne", "POST /issuing/cards/{card}", "Issuing card"),
+            shaped("issueCardTwo", "POST /issuing/cards", "Issuing card"),
+        ]))
+        .expect("reads");
+        let first = |query: &str| index.search(query, &Filter::default(), 2)[0].entry;
+        assert_eq!(first("issue a virtual card"), 1);
+        assert_eq!(first("issue the card"), 0);
+    }
+
+    #[test]
+    fn operations_only_tests_use_rank_below_the_others_unless_asked_for() {
+        let index = Index::parse(&build(&[
+            shaped(
+                "expireTestCard",
+                "POST /test_helpers/cards/{card}/expire",
+                "Expire a card",
+            ),
+            shaped("expireCard", "POST /cards/{card}/expire", "Expire a card"),
+        ]))
+        .expect("reads");
+        let first = |query: &str| index.search(query, &Filter::default(), 2)[0].entry;
+        assert_eq!(first("expire the card"), 1);
+        assert_eq!(first("simulate expiring a card in test mode"), 0);
+    }
+
+    #[test]
+    fn two_words_of_a_request_find_the_one_word_they_make() {
+        let index = Index::parse(&build(&[
+            shaped(
+                "PostInvoiceitems",
+                "POST /v1/invoiceitems",
+                "Create an invoice item",
+            ),
+            shaped("PostInvoices", "POST /v1/invoices", "Create an invoice"),
+        ]))
+        .expect("reads");
+        let hits = index.search("new invoice item", &Filter::default(), 2);
+        assert_eq!(hits[0].entry, 0, "{hits:?}");
+        assert!(
+            query_terms("they paid the bill")
+                .iter()
+                .any(|(t, _)| *t == terms("pay")[0]),
+            "an irregular past is its verb"
+        );
+    }
+
+    #[test]
+    fn an_action_finds_the_other_words_apis_use_for_it() {
+        // Kubernetes reads a pod where a request shows it.
+        let weighted = query_terms("show the pod");
+        assert!(
+            weighted.contains(&(terms("read").remove(0), ACTION_FORM_WEIGHT)),
+            "{weighted:?}"
+        );
+        let weighted = query_terms("take the label away");
+        assert!(
+            weighted.contains(&(terms("remove").remove(0), 1.0)),
+            "{weighted:?}"
+        );
+        // Three neighbouring words find the word they make, above the one two of them make.
+        let index = Index::parse(&build(&[
+            shaped(
+                "deletePersistentVolume",
+                "DELETE /persistentvolumes/{name}",
+                "delete a PersistentVolume",
+            ),
+            shaped(
+                "deletePersistentVolumeClaim",
+                "DELETE /persistentvolumeclaims/{name}",
+                "delete a PersistentVolumeClaim",
+            ),
+        ]))
+        .expect("reads");
+        let hits = index.search("delete the persistent volume claim", &Filter::default(), 2);
+        assert_eq!(hits[0].entry, 1, "{hits:?}");
     }
 
     #[test]
