@@ -1403,6 +1403,8 @@ pub fn same(left: &Value, right: &Value) -> bool {
         (Value::Bool(b), Value::String(s)) | (Value::String(s), Value::Bool(b)) => {
             b.to_string() == *s
         }
+        // `null` written in the file (`when: { equal: [$device, null] }`) is an absent value.
+        (Value::Null, Value::String(s)) | (Value::String(s), Value::Null) => s == "null",
         _ => left == right,
     }
 }
@@ -1773,12 +1775,14 @@ mod tests {
     // --- paths into answers -----------------------------------------------------------------
 
     #[test]
-    fn numbers_and_booleans_are_the_same_as_their_text() {
+    fn numbers_booleans_and_null_are_the_same_as_their_text() {
         assert!(same(&json!(true), &json!("true")));
         assert!(same(&json!("false"), &json!(false)));
         assert!(!same(&json!(true), &json!("false")));
         assert!(!same(&json!(true), &json!("yes")));
         assert!(same(&json!(3), &json!("3")));
+        assert!(same(&Value::Null, &json!("null")));
+        assert!(!same(&Value::Null, &json!("")));
         assert!(!same(&json!("a"), &json!("A")));
         assert!(same_text(&json!(" In Progress"), &json!("in progress")));
         assert!(same_text(&json!(3), &json!("3")));

@@ -955,7 +955,22 @@ impl<'a> Checker<'a> {
             // first page would be "not found". Said once: where the file's paging nearly fits
             // (its position but not its size parameter), what it lacks; else, where the list
             // pages by a size parameter of its own, that one.
-            let unwalked = resolver_paging(self.curation, operation).is_none();
+            let walked = resolver_paging(self.curation, operation);
+            // The walk sets its paging parameters itself, page after page.
+            if let Some(pagination) = walked {
+                let set = paging_param_names(pagination);
+                for arg in resolver.args.keys().filter(|arg| set.contains(&arg.value)) {
+                    self.error(
+                        arg.at,
+                        format!(
+                            "`{}` is set by the walk through the pages of `{}`, page after page: resolver `{}` cannot give it",
+                            arg.value, operation.id, name.value
+                        ),
+                    )
+                    .help = Some("remove it; the page size is the pagination's `max_page_size`".into());
+                }
+            }
+            let unwalked = walked.is_none();
             let mut nearly_fits = false;
             if let Some(pagination) = &self.curation.pagination
                 && unwalked

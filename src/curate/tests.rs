@@ -459,6 +459,15 @@ fn unknown_operation_in_resolver_list() {
 }
 
 #[test]
+fn a_resolver_argument_the_page_walk_sets_is_refused() {
+    let text = base_with(&[(
+        "    list: listProjects\n",
+        "    list: listProjects\n    args: { per_page: 10 }\n",
+    )]);
+    case("resolver_sets_a_paging_parameter", &text);
+}
+
+#[test]
 fn unknown_operation_in_resolver_lookup() {
     let text = base_with(&[(
         "pagination:\n",

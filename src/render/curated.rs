@@ -2087,6 +2087,13 @@ fn steps_body(
                     let var = ident(var);
                     quote! { #var }
                 }
+                // Calls chosen by `when`, none of which ran: nothing was done, and the model is
+                // not told otherwise.
+                None if !result_alternatives.is_empty() => quote! {
+                    return Err(ToolError::InvalidArguments(
+                        "None of this tool's calls applies to these arguments, so nothing was done. Check the arguments that choose what the tool does.".into(),
+                    ))
+                },
                 None => quote! { serde_json::Value::Null },
             };
             if result_alternatives.is_empty() {
