@@ -283,7 +283,7 @@ fn an_earlier_steps_answer_that_does_not_fit_stops_the_workflow_there_as_the_api
 }
 
 #[test]
-fn a_workflow_parameter_takes_the_format_of_the_api_field_it_fills() {
+fn a_workflow_parameter_takes_the_format_and_least_length_of_the_api_field_it_fills() {
     let binary = boards();
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let (base_url, log) = recording_upstream(
@@ -300,6 +300,17 @@ fn a_workflow_parameter_takes_the_format_of_the_api_field_it_fills() {
     assert_eq!(result["isError"], true, "{result}");
     let text = result["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.contains("due") && text.contains("date"), "{text}");
+    assert!(log.lock().expect("the log").is_empty());
+    // And an empty text, which the API's `text` refuses (`minLength: 1`).
+    let result = call(
+        binary,
+        &base_url,
+        "boards_remind",
+        json!({"text": "", "due": "2026-12-24"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("text"), "{text}");
     assert!(log.lock().expect("the log").is_empty());
     let result = call(
         binary,

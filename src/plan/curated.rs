@@ -774,13 +774,21 @@ impl<'c> CuratedPlanner<'c> {
                 .and_then(|_| api_inputs.iter().find(|(n, _, _)| n == api));
             let (plan, mut schema) =
                 self.param(param_name, param, api_input, &mut idents, builder)?;
-            // A workflow's text parameter says the format of the API fields it fills, so that a
-            // value the API would refuse ("next friday" for a date) is refused as an argument.
-            if let Some(format) = step_slots_format(spec, &param_name.value, builder)
-                && schema.get("type") == Some(&json!("string"))
-                && let Some(schema) = schema.as_object_mut()
-            {
-                schema.entry("format").or_insert(json!(format));
+            // A workflow's parameter says what the API fields it fills require of a value (a
+            // text's format and least length, a list's least length), so that a value the API
+            // would refuse ("next friday" for a date, a blank name, no items) is refused as an
+            // argument.
+            let kept: &[&str] = match schema.get("type").and_then(Value::as_str) {
+                Some("string") => &["format", "minLength"],
+                Some("array") => &["minItems"],
+                _ => &[],
+            };
+            for keyword in kept {
+                if let Some(value) = step_slots_keyword(spec, &param_name.value, keyword, builder)
+                    && let Some(schema) = schema.as_object_mut()
+                {
+                    schema.entry(*keyword).or_insert(value);
+                }
             }
             if plan.required {
                 required.push(plan.name.clone());
@@ -1375,9 +1383,15 @@ impl<'c> CuratedPlanner<'c> {
     }
 }
 
-/// The `format` every API field that the workflow parameter `name` fills as a whole (`$name` at
-/// any depth of a step's `args`) agrees on; `None` when one has none or they differ.
-fn step_slots_format(spec: &ToolSpec, name: &str, builder: &Builder) -> Option<String> {
+/// The value of the schema keyword `keyword` (`format`, `minLength`) that every API field the
+/// workflow parameter `name` fills as a whole (`$name` at any depth of a step's `args`) agrees
+/// on; `None` when one has none or they differ.
+fn step_slots_keyword(
+    spec: &ToolSpec,
+    name: &str,
+    keyword: &str,
+    builder: &Builder,
+) -> Option<Value> {
     let mut formats = Vec::new();
     for step in &spec.steps {
         let Some(call) = &step.value.call else {
@@ -1392,7 +1406,7 @@ fn step_slots_format(spec: &ToolSpec, name: &str, builder: &Builder) -> Option<S
                 }
                 let slot = inputs.iter().find(|(n, _, _)| *n == arg.value)?;
                 let slot = schema_at(&slot.1, &path).ok().flatten()?;
-                formats.push(slot.get("format")?.as_str()?.to_string());
+                formats.push(slot.get(keyword)?.clone());
             }
         }
     }
