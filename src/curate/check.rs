@@ -18,7 +18,8 @@ use super::schema::{
 use super::semantics::{
     EACH, IF_PRESENT, ITEM, Reference, SEARCHED, Written, glob_matches, is_searched, lookup_param,
     paging_param_names, paging_params, parameter_references, resolver_id_path, resolver_id_schema,
-    resolver_items, resolver_paging, scoped_by, takes_paging, template_params, walked_pagination,
+    resolver_items, resolver_paging, scoped_by, step_references, step_values, takes_paging,
+    template_params, walked_pagination,
 };
 use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
@@ -2090,7 +2091,7 @@ impl<'a> Checker<'a> {
         slot: &Value,
         operation: &str,
     ) {
-        for (name, path) in parameter_references(&value.value, "") {
+        for (name, path) in parameter_references(&value.value) {
             let Some(param) = tool
                 .params
                 .iter()
@@ -2632,7 +2633,7 @@ impl<'a> Checker<'a> {
     /// The calls with a `when` at the end of a workflow are alternatives: the tool returns the
     /// answer of the last that ran, or the answer before them when none ran. Each such answer
     /// must have the fields the results show; with none before them, the conditions must cover
-    /// every value of the one enum parameter they compare, or the tool may return nothing.
+    /// every value of the one enum parameter they compare, or the tool may call nothing.
     fn check_alternatives(
         &mut self,
         tool: &ToolSpec,
@@ -2686,7 +2687,8 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// Do the conditions compare one parameter with an `enum` mapping to each of its codes?
+    /// Do the conditions compare one parameter of few values (an enum, a flag, the format) with
+    /// each of them?
     fn conditions_cover_an_enum(
         &self,
         tool: &ToolSpec,
@@ -2722,25 +2724,10 @@ impl<'a> Checker<'a> {
         let is_param = |name: &str| params.contains(&name);
         let mut read: BTreeSet<String> = BTreeSet::new();
         for step in &tool.steps {
-            let step = &step.value;
-            for value in step
-                .args
-                .values()
-                .chain(step.where_fields.values())
-                .chain(&step.value)
-            {
+            for value in step_values(&step.value) {
                 read.extend(Written::read(&value.value, &is_param).params());
             }
-            let texts = step
-                .find
-                .iter()
-                .chain(
-                    step.stop_if
-                        .iter()
-                        .flat_map(|stop| stop.equal.value.iter().chain(&stop.result)),
-                )
-                .chain(step.when.iter().flat_map(|when| &when.equal.value));
-            for text in texts {
+            for text in step_references(&step.value) {
                 if let Some(name) = Reference::read(&text.value).and_then(|r| r.whole()) {
                     read.insert(name.to_string());
                 }
@@ -3072,19 +3059,8 @@ impl<'a> Checker<'a> {
                 }
             }
             Written::Answer(reference) => {
-                let text = match reference.path {
-                    "" => format!("${}", reference.head),
-                    path => format!("${}.{path}", reference.head),
-                };
-                let names: Vec<&str> = params.iter().map(|(name, _)| *name).collect();
-                let spanned = Spanned {
-                    value: text.clone(),
-                    at,
-                };
-                let source_types = match self.check_reference(&spanned, &names, results) {
-                    Some(schema) => json_types(&schema),
-                    None => Vec::new(),
-                };
+                let (text, schema) = self.answer_at(at, reference, params, results);
+                let source_types = schema.as_ref().map(json_types).unwrap_or_default();
                 if let Some(target) = target {
                     self.check_types(at, slot, Some(&text), &source_types, target);
                 }
@@ -3132,10 +3108,7 @@ impl<'a> Checker<'a> {
                 self.each_item = outer;
             }
             Written::Item(path) => {
-                let written = match *path {
-                    "" => format!("${ITEM}"),
-                    path => format!("${ITEM}.{path}"),
-                };
+                let written = Reference { head: ITEM, path }.to_string();
                 let Some((types, schema)) = self.each_item.clone() else {
                     self.error(at, format!("`{written}` is the item of an `{EACH}` object, and there is none around it"));
                     return;
@@ -3238,16 +3211,8 @@ impl<'a> Checker<'a> {
                 }
             }
             Written::Answer(reference) => {
-                let text = match reference.path {
-                    "" => format!("${}", reference.head),
-                    path => format!("${}.{path}", reference.head),
-                };
-                let names: Vec<&str> = params.iter().map(|(name, _)| *name).collect();
-                let spanned = Spanned {
-                    value: text.clone(),
-                    at,
-                };
-                match self.check_reference(&spanned, &names, results) {
+                let (text, schema) = self.answer_at(at, reference, params, results);
+                match schema {
                     Some(schema) if is_array(&schema) => {
                         let items = schema.get("items").map(any_branch).cloned();
                         let types = items.as_ref().map(json_types).unwrap_or_default();
@@ -3498,6 +3463,24 @@ impl<'a> Checker<'a> {
         } else {
             "give a value of the type the API takes".into()
         });
+    }
+
+    /// Checks an earlier answer's `reference` written at `at`: the reference as written, and the
+    /// schema it points to when known.
+    fn answer_at(
+        &mut self,
+        at: At,
+        reference: &Reference,
+        params: &[(&str, Option<&'static str>)],
+        results: &[(String, Option<Value>)],
+    ) -> (String, Option<Value>) {
+        let names: Vec<&str> = params.iter().map(|(name, _)| *name).collect();
+        let spanned = Spanned {
+            value: reference.to_string(),
+            at,
+        };
+        let schema = self.check_reference(&spanned, &names, results);
+        (spanned.value, schema)
     }
 
     /// Checks `$name` or `$step.path`; returns the schema it points to, when known.
@@ -3793,25 +3776,11 @@ fn allowed_values(schema: &Value) -> Option<Vec<Value>> {
 fn answer_reads<'s>(step: &'s Step, params: &[&str]) -> Vec<(&'s str, At)> {
     let is_param = |name: &str| params.contains(&name);
     let mut reads = Vec::new();
-    for value in step
-        .args
-        .values()
-        .chain(step.where_fields.values())
-        .chain(&step.value)
-    {
+    for value in step_values(step) {
         let written = Written::read(&value.value, &is_param);
         reads.extend(written.answers().into_iter().map(|head| (head, value.at)));
     }
-    let texts = step
-        .find
-        .iter()
-        .chain(
-            step.stop_if
-                .iter()
-                .flat_map(|stop| stop.equal.value.iter().chain(&stop.result)),
-        )
-        .chain(step.when.iter().flat_map(|when| &when.equal.value));
-    for text in texts {
+    for text in step_references(step) {
         if let Some(reference) = Reference::read(&text.value)
             && !reference.whole().is_some_and(is_param)
         {

@@ -5,7 +5,9 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::model::{Curation, Pagination, PagingStyle, Resolver, Spanned, Template, ToolSpec};
+use super::model::{
+    Curation, Pagination, PagingStyle, Resolver, Spanned, Step, Template, ToolSpec,
+};
 use crate::api::{Location, Operation};
 
 /// The parameters the templates under a tool's `fixed` name.
@@ -112,32 +114,32 @@ pub fn glob_matches(pattern: &str, path: &str) -> bool {
 }
 
 /// The tool parameters a value written under `args` names as a whole (`$kind`), each with its
-/// dotted path inside the value (`data.resource_subtype`; a list's items as `0`). Templates and
-/// step results are left out.
-pub fn parameter_references(value: &Value, path: &str) -> Vec<(String, String)> {
-    let inner = |key: &str| {
-        if path.is_empty() {
-            key.to_string()
-        } else {
-            format!("{path}.{key}")
-        }
-    };
-    match value {
-        Value::String(text) => match Reference::read(text).and_then(|r| r.whole()) {
-            Some(name) => vec![(name.to_string(), path.to_string())],
-            None => Vec::new(),
-        },
-        Value::Object(fields) if !Template::is_template(value) => fields
-            .iter()
-            .filter(|(key, _)| key.as_str() != IF_PRESENT)
-            .flat_map(|(key, value)| parameter_references(value, &inner(key)))
-            .collect(),
-        Value::Array(items) => items
-            .iter()
-            .flat_map(|item| parameter_references(item, &inner("0")))
-            .collect(),
-        _ => Vec::new(),
-    }
+/// dotted path inside the value (`data.resource_subtype`; a list's items as `0`). Templates,
+/// step results and the lists `$each` goes through are left out.
+pub fn parameter_references(value: &Value) -> Vec<(String, String)> {
+    Written::read(value, &|_| true).param_paths("")
+}
+
+/// What a step writes that may name the tool's parameters and earlier answers, as values:
+/// its `args`, its `where` and a `resolve` step's `value`.
+pub fn step_values(step: &Step) -> impl Iterator<Item = &Spanned<Value>> {
+    step.args
+        .values()
+        .chain(step.where_fields.values())
+        .chain(&step.value)
+}
+
+/// What a step writes that may name them as references in text: a `find`'s list, the values a
+/// `stop_if` or a `when` compares, and a `stop_if`'s `result`.
+pub fn step_references(step: &Step) -> impl Iterator<Item = &Spanned<String>> {
+    step.find
+        .iter()
+        .chain(
+            step.stop_if
+                .iter()
+                .flat_map(|stop| stop.equal.value.iter().chain(&stop.result)),
+        )
+        .chain(step.when.iter().flat_map(|when| &when.equal.value))
 }
 
 /// Where a resolver's `list` operation answers with its items (a dotted path, `""` for an answer
@@ -232,6 +234,16 @@ impl<'a> Reference<'a> {
     /// `check` refuses anyway).
     pub fn whole(&self) -> Option<&'a str> {
         self.path.is_empty().then_some(self.head)
+    }
+}
+
+/// As written: `$step` or `$step.field.path`.
+impl std::fmt::Display for Reference<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.path {
+            "" => write!(f, "${}", self.head),
+            path => write!(f, "${}.{path}", self.head),
+        }
     }
 }
 
@@ -398,6 +410,31 @@ impl<'v> Written<'v> {
                 .collect(),
             Written::Array(items) => items.iter().flat_map(Written::params).collect(),
             Written::Answer(_) | Written::Literal(_) | Written::Item(_) => Vec::new(),
+        }
+    }
+
+    /// The parameters it names as a whole, each with its dotted path inside the value (see
+    /// [`parameter_references`]).
+    fn param_paths(&self, path: &str) -> Vec<(String, String)> {
+        let inner = |key: &str| match path {
+            "" => key.to_string(),
+            path => format!("{path}.{key}"),
+        };
+        match self {
+            Written::Param(name) => vec![(name.to_string(), path.to_string())],
+            Written::When { fields, .. } | Written::Object(fields) => fields
+                .iter()
+                .flat_map(|(key, field)| field.param_paths(&inner(key)))
+                .collect(),
+            Written::Array(items) => items
+                .iter()
+                .flat_map(|item| item.param_paths(&inner("0")))
+                .collect(),
+            Written::Template(_)
+            | Written::Answer(_)
+            | Written::Each { .. }
+            | Written::Item(_)
+            | Written::Literal(_) => Vec::new(),
         }
     }
 

@@ -783,8 +783,12 @@ impl<'c> CuratedPlanner<'c> {
                 Some("array") => &["minItems"],
                 _ => &[],
             };
+            let slots = match kept {
+                [] => Vec::new(),
+                _ => step_slots(spec, &param_name.value, builder).unwrap_or_default(),
+            };
             for keyword in kept {
-                if let Some(value) = step_slots_keyword(spec, &param_name.value, keyword, builder)
+                if let Some(value) = agreed(&slots, keyword)
                     && let Some(schema) = schema.as_object_mut()
                 {
                     schema.entry(*keyword).or_insert(value);
@@ -1383,16 +1387,10 @@ impl<'c> CuratedPlanner<'c> {
     }
 }
 
-/// The value of the schema keyword `keyword` (`format`, `minLength`) that every API field the
-/// workflow parameter `name` fills as a whole (`$name` at any depth of a step's `args`) agrees
-/// on; `None` when one has none or they differ.
-fn step_slots_keyword(
-    spec: &ToolSpec,
-    name: &str,
-    keyword: &str,
-    builder: &Builder,
-) -> Option<Value> {
-    let mut formats = Vec::new();
+/// The schemas of the API fields the workflow parameter `name` fills as a whole (`$name` at any
+/// depth of a step's `args`); `None` where one cannot be found.
+fn step_slots(spec: &ToolSpec, name: &str, builder: &Builder) -> Option<Vec<Value>> {
+    let mut slots = Vec::new();
     for step in &spec.steps {
         let Some(call) = &step.value.call else {
             continue;
@@ -1400,18 +1398,26 @@ fn step_slots_keyword(
         let operation = builder.find(&call.value).ok()?;
         let inputs = operation_inputs(operation);
         for (arg, value) in &step.value.args {
-            for (param, path) in parameter_references(&value.value, "") {
+            for (param, path) in parameter_references(&value.value) {
                 if param != name {
                     continue;
                 }
                 let slot = inputs.iter().find(|(n, _, _)| *n == arg.value)?;
-                let slot = schema_at(&slot.1, &path).ok().flatten()?;
-                formats.push(slot.get(keyword)?.clone());
+                slots.push(schema_at(&slot.1, &path).ok().flatten()?.into_owned());
             }
         }
     }
-    let first = formats.first()?;
-    formats.iter().all(|f| f == first).then(|| first.clone())
+    Some(slots)
+}
+
+/// The value of the schema keyword `keyword` (`format`, `minLength`) every one of `slots` agrees
+/// on; `None` when one has none or they differ.
+fn agreed(slots: &[Value], keyword: &str) -> Option<Value> {
+    let first = slots.first()?.get(keyword)?;
+    slots
+        .iter()
+        .all(|slot| slot.get(keyword) == Some(first))
+        .then(|| first.clone())
 }
 
 /// The paths (field names) later steps read from each call's answer, by the call's variable: its

@@ -2088,7 +2088,7 @@ fn steps_body(
                     quote! { #var }
                 }
                 // Calls chosen by `when`, none of which ran: nothing was done, and the model is
-                // not told otherwise.
+                // told so rather than given an empty success.
                 None if !result_alternatives.is_empty() => quote! {
                     return Err(ToolError::InvalidArguments(
                         "None of this tool's calls applies to these arguments, so nothing was done. Check the arguments that choose what the tool does.".into(),
