@@ -802,7 +802,9 @@ fn calls_whose_conditions_may_all_fail_with_nothing_before_them_are_a_warning() 
     let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(
         messages,
-        ["when no `when` of step 1 holds, the tool calls nothing and returns nothing"],
+        [
+            "when no `when` of step 1 holds, the tool calls nothing and answers that nothing was done"
+        ],
         "one step for one of the enum's two codes"
     );
     assert!(

@@ -2677,7 +2677,7 @@ impl<'a> Checker<'a> {
             let mut d = Diagnostic::error(
                 first.equal.at,
                 format!(
-                    "when no `when` of step {} holds, the tool calls nothing and returns nothing",
+                    "when no `when` of step {} holds, the tool calls nothing and answers that nothing was done",
                     numbers.join(", ")
                 ),
             );
