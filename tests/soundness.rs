@@ -4213,3 +4213,14 @@ fn an_if_present_that_names_no_value_is_refused() {
         )]),
     );
 }
+
+/// A next-page link read from the page's own address (`href`, beside `next`) would fetch the
+/// same page again: refused, with the field that holds the next page's address.
+#[test]
+fn a_next_link_at_the_pages_own_address_is_refused() {
+    let text = curation_with(&[(
+        "pagination: { style: link, next_link: next, size_param: none }",
+        "pagination: { style: link, next_link: href, size_param: none }",
+    )]);
+    refused("next_link_own_address", &text);
+}

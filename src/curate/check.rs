@@ -135,14 +135,47 @@ impl<'a> Checker<'a> {
                 Some(op)
             }
             None => {
-                let ids: Vec<&str> = self.operation_ids().collect();
                 let diagnostic =
-                    Diagnostic::error(id.at, format!("unknown operation `{}`", id.value))
-                        .suggest(&id.value, ids);
+                    Diagnostic::error(id.at, format!("unknown operation `{}`", id.value));
+                let diagnostic = match self.by_method_and_path(&id.value) {
+                    Some(op) if op.id.eq_ignore_ascii_case(id.value.trim()) => {
+                        diagnostic.with_help(format!("did you mean `{}`?", op.id))
+                    }
+                    Some(op) => diagnostic.with_help(format!(
+                        "`{} {}` is the operation `{}`: name it by its operationId",
+                        op.method.as_upper(),
+                        op.path,
+                        op.id
+                    )),
+                    None => diagnostic.suggest(&id.value, self.operation_ids()),
+                };
                 self.out.push(diagnostic);
                 None
             }
         }
+    }
+
+    /// The operation `written` names as `METHOD /path` (the name an operation without an
+    /// operationId has), for one that has an operationId: the method in any case, the path's
+    /// parameters by any name (`/users/{id}` for `/users/{user_id}`).
+    fn by_method_and_path(&self, written: &str) -> Option<&'a Operation> {
+        let (method, path) = written.trim().split_once(' ')?;
+        let shape = |path: &str| -> Vec<String> {
+            path.trim()
+                .trim_end_matches('/')
+                .split('/')
+                .map(
+                    |segment| match segment.starts_with('{') && segment.ends_with('}') {
+                        true => "{}".to_string(),
+                        false => segment.to_string(),
+                    },
+                )
+                .collect()
+        };
+        let wanted = shape(path);
+        self.api.operations.iter().find(|op| {
+            op.method.key().eq_ignore_ascii_case(method.trim()) && shape(&op.path) == wanted
+        })
     }
 
     /// Refuses a call of `operation` (written at `at`) that requires a credential `auth` does not
@@ -772,6 +805,16 @@ impl<'a> Checker<'a> {
                                 with_article(&types.join(" or "))
                             ),
                         );
+                    } else if let Some(next) = own_address_beside_next(schema, &link.value) {
+                        // Followed, this page's own address gives the same page again.
+                        self.error(
+                            link.at,
+                            format!(
+                                "`{}` in the answer of `{}` is most likely the address of the page itself, and `{next}` beside it the next page's",
+                                link.value, operation.id
+                            ),
+                        )
+                        .help = Some(format!("write `next_link: {next}`"));
                     }
                 }
                 Ok(None) => {}
@@ -3867,6 +3910,42 @@ fn scopes_a_resolver(curation: &Curation, tool: &ToolSpec, name: &str) -> bool {
 /// Can a value of one of the JSON types `source` fill a slot of one of `wanted`? Unknown types
 /// on either side pass; an integer is a number; null fills any slot (an absent value is left
 /// out).
+/// Where `path` (in the answer `schema`) names a page's own address (`href`, `self`, `url` …)
+/// and the same object has a text field named for the next page (`next`, `next_url` …): that
+/// field's path.
+fn own_address_beside_next(schema: &Value, path: &str) -> Option<String> {
+    let (parent, last) = match path.rsplit_once('.') {
+        Some((parent, last)) => (Some(parent), last),
+        None => (None, path),
+    };
+    if !matches!(
+        last.to_ascii_lowercase().as_str(),
+        "href" | "self" | "url" | "uri" | "link" | "current" | "self_link" | "selflink"
+    ) {
+        return None;
+    }
+    [
+        "next",
+        "next_page",
+        "nextPage",
+        "next_url",
+        "nextUrl",
+        "nextLink",
+        "next_link",
+    ]
+    .into_iter()
+    .map(|name| match parent {
+        Some(parent) => format!("{parent}.{name}"),
+        None => name.to_string(),
+    })
+    .find(|next| {
+        schema_at(schema, next)
+            .ok()
+            .flatten()
+            .is_some_and(|slot| json_types(any_branch(&slot)).contains(&"string"))
+    })
+}
+
 fn types_fit(source: &[&str], wanted: &[&str]) -> bool {
     wanted.is_empty()
         || source.iter().any(|s| {

@@ -489,6 +489,19 @@ fn unknown_operation_in_step() {
 }
 
 #[test]
+fn an_operation_named_by_method_and_path_points_to_its_operation_id() {
+    let text = base_with(&[("call: getIssueByKey", "call: GET /v2/issues/by-key/{key}")]);
+    let error = case("unknown_operation_method_and_path", &text);
+    assert!(
+        error
+            .rendered
+            .contains("`GET /v2/issues/by-key/{issue_key}` is the operation `getIssueByKey`"),
+        "{}",
+        error.rendered
+    );
+}
+
+#[test]
 fn unknown_operation_in_hide() {
     let text = base_with(&[("hide: [deleteIssue]", "hide: [deleteIsue]")]);
     let error = case("unknown_operation_hide", &text);

@@ -1288,6 +1288,8 @@ fn parameter_value<T: serde::de::DeserializeOwned>(
         let path = error.path().to_string();
         let at = if path == "." {
             name.to_string()
+        } else if path.starts_with('[') {
+            format!("{name}{path}")
         } else {
             format!("{name}.{path}")
         };
@@ -1300,6 +1302,13 @@ fn parameter_value<T: serde::de::DeserializeOwned>(
             Origin::Checked => ToolError::Answer(format!(
                 "This server built a value for `{at}` of {operation} that {operation} does not take ({error}). This is a mistake of the server, not of the arguments: tell the user to report it to the server's maintainers."
             )),
+            // Nothing where a value is read: an empty list, or a field the answer leaves out. The
+            // API answered as it may; there is just nothing to go on with.
+            Origin::Answer(step) if error.to_string().starts_with("invalid type: null") => {
+                ToolError::Answer(format!(
+                    "The answer to step {step} has nothing for `{at}` of {operation} (an empty list, or a field it leaves out), so the server stopped before calling {operation}. Tell the user what was not found; calling again with the same arguments gives the same answer."
+                ))
+            }
             Origin::Answer(step) => ToolError::Answer(format!(
                 "The API's answer to step {step} does not fit `{at}` of {operation} ({error}); the API may have changed. Tell the user this tool cannot complete the request."
             )),
@@ -1741,6 +1750,28 @@ mod tests {
         assert!(not_blank("states", &json!([])).is_err());
         assert!(not_blank("states", &json!(["  "])).is_err());
         assert!(not_blank("states", &json!(["OPEN", ""])).is_ok());
+    }
+
+    #[test]
+    fn nothing_read_from_an_earlier_answer_says_what_is_missing_and_does_not_blame_the_api() {
+        // `uris: [$found.tracks.items.0.uri]` after a search that found nothing.
+        let error = from_answer::<Vec<String>>(1, "addTracks", "uris", &json!([null]))
+            .expect_err("nothing to send");
+        let ToolError::Answer(message) = error else {
+            panic!("not an answer error: {error:?}");
+        };
+        assert!(
+            message.starts_with("The answer to step 1 has nothing for `uris[0]` of addTracks"),
+            "{message}"
+        );
+        assert!(!message.contains("may have changed"), "{message}");
+        // A value of the wrong type is still the API's.
+        let error =
+            from_answer::<Vec<String>>(1, "addTracks", "uris", &json!([7])).expect_err("not text");
+        assert!(
+            matches!(&error, ToolError::Answer(m) if m.contains("the API may have changed")),
+            "{error:?}"
+        );
     }
 
     #[test]
