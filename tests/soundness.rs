@@ -4136,6 +4136,68 @@ fn a_resolver_that_searches_with_the_value_lists_what_the_search_finds_and_cache
 }
 
 #[test]
+fn after_an_ambiguous_search_the_id_it_offered_is_taken_without_searching_for_it() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/users/search?name=Ann",
+                200,
+                json!([
+                    {"accountId": "a1", "displayName": "Ann"},
+                    {"accountId": "a2", "displayName": "Ann"},
+                ]),
+            ),
+            (
+                "PUT",
+                "/api/tasks/t7",
+                200,
+                json!({"data": {"gid": "t7", "assignee": {"gid": "a2"}}}),
+            ),
+        ],
+    );
+    let results = support::calls_over_stdio(
+        binary,
+        &[("BOARDS_BASE_URL", base_url.as_str())],
+        "boards_assign_task_to_found",
+        &[
+            json!({"task": "t7", "assignee": "Ann"}),
+            json!({"task": "t7", "assignee": "a2"}),
+        ],
+    );
+    assert_eq!(results[0]["isError"], true, "{results:?}");
+    let text = results[0]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        text.contains("id a1") && text.contains("id a2") && text.contains("or with the id"),
+        "{text}"
+    );
+    assert_ne!(results[1]["isError"], true, "{results:?}");
+    let request = |method: &str, path: &str, query: Option<&str>, body: Value| Received {
+        method: method.into(),
+        path: path.into(),
+        query: query.map(str::to_string),
+        body,
+    };
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            request("GET", "/api/users/search", Some("name=Ann"), Value::Null),
+            request(
+                "PUT",
+                "/api/tasks/t7",
+                None,
+                json!({"data": {"assignee": "a2"}})
+            ),
+        ]
+    );
+}
+
+#[test]
 fn a_lookup_that_would_search_with_the_value_is_refused_for_lookup_param() {
     refused(
         "lookup_with_searched_value",

@@ -651,6 +651,10 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                 .find(|(_, value)| matches!(value, ScopeValue::Searched))
             {
                 Some((name, _)) => quote! {
+                    // An id an earlier search found: searching for it would find nothing.
+                    if self.resolvers.#field.knows_id(value).await {
+                        return Ok(value.to_string());
+                    }
                     let mut scope = scope.clone();
                     scope.insert(#name.to_string(), serde_json::Value::from(value));
                     let scope = &scope;

@@ -431,6 +431,31 @@ impl ScopedResolverCache {
         }
     }
 
+    /// Whether `value` is the id of an item of a list this cache holds for the calling user,
+    /// fetched within its time to live: for a resolver that searches with the value, an id an
+    /// earlier search found (and an ambiguity offered) is taken as it is, where searching for it
+    /// would find nothing.
+    pub async fn knows_id(&self, value: &str) -> bool {
+        let caches: Vec<std::sync::Arc<ResolverCache>> = self
+            .scopes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .values()
+            .cloned()
+            .collect();
+        for cache in caches {
+            let list = cache.list();
+            let list = list.lock().await;
+            if let Some(loaded) = list.as_ref()
+                && !cache.is_stale(Some(loaded))
+                && loaded.entries.iter().any(|entry| entry.id == value)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
     /// The cache of the list within `scope` (the scoping arguments of the list operation).
     pub fn scope(&self, scope: &Map<String, Value>) -> std::sync::Arc<ResolverCache> {
         let key = Value::Object(scope.clone()).to_string();
@@ -2269,6 +2294,38 @@ mod tests {
             "Project \"public api\" is ambiguous: 2 project keys match it: API (id a-20); WEB2 \
              (id 40). Call again with one of the values that tell them apart, or with the id."
         );
+    }
+
+    #[tokio::test]
+    async fn an_id_an_earlier_search_found_is_known_to_a_scoped_cache_and_nothing_else_is() {
+        static ARTISTS: ResolverSpec = ResolverSpec {
+            what: "artist",
+            match_fields: &["/name"],
+            id_field: "/id",
+            name_field: "/name",
+            ttl: Duration::from_secs(300),
+        };
+        let caches = ScopedResolverCache::new(&ARTISTS);
+        let calls = AtomicUsize::new(0);
+        let found = vec![
+            json!({"id": "ar40", "name": "Nina"}),
+            json!({"id": "ar41", "name": "Nina"}),
+        ];
+        let scope: Map<String, Value> = [("q".to_string(), json!("nina"))].into_iter().collect();
+        assert!(!caches.knows_id("ar40").await, "nothing searched yet");
+        let error = caches
+            .scope(&scope)
+            .resolve("nina", counted(&calls, found))
+            .await
+            .expect_err("two artists are called Nina");
+        assert!(
+            text(error).contains("id ar40"),
+            "the ambiguity offers the ids"
+        );
+        assert!(caches.knows_id("ar40").await);
+        assert!(caches.knows_id("ar41").await);
+        assert!(!caches.knows_id("ar4").await, "only whole ids");
+        assert!(!caches.knows_id("nina").await, "a name is not an id");
     }
 
     #[tokio::test]
