@@ -50,6 +50,33 @@ pub struct Api {
     /// What the loader repaired or dropped to publish valid schemas, and what makes the
     /// document invalid against its specification, for the CLI to show as warnings.
     pub warnings: Vec<Warning>,
+    /// The document itself (its `paths` aside, which the operations hold), for the schemas the
+    /// loader cut short in the operations' answers ([`crate::load::expand_stubs`]).
+    pub document: Document,
+}
+
+/// The document an [`Api`] was loaded from, shared by its copies; empty for one built otherwise.
+#[derive(Clone, Default)]
+pub struct Document(Option<std::sync::Arc<serde_json::Value>>);
+
+impl Document {
+    pub fn new(document: serde_json::Value) -> Self {
+        Self(Some(std::sync::Arc::new(document)))
+    }
+
+    pub fn get(&self) -> Option<&serde_json::Value> {
+        self.0.as_deref()
+    }
+}
+
+/// Not the document's values: megabytes, in every debug print of an API.
+impl std::fmt::Debug for Document {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.0 {
+            Some(_) => "Document(..)",
+            None => "Document(none)",
+        })
+    }
 }
 
 /// Something the loader found wrong in a document without refusing it.

@@ -47,8 +47,13 @@ pub fn generate_with_progress(
     progress: &mut dyn FnMut(&str),
 ) -> anyhow::Result<(plan::Plan, Vec<File>)> {
     progress(&format!("loading {}", spec.display()));
-    let api = load::load_with(spec, options.refs_root.as_deref())?;
+    let mut api = load::load_with(spec, options.refs_root.as_deref())?;
     load::print_warnings(spec, &api);
+    if curation.is_none() {
+        // Only a curation file reads into the schemas the loader cut short.
+        api.document = api::Document::default();
+        release_freed_memory();
+    }
     if let Some(path) = curation {
         progress(&format!("checking {}", path.display()));
     }

@@ -357,11 +357,17 @@ fn description(plan: &Plan, info: &ToolInfo, out: &mut Vec<Diagnostic>) {
     let count = crate::text::sentences(text);
     let message = if text.is_empty() {
         format!("{} has no description", info.subject(plan))
-    } else if chars < MIN_DESCRIPTION_CHARS || count < MIN_DESCRIPTION_SENTENCES {
+    } else if chars < MIN_DESCRIPTION_CHARS {
+        // Only the measure that falls short is told: "2 sentences" beside a help that asks for
+        // two sentences or more reads as a contradiction.
         format!(
-            "the description of {} is too short to say when to use the tool ({chars} characters, {count} sentence{})",
-            info.subject(plan),
-            if count == 1 { "" } else { "s" }
+            "the description of {} is too short to say when to use the tool ({chars} characters, fewer than {MIN_DESCRIPTION_CHARS})",
+            info.subject(plan)
+        )
+    } else if count < MIN_DESCRIPTION_SENTENCES {
+        format!(
+            "the description of {} is too short to say when to use the tool (one sentence)",
+            info.subject(plan)
         )
     } else {
         return;

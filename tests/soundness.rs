@@ -4286,3 +4286,72 @@ fn a_next_link_at_the_pages_own_address_is_refused() {
     )]);
     refused("next_link_own_address", &text);
 }
+
+/// A parameter the model may leave out cannot fill what the API requires, in a workflow's steps
+/// as in a one-call tool: not a required argument, not a required field inside an object, not
+/// the scope a resolver's list requires.
+#[test]
+fn an_optional_parameter_where_the_api_requires_a_value_is_refused() {
+    let text = curation_with(&[(
+        "      issue: { type: string, description: \"Issue key, for example WEB-1\" }\n      transition: { type: string, resolve: transition, description: \"Name of the transition, for example Done\" }",
+        "      issue: { type: string, required: false, description: \"Issue key, for example WEB-1\" }\n      transition: { type: string, resolve: transition, required: false, description: \"Name of the transition, for example Done\" }",
+    )]);
+    refused("optional_for_required", &text);
+}
+
+/// `$name` inside longer text is not replaced: the API would get `WEB-$issue` itself.
+#[test]
+fn a_reference_inside_text_is_refused_with_the_template_that_builds_it() {
+    let text = curation_with(&[(
+        "args: { key: $issue, transition: { id: $transition } }",
+        "args: { key: \"WEB-$issue\", transition: { id: $transition } }",
+    )]);
+    refused("reference_inside_text", &text);
+}
+
+/// An operation the API serves at a host of its own is called where its variable says; with the
+/// base URL changed (here to the recording upstream) and the variable unset, it is refused
+/// unsent, naming the variable, so that the credentials never go to a host the user did not name.
+#[test]
+fn an_operation_at_a_server_of_its_own_follows_its_variable_and_is_never_sent_elsewhere() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![("POST", "/api/files/content", 201, json!({"id": "n1"}))],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_upload_note",
+        json!({"name": "todo.txt"}),
+    );
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("BOARDS_UPLOADS_BOARDS_EXAMPLE_COM_URL")
+            && text.contains("https://uploads.boards.example.com/api"),
+        "{text}"
+    );
+    assert_eq!(log.lock().expect("the log").clone(), []);
+    let result = support::call_over_stdio(
+        binary,
+        &[
+            ("BOARDS_BASE_URL", base_url.as_str()),
+            ("BOARDS_UPLOADS_BOARDS_EXAMPLE_COM_URL", base_url.as_str()),
+        ],
+        &[],
+        "boards_upload_note",
+        json!({"name": "todo.txt"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [Received {
+            method: "POST".into(),
+            path: "/api/files/content".into(),
+            query: None,
+            body: json!({"name": "todo.txt"}),
+        }]
+    );
+}

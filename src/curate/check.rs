@@ -12,7 +12,7 @@ use super::model::{
     ParamType, Resolver, Results, Spanned, Step, Template, TemplateFault, ToolSpec,
 };
 use super::schema::{
-    is_array, json_types, object_properties, only_array, operation_inputs, schema_at,
+    is_array, items_of, json_types, object_properties, only_array, operation_inputs, schema_at,
     success_schema,
 };
 use super::semantics::{
@@ -46,6 +46,7 @@ pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
         stops: Vec::new(),
         item_types: Vec::new(),
         each_item: None,
+        optional: Vec::new(),
     };
     checker.run();
     // A finding made while checking several tools is reported once, naming them all; one also
@@ -92,6 +93,9 @@ struct Checker<'a> {
     /// Inside an `$each` object being checked: the JSON types of its items and their schema,
     /// where known, for `$item` and `$item.field`.
     each_item: Option<(Vec<&'static str>, Option<Value>)>,
+    /// The parameters of the tool being checked that the model may leave out (`required:
+    /// false` and no `default`): such a value is absent where the API requires one.
+    optional: Vec<String>,
 }
 
 /// An answer a workflow may return instead of its last step's.
@@ -852,7 +856,7 @@ impl<'a> Checker<'a> {
                 .or_else(|| only_array(schema));
             let item = items
                 .and_then(|path| schema_at(schema, &path).ok().flatten())
-                .and_then(|list| list.get("items").cloned());
+                .and_then(|list| items_of(&list));
             if let Some(item) = item {
                 match schema_at(&item, &field.value) {
                     Err((part, available)) => {
@@ -1113,16 +1117,16 @@ impl<'a> Checker<'a> {
             };
             if let Some(items_path) = items_path
                 && let Ok(Some(list_schema)) = schema_at(schema, &items_path)
-                && let Some(item) = list_schema.get("items")
+                && let Some(item) = items_of(&list_schema)
             {
                 let id = resolver.id.clone();
                 for field in resolver.match_fields.iter().chain(id.as_ref()) {
-                    if let Err((part, available)) = schema_at(item, &field.value) {
+                    if let Err((part, available)) = schema_at(&item, &field.value) {
                         self.unknown_field(field.at, &part, &available, &operation.id);
                     }
                 }
                 let id_path = resolver_id_path(resolver);
-                if let Ok(Some(id_schema)) = schema_at(item, id_path)
+                if let Ok(Some(id_schema)) = schema_at(&item, id_path)
                     && id_schema.get("type").and_then(Value::as_str) == Some("integer")
                 {
                     self.literal_aliases_are_integers(resolver, id_path);
@@ -1359,6 +1363,21 @@ impl<'a> Checker<'a> {
                                 arg.value
                             ));
                         }
+                        if slot.as_ref().is_some_and(|(_, _, required)| *required)
+                            && scope_param.required == Some(false)
+                            && scope_param.default.is_none()
+                        {
+                            self.error(
+                                scope_name.at,
+                                format!(
+                                    "`{wanted}` scopes resolver `{}` as `{}`, which its list requires, but `{wanted}` may be left out, and `{}` could then not be resolved",
+                                    resolver_name.value, arg.value, name.value
+                                ),
+                            )
+                            .help = Some(format!(
+                                "give `{wanted}` a `default`, or leave out its `required: false`"
+                            ));
+                        }
                         if scope_name.value == name.value {
                             self.error(
                                 resolver_name.at,
@@ -1552,6 +1571,12 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        self.optional = tool
+            .params
+            .iter()
+            .filter(|(_, param)| param.required == Some(false) && param.default.is_none())
+            .map(|(name, _)| name.value.clone())
+            .collect();
         self.item_types = tool
             .params
             .iter()
@@ -2467,6 +2492,17 @@ impl<'a> Checker<'a> {
                         .iter()
                         .find(|(n, _, _)| *n == arg.value)
                         .map(|(_, schema, _)| schema);
+                    if inputs
+                        .iter()
+                        .any(|(n, _, required)| *n == arg.value && *required)
+                    {
+                        self.check_required_given(
+                            value.at,
+                            &arg.value,
+                            &value.value,
+                            &operation.id,
+                        );
+                    }
                     let before = self.out.len();
                     self.check_value(value, &arg.value, slot, &typed_params, &results);
                     // A value that does not fit may be meant for the input of the same API name
@@ -2566,7 +2602,7 @@ impl<'a> Checker<'a> {
                     self.out.push(d);
                 }
                 let list = self.check_reference(find, &params, &results);
-                let mut item = list.as_ref().and_then(|s| s.get("items")).cloned();
+                let mut item = list.as_ref().and_then(items_of);
                 if let Some(list) = &list
                     && !is_array(list)
                 {
@@ -3197,6 +3233,9 @@ impl<'a> Checker<'a> {
                 self.check_array(at, &items, slot, target, params, results);
             }
             Written::Literal(literal) => {
+                if let Value::String(text) = literal {
+                    self.check_embedded_references(at, text, params, results);
+                }
                 if let Some(target) = target {
                     let written = literal.to_string();
                     self.check_types(at, slot, Some(&written), &json_types_of(literal), target);
@@ -3218,6 +3257,49 @@ impl<'a> Checker<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// Refuses text that holds `$name` after its first character, where `name` is a parameter
+    /// or an earlier step: only a whole value is replaced, so the API would get the `$name`
+    /// itself.
+    fn check_embedded_references(
+        &mut self,
+        at: At,
+        text: &str,
+        params: &[(&str, Option<&'static str>)],
+        results: &[(String, Option<Value>)],
+    ) {
+        let mut rest = text;
+        let mut offset = 0;
+        while let Some(found) = rest.find('$') {
+            let after = &rest[found + 1..];
+            let name: String = after
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let inside = offset + found > 0;
+            let param = params.iter().any(|(p, _)| *p == name);
+            let step = results.iter().any(|(r, _)| *r == name);
+            if inside && !name.is_empty() && (param || step) {
+                let d = self.error(
+                    at,
+                    format!(
+                        "`${name}` inside the text `{text}` is sent as it is written: only a whole value `${name}` is replaced"
+                    ),
+                );
+                d.help = Some(if param {
+                    format!(
+                        "build the text with a template: `{{ template: \"{}\", quote: none }}`",
+                        text.replacen(&format!("${name}"), &format!("{{{name}}}"), 1)
+                    )
+                } else {
+                    "a template reads only the tool's parameters: give the value a step of its own, or a parameter".to_string()
+                });
+                return;
+            }
+            offset += found + 1;
+            rest = after;
         }
     }
 
@@ -3286,6 +3368,30 @@ impl<'a> Checker<'a> {
 
     /// Checks an object's fields against the object schema `target`: each is a field of it, of
     /// its type.
+    /// Refuses `written` (a step's argument for the required input `input` of `operation`)
+    /// when it is a parameter the model may leave out.
+    fn check_required_given(&mut self, at: At, input: &str, written: &Value, operation: &str) {
+        let optional = &self.optional;
+        let is_param = |name: &str| optional.iter().any(|p| p == name);
+        if let Written::Param(param) = Written::read(written, &is_param) {
+            let param = param.to_string();
+            self.optional_for_required(at, input, &param, &format!("`{operation}`"));
+        }
+    }
+
+    /// The error for the optional parameter `param` filling `slot`, which `by` requires.
+    fn optional_for_required(&mut self, at: At, slot: &str, param: &str, by: &str) {
+        self.error(
+            at,
+            format!(
+                "`{slot}` is required by {by}, but parameter `{param}` may be left out, and the request would then go without it"
+            ),
+        )
+        .help = Some(format!(
+            "give `{param}` a `default` the API takes, or leave out its `required: false`"
+        ));
+    }
+
     fn check_object(
         &mut self,
         at: At,
@@ -3338,7 +3444,14 @@ impl<'a> Checker<'a> {
                         .is_some_and(|extra| extra != false)
                 })
         });
+        let required = target.map(required_properties).unwrap_or_default();
         for (name, field) in fields {
+            if required.contains(name)
+                && let Written::Param(param) = field
+                && self.optional.iter().any(|p| p == param)
+            {
+                self.optional_for_required(at, &format!("{slot}.{name}"), param, "the API");
+            }
             let slot_schema = properties.as_ref().and_then(|p| {
                 p.iter()
                     .find(|(property, _)| property.as_str() == *name)
@@ -3593,7 +3706,7 @@ impl<'a> Checker<'a> {
     fn check_results(&mut self, results: &Results, response: Option<&Value>) {
         let item = match (&results.items, response) {
             (Some(items), Some(schema)) => match schema_at(schema, &items.value) {
-                Ok(Some(list)) if is_array(&list) => list.get("items").cloned(),
+                Ok(Some(list)) if is_array(&list) => items_of(&list),
                 Ok(Some(_)) => {
                     self.error(
                         items.at,
@@ -3944,6 +4057,23 @@ fn own_address_beside_next(schema: &Value, path: &str) -> Option<String> {
             .flatten()
             .is_some_and(|slot| json_types(any_branch(&slot)).contains(&"string"))
     })
+}
+
+/// The properties an object schema requires, its parts' (`allOf`) together.
+fn required_properties(schema: &Value) -> Vec<&str> {
+    let own = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str);
+    let parts = schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .flat_map(required_properties);
+    own.chain(parts).collect()
 }
 
 fn types_fit(source: &[&str], wanted: &[&str]) -> bool {

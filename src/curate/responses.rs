@@ -5,25 +5,51 @@
 //! generates.
 
 use std::borrow::Cow;
+use std::collections::BTreeSet;
 
 use serde_json::Value;
 
 use super::diagnostics::Diagnostic;
 use super::model::Curation;
-use crate::api::{Api, Location, Parameter, Response};
+use crate::api::{Api, Location, Operation, Parameter, Response};
 
 /// `api` with each declared answer merged into its operation's success response; `api` itself
 /// when the file declares none. Declarations naming no operation are left out here and
 /// reported by [`check`].
 pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
+    let used = used_operations(curation);
+    let cut_short = |op: &Operation| {
+        used.contains(op.id.as_str())
+            && op
+                .success
+                .as_ref()
+                .and_then(|r| r.schema.as_ref())
+                .is_some_and(has_stub)
+    };
+    let document = api.document.get();
+    let expand = document.is_some() && api.operations.iter().any(cut_short);
     if curation.responses.is_empty()
         && curation.requests.is_empty()
         && curation.query.is_empty()
         && curation.operations.read_only.is_empty()
+        && !expand
     {
         return Cow::Borrowed(api);
     }
     let mut patched = api.clone();
+    // The answers the file reads, whole: the loader cut the schemas of large answers short (a
+    // tool's schema stays small), and a field inside one could not be checked, nor its type
+    // known. The schemas the server publishes stay as they were.
+    if let Some(document) = document.filter(|_| expand) {
+        for operation in &mut patched.operations {
+            if !used.contains(operation.id.as_str()) {
+                continue;
+            }
+            if let Some(schema) = operation.success.as_mut().and_then(|r| r.schema.as_mut()) {
+                crate::load::expand_stubs(document, schema, EXPANSIONS);
+            }
+        }
+    }
     for id in &curation.operations.read_only {
         if let Some(operation) = patched.operations.iter_mut().find(|op| op.id == id.value) {
             operation.declared_read_only = true;
@@ -94,6 +120,40 @@ pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
     Cow::Owned(patched)
 }
 
+/// The most schemas cut short that one answer has converted ([`crate::load::expand_stubs`]):
+/// enough for the paths a file reads, bounded for answers whose every object refers to others.
+const EXPANSIONS: usize = 64;
+
+/// The operations the file's tools, steps, resolvers and aliases call.
+fn used_operations(curation: &Curation) -> BTreeSet<&str> {
+    let mut used = BTreeSet::new();
+    for tool in curation.tools.values() {
+        used.extend(tool.call.iter().map(|c| c.value.as_str()));
+        for step in &tool.steps {
+            used.extend(step.value.call.iter().map(|c| c.value.as_str()));
+        }
+    }
+    for resolver in curation.resolvers.values() {
+        used.extend(resolver.list.iter().map(|l| l.value.as_str()));
+        used.extend(resolver.lookup.iter().map(|l| l.value.as_str()));
+        for alias in resolver.aliases.values() {
+            used.extend(alias.operation().map(|(call, _)| call.value.as_str()));
+        }
+    }
+    used
+}
+
+/// Whether `schema` holds a schema the loader cut short.
+fn has_stub(schema: &Value) -> bool {
+    match schema {
+        Value::Object(object) => {
+            object.contains_key(crate::load::STUB_OF) || object.values().any(has_stub)
+        }
+        Value::Array(items) => items.iter().any(has_stub),
+        _ => false,
+    }
+}
+
 /// The spec's schema with the declared one laid over it: `properties` merged one by one,
 /// `items` merged, every other keyword of the declaration replacing the spec's. A `$ref` in the
 /// spec (already a complete description elsewhere) is replaced by the declaration.
@@ -103,6 +163,14 @@ fn merge(documented: Value, declared: &Value) -> Value {
     };
     if documented.contains_key("$ref") {
         return Value::Object(declared.clone());
+    }
+    // A schema cut short and converted after all: the declaration is laid over what it stands for.
+    if let Some(expanded) = documented.remove(crate::load::EXPANDED) {
+        documented.insert(
+            crate::load::EXPANDED.into(),
+            merge(expanded, &Value::Object(declared.clone())),
+        );
+        return Value::Object(documented);
     }
     for (key, value) in declared {
         match key.as_str() {

@@ -65,17 +65,59 @@ pub fn schema_at<'s>(
         }
     }
     let found = deref(root, current);
-    if lists == 0 {
+    let defs = root.get("$defs").filter(|_| refers_to_defs(found));
+    if lists == 0 && defs.is_none() {
         return Ok(Some(Cow::Borrowed(found)));
     }
     let mut schema = found.clone();
     for _ in 0..lists {
         schema = serde_json::json!({ "type": "array", "items": schema });
     }
-    Ok(Some(Cow::Owned(schema)))
+    Ok(Some(Cow::Owned(with_defs(schema, defs))))
+}
+
+/// The items of the list `schema`, which keep the definitions (`$defs`) the list's schema
+/// carries, so that they can be read on their own.
+pub fn items_of(schema: &Value) -> Option<Value> {
+    let items = schema.get("items")?.clone();
+    Some(with_defs(
+        items,
+        schema.get("$defs").filter(|_| refers_to_defs(schema)),
+    ))
+}
+
+/// `schema` with the root's definitions `defs` beside it, where it has none of its own: a part of
+/// a schema that refers to them (`#/$defs/File`) read on its own.
+fn with_defs(schema: Value, defs: Option<&Value>) -> Value {
+    match (schema, defs) {
+        (Value::Object(mut object), Some(defs)) if !object.contains_key("$defs") => {
+            object.insert("$defs".into(), defs.clone());
+            Value::Object(object)
+        }
+        (schema, _) => schema,
+    }
+}
+
+/// Whether `schema` refers to a definition under the root's `$defs` anywhere in it.
+fn refers_to_defs(schema: &Value) -> bool {
+    match schema {
+        Value::Object(object) => object
+            .iter()
+            .any(|(key, value)| match (key.as_str(), value) {
+                ("$ref", Value::String(reference)) => reference.starts_with("#/$defs/"),
+                ("$defs", _) => false,
+                (_, value) => refers_to_defs(value),
+            }),
+        Value::Array(items) => items.iter().any(refers_to_defs),
+        _ => false,
+    }
 }
 
 pub(crate) fn deref<'s>(root: &'s Value, schema: &'s Value) -> &'s Value {
+    // A schema the loader cut short, converted after all for the fields a file reads.
+    if let Some(expanded) = schema.get(crate::load::EXPANDED) {
+        return deref(root, expanded);
+    }
     match schema.get("$ref").and_then(Value::as_str) {
         Some(reference) => root
             .pointer(reference.trim_start_matches('#'))

@@ -193,10 +193,8 @@ pub fn resolver_id_schema(resolver: &Resolver, operation: &Operation) -> Option<
     let answer = crate::curate::schema::success_schema(operation)?;
     let item = if resolver.list.is_some() {
         let items = resolver_items(resolver, operation)?;
-        crate::curate::schema::schema_at(answer, &items)
-            .ok()??
-            .get("items")?
-            .clone()
+        let list = crate::curate::schema::schema_at(answer, &items).ok()??;
+        crate::curate::schema::items_of(&list)?
     } else {
         answer.clone()
     };

@@ -1183,3 +1183,60 @@ mod templates {
         );
     }
 }
+
+/// An API whose answer nests twelve objects, each referring to the next: the loader cuts the
+/// answer's schema short past a few of them (a tool's schema stays small), and a field deep
+/// inside is checked all the same, against the schema the loader left out.
+fn deep_api() -> Api {
+    let mut schemas = String::new();
+    for level in 1..=12 {
+        schemas.push_str(&format!(
+            "    Level{level}:\n      type: object\n      properties:\n        name: {{ type: string }}\n        size: {{ type: integer }}\n        tags: {{ type: array, items: {{ type: string }} }}\n"
+        ));
+        if level < 12 {
+            schemas.push_str(&format!(
+                "        next: {{ $ref: '#/components/schemas/Level{}' }}\n",
+                level + 1
+            ));
+        }
+    }
+    let spec = format!(
+        "openapi: 3.0.3\ninfo: {{ title: Deep, version: '1' }}\npaths:\n  /things:\n    get:\n      operationId: listThings\n      responses:\n        '200':\n          description: The things.\n          content:\n            application/json:\n              schema:\n                type: object\n                properties:\n                  items: {{ type: array, items: {{ $ref: '#/components/schemas/Level1' }} }}\ncomponents:\n  schemas:\n{schemas}"
+    );
+    crate::load::load_text(Path::new("deep.yaml"), &spec).expect("the deep spec loads")
+}
+
+fn deep_curation(field: &str) -> String {
+    format!(
+        "operations: {{ mirror: none }}\ntools:\n  things:\n    description: List the things. Returns each one's deep name.\n    call: listThings\n    results:\n      items: items\n      fields: {{ deep: {field} }}\n"
+    )
+}
+
+#[test]
+fn a_field_inside_an_answer_the_loader_cut_short_is_checked() {
+    let api = deep_api();
+    let deep = "next.next.next.next.next.next.next.next.next.name";
+    let stubbed = format!(
+        "{:?}",
+        api.operations[0]
+            .success
+            .as_ref()
+            .and_then(|r| r.schema.as_ref())
+    );
+    assert!(
+        stubbed.contains(crate::load::STUB_OF),
+        "the fixture is cut short: {stubbed}"
+    );
+    let (_, found) = super::check::check(
+        &api,
+        super::parse(&deep_curation(deep)).expect("the file parses"),
+    );
+    assert!(found.is_empty(), "{found:?}");
+    let wrong = deep.replace(".name", ".nickname");
+    let (_, found) = super::check::check(
+        &api,
+        super::parse(&deep_curation(&wrong)).expect("the file parses"),
+    );
+    let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(messages, ["the result has no field `nickname`"]);
+}

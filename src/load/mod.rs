@@ -18,10 +18,10 @@ use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
 use crate::api::{
-    Api, Body, BodyKind, Location, Method, Operation, ParamStyle, Parameter, Response,
+    Api, Body, BodyKind, Document, Location, Method, Operation, ParamStyle, Parameter, Response,
     SecurityScheme, Style, Warning,
 };
-pub use schema::{SchemaContext, SchemaConverter};
+pub use schema::{EXPANDED, STUB_OF, SchemaContext, SchemaConverter, expand_stubs};
 
 /// A document that cannot be turned into an [`Api`].
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,7 +154,7 @@ fn normalize(
         true => None,
         false => take_paths(&mut document),
     };
-    let api = Loader::new(&document)
+    let mut api = Loader::new(&document)
         .api(paths)
         .map_err(|(pointer, message)| error(Some(pointer), message))?;
     if api.operations.is_empty() {
@@ -171,6 +171,7 @@ fn normalize(
         };
         return Err(error(Some("/paths".into()), message.into()));
     }
+    api.document = Document::new(document);
     Ok(api)
 }
 
@@ -516,6 +517,7 @@ impl<'a> Loader<'a> {
             })
             .collect();
         Ok(Api {
+            document: Document::default(),
             warnings,
             title,
             version,
@@ -922,10 +924,16 @@ impl<'a> Loader<'a> {
             });
         let schema = match json {
             Some((media, content)) => match content.get("schema") {
-                Some(schema) => Some(self.schema(
-                    schema,
-                    &format!("{at}/content/{}/schema", pointer_token(media)),
-                )?),
+                // An answer's schemas cut short name what they stand for: a curation file that
+                // reads fields inside them has them converted ([`expand_stubs`]).
+                Some(schema) => Some(
+                    SchemaConverter::new(self.root, &self.schemas)
+                        .expandable()
+                        .convert_root(
+                            schema,
+                            &format!("{at}/content/{}/schema", pointer_token(media)),
+                        )?,
+                ),
                 None => None,
             },
             None => None,

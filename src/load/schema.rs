@@ -254,6 +254,9 @@ pub struct SchemaConverter<'a> {
     converted: usize,
     /// References placed under `$defs` so far: pointer → name.
     recursive: IndexMap<String, String>,
+    /// Whether a schema cut short (see [`stub`]) names the schema it stands for, so that what
+    /// reads an answer's fields can convert it after all ([`expand_stubs`]).
+    expandable: bool,
 }
 
 impl<'a> SchemaConverter<'a> {
@@ -266,7 +269,14 @@ impl<'a> SchemaConverter<'a> {
             shared: HashSet::new(),
             converted: 0,
             recursive: IndexMap::new(),
+            expandable: false,
         }
+    }
+
+    /// This converter, with the schemas it cuts short naming what they stand for.
+    pub fn expandable(mut self) -> Self {
+        self.expandable = true;
+        self
     }
 
     /// Converts `schema` (found at `pointer`) and attaches the definitions of its recursive and
@@ -505,7 +515,13 @@ impl<'a> SchemaConverter<'a> {
         {
             json!({ "$ref": def_ref(&self.def_name(&target)) })
         } else if over_budget {
-            stub(schema, &target)
+            let mut stub = stub(schema, &target);
+            if self.expandable
+                && let Some(object) = stub.as_object_mut()
+            {
+                object.insert(STUB_OF.into(), Value::String(target.clone()));
+            }
+            stub
         } else {
             self.stack.push(target.clone());
             let result = self.convert(schema, &At::Pointer(&target));
@@ -579,6 +595,148 @@ fn schema_inside(value: &Value, target: &str) -> Option<(String, &'static str)> 
         format!("{target}/content/{}/schema", pointer_token(media)),
         what,
     ))
+}
+
+/// The keyword by which a schema cut short names the schema it stands for (a JSON pointer into
+/// the document), in the answers of operations: an `x-` extension, which validators and the
+/// published schemas leave out.
+pub const STUB_OF: &str = "x-mcpgen-stub-of";
+
+/// The keyword under which [`expand_stubs`] places, beside a schema cut short, the schema it
+/// stands for.
+pub const EXPANDED: &str = "x-mcpgen-expanded";
+
+/// Converts, inside `schema` (an operation's answer converted [`SchemaConverter::expandable`]),
+/// the schemas the loader cut short (to keep a tool's schema small) that `document` holds,
+/// breadth first and at most `limit` of them: each is placed under [`EXPANDED`] beside the
+/// schema that stands for it, which stays as it was (what the server publishes does not grow),
+/// for what reads the answer's fields to follow. An expansion refers to nothing outside itself:
+/// a part it would place under `$defs` (one that refers to itself) is a schema cut short in turn.
+pub fn expand_stubs(document: &Value, schema: &mut Value, limit: usize) {
+    let context = SchemaContext::default();
+    let mut queue: std::collections::VecDeque<Vec<PathStep>> = std::collections::VecDeque::new();
+    collect_stubs(schema, &mut Vec::new(), &mut queue);
+    let mut expanded = 0;
+    while let Some(path) = queue.pop_front() {
+        if expanded == limit {
+            return;
+        }
+        let Some(node) = step_to(schema, &path) else {
+            continue;
+        };
+        let Some(target) = node
+            .get(STUB_OF)
+            .and_then(Value::as_str)
+            .map(str::to_string)
+        else {
+            continue;
+        };
+        let Some(original) = document.pointer(&target) else {
+            continue;
+        };
+        let Ok(mut full) = SchemaConverter::new(document, &context)
+            .expandable()
+            .convert_root(original, &target)
+        else {
+            continue;
+        };
+        self_contained(&mut full, &context);
+        expanded += 1;
+        let mut inner = path.clone();
+        inner.push(PathStep::Key(EXPANDED.to_string()));
+        collect_stubs(&full, &mut inner.clone(), &mut queue);
+        if let Some(Value::Object(node)) = step_to_mut(schema, &path) {
+            node.insert(EXPANDED.into(), full);
+        }
+    }
+}
+
+/// One step into a JSON value: a key of an object or an index of an array.
+#[derive(Clone)]
+enum PathStep {
+    Key(String),
+    Index(usize),
+}
+
+fn step_to<'v>(value: &'v Value, path: &[PathStep]) -> Option<&'v Value> {
+    path.iter().try_fold(value, |value, step| match step {
+        PathStep::Key(key) => value.get(key),
+        PathStep::Index(index) => value.get(index),
+    })
+}
+
+fn step_to_mut<'v>(value: &'v mut Value, path: &[PathStep]) -> Option<&'v mut Value> {
+    path.iter().try_fold(value, |value, step| match step {
+        PathStep::Key(key) => value.get_mut(key),
+        PathStep::Index(index) => value.get_mut(index),
+    })
+}
+
+/// The paths of the schemas cut short in `value` (below `at`), shallowest first within it.
+fn collect_stubs(
+    value: &Value,
+    at: &mut Vec<PathStep>,
+    out: &mut std::collections::VecDeque<Vec<PathStep>>,
+) {
+    match value {
+        Value::Object(object) => {
+            if object.contains_key(STUB_OF) && !object.contains_key(EXPANDED) {
+                out.push_back(at.clone());
+            }
+            for (key, inner) in object {
+                at.push(PathStep::Key(key.clone()));
+                collect_stubs(inner, at, out);
+                at.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (index, inner) in items.iter().enumerate() {
+                at.push(PathStep::Index(index));
+                collect_stubs(inner, at, out);
+                at.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `schema` (converted by itself) without `$defs`: each reference to one of them becomes a
+/// schema cut short that names it.
+fn self_contained(schema: &mut Value, context: &SchemaContext) {
+    let Some(object) = schema.as_object_mut() else {
+        return;
+    };
+    if object.remove("$defs").is_none() {
+        return;
+    }
+    let targets: HashMap<String, String> = context
+        .names
+        .borrow()
+        .iter()
+        .map(|(target, name)| (def_ref(name), target.clone()))
+        .collect();
+    fn replace(value: &mut Value, targets: &HashMap<String, String>) {
+        match value {
+            Value::Object(object) => {
+                let target = object
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|reference| targets.get(reference));
+                if let Some(target) = target {
+                    let mut stub = Map::new();
+                    stub.insert(STUB_OF.into(), Value::String(target.clone()));
+                    *object = stub;
+                    return;
+                }
+                object
+                    .values_mut()
+                    .for_each(|inner| replace(inner, targets));
+            }
+            Value::Array(items) => items.iter_mut().for_each(|inner| replace(inner, targets)),
+            _ => {}
+        }
+    }
+    replace(schema, &targets);
 }
 
 /// What stands for the schema at `target` beyond [`MAX_REF_DEPTH`]: its type and a description

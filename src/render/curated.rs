@@ -708,6 +708,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                     #[doc = #resolve_doc]
                     pub async fn #resolve_fn(&self, #scope_param value: &str) -> Result<String, ToolError> {
                         #( #aliases )*
+                        curated::not_blank_value(#what, value)?;
                         #prelude
                         match #call {
                             Ok(found) => curated::field_text(&found, #id_field),

@@ -230,6 +230,50 @@ fn markdown_cell(text: String) -> String {
         .replace('<', "&lt;")
 }
 
+/// A server of its own at which the API serves some of the operations the server calls (an
+/// absolute URL), and the environment variable that says where it is instead.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub(crate) struct OperationServer {
+    pub url: String,
+    pub env: String,
+}
+
+/// The servers of their own of the operations the server calls, each once, in the order the
+/// operations come; each named `{PREFIX}_{HOST}_URL` (`BOX_UPLOAD_BOX_COM_URL`).
+pub(crate) fn operation_servers(plan: &crate::plan::Plan) -> Vec<OperationServer> {
+    let mut servers: Vec<OperationServer> = Vec::new();
+    for url in plan.operations.iter().filter_map(|op| op.server.as_deref()) {
+        let Some(rest) = url
+            .strip_prefix("https://")
+            .or_else(|| url.strip_prefix("http://"))
+        else {
+            continue;
+        };
+        if servers.iter().any(|s| s.url == url) {
+            continue;
+        }
+        let host = rest.split(['/', ':', '?']).next().unwrap_or_default();
+        let words: String = host
+            .chars()
+            .map(|c| match c.is_ascii_alphanumeric() {
+                true => c.to_ascii_uppercase(),
+                false => '_',
+            })
+            .collect();
+        let mut env = format!("{}_{words}_URL", plan.server.env_prefix);
+        let mut n = 2;
+        while servers.iter().any(|s| s.env == env) {
+            env = format!("{}_{words}_{n}_URL", plan.server.env_prefix);
+            n += 1;
+        }
+        servers.push(OperationServer {
+            url: url.to_string(),
+            env,
+        });
+    }
+    servers
+}
+
 /// Everything the templates see.
 #[derive(Serialize)]
 struct TemplateValues {
@@ -241,6 +285,8 @@ struct TemplateValues {
     api_label: String,
     description: String,
     default_base_url: Option<String>,
+    /// The servers of their own some operations have, and their variables.
+    operation_servers: Vec<OperationServer>,
     mcpgen_version: &'static str,
     env_vars: Vec<EnvVar>,
     tools: Vec<ToolRow>,
@@ -403,6 +449,7 @@ fn template_values(plan: &Plan) -> TemplateValues {
             the_api(&server.title)
         ),
         default_base_url: server.default_base_url.clone(),
+        operation_servers: operation_servers(plan),
         mcpgen_version: MCPGEN_VERSION,
         env_vars,
         tools,

@@ -114,6 +114,36 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
             base_url: String,
         },
     };
+    // Where the operations served at a server of their own are called (see `ServerRoute`).
+    let servers = super::operation_servers(plan);
+    let (routes, upstream) = if servers.is_empty() {
+        (quote! {}, quote! { args.upstream })
+    } else {
+        let routes = servers.iter().map(|server| {
+            let (url, env) = (&server.url, &server.env);
+            quote! {
+                runtime::ServerRoute {
+                    spec: #url,
+                    env: #env,
+                    configured: std::env::var(#env).ok().filter(|url| !url.trim().is_empty()),
+                }
+            }
+        });
+        let changed = match &server.default_base_url {
+            Some(url) => {
+                quote! { args.base_url.trim_end_matches('/') != #url.trim_end_matches('/') }
+            }
+            None => quote! { false },
+        };
+        (
+            quote! {
+                let mut upstream = args.upstream;
+                upstream.servers = vec![#(#routes),*];
+                upstream.base_url_changed = #changed;
+            },
+            quote! { upstream },
+        )
+    };
     let credentials = server.auth.iter().map(|auth| match auth {
         Auth::Bearer { env, .. } => quote! {
             match runtime::secret_var(#env)? {
@@ -295,7 +325,8 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
                 // Each user's own token for the API, when the server is told to exchange for one.
                 let credentials = #lib::resource::with_token_exchange(credentials, &[#(#bearer_vars),*], &args.http.oauth)?;
                 runtime::warn_unset_credentials(&credentials);
-                let client = client::Client::new(&args.base_url, credentials, args.upstream)?;
+                #routes
+                let client = client::Client::new(&args.base_url, credentials, #upstream)?;
                 let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)? #with_scopes;
                 match args.transport {
                     Transport::Stdio => runtime::serve_stdio(server).await,

@@ -49,9 +49,20 @@ pub fn not_found(what: &str, value: &str, available: Vec<String>) -> ToolError {
     })
 }
 
+/// Refuses a blank readable value before any request: it names no item, and looking it up
+/// would list or search everything for nothing.
+pub fn not_blank_value(what: &str, value: &str) -> Result<(), ToolError> {
+    if value.trim().is_empty() {
+        return Err(ToolError::InvalidArguments(format!(
+            "The value is blank: give a {what}."
+        )));
+    }
+    Ok(())
+}
+
 /// The id of each of `values`, in order, each resolved by `resolve`; when several match
 /// nothing, one error names them all (with the values there are), so that the model can fix
-/// the list in one call.
+/// the list in one call. A value that matches several items is told beside them.
 pub async fn resolve_each<F, Fut>(
     values: &[String],
     mut resolve: F,
@@ -62,6 +73,8 @@ where
 {
     let mut ids = Vec::with_capacity(values.len());
     let mut missing: Option<NotFound> = None;
+    // The values that match several items (or are otherwise not usable), as told.
+    let mut unclear: Vec<String> = Vec::new();
     for value in values {
         match resolve(value.clone()).await {
             Ok(id) => ids.push(id),
@@ -69,12 +82,19 @@ where
                 Some(missing) => missing.values.extend(found.values),
                 None => missing = Some(found),
             },
+            Err(ToolError::InvalidArguments(message)) => unclear.push(message),
             Err(other) => return Err(other),
         }
     }
-    match missing {
-        Some(missing) => Err(ToolError::NotFound(missing)),
-        None => Ok(ids),
+    match (missing, unclear.is_empty()) {
+        (None, true) => Ok(ids),
+        (Some(missing), true) => Err(ToolError::NotFound(missing)),
+        (missing, false) => {
+            if let Some(missing) = missing {
+                unclear.push(missing.to_string());
+            }
+            Err(ToolError::InvalidArguments(unclear.join(" ")))
+        }
     }
 }
 
@@ -289,6 +309,7 @@ impl ResolverCache {
         F: FnOnce() -> Fut,
         Fut: Future<Output = Result<Vec<Value>, ToolError>>,
     {
+        not_blank_value(self.spec.what, value)?;
         let started = Instant::now();
         let list = self.list();
         let mut list = list.lock().await;
@@ -382,7 +403,7 @@ impl ResolverCache {
                 let names: Vec<String> = spec
                     .match_fields
                     .iter()
-                    .filter_map(|pointer| field_text(item, pointer).ok())
+                    .flat_map(|pointer| field_texts(item, pointer))
                     .collect();
                 let display = field_text(item, spec.name_field)
                     .ok()
@@ -526,6 +547,46 @@ fn find(loaded: &Loaded, what: &str, value: &str) -> Result<Option<String>, Tool
             )))
         }
     }
+}
+
+/// The texts at `pointer` in `value`, which may pass lists: a name takes that field of every
+/// item (`/networks/v4/ip_address`: every address of every network), a number one item.
+pub fn field_texts(value: &Value, pointer: &str) -> Vec<String> {
+    fn walk(value: &Value, tokens: &[String], out: &mut Vec<String>) {
+        match (value, tokens.split_first()) {
+            (Value::String(text), None) => out.push(text.clone()),
+            (Value::Number(number), None) => out.push(number.to_string()),
+            (Value::Array(items), None) => {
+                for item in items {
+                    walk(item, tokens, out);
+                }
+            }
+            (Value::Array(items), Some((token, _))) if token.parse::<usize>().is_err() => {
+                for item in items {
+                    walk(item, tokens, out);
+                }
+            }
+            (Value::Array(items), Some((token, rest))) => {
+                if let Some(item) = token.parse::<usize>().ok().and_then(|i| items.get(i)) {
+                    walk(item, rest, out);
+                }
+            }
+            (Value::Object(object), Some((token, rest))) => {
+                if let Some(inner) = object.get(token) {
+                    walk(inner, rest, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let tokens: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|token| token.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let mut out = Vec::new();
+    walk(value, &tokens, &mut out);
+    out
 }
 
 /// The text of the JSON value at `pointer` in `value`: a string as is, a number as its decimal
@@ -2293,6 +2354,75 @@ mod tests {
             text(error),
             "Project \"public api\" is ambiguous: 2 project keys match it: API (id a-20); WEB2 \
              (id 40). Call again with one of the values that tell them apart, or with the id."
+        );
+    }
+
+    #[tokio::test]
+    async fn a_blank_value_is_refused_before_the_list_is_fetched() {
+        let cache = ResolverCache::new(&PROJECT_KEYS);
+        let calls = AtomicUsize::new(0);
+        let error = cache
+            .resolve("  ", counted(&calls, projects()))
+            .await
+            .expect_err("blank");
+        assert_eq!(text(error), "The value is blank: give a project key.");
+        assert_eq!(calls.load(Ordering::SeqCst), 0);
+    }
+
+    #[tokio::test]
+    async fn a_list_with_an_ambiguous_and_an_unknown_value_tells_both() {
+        let cache = ResolverCache::new(&PROJECT_KEYS);
+        let calls = AtomicUsize::new(0);
+        let mut items = projects();
+        items.push(json!({"id": 40, "key": "WEB2", "name": "Public API"}));
+        let values = [
+            "public api".to_string(),
+            "NOPE".to_string(),
+            "WEB".to_string(),
+        ];
+        let error = resolve_each(&values, |value| {
+            let items = items.clone();
+            let cache = &cache;
+            let calls = &calls;
+            async move { cache.resolve(&value, counted(calls, items)).await }
+        })
+        .await
+        .expect_err("one ambiguous, one unknown");
+        let message = text(error);
+        assert!(message.contains("\"public api\" is ambiguous"), "{message}");
+        assert!(message.contains("\"NOPE\" not found"), "{message}");
+    }
+
+    #[tokio::test]
+    async fn a_match_field_through_a_list_matches_any_of_its_values() {
+        static DROPLETS: ResolverSpec = ResolverSpec {
+            what: "droplet name or address",
+            match_fields: &["/name", "/networks/v4/ip_address"],
+            id_field: "/id",
+            name_field: "/name",
+            ttl: Duration::from_secs(300),
+        };
+        let cache = ResolverCache::new(&DROPLETS);
+        let calls = AtomicUsize::new(0);
+        let droplets = vec![json!({
+            "id": 101,
+            "name": "web-01",
+            "networks": {"v4": [{"ip_address": "10.0.0.101"}, {"ip_address": "203.0.0.101"}]},
+        })];
+        let id = cache
+            .resolve("203.0.0.101", counted(&calls, droplets.clone()))
+            .await;
+        assert_eq!(id.expect("the second address matches"), "101");
+        let id = cache.resolve("web-01", counted(&calls, droplets)).await;
+        assert_eq!(id.expect("the name matches"), "101");
+        assert_eq!(
+            field_texts(&json!({"a": [{"b": "x"}, {"b": 2}, {"c": 3}]}), "/a/b"),
+            ["x", "2"]
+        );
+        assert_eq!(field_texts(&json!({"a": ["x", "y"]}), "/a/1"), ["y"]);
+        assert_eq!(
+            field_texts(&json!({"tags": ["x", "y"]}), "/tags"),
+            ["x", "y"]
         );
     }
 

@@ -59,6 +59,30 @@ pub struct UpstreamOptions {
     /// applies as well.
     #[arg(long, value_name = "COUNT", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     pub api_max_pages: u32,
+    /// Where the operations that the API serves at a server of their own are called (set by
+    /// `main` from the environment, not the command line).
+    #[arg(skip)]
+    pub servers: Vec<ServerRoute>,
+    /// The base URL is not the API description's: the server then calls an operation's own
+    /// server only where its variable says where that is (see [`ServerRoute`]).
+    #[arg(skip)]
+    pub base_url_changed: bool,
+}
+
+/// A server of its own at which the API description says some operations are served (Box's
+/// uploads at `https://upload.box.com/api/2.0`), and where the environment says it is instead.
+/// While the base URL is the description's, those operations are called at `spec` unless
+/// `configured` says otherwise. Once the base URL is changed (a staging API, a local mock), they
+/// are called only where `configured` says: the server never sends the credentials meant for
+/// the API it was pointed at to a host the user did not name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerRoute {
+    /// The server as the API description gives it.
+    pub spec: &'static str,
+    /// The environment variable that names where it is instead.
+    pub env: &'static str,
+    /// What that variable says.
+    pub configured: Option<String>,
 }
 
 impl Default for UpstreamOptions {
@@ -70,6 +94,8 @@ impl Default for UpstreamOptions {
             api_retries: 2,
             api_max_retry_wait: Duration::from_secs(10),
             api_max_pages: 100,
+            servers: Vec::new(),
+            base_url_changed: false,
         }
     }
 }
@@ -2345,6 +2371,25 @@ impl Upstream {
         segments: &[&str],
     ) -> UpstreamRequest {
         let mut request = self.request(method, operation, segments);
+        let route = self
+            .options
+            .servers
+            .iter()
+            .find(|route| route.spec == server);
+        let server = match route {
+            Some(ServerRoute {
+                configured: Some(configured),
+                ..
+            }) => configured.as_str(),
+            Some(route) if self.options.base_url_changed => {
+                request.problem = Some(format!(
+                    "the API serves this operation at {server}, not at the base URL; with the base URL set to {}, the server calls that host only where {} says (set it to {server} to call the API's own)",
+                    self.base_url, route.env
+                ));
+                return request;
+            }
+            _ => server,
+        };
         match self.base_url.join(server) {
             Ok(mut url) => {
                 if let Ok(mut path) = url.path_segments_mut() {
@@ -2715,9 +2760,11 @@ impl Upstream {
                 seconds(self.options.api_timeout)
             )
         } else if error.is_connect() {
+            // The host tried: the base URL's, or an operation's own server's.
+            let url = error.url().unwrap_or(&self.base_url);
             format!(
                 "the API at {} is not reachable (the connection failed{after}); if this persists, the user must check that the API is up and the server's base URL",
-                self.base_url.origin().ascii_serialization()
+                url.origin().ascii_serialization()
             )
         } else {
             "the request to the API failed".to_string()
@@ -3519,6 +3566,46 @@ mod tests {
             request.url.as_str(),
             "http://127.0.0.1:9/other/files",
             "relative to the base URL"
+        );
+    }
+
+    #[test]
+    fn an_operations_own_server_is_called_where_its_variable_says_and_never_after_the_base_url_changed()
+     {
+        let route = |configured: Option<&str>| ServerRoute {
+            spec: "https://uploads.example/v1",
+            env: "NOTES_UPLOADS_EXAMPLE_URL",
+            configured: configured.map(str::to_string),
+        };
+        let with = |routes: Vec<ServerRoute>, changed: bool| {
+            let options = UpstreamOptions {
+                servers: routes,
+                base_url_changed: changed,
+                ..UpstreamOptions::default()
+            };
+            Upstream::new("http://127.0.0.1:9", Vec::new(), options)
+                .expect("a client")
+                .request_on(
+                    "https://uploads.example/v1",
+                    reqwest::Method::POST,
+                    "POST /files",
+                    &["files"],
+                )
+        };
+        // The description's base URL: the API's own upload host.
+        let request = with(vec![route(None)], false);
+        assert_eq!(request.url.as_str(), "https://uploads.example/v1/files");
+        assert!(request.problem.is_none());
+        // Where the variable says, whatever the base URL.
+        let request = with(vec![route(Some("http://127.0.0.1:7/up"))], true);
+        assert_eq!(request.url.as_str(), "http://127.0.0.1:7/up/files");
+        // Base URL changed, variable unset: not sent, and the message names the variable.
+        let request = with(vec![route(None)], true);
+        let problem = request.problem.expect("not sent");
+        assert!(
+            problem.contains("NOTES_UPLOADS_EXAMPLE_URL")
+                && problem.contains("https://uploads.example/v1"),
+            "{problem}"
         );
     }
 
