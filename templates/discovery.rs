@@ -13,7 +13,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::client::Client;
-use crate::operations::{CATALOG, INDEX, OPERATIONS, TOOL_NAMES};
+use crate::operations::{CATALOG, INDEX, OPERATIONS, TOOL_NAMES, UNAVAILABLE};
 use crate::runtime::{self, ToolError, ToolFuture, ToolOutput};
 use crate::search::{Filter, Index};
 
@@ -29,6 +29,10 @@ pub struct Operation {
     pub read_only: bool,
     pub call: fn(Arc<Client>, JsonObject) -> ToolFuture,
 }
+
+/// Why an operation of the API is not reachable through the discovery tools, by its name: it
+/// has a tool of its own, only reading operations are reached, or the server leaves it out.
+pub type Unavailable = (&'static str, &'static str);
 
 /// The names of the three discovery tools.
 pub struct ToolNames {
@@ -75,10 +79,19 @@ fn catalog() -> Result<&'static Catalog, ToolError> {
         })
 }
 
-/// The position of the operation called `name`, or an error that suggests close names.
+/// The position of the operation called `name`, or an error that says why an operation of the
+/// API these tools do not reach is out of reach, or suggests close names.
 fn find(catalog: &Catalog, name: &str) -> Result<usize, ToolError> {
     if let Some(position) = catalog.index.find(name) {
         return Ok(position);
+    }
+    if let Some((found, why)) = UNAVAILABLE
+        .iter()
+        .find(|(operation, _)| operation.eq_ignore_ascii_case(name.trim()))
+    {
+        return Err(ToolError::InvalidArguments(format!(
+            "Invalid argument `operation`: `{found}` is not one of the operations these tools reach: {why}."
+        )));
     }
     let mut suggestions: Vec<&str> = catalog
         .index

@@ -569,6 +569,28 @@ async fn the_tracker_serves_a_curated_tool_and_discovers_the_rest_against_the_re
         "{}",
         text(&misspelt)
     );
+    // An operation of the API the discovery tools do not reach says why, and which tool does.
+    let curated = session
+        .call(
+            "tracker_call_operation",
+            json!({ "operation": "listIssues", "arguments": {} }),
+        )
+        .await;
+    assert_eq!(curated.is_error, Some(true));
+    assert_eq!(
+        text(&curated),
+        "Invalid argument `operation`: `listIssues` is not one of the operations these tools reach: the tool `tracker_search_issues` calls it; use that tool."
+    );
+    let hidden = session
+        .call(
+            "tracker_describe_operation",
+            json!({ "operation": "deleteIssue" }),
+        )
+        .await;
+    assert_eq!(
+        text(&hidden),
+        "Invalid argument `operation`: `deleteIssue` is not one of the operations these tools reach: the server leaves it out."
+    );
     let wrong = session
         .call(
             "tracker_call_operation",

@@ -77,6 +77,9 @@ pub struct DiscoveryPlan {
     pub index: String,
     /// One JSON object per line, per operation in order: what `describe` returns.
     pub catalog: String,
+    /// The API's other operations, by name, and why the discovery tools do not reach them (in
+    /// words that end a sentence: "it has a tool of its own, `tracker_create_issue`").
+    pub unavailable: Vec<(String, String)>,
 }
 
 /// One operation the discovery tools reach.
@@ -126,12 +129,20 @@ pub fn plan(
     candidates: &[&Operation],
     tool_prefix: &str,
     tool_names: &mut Scope,
+    mut unavailable: Vec<(String, String)>,
 ) -> Result<(DiscoveryPlan, Vec<Tool>), String> {
     let chosen: Vec<&Operation> = candidates
         .iter()
         .copied()
         .filter(|op| admitted(section, op))
         .collect();
+    for operation in candidates.iter().filter(|op| !admitted(section, op)) {
+        let why = match section.read_only && !is_read_only(operation) {
+            true => "it changes data, and these tools reach only operations that read",
+            false => "the server leaves it out",
+        };
+        unavailable.push((operation.id.clone(), why.to_string()));
+    }
     if chosen.is_empty() {
         return Err(
             "the `discovery` section reaches no operation: every operation has a tool, is hidden, or is left out by its filters; \
@@ -210,6 +221,7 @@ pub fn plan(
             call_tool,
             index,
             catalog,
+            unavailable,
         },
         tools,
     ))

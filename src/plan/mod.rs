@@ -427,15 +427,49 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
         .filter(|(spec, _)| !spec.scopes.is_empty())
         .map(|(spec, tool)| (tool.name.clone(), spec_scopes(&spec.scopes)))
         .collect();
+    // Which tool calls each operation the curated tools call, for the discovery tools to point
+    // the model to it.
+    let mut served_by: Vec<(String, String)> = Vec::new();
+    for tool in &curated.tools {
+        let Action::Curated(curated_tool) = &tool.action else {
+            continue;
+        };
+        let operations: Vec<usize> = match &curated_tool.body {
+            curated::CuratedBody::Call { operation, .. } => vec![*operation],
+            curated::CuratedBody::Steps(steps) => steps
+                .iter()
+                .filter_map(|step| match step {
+                    curated::StepPlan::Call { operation, .. } => Some(*operation),
+                    _ => None,
+                })
+                .collect(),
+        };
+        for operation in operations {
+            let id = &builder.operations[operation].api_id;
+            if !served_by.iter().any(|(served, _)| served == id) {
+                served_by.push((id.clone(), tool.name.clone()));
+            }
+        }
+    }
     tools.extend(curated.tools);
     let mut candidates = Vec::new();
+    let mut unavailable: Vec<(String, String)> = Vec::new();
     for operation in &api.operations {
         let hidden = curation
             .operations
             .hide
             .iter()
             .any(|h| h.value == operation.id);
-        if hidden || curated.used.contains(&operation.id) {
+        if hidden {
+            unavailable.push((operation.id.clone(), "the server leaves it out".into()));
+            continue;
+        }
+        if curated.used.contains(&operation.id) {
+            let why = match served_by.iter().find(|(id, _)| *id == operation.id) {
+                Some((_, tool)) => format!("the tool `{tool}` calls it; use that tool"),
+                None => "the server calls it itself, to read names for ids".to_string(),
+            };
+            unavailable.push((operation.id.clone(), why));
             continue;
         }
         if matches!(mode, discovery::Mode::Automatic { .. })
@@ -446,6 +480,10 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
         }
         let index = builder.operation(operation);
         let tool_name = tool_names.tool_name(&format!("{prefix}{}", operation.id));
+        unavailable.push((
+            operation.id.clone(),
+            format!("it has a tool of its own, `{tool_name}`; use that tool"),
+        ));
         tools.push(mirror_tool(
             &builder.operations[index],
             operation,
@@ -465,6 +503,7 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
                 &candidates,
                 &tool_prefix,
                 &mut tool_names,
+                unavailable,
             )?;
             if !section.scopes.is_empty() {
                 let needed = spec_scopes(&section.scopes);

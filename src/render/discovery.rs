@@ -134,6 +134,10 @@ fn operations_head(discovery: &DiscoveryPlan, modules: &[String]) -> TokenStream
     let search = &discovery.search_tool;
     let describe = &discovery.describe_tool;
     let call = &discovery.call_tool;
+    let unavailable = discovery
+        .unavailable
+        .iter()
+        .map(|(name, why)| quote! { (#name, #why) });
     let entries = discovery
         .operations
         .iter()
@@ -160,7 +164,7 @@ fn operations_head(discovery: &DiscoveryPlan, modules: &[String]) -> TokenStream
         use rmcp::model::JsonObject;
 
         use crate::client::{self, Client};
-        use crate::discovery::{Operation, ToolNames};
+        use crate::discovery::{Operation, ToolNames, Unavailable};
         use crate::runtime::{self, ToolError, ToolOutput};
 
         /// The search index of the operations below (see `search.rs`).
@@ -180,6 +184,11 @@ fn operations_head(discovery: &DiscoveryPlan, modules: &[String]) -> TokenStream
         /// Every discoverable operation, in the order of the index.
         pub static OPERATIONS: &[Operation] = &[
             #( #entries ),*
+        ];
+
+        /// The API's other operations, and why the discovery tools do not reach them.
+        pub static UNAVAILABLE: &[Unavailable] = &[
+            #( #unavailable ),*
         ];
     }
 }

@@ -5,7 +5,7 @@
 //! the search index and descriptions mcpgen wrote when it generated the crate.
 
 use crate::client::{self, Client};
-use crate::discovery::{Operation, ToolNames};
+use crate::discovery::{Operation, ToolNames, Unavailable};
 use crate::runtime::{self, ToolError, ToolOutput};
 use rmcp::model::JsonObject;
 use std::sync::Arc;
@@ -61,6 +61,19 @@ pub static OPERATIONS: &[Operation] = &[
         read_only: false,
         call: |client, arguments| Box::pin(transition_issue::call(client, arguments)),
     },
+];
+
+/// The API's other operations, and why the discovery tools do not reach them.
+pub static UNAVAILABLE: &[Unavailable] = &[
+    (
+        "listProjects",
+        "the server calls it itself, to read names for ids",
+    ),
+    (
+        "listIssues",
+        "the tool `tracker_search_issues` calls it; use that tool",
+    ),
+    ("deleteIssue", "the server leaves it out"),
 ];
 
 /// `listUsers` (`GET /v2/users`).
