@@ -57,7 +57,7 @@ pub fn generate_with_progress(
         "planning tools for {} operations",
         api.operations.len()
     ));
-    let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.curation))
+    let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.model))
         .map_err(anyhow::Error::msg)?;
     schemas_compile(&plan).map_err(anyhow::Error::msg)?;
     // The plan holds all that rendering needs; for a large API the model is tens of megabytes.

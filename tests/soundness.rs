@@ -2884,7 +2884,7 @@ fn plan_of_fixture() -> mcpgen::plan::Plan {
     mcpgen::plan::plan(
         &api,
         &mcpgen::plan::Options::default(),
-        Some(&checked.curation),
+        Some(&checked.model),
     )
     .expect("the fixture plans")
 }

@@ -24,20 +24,18 @@ use super::semantics::{
 use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
 
-/// A curation file whose references all hold.
-#[derive(Debug, Clone)]
-pub struct Checked {
-    pub curation: Curation,
-}
-
 /// Checks `curation` against `api`, returning it with every diagnostic found.
-pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
+pub fn check(api: &Api, curation: Curation) -> (Curation, Vec<Diagnostic>) {
     // Checked against the answers as the file declares them, like `plan` plans them.
     let declared = super::responses::check(api, &curation);
-    let api = super::responses::apply(api, &curation);
+    let api = super::responses::apply(api, &super::responses::Declared::of(&curation));
     // The operations as the server calls them: without the parameters that carry a credential
     // (the environment-variable names do not matter here).
-    let auth = crate::plan::server_auth(&api, &curation, "SERVER");
+    let section = curation
+        .auth
+        .as_ref()
+        .map(|section| super::bound::auth(section, &api));
+    let auth = crate::plan::server_auth(&api, section.as_ref(), "SERVER");
     let api = crate::plan::credentials::carried(&api, &auth);
     let mut checker = Checker {
         api: &api,
@@ -75,7 +73,7 @@ pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
             None => out.push(diagnostic),
         }
     }
-    (Checked { curation }, out)
+    (curation, out)
 }
 
 struct Checker<'a> {

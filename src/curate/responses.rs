@@ -9,38 +9,79 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::diagnostics::Diagnostic;
-use super::model::Curation;
+use super::model::{Curation, Spanned};
 use crate::api::{Api, Location, Parameter, Response};
+
+/// What the file declares of the API beyond its spec, by operationId, in the file's order: the
+/// operations that only read (`operations.read_only`), request bodies (`requests`), query
+/// parameters (`query`) and answers (`responses`).
+#[derive(Debug, Clone, Default)]
+pub struct Declared {
+    pub read_only: Vec<String>,
+    pub requests: Vec<(String, Value)>,
+    pub query: Vec<(String, Vec<(String, Value)>)>,
+    pub responses: Vec<(String, Value)>,
+}
+
+impl Declared {
+    /// What `curation` declares.
+    pub fn of(curation: &Curation) -> Self {
+        let schemas = |section: &indexmap::IndexMap<Spanned<String>, Spanned<Value>>| {
+            section
+                .iter()
+                .map(|(key, value)| (key.value.clone(), value.value.clone()))
+                .collect::<Vec<_>>()
+        };
+        Self {
+            read_only: curation
+                .operations
+                .read_only
+                .iter()
+                .map(|id| id.value.clone())
+                .collect(),
+            requests: schemas(&curation.requests),
+            query: curation
+                .query
+                .iter()
+                .map(|(id, params)| (id.value.clone(), schemas(params)))
+                .collect(),
+            responses: schemas(&curation.responses),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.responses.is_empty()
+            && self.requests.is_empty()
+            && self.query.is_empty()
+            && self.read_only.is_empty()
+    }
+}
 
 /// `api` with each declared answer merged into its operation's success response; `api` itself
 /// when the file declares none. Declarations naming no operation are left out here and
 /// reported by [`check`].
-pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
-    if curation.responses.is_empty()
-        && curation.requests.is_empty()
-        && curation.query.is_empty()
-        && curation.operations.read_only.is_empty()
-    {
+pub fn apply<'a>(api: &'a Api, declared: &Declared) -> Cow<'a, Api> {
+    if declared.is_empty() {
         return Cow::Borrowed(api);
     }
     let mut patched = api.clone();
-    for id in &curation.operations.read_only {
-        if let Some(operation) = patched.operations.iter_mut().find(|op| op.id == id.value) {
+    for id in &declared.read_only {
+        if let Some(operation) = patched.operations.iter_mut().find(|op| op.id == *id) {
             operation.declared_read_only = true;
         }
     }
-    for (id, declared) in &curation.requests {
+    for (id, schema) in &declared.requests {
         let body = patched
             .operations
             .iter_mut()
-            .find(|op| op.id == id.value)
+            .find(|op| op.id == *id)
             .and_then(|op| op.body.as_mut());
         if let Some(body) = body {
-            body.schema = merge(std::mem::take(&mut body.schema), &declared.value);
+            body.schema = merge(std::mem::take(&mut body.schema), schema);
         }
     }
-    for (id, params) in &curation.query {
-        let Some(operation) = patched.operations.iter_mut().find(|op| op.id == id.value) else {
+    for (id, params) in &declared.query {
+        let Some(operation) = patched.operations.iter_mut().find(|op| op.id == *id) else {
             continue;
         };
         for (name, schema) in params {
@@ -50,35 +91,34 @@ pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
             if let Some(given) = operation
                 .parameters
                 .iter_mut()
-                .find(|p| p.name == name.value && p.location == Location::Query)
+                .find(|p| p.name == *name && p.location == Location::Query)
             {
-                given.schema = schema.value.clone();
+                given.schema = schema.clone();
                 given.required = false;
-                if let Some(description) = schema.value.get("description").and_then(Value::as_str) {
+                if let Some(description) = schema.get("description").and_then(Value::as_str) {
                     given.description = Some(description.to_string());
                 }
                 continue;
             }
-            if operation.parameters.iter().any(|p| p.name == name.value) {
+            if operation.parameters.iter().any(|p| p.name == *name) {
                 continue;
             }
             operation.parameters.push(Parameter {
-                name: name.value.clone(),
+                name: name.clone(),
                 location: Location::Query,
                 required: false,
                 description: schema
-                    .value
                     .get("description")
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 deprecated: false,
-                schema: schema.value.clone(),
+                schema: schema.clone(),
                 style: None,
             });
         }
     }
-    for (id, declared) in &curation.responses {
-        let Some(operation) = patched.operations.iter_mut().find(|op| op.id == id.value) else {
+    for (id, schema) in &declared.responses {
+        let Some(operation) = patched.operations.iter_mut().find(|op| op.id == *id) else {
             continue;
         };
         let response = operation.success.get_or_insert_with(|| Response {
@@ -87,8 +127,8 @@ pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
             schema: None,
         });
         response.schema = Some(match response.schema.take() {
-            Some(documented) => merge(documented, &declared.value),
-            None => declared.value.clone(),
+            Some(documented) => merge(documented, schema),
+            None => schema.clone(),
         });
     }
     Cow::Owned(patched)

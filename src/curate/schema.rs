@@ -17,6 +17,11 @@ pub fn pointer(path: &str) -> String {
         .collect()
 }
 
+/// A JSON pointer as a dotted field path (escapes are not read back: `~1` stays as written).
+pub fn dotted(pointer: &str) -> String {
+    pointer.trim_start_matches('/').replace('/', ".")
+}
+
 /// The schema reached by following a dotted `path` through `properties`; `Err` with the names
 /// available where the path stops. Where the schema on the way is a list, a number picks one
 /// item (`items.0.uri`: the first item's `uri`) and a name applies to every item (`items.uri`:
