@@ -5,7 +5,12 @@
 //!
 //! ```text
 //! load (document → api::Api) → plan (tool model) → render (files) → emit (format, verify) → write
+//!                                ↑
+//! curate (curation file → parse → check → bind → curate::Model, references resolved)
 //! ```
+//!
+//! `plan` reads a curation file only as the bound `curate::Model`; `lint`, `diff` and `init`
+//! also read the parsed file (`curate::Curation`) for the positions they report.
 
 pub mod api;
 pub mod cli;

@@ -16,7 +16,7 @@
 //! any other mistake of the file rather than as a failed build.
 //!
 //! Operation indices are positions in `api.operations` of the [`Api`] the file was bound against.
-//! The declared answers ([`Declared::apply`](super::responses::apply)) and the credentials taken
+//! The declared answers ([`responses::apply`](super::responses::apply)) and the credentials taken
 //! out of the operations (`plan::credentials::carried`) change operations but never their order,
 //! so an index holds in the API the plan stage derives from the same [`Api`].
 

@@ -26,7 +26,8 @@ use crate::naming;
 
 /// Checks `curation` against `api`, returning it with every diagnostic found.
 pub fn check(api: &Api, curation: Curation) -> (Curation, Vec<Diagnostic>) {
-    // Checked against the answers as the file declares them, like `plan` plans them.
+    // Checked against the answers as the file declares them, like `bind` binds and `plan` plans
+    // them.
     let declared = super::responses::check(api, &curation);
     let api = super::responses::apply(api, &super::responses::Declared::of(&curation));
     // The operations as the server calls them: without the parameters that carry a credential

@@ -1,8 +1,8 @@
 //! Answers, request bodies and query parameters the spec does not describe as the API has them:
-//! the curation file's `responses`, `requests` and `query` sections, merged into the operations
-//! before
-//! anything else reads them, by `check` and by `plan` alike, so that what one verifies the other
-//! generates.
+//! the curation file's `responses`, `requests` and `query` sections (and `operations.read_only`),
+//! read once into [`Declared`] and merged into the operations before anything else reads them, by
+//! `check`, `bind` and `plan` alike (plan from the bound model's copy), so that what one verifies
+//! the others generate.
 
 use std::borrow::Cow;
 

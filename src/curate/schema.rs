@@ -1,5 +1,5 @@
 //! What a JSON schema of the API says: the schema at a field path, its properties and types.
-//! Shared by `check`, `plan` and `init`, which all read the API's schemas the same way.
+//! Shared by `check`, `bind`, `plan` and `init`, which all read the API's schemas the same way.
 
 use std::borrow::Cow;
 
