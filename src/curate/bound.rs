@@ -728,6 +728,24 @@ impl<'a> Binder<'a> {
             })
     }
 
+    /// `name`, when `operation` takes an input of that name (as [`operation_inputs`] names them).
+    fn input(&self, operation: &Operation, name: &Spanned<String>) -> Result<String, Diagnostic> {
+        if operation_inputs(operation)
+            .iter()
+            .any(|(input, _, _)| *input == name.value)
+        {
+            Ok(name.value.clone())
+        } else {
+            Err(Diagnostic::error(
+                name.at,
+                format!(
+                    "operation `{}` has no parameter `{}`",
+                    operation.id, name.value
+                ),
+            ))
+        }
+    }
+
     fn enum_index(&self, name: &Spanned<String>) -> Result<usize, Diagnostic> {
         self.enums
             .iter()
@@ -784,6 +802,9 @@ impl<'a> Binder<'a> {
             (None, Some(lookup)) => {
                 let (index, operation) = self.operation(lookup)?;
                 id_schema = resolver_id_schema(spec, operation);
+                if let Some(param) = &spec.lookup_param {
+                    self.input(operation, param)?;
+                }
                 let param = lookup_param(spec, operation).ok_or_else(|| {
                     Diagnostic::error(
                         lookup.at,
@@ -804,6 +825,21 @@ impl<'a> Binder<'a> {
             }
         };
         let id_integer = id_schema.is_some_and(|id| id.get("type") == Some(&json!("integer")));
+        // The operation the scope is given to takes every argument the scope names.
+        let scoped = match &source {
+            ResolverSource::List { operation, .. } | ResolverSource::Lookup { operation, .. } => {
+                &self.api.operations[*operation]
+            }
+        };
+        let mut scope = Vec::new();
+        for (arg, value) in &spec.args {
+            let value = match Reference::of(&value.value) {
+                Some(_) if is_searched(&value.value) => ScopeValue::Searched,
+                Some(reference) => ScopeValue::Param(reference.head.to_string()),
+                None => ScopeValue::Literal(value.value.clone()),
+            };
+            scope.push((self.input(scoped, arg)?, value));
+        }
         let mut aliases = Vec::new();
         for (word, alias) in &spec.aliases {
             let (operation, id) = match alias {
@@ -838,18 +874,7 @@ impl<'a> Binder<'a> {
             aliases,
             ttl_seconds: spec.cache_seconds.unwrap_or(300),
             id_integer,
-            scope: spec
-                .args
-                .iter()
-                .map(|(arg, value)| {
-                    let value = match Reference::of(&value.value) {
-                        Some(_) if is_searched(&value.value) => ScopeValue::Searched,
-                        Some(reference) => ScopeValue::Param(reference.head.to_string()),
-                        None => ScopeValue::Literal(value.value.clone()),
-                    };
-                    (arg.value.clone(), value)
-                })
-                .collect(),
+            scope,
         })
     }
 
@@ -923,7 +948,7 @@ impl<'a> Binder<'a> {
                         } else {
                             Arg::Literal(v.value.clone())
                         };
-                        Ok((k.value.clone(), value))
+                        Ok((self.input(operation, k)?, value))
                     })
                     .collect::<Result<_, Diagnostic>>()?;
                 (
@@ -1068,7 +1093,10 @@ impl<'a> Binder<'a> {
                     .args
                     .iter()
                     .map(|(name, value)| {
-                        Ok((name.value.clone(), bind_value(value, params, &answers)?))
+                        Ok((
+                            self.input(operation, name)?,
+                            bind_value(value, params, &answers)?,
+                        ))
                     })
                     .collect::<Result<Vec<_>, Diagnostic>>()?;
                 let when = step

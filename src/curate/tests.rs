@@ -1275,3 +1275,26 @@ fn a_reference_that_does_not_bind_is_a_diagnostic_at_its_place_naming_its_tool()
     assert!(diagnostic.message.contains("`transitionIsue`"));
     assert_eq!(diagnostic.tools, vec!["change_issue_status".to_string()]);
 }
+
+#[test]
+fn a_value_for_an_input_the_operation_does_not_take_does_not_bind() {
+    let text = base_with(&[(
+        "    call: listIssues\n",
+        "    call: listIssues\n    fixed: { sortt: created }\n",
+    )]);
+    let curation = super::parse(&text).expect("the file parses");
+    let failed = super::bound::bind(&API, &curation).expect_err("an unknown input");
+    let [diagnostic] = &failed[..] else {
+        panic!("one finding, not {failed:?}");
+    };
+    let line = text
+        .lines()
+        .nth(diagnostic.at.expect("a place").line - 1)
+        .expect("the line");
+    assert!(line.contains("sortt"), "{line:?}");
+    assert_eq!(
+        diagnostic.message,
+        "operation `listIssues` has no parameter `sortt`"
+    );
+    assert_eq!(diagnostic.tools, vec!["search_issues".to_string()]);
+}

@@ -484,8 +484,9 @@ pub fn plan(api: &Api, options: &Options, model: Option<&Model>) -> Result<Plan,
 
 /// Every value the plan gives an operation names one of its parameters: the generated code
 /// fills each parameter struct field by field, so a value for a name the struct does not have
-/// would be lost without a word. `check` refuses such names; this makes sure nothing the
-/// planner derived slipped past it.
+/// would be lost without a word. `check` refuses such names and `bind` binds each to an input
+/// of its operation as `curate::schema::operation_inputs` names them; this makes sure the plan
+/// names the operations' fields the same way.
 fn every_value_names_a_parameter(plan: &Plan) -> Result<(), String> {
     let known = |operation: usize, name: &str| -> Result<(), String> {
         let operation = &plan.operations[operation];
