@@ -1,6 +1,6 @@
 //! The stages of generation, one criterion benchmark each, so that a regression shows in the stage
-//! that caused it: load (read, parse, resolve `$ref`s, convert schemas), curate (read and check
-//! the curation file), plan (the tool model), render (every file of the crate, formatting
+//! that caused it: load (read, parse, resolve `$ref`s, convert schemas), curate (read, check
+//! and bind the curation file), plan (the tool model), render (every file of the crate, formatting
 //! included), format (prettyplease over the largest file, `src/tools.rs`, on its own) and write
 //! (the crate to an empty directory).
 //!
@@ -82,7 +82,7 @@ fn stages(c: &mut Criterion) {
             .curation
             .as_ref()
             .map(|path| curate::load(path, &api).expect("the curation file is valid"));
-        let curation = checked.as_ref().map(|checked| &checked.curation);
+        let curation = checked.as_ref().map(|checked| &checked.model);
         let planned = plan::plan(&api, &options, curation).expect("the spec plans");
         let files = render::render(&planned).expect("the plan renders");
 

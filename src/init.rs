@@ -40,7 +40,7 @@ pub fn starter_named(api: &Api, spec: &str, file: &str) -> String {
     let prefix = naming::tool_prefix(&name);
     // The operations as the starter's own `auth` serves them: a parameter that carries one of
     // its credentials is in no example (the file must not give it).
-    let zero_config = crate::plan::server_auth(api, &crate::curate::Curation::default(), &env);
+    let zero_config = crate::plan::server_auth(api, None, &env);
     let api = &*crate::plan::credentials::carried(api, &zero_config);
     let paging = guess_pagination(api);
     let resolvers = find_resolvers(api);
@@ -538,7 +538,7 @@ fn auth(out: &mut Out, api: &Api, env: &str) -> Option<String> {
             _ => None,
         })
         .collect();
-    let zero_config = crate::plan::server_auth(api, &crate::curate::Curation::default(), env);
+    let zero_config = crate::plan::server_auth(api, None, env);
     for (name, scheme, kind) in &chosen {
         if *kind == AuthKind::ApiKey && keys.len() > 1 {
             out.note("  api_keys:", "the spec asks for all of these at once");
@@ -1999,7 +1999,7 @@ fn budgets(text: String, api: &Api, file: &str) -> String {
     let measured = crate::curate::check_text(std::path::Path::new(file), &text, api)
         .ok()
         .and_then(|checked| {
-            crate::plan::plan(api, &crate::Options::default(), Some(&checked.curation)).ok()
+            crate::plan::plan(api, &crate::Options::default(), Some(&checked.model)).ok()
         })
         .map(|plan| crate::lint::tool_tokens(&plan));
     let mut out = Out::default();

@@ -5,7 +5,12 @@
 //!
 //! ```text
 //! load (document → api::Api) → plan (tool model) → render (files) → emit (format, verify) → write
+//!                                ↑
+//! curate (curation file → parse → check → bind → curate::Model, references resolved)
 //! ```
+//!
+//! `plan` reads a curation file only as the bound `curate::Model`; `lint`, `diff` and `init`
+//! also read the parsed file (`curate::Curation`) for the positions they report.
 
 pub mod api;
 pub mod cli;
@@ -62,7 +67,7 @@ pub fn generate_with_progress(
         "planning tools for {} operations",
         api.operations.len()
     ));
-    let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.curation))
+    let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.model))
         .map_err(anyhow::Error::msg)?;
     schemas_compile(&plan).map_err(anyhow::Error::msg)?;
     // The plan holds all that rendering needs; for a large API the model is tens of megabytes.

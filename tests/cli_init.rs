@@ -819,7 +819,7 @@ fn a_spec_that_asks_for_two_api_keys_at_once_gets_both_under_api_keys() {
     let plan = mcpgen::plan::plan(
         &load(spec),
         &mcpgen::Options::default(),
-        Some(&checked.curation),
+        Some(&checked.model),
     )
     .expect("it plans");
     let env: Vec<&str> = plan.server.auth.iter().flat_map(|a| a.env_vars()).collect();

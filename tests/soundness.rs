@@ -2884,7 +2884,7 @@ fn plan_of_fixture() -> mcpgen::plan::Plan {
     mcpgen::plan::plan(
         &api,
         &mcpgen::plan::Options::default(),
-        Some(&checked.curation),
+        Some(&checked.model),
     )
     .expect("the fixture plans")
 }
@@ -4352,6 +4352,55 @@ fn an_operation_at_a_server_of_its_own_follows_its_variable_and_is_never_sent_el
             path: "/api/files/content".into(),
             query: None,
             body: json!({"name": "todo.txt"}),
+        }]
+    );
+}
+
+/// A resolved id the API gives as an integer goes as text where the field it fills takes text:
+/// from a list parameter's items through `$each`, and from a `resolve` step.
+#[test]
+fn a_resolved_integer_id_is_sent_as_text_where_the_field_takes_text() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/labels",
+                200,
+                json!([{"id": 7, "name": "bug"}, {"id": 9, "name": "ui"}]),
+            ),
+            ("POST", "/api/tags/triage/resources", 204, Value::Null),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_tag_labels",
+        json!({"tag": "triage", "labels": ["bug", "ui"], "first": "ui"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let sent: Vec<Received> = log
+        .lock()
+        .expect("the log")
+        .iter()
+        .filter(|r| r.method == "POST")
+        .cloned()
+        .collect();
+    assert_eq!(
+        sent,
+        [Received {
+            method: "POST".into(),
+            path: "/api/tags/triage/resources".into(),
+            query: None,
+            body: json!({
+                "resources": [
+                    {"resource_id": "7", "resource_type": "label"},
+                    {"resource_id": "9", "resource_type": "label"},
+                ],
+                "primary": "9",
+            }),
         }]
     );
 }

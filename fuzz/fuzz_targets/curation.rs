@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(checked) = mcpgen::curate::check_text(Path::new("mcpgen.yaml"), text, api) else {
         return;
     };
-    if let Ok(plan) = mcpgen::plan::plan(api, &mcpgen::Options::default(), Some(&checked.curation))
+    if let Ok(plan) = mcpgen::plan::plan(api, &mcpgen::Options::default(), Some(&checked.model))
     {
         let _ = mcpgen::render::render(&plan);
     }

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use super::{Format, Inputs, Output};
 use crate::api::Api;
 use crate::curate::diagnostics;
-use crate::curate::{Curation, Diagnostic, Severity};
+use crate::curate::{Checked, Curation, Diagnostic, Severity};
 use crate::plan::{Action, Options};
 
 #[derive(Debug, Args)]
@@ -124,30 +124,33 @@ fn check_curation(text: &str, api: &Api, options: &Options) -> anyhow::Result<Ve
         // Not a curation file yet: nothing to plan, nothing to lint.
         Err(mistakes) => return Ok(mistakes),
     };
-    let (checked, mut found) = crate::curate::check::check(api, curation);
-    if !has_errors(&found) {
-        let plan =
-            crate::plan::plan(api, options, Some(&checked.curation)).map_err(anyhow::Error::msg)?;
-        found.extend(crate::lint::lint(&plan, Some(&checked.curation)));
-        return Ok(found);
-    }
+    let (checked, mut found) = crate::curate::check_and_bind(api, curation);
+    let curation = match checked {
+        Ok(checked) => {
+            let plan = crate::plan::plan(api, options, Some(&checked.model))
+                .map_err(anyhow::Error::msg)?;
+            found.extend(crate::lint::lint(&plan, Some(&checked.curation)));
+            return Ok(found);
+        }
+        Err(curation) => curation,
+    };
     // Lint what can be planned: the tools without mistakes, when the rest of the file has none.
     // Their one-to-one neighbours and the total depend on the tools left out, so only the
     // curated tools are linted, and only against the per-tool budget.
-    if let Some(intact) = intact_tools(api, &checked.curation, &found)
-        && let Ok(mut plan) = crate::plan::plan(api, options, Some(&intact))
+    if let Some(intact) = intact_tools(api, &curation, &found)
+        && let Ok(mut plan) = crate::plan::plan(api, options, Some(&intact.model))
     {
         plan.tools
             .retain(|tool| matches!(tool.action, Action::Curated(_)));
-        found.extend(crate::lint::design(&plan, Some(&intact)));
-        found.extend(crate::lint::tool_budgets(&plan, Some(&intact)));
+        found.extend(crate::lint::design(&plan, Some(&intact.curation)));
+        found.extend(crate::lint::tool_budgets(&plan, Some(&intact.curation)));
     }
     Ok(found)
 }
 
-/// `curation` without the tools that have mistakes (as `found` names them); `None` when the
-/// mistakes are elsewhere.
-fn intact_tools(api: &Api, curation: &Curation, found: &[Diagnostic]) -> Option<Curation> {
+/// `curation` without the tools that have mistakes (as `found` names them), checked and bound;
+/// `None` when the mistakes are elsewhere.
+fn intact_tools(api: &Api, curation: &Curation, found: &[Diagnostic]) -> Option<Checked> {
     let errors = || found.iter().filter(|d| d.severity == Severity::Error);
     if errors().any(|d| d.tools.is_empty()) {
         return None;
@@ -159,12 +162,7 @@ fn intact_tools(api: &Api, curation: &Curation, found: &[Diagnostic]) -> Option<
     intact
         .tools
         .retain(|name, _| !broken.contains(&name.value.as_str()));
-    let (checked, found) = crate::curate::check::check(api, intact);
-    (!has_errors(&found)).then_some(checked.curation)
-}
-
-fn has_errors(found: &[Diagnostic]) -> bool {
-    found.iter().any(|d| d.severity == Severity::Error)
+    crate::curate::check_and_bind(api, intact).0.ok()
 }
 
 /// The order of the report: the file as a whole first, then by position; errors before

@@ -42,8 +42,8 @@ pub fn run(args: DiffArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         no_discovery: args.curation.is_none(),
         ..plan::Options::default()
     };
-    let plan_with = |api: &crate::api::Api, curation: Option<&curate::Curation>| {
-        plan::plan(api, &options, curation).map_err(anyhow::Error::msg)
+    let plan_with = |api: &crate::api::Api, model: Option<&curate::Model>| {
+        plan::plan(api, &options, model).map_err(anyhow::Error::msg)
     };
 
     let (old_plan, new_plan, broken) = match &args.curation {
@@ -55,7 +55,7 @@ pub fn run(args: DiffArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
         Some(path) => {
             let checked = curate::load(path, &old_api).map_err(|e| against_old(e, &args.old))?;
             let curation = checked.curation;
-            let old_plan = plan_with(&old_api, Some(&curation))?;
+            let old_plan = plan_with(&old_api, Some(&checked.model))?;
             let recheck = Recheck {
                 api: &new_api,
                 curation: &curation,
@@ -64,7 +64,7 @@ pub fn run(args: DiffArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
             };
             let (usable, broken) = recheck.run();
             let new_plan = match usable {
-                Some(curation) => Some(plan_with(&new_api, Some(&curation))?),
+                Some(checked) => Some(plan_with(&new_api, Some(&checked.model))?),
                 None => None,
             };
             (old_plan, new_plan, broken)
@@ -114,21 +114,24 @@ struct Recheck<'a> {
 }
 
 impl Recheck<'_> {
-    fn errors(&self, curation: curate::Curation) -> Vec<Diagnostic> {
-        let (_, diagnostics) = curate::check::check(self.api, curation);
-        diagnostics
+    /// `curation` checked against the new version and bound to it (`None` when it has errors),
+    /// and its errors.
+    fn check(&self, curation: curate::Curation) -> (Option<curate::Checked>, Vec<Diagnostic>) {
+        let (checked, diagnostics) = curate::check_and_bind(self.api, curation);
+        let errors = diagnostics
             .into_iter()
             .filter(|d| d.severity == Severity::Error)
-            .collect()
+            .collect();
+        (checked.ok(), errors)
     }
 
-    /// The curation to plan the new version with (the tools that still check; `None` when
-    /// the file has errors outside its tools) and each broken reference, with the tool it
-    /// belongs to as the old version served it.
-    fn run(&self) -> (Option<curate::Curation>, Vec<CurationBreak>) {
-        let all = self.errors(self.curation.clone());
-        if all.is_empty() {
-            return (Some(self.curation.clone()), Vec::new());
+    /// The curation to plan the new version with (the tools that still check, bound to it;
+    /// `None` when the file has errors outside its tools) and each broken reference, with the
+    /// tool it belongs to as the old version served it.
+    fn run(&self) -> (Option<curate::Checked>, Vec<CurationBreak>) {
+        let (checked, all) = self.check(self.curation.clone());
+        if let Some(checked) = checked {
+            return (Some(checked), Vec::new());
         }
         // The names the old version served the curated tools by, in the file's order.
         let curated_names: Vec<&str> = self
@@ -168,10 +171,7 @@ impl Recheck<'_> {
         usable
             .tools
             .retain(|key, _| !all.iter().any(|d| d.tools.contains(&key.value)));
-        if !self.errors(usable.clone()).is_empty() {
-            return (None, broken);
-        }
-        (Some(usable), broken)
+        (self.check(usable).0, broken)
     }
 
     /// `mcpgen.yaml:38:11: unknown operation `listIsues`; did you mean `listIssues`?`

@@ -50,12 +50,8 @@ fn plan(inputs: &Inputs) -> anyhow::Result<Plan> {
         .as_deref()
         .map(|path| crate::curate::load(path, &api))
         .transpose()?;
-    crate::plan::plan(
-        &api,
-        &inputs.options(),
-        checked.as_ref().map(|c| &c.curation),
-    )
-    .map_err(anyhow::Error::msg)
+    crate::plan::plan(&api, &inputs.options(), checked.as_ref().map(|c| &c.model))
+        .map_err(anyhow::Error::msg)
 }
 
 /// `{"tools": [definitions], "tokens": {"total": N, "per_tool": {name: N}}}`.

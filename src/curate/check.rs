@@ -24,20 +24,19 @@ use super::semantics::{
 use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
 
-/// A curation file whose references all hold.
-#[derive(Debug, Clone)]
-pub struct Checked {
-    pub curation: Curation,
-}
-
 /// Checks `curation` against `api`, returning it with every diagnostic found.
-pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
-    // Checked against the answers as the file declares them, like `plan` plans them.
+pub fn check(api: &Api, curation: Curation) -> (Curation, Vec<Diagnostic>) {
+    // Checked against the answers as the file declares them, like `bind` binds and `plan` plans
+    // them.
     let declared = super::responses::check(api, &curation);
-    let api = super::responses::apply(api, &curation);
+    let api = super::responses::apply(api, &super::responses::Declared::of(&curation));
     // The operations as the server calls them: without the parameters that carry a credential
     // (the environment-variable names do not matter here).
-    let auth = crate::plan::server_auth(&api, &curation, "SERVER");
+    let section = curation
+        .auth
+        .as_ref()
+        .map(|section| super::bound::auth(section, &api));
+    let auth = crate::plan::server_auth(&api, section.as_ref(), "SERVER");
     let api = crate::plan::credentials::carried(&api, &auth);
     let mut checker = Checker {
         api: &api,
@@ -47,6 +46,7 @@ pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
         item_types: Vec::new(),
         each_item: None,
         optional: Vec::new(),
+        param_names: Vec::new(),
     };
     checker.run();
     // A finding made while checking several tools is reported once, naming them all; one also
@@ -76,7 +76,7 @@ pub fn check(api: &Api, curation: Curation) -> (Checked, Vec<Diagnostic>) {
             None => out.push(diagnostic),
         }
     }
-    (Checked { curation }, out)
+    (curation, out)
 }
 
 struct Checker<'a> {
@@ -96,6 +96,8 @@ struct Checker<'a> {
     /// The parameters of the tool being checked that the model may leave out (`required:
     /// false` and no `default`): such a value is absent where the API requires one.
     optional: Vec<String>,
+    /// The names of the parameters of the tool being checked.
+    param_names: Vec<String>,
 }
 
 /// An answer a workflow may return instead of its last step's.
@@ -1571,6 +1573,7 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        self.param_names = tool.params.keys().map(|k| k.value.clone()).collect();
         self.optional = tool
             .params
             .iter()
@@ -3063,11 +3066,15 @@ impl<'a> Checker<'a> {
                 ));
             }
         }
-        // The id, of the type the resolver's items give it.
-        Some(
-            list.and_then(|operation| resolver_id_schema(resolver, operation))
-                .unwrap_or(Value::Bool(true)),
-        )
+        // The id, of the type the resolver's items give it; an integer id goes as text where a
+        // field takes text (bind sends its digits).
+        let id = list
+            .and_then(|operation| resolver_id_schema(resolver, operation))
+            .unwrap_or(Value::Bool(true));
+        Some(match json_types(&id).as_slice() {
+            ["integer"] => serde_json::json!({ "type": ["integer", "string"] }),
+            _ => id,
+        })
     }
 
     /// Checks a value written under `args`, `where` or `equal` against `target`, the schema of the
@@ -3602,8 +3609,10 @@ impl<'a> Checker<'a> {
         let as_text = written
             .and_then(Reference::read)
             .and_then(|reference| reference.whole())
-            // A list's items (`$nums[]`) are not one value a template could write.
+            // A list's items (`$nums[]`) are not one value a template could write, nor is an
+            // earlier step's answer (a template writes parameters).
             .filter(|name| !name.ends_with("[]"))
+            .filter(|name| self.param_names.iter().any(|p| p == name))
             .filter(|_| wanted == "a string")
             .filter(|_| {
                 source

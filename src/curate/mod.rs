@@ -1,9 +1,15 @@
-//! Curate: reads a curation file and checks it, against its own schema and against the API.
+//! Curate: reads a curation file, checks it against its own schema and against the API, and
+//! binds it to the API.
 //!
-//! Takes the file's text and the normalized [`Api`]; returns the [`Curation`] or every mistake
-//! in the file at once, each with `FILE:LINE:COL`, the offending line and a suggestion. Unknown
-//! keys are errors. The plan stage may then rely on every reference being valid.
+//! Takes the file's text and the normalized [`Api`]. [`parse`] reads the YAML into the
+//! [`Curation`] (serde types that keep each value's position); [`check::check`] finds every
+//! mistake in it at once, each with `FILE:LINE:COL`, the offending line and a suggestion (unknown
+//! keys are errors); a file without errors is then bound ([`bound::bind`]) into the [`Model`],
+//! every reference resolved to what it names in the API. [`load`] and [`check_text`] do all three
+//! and return the [`Checked`] file: the model, which is all the plan stage reads, and the
+//! [`Curation`], for what reports positions in the file (`lint`, `diff`, `init`).
 
+pub mod bound;
 pub mod check;
 pub mod diagnostics;
 pub mod model;
@@ -17,9 +23,37 @@ use marked_yaml::{LoaderOptions, Node};
 use serde_json::{Map, Value};
 
 use crate::api::Api;
-pub use check::Checked;
+pub use bound::Model;
 pub use diagnostics::{Diagnostic, Severity};
 pub use model::{At, Curation};
+
+/// A curation file without errors, bound to the API it was checked against.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// The file as written, with positions.
+    pub curation: Curation,
+    /// What it means, every reference resolved: what `plan` takes.
+    pub model: Model,
+}
+
+/// Checks `curation` against `api` and, when it has no errors, binds it: the checked file (or,
+/// when it has errors, the file back) and every diagnostic found, a failure to bind among them.
+pub fn check_and_bind(
+    api: &Api,
+    curation: Curation,
+) -> (Result<Checked, Curation>, Vec<Diagnostic>) {
+    let (curation, mut diagnostics) = check::check(api, curation);
+    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+        return (Err(curation), diagnostics);
+    }
+    match bound::bind(api, &curation) {
+        Ok(model) => (Ok(Checked { curation, model }), diagnostics),
+        Err(failed) => {
+            diagnostics.extend(failed);
+            (Err(curation), diagnostics)
+        }
+    }
+}
 
 /// A curation file that could not be used: its diagnostics, rendered.
 #[derive(Debug)]
@@ -59,11 +93,10 @@ pub fn check_text(path: &Path, text: &str, api: &Api) -> Result<Checked, Curatio
         diagnostics,
     };
     let curation = parse(text).map_err(fail)?;
-    let (checked, diagnostics) = check::check(api, curation);
-    if diagnostics.iter().any(|d| d.severity == Severity::Error) {
-        return Err(fail(diagnostics));
+    match check_and_bind(api, curation) {
+        (Ok(checked), _) => Ok(checked),
+        (Err(_), diagnostics) => Err(fail(diagnostics)),
     }
-    Ok(checked)
 }
 
 /// Parses curation `text`: YAML syntax, then the file's schema (every unknown key and wrong

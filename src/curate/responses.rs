@@ -1,8 +1,8 @@
 //! Answers, request bodies and query parameters the spec does not describe as the API has them:
-//! the curation file's `responses`, `requests` and `query` sections, merged into the operations
-//! before
-//! anything else reads them, by `check` and by `plan` alike, so that what one verifies the other
-//! generates.
+//! the curation file's `responses`, `requests` and `query` sections (and `operations.read_only`),
+//! read once into [`Declared`] and merged into the operations before anything else reads them, by
+//! `check`, `bind` and `plan` alike (plan from the bound model's copy), so that what one verifies
+//! the others generate.
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
@@ -10,16 +10,67 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::diagnostics::Diagnostic;
-use super::model::Curation;
+use super::model::{Curation, Spanned};
 use crate::api::{Api, Location, Operation, Parameter, Response};
+
+/// What the file declares of the API beyond its spec, by operationId, in the file's order: the
+/// operations that only read (`operations.read_only`), request bodies (`requests`), query
+/// parameters (`query`) and answers (`responses`).
+#[derive(Debug, Clone, Default)]
+pub struct Declared {
+    pub read_only: Vec<String>,
+    pub requests: Vec<(String, Value)>,
+    pub query: Vec<(String, Vec<(String, Value)>)>,
+    pub responses: Vec<(String, Value)>,
+    /// The operations the file's tools, steps, resolvers and aliases call: their answers are
+    /// read whole where the loader cut them short.
+    pub used: BTreeSet<String>,
+}
+
+impl Declared {
+    /// What `curation` declares.
+    pub fn of(curation: &Curation) -> Self {
+        let schemas = |section: &indexmap::IndexMap<Spanned<String>, Spanned<Value>>| {
+            section
+                .iter()
+                .map(|(key, value)| (key.value.clone(), value.value.clone()))
+                .collect::<Vec<_>>()
+        };
+        Self {
+            read_only: curation
+                .operations
+                .read_only
+                .iter()
+                .map(|id| id.value.clone())
+                .collect(),
+            requests: schemas(&curation.requests),
+            query: curation
+                .query
+                .iter()
+                .map(|(id, params)| (id.value.clone(), schemas(params)))
+                .collect(),
+            responses: schemas(&curation.responses),
+            used: used_operations(curation)
+                .into_iter()
+                .map(str::to_string)
+                .collect(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.responses.is_empty()
+            && self.requests.is_empty()
+            && self.query.is_empty()
+            && self.read_only.is_empty()
+    }
+}
 
 /// `api` with each declared answer merged into its operation's success response; `api` itself
 /// when the file declares none. Declarations naming no operation are left out here and
 /// reported by [`check`].
-pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
-    let used = used_operations(curation);
+pub fn apply<'a>(api: &'a Api, declared: &Declared) -> Cow<'a, Api> {
     let cut_short = |op: &Operation| {
-        used.contains(op.id.as_str())
+        declared.used.contains(&op.id)
             && op
                 .success
                 .as_ref()
@@ -28,12 +79,7 @@ pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
     };
     let document = api.document.get();
     let expand = document.is_some() && api.operations.iter().any(cut_short);
-    if curation.responses.is_empty()
-        && curation.requests.is_empty()
-        && curation.query.is_empty()
-        && curation.operations.read_only.is_empty()
-        && !expand
-    {
+    if declared.is_empty() && !expand {
         return Cow::Borrowed(api);
     }
     let mut patched = api.clone();
@@ -42,7 +88,7 @@ pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
     // known. The schemas the server publishes stay as they were.
     if let Some(document) = document.filter(|_| expand) {
         for operation in &mut patched.operations {
-            if !used.contains(operation.id.as_str()) {
+            if !declared.used.contains(&operation.id) {
                 continue;
             }
             if let Some(schema) = operation.success.as_mut().and_then(|r| r.schema.as_mut()) {
@@ -50,23 +96,23 @@ pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
             }
         }
     }
-    for id in &curation.operations.read_only {
-        if let Some(operation) = patched.operations.iter_mut().find(|op| op.id == id.value) {
+    for id in &declared.read_only {
+        if let Some(operation) = patched.operations.iter_mut().find(|op| op.id == *id) {
             operation.declared_read_only = true;
         }
     }
-    for (id, declared) in &curation.requests {
+    for (id, schema) in &declared.requests {
         let body = patched
             .operations
             .iter_mut()
-            .find(|op| op.id == id.value)
+            .find(|op| op.id == *id)
             .and_then(|op| op.body.as_mut());
         if let Some(body) = body {
-            body.schema = merge(std::mem::take(&mut body.schema), &declared.value);
+            body.schema = merge(std::mem::take(&mut body.schema), schema);
         }
     }
-    for (id, params) in &curation.query {
-        let Some(operation) = patched.operations.iter_mut().find(|op| op.id == id.value) else {
+    for (id, params) in &declared.query {
+        let Some(operation) = patched.operations.iter_mut().find(|op| op.id == *id) else {
             continue;
         };
         for (name, schema) in params {
@@ -76,35 +122,34 @@ pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
             if let Some(given) = operation
                 .parameters
                 .iter_mut()
-                .find(|p| p.name == name.value && p.location == Location::Query)
+                .find(|p| p.name == *name && p.location == Location::Query)
             {
-                given.schema = schema.value.clone();
+                given.schema = schema.clone();
                 given.required = false;
-                if let Some(description) = schema.value.get("description").and_then(Value::as_str) {
+                if let Some(description) = schema.get("description").and_then(Value::as_str) {
                     given.description = Some(description.to_string());
                 }
                 continue;
             }
-            if operation.parameters.iter().any(|p| p.name == name.value) {
+            if operation.parameters.iter().any(|p| p.name == *name) {
                 continue;
             }
             operation.parameters.push(Parameter {
-                name: name.value.clone(),
+                name: name.clone(),
                 location: Location::Query,
                 required: false,
                 description: schema
-                    .value
                     .get("description")
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 deprecated: false,
-                schema: schema.value.clone(),
+                schema: schema.clone(),
                 style: None,
             });
         }
     }
-    for (id, declared) in &curation.responses {
-        let Some(operation) = patched.operations.iter_mut().find(|op| op.id == id.value) else {
+    for (id, schema) in &declared.responses {
+        let Some(operation) = patched.operations.iter_mut().find(|op| op.id == *id) else {
             continue;
         };
         let response = operation.success.get_or_insert_with(|| Response {
@@ -113,8 +158,8 @@ pub fn apply<'a>(api: &'a Api, curation: &Curation) -> Cow<'a, Api> {
             schema: None,
         });
         response.schema = Some(match response.schema.take() {
-            Some(documented) => merge(documented, &declared.value),
-            None => declared.value.clone(),
+            Some(documented) => merge(documented, schema),
+            None => schema.clone(),
         });
     }
     Cow::Owned(patched)

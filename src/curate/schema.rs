@@ -1,5 +1,5 @@
 //! What a JSON schema of the API says: the schema at a field path, its properties and types.
-//! Shared by `check`, `plan` and `init`, which all read the API's schemas the same way.
+//! Shared by `check`, `bind`, `plan` and `init`, which all read the API's schemas the same way.
 
 use std::borrow::Cow;
 
@@ -15,6 +15,11 @@ pub fn pointer(path: &str) -> String {
     path.split('.')
         .map(|part| format!("/{}", part.replace('~', "~0").replace('/', "~1")))
         .collect()
+}
+
+/// A JSON pointer as a dotted field path (escapes are not read back: `~1` stays as written).
+pub fn dotted(pointer: &str) -> String {
+    pointer.trim_start_matches('/').replace('/', ".")
 }
 
 /// The schema reached by following a dotted `path` through `properties`; `Err` with the names

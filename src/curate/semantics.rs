@@ -1,5 +1,6 @@
-//! What the curation file's constructs mean, where `check` and `plan` both need it: one rule
-//! each, so that what check accepts is what plan builds.
+//! What the curation file's constructs mean, where `check` and the binder ([`super::bound`])
+//! both need it: one rule each, so that what check accepts is what the bound model says (and
+//! so what plan builds).
 
 use std::collections::BTreeSet;
 
@@ -50,7 +51,7 @@ pub fn paging_params(pagination: &Pagination) -> Vec<(Option<&Spanned<String>>, 
 
 /// The paging a list tool (`results.items`) walks over `operation`: the tool's `pagination`, else
 /// the file's when the operation takes its parameters; `None` for a tool that lists nothing or an
-/// operation without paging. One rule for `check` and `plan`, one-call tools and workflows alike.
+/// operation without paging. One rule for `check` and the binder, one-call tools and workflows alike.
 pub fn walked_pagination<'a>(
     curation: &'a Curation,
     tool: &'a ToolSpec,
@@ -205,7 +206,7 @@ pub fn resolver_id_schema(resolver: &Resolver, operation: &Operation) -> Option<
 
 /// A reference written in the file: `$name` (a tool parameter, or an earlier step's whole
 /// result) or `$step.field.path` (a field of an earlier step's result). One reading for check,
-/// which verifies it, and plan, which binds it.
+/// which verifies it, and the binder, which binds it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Reference<'a> {
     /// What it names: a parameter or a step (`step` in `$step.id`).
@@ -292,7 +293,8 @@ pub const ITEM: &str = "item";
 
 /// A value written where an argument goes (a step's `args`, a tool's `fixed`, a resolver's
 /// `args`), read once: what each part of it is. `check` verifies each part against the slot it
-/// fills, and `plan` binds each part to where its value comes from, from this one reading.
+/// fills, and the binder ([`super::bound`]) binds each part to where its value comes from, from
+/// this one reading.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Written<'v> {
     /// A text with `{name}` placeholders.

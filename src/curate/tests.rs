@@ -1240,3 +1240,168 @@ fn a_field_inside_an_answer_the_loader_cut_short_is_checked() {
     let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
     assert_eq!(messages, ["the result has no field `nickname`"]);
 }
+
+#[test]
+fn binding_resolves_every_reference_of_the_base_file() {
+    use super::bound::{AliasTarget, Arg, Body, ParamSource, ShapeConvert, Step};
+    let checked = check(BASE).unwrap_or_else(|e| panic!("{}", e.rendered));
+    let model = &checked.model;
+    let operation = |id: &str| {
+        API.operations
+            .iter()
+            .position(|op| op.id == id)
+            .unwrap_or_else(|| panic!("the tracker has `{id}`"))
+    };
+    assert_eq!(model.server.prefix, "tracker_");
+    assert!(!model.operations.mirror);
+    assert!(model.operations.hidden.contains("deleteIssue"));
+    assert!(matches!(
+        &model.resolvers[1].aliases[..],
+        [(word, AliasTarget::Operation { operation: op, id })]
+            if word == "me" && *op == operation("getCurrentUser") && id == "/id"
+    ));
+
+    let search = &model.tools[0];
+    assert_eq!(search.name, "search_issues");
+    let sources: Vec<_> = search.params.iter().map(|p| &p.source).collect();
+    assert!(matches!(
+        sources[..],
+        [
+            ParamSource::Resolve(0),
+            ParamSource::Enum(0),
+            ParamSource::Resolve(1),
+            ParamSource::Limit {
+                max: 50,
+                default: 20,
+                ..
+            },
+        ]
+    ));
+    let slot = search.params[0]
+        .slot
+        .as_ref()
+        .expect("`project` fills an API input");
+    assert_eq!(slot.api_name, "project_id");
+    assert!(
+        matches!(&search.body, Body::Call { operation: op, .. } if *op == operation("listIssues"))
+    );
+    assert_eq!(search.results.fields[1].convert, ShapeConvert::Enum(0));
+    assert_eq!(search.results.fields[2].convert, ShapeConvert::Lookup(0));
+    assert_eq!(
+        search.errors,
+        vec![(
+            401,
+            "The tracker refused the server's credentials.".to_string()
+        )]
+    );
+
+    let Body::Steps(steps) = &model.tools[1].body else {
+        panic!("change_issue_status is a workflow");
+    };
+    let answer = |step: usize, pointer: &str| Arg::Answer {
+        step,
+        pointer: pointer.to_string(),
+    };
+    assert!(matches!(
+        &steps[0],
+        Step::Call { name, args, .. } if name == "found" && args[..] == [("issue_key".to_string(), Arg::Param(0))]
+    ));
+    assert!(matches!(
+        &steps[1],
+        Step::StopIf { left, right, result: Some(result), .. }
+            if *left == answer(0, "/state") && *right == Arg::Param(1) && *result == answer(0, "")
+    ));
+    assert!(matches!(
+        &steps[3],
+        Step::Find { list, conditions, .. }
+            if *list == answer(2, "/items")
+                && conditions[..] == [("/to_state".to_string(), Arg::Param(1))]
+    ));
+    assert!(matches!(
+        &steps[4],
+        Step::Call { operation: op, args, .. }
+            if *op == operation("transitionIssue")
+                && args[..]
+                    == [
+                        ("issue_id".to_string(), answer(0, "/id")),
+                        ("transition_id".to_string(), answer(3, "/id")),
+                    ]
+    ));
+}
+
+#[test]
+fn a_reference_that_does_not_bind_is_a_diagnostic_at_its_place_naming_its_tool() {
+    // `check` refuses this file; binding it without checking shows what a slip of `check`
+    // would give: a finding at FILE:LINE:COL, not an internal error.
+    let text = base_with(&[("call: transitionIssue", "call: transitionIsue")]);
+    let curation = super::parse(&text).expect("the file parses");
+    let failed = super::bound::bind(&API, &curation).expect_err("an unknown operation");
+    let [diagnostic] = &failed[..] else {
+        panic!("one finding, not {failed:?}");
+    };
+    let at = diagnostic.at.expect("a place");
+    let line = text.lines().nth(at.line - 1).expect("the line");
+    assert!(line.contains("call: transitionIsue"), "{line:?}");
+    assert!(diagnostic.message.contains("`transitionIsue`"));
+    assert_eq!(diagnostic.tools, vec!["change_issue_status".to_string()]);
+}
+
+#[test]
+fn a_value_for_an_input_the_operation_does_not_take_does_not_bind() {
+    let text = base_with(&[(
+        "    call: listIssues\n",
+        "    call: listIssues\n    fixed: { sortt: created }\n",
+    )]);
+    let curation = super::parse(&text).expect("the file parses");
+    let failed = super::bound::bind(&API, &curation).expect_err("an unknown input");
+    let [diagnostic] = &failed[..] else {
+        panic!("one finding, not {failed:?}");
+    };
+    let line = text
+        .lines()
+        .nth(diagnostic.at.expect("a place").line - 1)
+        .expect("the line");
+    assert!(line.contains("sortt"), "{line:?}");
+    assert_eq!(
+        diagnostic.message,
+        "operation `listIssues` has no parameter `sortt`"
+    );
+    assert_eq!(diagnostic.tools, vec!["search_issues".to_string()]);
+}
+
+#[test]
+fn a_page_size_the_file_sets_is_never_more_than_the_operation_takes() {
+    use super::bound::Body;
+    let page_size = |text: &str| {
+        let checked = check(text).unwrap_or_else(|e| panic!("{}", e.rendered));
+        let search = checked
+            .model
+            .tools
+            .iter()
+            .find(|t| t.name == "search_issues")
+            .expect("the tool");
+        match &search.body {
+            Body::Call {
+                paging: Some(paging),
+                ..
+            } => paging.max_page_size,
+            other => panic!("a paged call: {other:?}"),
+        }
+    };
+    // `listIssues` takes at most 50 a page.
+    let more = BASE.replace(
+        "pagination:\n  style: page\n",
+        "pagination:\n  style: page\n  max_page_size: 1000\n",
+    );
+    assert_eq!(page_size(&more), 50);
+    let less = BASE.replace(
+        "pagination:\n  style: page\n",
+        "pagination:\n  style: page\n  max_page_size: 10\n",
+    );
+    assert_eq!(page_size(&less), 10);
+    assert_eq!(
+        page_size(BASE),
+        50,
+        "the operation's own maximum by default"
+    );
+}

@@ -13,7 +13,8 @@ use serde_json::{Map, Value, json};
 
 use super::{Action, Annotations, Builder, OperationPlan, Options, Tool};
 use crate::api::{Api, Method, Operation};
-use crate::curate::model::{Curation, DiscoverySection};
+use crate::curate::Model;
+use crate::curate::bound::Discovery;
 use crate::naming::{self, Scope};
 use crate::search::{self, Document, Entry, Field};
 
@@ -39,9 +40,9 @@ pub enum Mode {
 }
 
 /// Decides the mode for `api` and the curation file (`None` when there is none).
-pub fn mode(api: &Api, options: &Options, curation: Option<&Curation>) -> Result<Mode, String> {
-    match curation {
-        Some(curation) if curation.discovery.is_some() => {
+pub fn mode(api: &Api, options: &Options, model: Option<&Model>) -> Result<Mode, String> {
+    match model {
+        Some(model) if model.discovery.is_some() => {
             if options.no_discovery {
                 return Err(
                     "--no-discovery contradicts the curation file's `discovery` section: remove one of them"
@@ -102,17 +103,11 @@ pub enum DiscoveryTool {
 
 /// Is `operation` discoverable under `section`? (Hidden, curated and mirrored operations are
 /// ruled out by the caller.)
-fn admitted(section: &DiscoverySection, operation: &Operation) -> bool {
-    let included = section.include.is_empty()
-        || section
-            .include
-            .iter()
-            .any(|f| super::curated::filter_matches(f, operation));
+fn admitted(section: &Discovery, operation: &Operation) -> bool {
+    let included =
+        section.include.is_empty() || section.include.iter().any(|f| f.matches(operation));
     included
-        && !section
-            .exclude
-            .iter()
-            .any(|f| super::curated::filter_matches(f, operation))
+        && !section.exclude.iter().any(|f| f.matches(operation))
         && (!section.read_only || is_read_only(operation))
 }
 
@@ -125,7 +120,7 @@ fn is_read_only(operation: &Operation) -> bool {
 pub fn plan(
     builder: &mut Builder<'_>,
     mode: Mode,
-    section: &DiscoverySection,
+    section: &Discovery,
     candidates: &[&Operation],
     tool_prefix: &str,
     tool_names: &mut Scope,
@@ -301,12 +296,12 @@ fn is_deprecated(operation: &Operation) -> bool {
 
 /// The curation file's search words for `operation` (those for it and for its tags), in the
 /// file's order.
-fn search_words(section: &DiscoverySection, operation: &Operation) -> String {
+fn search_words(section: &Discovery, operation: &Operation) -> String {
     section
         .search_words
         .iter()
-        .filter(|words| super::curated::filter_matches(&words.filter(), operation))
-        .flat_map(|words| words.words.iter().map(|w| w.value.as_str()))
+        .filter(|(filter, _)| filter.matches(operation))
+        .flat_map(|(_, words)| words.iter().map(String::as_str))
         .collect::<Vec<_>>()
         .join(" ")
 }

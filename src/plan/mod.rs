@@ -1,5 +1,7 @@
-//! Plan: turns the normalized [`Api`] (and, later, its curation) into the tool model — the
-//! server, its tools, their input and output schemas, and the upstream operations they call.
+//! Plan: turns the normalized [`Api`] (and the bound curation [`Model`], when there is a
+//! curation file) into the tool model — the server, its tools, their input and output schemas,
+//! and the upstream operations they call. It never reads the curation file itself: `curate` has
+//! checked it and resolved every reference in it into the [`Model`].
 //!
 //! Nothing here is Rust syntax: the model is what `build` renders and what a preview shows, so
 //! every decision about names, schemas and annotations is made (and tested) here.
@@ -13,7 +15,9 @@ pub mod discovery;
 pub mod lean;
 
 use crate::api::{Api, BodyKind, Location, Method, Operation, SecurityScheme};
-use crate::curate::model::{CacheScope, Curation};
+use crate::curate::Model;
+use crate::curate::bound;
+use crate::curate::model::CacheScope;
 use crate::naming::{self, Scope};
 use crate::text;
 
@@ -364,17 +368,17 @@ pub enum FieldType {
 /// discovery threshold, the three discovery tools only); with it, the curated tools, then
 /// one-to-one tools for the operations the file includes, then discovery tools for the rest
 /// when the file has a `discovery` section.
-pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result<Plan, String> {
-    let mode = discovery::mode(api, options, curation)?;
-    let empty = Curation::default();
-    let curation = curation.unwrap_or(&empty);
+pub fn plan(api: &Api, options: &Options, model: Option<&Model>) -> Result<Plan, String> {
+    let mode = discovery::mode(api, options, model)?;
+    let empty = Model::default();
+    let model = model.unwrap_or(&empty);
     // The answers as the file declares them, as `check` checked them.
-    let api = &*crate::curate::responses::apply(api, curation);
-    let name = match (&options.name, &curation.server.name) {
+    let api = &*crate::curate::responses::apply(api, &model.declared);
+    let name = match (&options.name, &model.server.name) {
         (Some(name), _) => naming::server_name(name)
             .ok_or_else(|| format!("--name {name:?} has no letters or digits to make a name of"))?,
-        (None, Some(name)) => naming::server_name(&name.value)
-            .ok_or_else(|| format!("server name {:?} has no letters or digits", name.value))?,
+        (None, Some(name)) => naming::server_name(name)
+            .ok_or_else(|| format!("server name {name:?} has no letters or digits"))?,
         (None, None) => {
             naming::server_name_from_title(&api.title).unwrap_or_else(|| "api".to_string())
         }
@@ -382,29 +386,21 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
     let env_prefix = naming::env_prefix(&name);
     let server = Server {
         crate_name: format!("{name}-mcp"),
-        auth: server_auth(api, curation, &env_prefix),
+        auth: server_auth(api, model.auth.as_ref(), &env_prefix),
         env_prefix,
         name,
         title: api.title.clone(),
         api_version: api.version.clone(),
         description: api.description.clone(),
-        instructions: curation
-            .server
-            .instructions
-            .as_ref()
-            .map(|s| s.trim().to_string()),
+        instructions: model.server.instructions.clone(),
         default_base_url: api.servers.first().cloned(),
-        tools_list_ttl_ms: curation
+        tools_list_ttl_ms: model
             .server
             .tools_list_ttl_seconds
             .map_or(DEFAULT_TOOLS_LIST_TTL_MS, |s| s.saturating_mul(1000)),
-        cache_public: curation.server.cache_scope != Some(CacheScope::Private),
+        cache_public: model.server.cache_scope != Some(CacheScope::Private),
     };
-    let prefix = curation
-        .server
-        .prefix
-        .as_ref()
-        .map_or("", |p| p.value.as_str());
+    let prefix = model.server.prefix.as_str();
     // Parameters that carry a credential leave the operations here: no tool shows them.
     let api = &*credentials::carried(api, &server.auth);
 
@@ -417,15 +413,14 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
     };
     let mut tool_names = Scope::default();
     let mut tools = Vec::new();
-    let curated =
-        curated::CuratedPlanner::new(curation, prefix).plan(&mut builder, &mut tool_names)?;
+    let curated = curated::CuratedPlanner::new(model).plan(&mut builder, &mut tool_names);
     // The curated tools come in the file's order, one per entry.
-    let mut scopes: Vec<(String, Vec<String>)> = curation
+    let mut scopes: Vec<(String, Vec<String>)> = model
         .tools
-        .values()
+        .iter()
         .zip(&curated.tools)
         .filter(|(spec, _)| !spec.scopes.is_empty())
-        .map(|(spec, tool)| (tool.name.clone(), spec_scopes(&spec.scopes)))
+        .map(|(spec, tool)| (tool.name.clone(), spec.scopes.clone()))
         .collect();
     // Which tool calls each operation the curated tools call, for the discovery tools to point
     // the model to it.
@@ -455,11 +450,7 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
     let mut candidates = Vec::new();
     let mut unavailable: Vec<(String, String)> = Vec::new();
     for operation in &api.operations {
-        let hidden = curation
-            .operations
-            .hide
-            .iter()
-            .any(|h| h.value == operation.id);
+        let hidden = model.operations.hidden.contains(&operation.id);
         if hidden {
             unavailable.push((operation.id.clone(), "the server leaves it out".into()));
             continue;
@@ -473,7 +464,7 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
             continue;
         }
         if matches!(mode, discovery::Mode::Automatic { .. })
-            || !curated::mirrored(curation, operation, &curated.used)
+            || !curated::mirrored(model, operation, &curated.used)
         {
             candidates.push(operation);
             continue;
@@ -494,7 +485,7 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
     let discovery = match mode {
         discovery::Mode::Off => None,
         mode => {
-            let section = curation.discovery.clone().unwrap_or_default();
+            let section = model.discovery.clone().unwrap_or_default();
             let tool_prefix = discovery::tool_prefix(prefix, &server.name);
             let (plan, discovery_tools) = discovery::plan(
                 &mut builder,
@@ -506,7 +497,7 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
                 unavailable,
             )?;
             if !section.scopes.is_empty() {
-                let needed = spec_scopes(&section.scopes);
+                let needed = section.scopes.clone();
                 scopes.extend(
                     discovery_tools
                         .iter()
@@ -530,15 +521,11 @@ pub fn plan(api: &Api, options: &Options, curation: Option<&Curation>) -> Result
     Ok(plan)
 }
 
-/// The scopes as the file names them.
-fn spec_scopes(scopes: &[crate::curate::model::Spanned<String>]) -> Vec<String> {
-    scopes.iter().map(|scope| scope.value.clone()).collect()
-}
-
 /// Every value the plan gives an operation names one of its parameters: the generated code
 /// fills each parameter struct field by field, so a value for a name the struct does not have
-/// would be lost without a word. `check` refuses such names; this makes sure nothing the
-/// planner derived slipped past it.
+/// would be lost without a word. `check` refuses such names and `bind` binds each to an input
+/// of its operation as `curate::schema::operation_inputs` names them; this makes sure the plan
+/// names the operations' fields the same way.
 fn every_value_names_a_parameter(plan: &Plan) -> Result<(), String> {
     let known = |operation: usize, name: &str| -> Result<(), String> {
         let operation = &plan.operations[operation];
@@ -648,15 +635,6 @@ impl<'a> Builder<'a> {
         });
         self.by_id.insert(operation.id.clone(), index);
         index
-    }
-
-    /// The operation with this operationId (checked by the curate stage).
-    pub fn find(&self, id: &str) -> Result<&'a Operation, String> {
-        self.api
-            .operations
-            .iter()
-            .find(|op| op.id == id)
-            .ok_or_else(|| format!("internal error: operation `{id}` vanished after checking"))
     }
 }
 
@@ -1006,9 +984,9 @@ pub fn required_schemes(api: &Api) -> Vec<&String> {
 
 /// The credentials the server sends: those of the curation file's `auth` section, else those the
 /// spec requires ([`auth`]).
-pub fn server_auth(api: &Api, curation: &Curation, env_prefix: &str) -> Vec<Auth> {
-    match &curation.auth {
-        Some(section) => curated::auth(section, api),
+pub fn server_auth(api: &Api, section: Option<&bound::Auth>, env_prefix: &str) -> Vec<Auth> {
+    match section {
+        Some(section) => curated::auth(section),
         None => auth(api, env_prefix),
     }
 }

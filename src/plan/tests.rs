@@ -126,8 +126,7 @@ fn curated_over(spec: &str, curation: &str) -> Plan {
     let api = api(spec);
     let checked = crate::curate::check_text(Path::new("mcpgen.yaml"), curation, &api)
         .unwrap_or_else(|e| panic!("the curation checks: {e}"));
-    super::plan(&api, &super::Options::default(), Some(&checked.curation))
-        .expect("the curation plans")
+    super::plan(&api, &super::Options::default(), Some(&checked.model)).expect("the curation plans")
 }
 
 fn tool<'a>(plan: &'a Plan, name: &str) -> &'a Tool {

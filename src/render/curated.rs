@@ -1785,6 +1785,10 @@ fn value_expr(tool: &CuratedTool, value: &ValueRef) -> TokenStream {
                 curated::each(&#list, |item| curated::object([ #( (#names, #values) ),* ]))
             }
         }
+        ValueRef::Text(value) => {
+            let value = value_expr(tool, value);
+            quote! { curated::id_text(#value) }
+        }
         ValueRef::Item(pointer) if pointer.is_empty() => quote! { item.clone() },
         ValueRef::Item(pointer) => quote! { curated::value_at(item, #pointer) },
         ValueRef::When { condition, value } => {

@@ -1638,6 +1638,16 @@ pub fn text<T: serde::Serialize>(value: &T) -> String {
     }
 }
 
+/// `value` as the API takes it where a field is text: a number as its digits (an id the API gives
+/// as an integer, sent where it takes text), each item of a list so; anything else as it is.
+pub fn id_text(value: Value) -> Value {
+    match value {
+        Value::Number(number) => Value::String(number.to_string()),
+        Value::Array(items) => Value::Array(items.into_iter().map(id_text).collect()),
+        other => other,
+    }
+}
+
 /// A scoping value where the API takes a number: text of digits becomes the number (Jira's
 /// project ids are text in its answers and integers in its parameters); anything else stays as
 /// it is.
@@ -1858,6 +1868,14 @@ mod tests {
             matches!(&error, ToolError::Answer(m) if m.contains("the API may have changed")),
             "{error:?}"
         );
+    }
+
+    #[test]
+    fn id_text_writes_numbers_as_their_digits_and_leaves_the_rest() {
+        assert_eq!(id_text(json!(101)), json!("101"));
+        assert_eq!(id_text(json!([101, 102])), json!(["101", "102"]));
+        assert_eq!(id_text(json!("a-1")), json!("a-1"));
+        assert_eq!(id_text(Value::Null), Value::Null);
     }
 
     #[test]
