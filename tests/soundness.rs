@@ -4404,3 +4404,199 @@ fn a_resolved_integer_id_is_sent_as_text_where_the_field_takes_text() {
         }]
     );
 }
+
+/// A one-call tool's parameter fills a field inside an object the operation takes
+/// (`from: content.raw`): the call sends the object built around it, beside what `fixed` gives
+/// the same object.
+#[test]
+fn a_parameter_from_a_field_inside_an_object_is_sent_inside_that_object() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![(
+            "POST",
+            "/api/topics/welcome/comments",
+            201,
+            json!({"id": 5}),
+        )],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_comment_on_topic",
+        json!({"topic": "welcome", "text": "Looks *good*"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [Received {
+            method: "POST".into(),
+            path: "/api/topics/welcome/comments".into(),
+            query: None,
+            body: json!({"content": {"markup": "markdown", "raw": "Looks *good*"}}),
+        }]
+    );
+}
+
+#[test]
+fn a_field_inside_an_object_the_operation_does_not_have_is_refused() {
+    let text = curation_with(&[("text: { from: content.raw,", "text: { from: content.rwa,")]);
+    refused("nested_from_unknown_field", &text);
+}
+
+/// A resolver's `where` keeps only the items of one kind: a folder of the same name as a file
+/// is never the file resolved to.
+#[test]
+fn a_resolver_resolves_only_to_the_items_its_where_keeps() {
+    let binary = boards();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/entries",
+                200,
+                json!([
+                    {"id": "d1", "name": "Reports", "type": "folder"},
+                    {"id": "f9", "name": "Reports", "type": "file"},
+                ]),
+            ),
+            ("POST", "/api/entries/f9/star", 204, Value::Null),
+        ],
+    );
+    let result = call(
+        binary,
+        &base_url,
+        "boards_star_file",
+        json!({"file": "Reports"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let posts: Vec<Received> = log
+        .lock()
+        .expect("the log")
+        .iter()
+        .filter(|r| r.method == "POST")
+        .cloned()
+        .collect();
+    assert_eq!(
+        posts,
+        [Received {
+            method: "POST".into(),
+            path: "/api/entries/f9/star".into(),
+            query: None,
+            body: Value::Null,
+        }]
+    );
+}
+
+#[test]
+fn a_resolver_where_on_a_field_the_items_lack_or_a_value_it_never_has_is_refused() {
+    let text = curation_with(&[(
+        "    where: { type: file }",
+        "    where: { kind: file, type: doc }",
+    )]);
+    refused("resolver_where_mistakes", &text);
+}
+
+// --- a find over a paged list --------------------------------------------------------------------
+// `tests/fixtures/soundness-paged/`: a list the API gives two items a page.
+
+/// A `find` that is all that reads a paged list searches every page: the thing on the second
+/// page is found and archived, each page asked for in turn.
+#[test]
+fn a_find_over_a_paged_list_searches_every_page() {
+    let fixture = root().join("tests/fixtures/soundness-paged");
+    let binary = support::generate_and_build(
+        "soundness-paged",
+        &fixture.join("openapi.yaml"),
+        Some(&fixture.join("mcpgen.yaml")),
+    );
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    let (base_url, log) = recording_upstream(
+        &runtime,
+        vec![
+            (
+                "GET",
+                "/api/things?page=1&per_page=2",
+                200,
+                json!({"items": [{"id": "t1", "name": "alpha"}, {"id": "t2", "name": "beta"}]}),
+            ),
+            (
+                "GET",
+                "/api/things?page=2&per_page=2",
+                200,
+                json!({"items": [{"id": "t3", "name": "gamma"}]}),
+            ),
+            (
+                "POST",
+                "/api/things/t3/archive",
+                200,
+                json!({"id": "t3", "archived": true}),
+            ),
+        ],
+    );
+    let result = support::call_over_stdio(
+        &binary,
+        &[("PAGED_BASE_URL", base_url.as_str())],
+        &[],
+        "paged_archive_thing",
+        json!({"name": "gamma"}),
+    );
+    assert_ne!(result["isError"], true, "{result}");
+    let request = |method: &str, path: &str, query: Option<&str>| Received {
+        method: method.into(),
+        path: path.into(),
+        query: query.map(str::to_string),
+        body: Value::Null,
+    };
+    assert_eq!(
+        log.lock().expect("the log").clone(),
+        [
+            request("GET", "/api/things", Some("page=1&per_page=2")),
+            request("GET", "/api/things", Some("page=2&per_page=2")),
+            request("POST", "/api/things/t3/archive", None),
+        ]
+    );
+}
+
+/// A value that is absent when the model leaves out a parameter cannot fill what the API
+/// requires, also through a `resolve` step (the id of nothing) or an `$each` (no list, no
+/// objects).
+#[test]
+fn an_optional_value_through_a_resolve_step_or_each_where_the_api_requires_one_is_refused() {
+    let text = curation_with(&[
+        (
+            "      labels: { type: array, resolve: label, description: \"Label names, for example [bug, ui]\" }",
+            "      labels: { type: array, resolve: label, required: false, description: \"Label names, for example [bug, ui]\" }",
+        ),
+        (
+            "      first: { type: string, description:",
+            "      first: { type: string, required: false, description:",
+        ),
+        ("          tag: $tag\n", "          tag: $primary_label\n"),
+        (
+            "          primary: $primary_label",
+            "          primary: $tag",
+        ),
+    ]);
+    refused("optional_through_resolve_and_each", &text);
+}
+
+/// `$value` inside text in a resolver's `args`, and a template that writes no parameter
+/// (`$tag` where `{tag}` was meant), are sent as written: refused.
+#[test]
+fn references_written_inside_resolver_text_or_as_a_template_without_placeholders_are_refused() {
+    let text = curation_with(&[
+        (
+            "    args: { name: $value }",
+            "    args: { name: \"x$value\" }",
+        ),
+        (
+            "          tag: $tag\n",
+            "          tag: { template: \"$tag\", quote: none }\n",
+        ),
+    ]);
+    refused("references_as_text", &text);
+}

@@ -35,7 +35,7 @@ use super::schema::{
     dotted, is_array, json_types, operation_inputs, pointer, schema_at, success_schema,
 };
 use super::semantics::{
-    Reference, Written, glob_matches, is_searched, lookup_param, paging_param_names,
+    Reference, Written, find_walks, glob_matches, is_searched, lookup_param, paging_param_names,
     parameter_references, resolver_id_path, resolver_id_schema, resolver_items, resolver_paging,
     template_params, walked_pagination,
 };
@@ -220,6 +220,8 @@ pub struct Resolver {
     pub source: ResolverSource,
     /// JSON pointers into an item.
     pub match_fields: Vec<String>,
+    /// Only the items whose field (a JSON pointer) has this value, as text, are resolved to.
+    pub only: Vec<(String, String)>,
     /// JSON pointer to an item's id.
     pub id_field: String,
     /// JSON pointer to an item's name: the first match field, else the id.
@@ -874,6 +876,17 @@ impl<'a> Binder<'a> {
                 .cloned()
                 .unwrap_or_else(|| id_field.clone()),
             match_fields,
+            only: spec
+                .where_fields
+                .iter()
+                .map(|(field, value)| {
+                    let text = match &value.value {
+                        Value::String(text) => text.clone(),
+                        other => other.to_string(),
+                    };
+                    (pointer(&field.value), text)
+                })
+                .collect(),
             id_field,
             source,
             aliases,
@@ -891,16 +904,33 @@ impl<'a> Binder<'a> {
         // A parameter a template uses reaches the API only through it, unless `from` says.
         let in_templates = template_params(spec);
         let mut params = Vec::new();
+        // The parameters that fill a field inside an object input (`from: content.raw`): the
+        // input, the path below it, and the parameter's index.
+        let mut nested: Vec<(String, Vec<String>, usize)> = Vec::new();
         for (param_name, param) in &spec.params {
             let api = param
                 .from
                 .as_ref()
                 .map_or(param_name.value.as_str(), |f| f.value.as_str());
             let only_templated = param.from.is_none() && in_templates.contains(&param_name.value);
+            let inside = match call.filter(|_| !only_templated) {
+                Some(_) if !api_inputs.iter().any(|(n, _, _)| n == api) => {
+                    nested_input(&api_inputs, api)
+                }
+                _ => None,
+            };
             let api_input = call
                 .filter(|_| !only_templated)
                 .and_then(|_| api_inputs.iter().find(|(n, _, _)| n == api));
-            let mut bound = self.param(param_name, param, api_input)?;
+            let mut bound = match &inside {
+                Some((_, _, field)) => self.param(param_name, param, Some(field))?,
+                None => self.param(param_name, param, api_input)?,
+            };
+            if let Some((top, path, _)) = inside {
+                // Filled inside the object the call builds, not as an input of its own.
+                bound.slot = None;
+                nested.push((top, path, params.len()));
+            }
             bound.fills = self.step_slots(spec, &param_name.value).unwrap_or_default();
             params.push(bound);
         }
@@ -944,7 +974,7 @@ impl<'a> Binder<'a> {
         }
         let (body, response) = match call {
             Some((index, operation)) => {
-                let fixed = spec
+                let mut fixed: Vec<(String, Arg)> = spec
                     .fixed
                     .iter()
                     .map(|(k, v)| {
@@ -956,6 +986,30 @@ impl<'a> Binder<'a> {
                         Ok((self.input(operation, k)?, value))
                     })
                     .collect::<Result<_, Diagnostic>>()?;
+                // Each object input some parameters fill fields of: the object, around the
+                // fields the file fixes in it.
+                for (top, path, index) in &nested {
+                    let position = match fixed.iter().position(|(name, _)| name == top) {
+                        Some(position) => position,
+                        None => {
+                            fixed.push((top.clone(), Arg::Object(Vec::new())));
+                            fixed.len() - 1
+                        }
+                    };
+                    let object = std::mem::replace(&mut fixed[position].1, Arg::Object(Vec::new()));
+                    fixed[position].1 = place(object, path, Arg::Param(*index));
+                }
+                for (name, value) in &mut fixed {
+                    if nested.iter().any(|(top, _, _)| top == name) {
+                        let slot = api_inputs
+                            .iter()
+                            .find(|(n, _, _)| n == name)
+                            .map(|(_, schema, _)| schema);
+                        let arg = std::mem::replace(value, Arg::Object(Vec::new()));
+                        *value =
+                            self.ids_as_slot_takes(arg, slot, &params, &Answers::new(), &[], None);
+                    }
+                }
                 (
                     Body::Call {
                         operation: index,
@@ -1122,10 +1176,17 @@ impl<'a> Binder<'a> {
                 last = schema.clone();
                 // The last step of a workflow whose result is a list is walked like a one-call
                 // list tool's operation (check allows `results.items` only there).
+                // A step whose list only a `find` reads is walked whole, its answer that list.
                 let paging = if index + 1 == spec.steps.len() {
                     self.paging(spec, operation).map(Box::new)
                 } else {
-                    None
+                    find_walks(self.curation, spec, index, operation).map(|(pagination, list)| {
+                        // The list is where the find reads it, whatever the file's paging
+                        // says of other lists.
+                        let mut paging = paging_plan(pagination, operation, &list);
+                        paging.items = pointer(&list);
+                        Box::new(paging)
+                    })
                 };
                 steps.push(Step::Call {
                     name: written,
@@ -1643,6 +1704,75 @@ fn equal_pair(
     <[Arg; 2]>::try_from(values)
         .map(|[left, right]| (left, right))
         .map_err(|_| Diagnostic::error(equal.at, "`equal` compares two values"))
+}
+
+/// The field a dotted `from` (`content.raw`) names inside one of `inputs`: the input's name,
+/// the path below it, and the field as an input (its dotted name, schema, and whether the API
+/// requires it); `None` when the first part is no input. As `check` reads it.
+fn nested_input(
+    inputs: &[(String, Value, bool)],
+    from: &str,
+) -> Option<(String, Vec<String>, super::schema::Input)> {
+    let (top, rest) = from.split_once('.')?;
+    let (_, schema, top_required) = inputs.iter().find(|(n, _, _)| n == top)?;
+    let field = schema_at(schema, rest)
+        .ok()?
+        .map_or(Value::Bool(true), |f| f.into_owned());
+    let mut required = *top_required;
+    let mut object = schema;
+    for part in rest.split('.') {
+        let object_schema = crate::curate::schema::deref(schema, object);
+        let own = object_schema
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|n| n == part));
+        let in_parts = object_schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .any(|p| {
+                p.get("required")
+                    .and_then(Value::as_array)
+                    .is_some_and(|r| r.iter().any(|n| n == part))
+            });
+        required = required && (own || in_parts);
+        match crate::curate::schema::object_properties(schema, object_schema)
+            .and_then(|p| p.into_iter().find(|(n, _)| n.as_str() == part))
+        {
+            Some((_, inner)) => object = inner,
+            None => break,
+        }
+    }
+    Some((
+        top.to_string(),
+        rest.split('.').map(str::to_string).collect(),
+        (from.to_string(), field, required),
+    ))
+}
+
+/// `object` (an object the file fixes, or one being built) with `value` placed at `path`, the
+/// objects on the way made where missing.
+fn place(object: Arg, path: &[String], value: Arg) -> Arg {
+    let Some((first, rest)) = path.split_first() else {
+        return value;
+    };
+    let mut fields: Vec<(String, Arg)> = match object {
+        Arg::Object(fields) => fields,
+        Arg::Literal(Value::Object(map)) => map
+            .into_iter()
+            .map(|(name, field)| (name, Arg::Literal(field)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    match fields.iter().position(|(name, _)| name == first) {
+        Some(position) => {
+            let inner = std::mem::replace(&mut fields[position].1, Arg::Object(Vec::new()));
+            fields[position].1 = place(inner, rest, value);
+        }
+        None => fields.push((first.clone(), place(Arg::Object(Vec::new()), rest, value))),
+    }
+    Arg::Object(fields)
 }
 
 /// The schema of the property `name` of the object schema `schema` (its parts' too).

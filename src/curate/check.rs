@@ -16,10 +16,10 @@ use super::schema::{
     success_schema,
 };
 use super::semantics::{
-    EACH, IF_PRESENT, ITEM, Reference, SEARCHED, Written, glob_matches, is_searched, lookup_param,
-    paging_param_names, paging_params, parameter_references, resolver_id_path, resolver_id_schema,
-    resolver_items, resolver_paging, scoped_by, step_references, step_values, takes_paging,
-    template_params, walked_pagination,
+    EACH, IF_PRESENT, ITEM, Reference, SEARCHED, Written, find_walks, glob_matches, is_searched,
+    lookup_param, paging_param_names, paging_params, parameter_references, resolver_id_path,
+    resolver_id_schema, resolver_items, resolver_paging, scoped_by, step_references, step_values,
+    takes_paging, template_params, walked_pagination,
 };
 use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
@@ -47,6 +47,7 @@ pub fn check(api: &Api, curation: Curation) -> (Curation, Vec<Diagnostic>) {
         each_item: None,
         optional: Vec::new(),
         param_names: Vec::new(),
+        optional_steps: Vec::new(),
     };
     checker.run();
     // A finding made while checking several tools is reported once, naming them all; one also
@@ -98,6 +99,9 @@ struct Checker<'a> {
     optional: Vec<String>,
     /// The names of the parameters of the tool being checked.
     param_names: Vec<String>,
+    /// The `resolve` steps of the tool being checked that resolve a parameter the model may
+    /// leave out, and that parameter: their id is absent with it.
+    optional_steps: Vec<(String, String)>,
 }
 
 /// An answer a workflow may return instead of its last step's.
@@ -1127,11 +1131,59 @@ impl<'a> Checker<'a> {
                         self.unknown_field(field.at, &part, &available, &operation.id);
                     }
                 }
+                for (field, value) in &resolver.where_fields {
+                    match schema_at(&item, &field.value) {
+                        Err((part, available)) => {
+                            self.unknown_field(field.at, &part, &available, &operation.id)
+                        }
+                        Ok(Some(slot)) => {
+                            let written = value.value.to_string();
+                            self.check_types(
+                                value.at,
+                                &field.value,
+                                Some(&written),
+                                &json_types_of(&value.value),
+                                any_branch(&slot),
+                            );
+                            if let Some(allowed) = allowed_values(any_branch(&slot))
+                                && !allowed.contains(&value.value)
+                            {
+                                let shown: Vec<String> =
+                                    allowed.iter().map(Value::to_string).collect();
+                                self.error(
+                                    value.at,
+                                    format!(
+                                        "`{}` is one of {}, never {written}: no item would be resolved to",
+                                        field.value,
+                                        shown.join(", ")
+                                    ),
+                                );
+                            }
+                        }
+                        Ok(None) => {}
+                    }
+                }
                 let id_path = resolver_id_path(resolver);
                 if let Ok(Some(id_schema)) = schema_at(&item, id_path)
                     && id_schema.get("type").and_then(Value::as_str) == Some("integer")
                 {
                     self.literal_aliases_are_integers(resolver, id_path);
+                }
+                // An id is one value: a path through a list gives an item several.
+                if let Ok(Some(id_schema)) = schema_at(&item, id_path)
+                    && is_array(&id_schema)
+                {
+                    let at = resolver.id.as_ref().map_or(name.at, |id| id.at);
+                    self.error(
+                        at,
+                        format!(
+                            "the id `{id_path}` of an item of `{}` is a list, not one value",
+                            operation.id
+                        ),
+                    )
+                    .help = Some(
+                        "give the path of a field that holds one value per item (a path through a list reads that field of every item)".into(),
+                    );
                 }
             }
             if resolver.match_fields.is_empty() {
@@ -1141,6 +1193,42 @@ impl<'a> Checker<'a> {
                         "resolver `{}` needs `match`: the item fields a value is matched against",
                         name.value
                     ),
+                );
+            }
+        }
+        if resolver.list.is_none()
+            && let Some((field, _)) = resolver.where_fields.first()
+        {
+            self.error(
+                field.at,
+                "`where` keeps some of the items a `list` gives; a `lookup` answers with one item",
+            );
+        }
+        for (arg, value) in &resolver.args {
+            if let Value::String(text) = &value.value
+                && let Some(found) = text.find('$')
+                && found > 0
+                && text[found + 1..]
+                    .starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '{')
+            {
+                self.error(
+                    value.at,
+                    format!(
+                        "`{text}` under `{}` is sent as it is written: only a whole value (`$name`, `${SEARCHED}`) is replaced",
+                        arg.value
+                    ),
+                );
+            }
+        }
+        for (_, value) in &resolver.where_fields {
+            if !matches!(
+                value.value,
+                Value::String(_) | Value::Number(_) | Value::Bool(_)
+            ) || Reference::of(&value.value).is_some()
+            {
+                self.error(
+                    value.at,
+                    "a resolver's `where` compares a field with a literal: text, a number or a flag",
                 );
             }
         }
@@ -1574,6 +1662,7 @@ impl<'a> Checker<'a> {
             }
         }
         self.param_names = tool.params.keys().map(|k| k.value.clone()).collect();
+        self.optional_steps.clear();
         self.optional = tool
             .params
             .iter()
@@ -1832,6 +1921,52 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The input a dotted `from` (`content.raw`) fills inside one of `inputs`: the input's name,
+    /// the field's schema and whether the API requires it (the input and each object on the way
+    /// require the next); `Ok(None)` when `from` has no dot or its first part is no input; `Err`
+    /// with the input's name after reporting a field the object does not have.
+    fn nested_input(
+        &mut self,
+        inputs: &[(String, Value, bool)],
+        from: &str,
+        at: At,
+        operation: &str,
+    ) -> Result<Option<super::schema::Input>, String> {
+        let Some((top, rest)) = from.split_once('.') else {
+            return Ok(None);
+        };
+        let Some((_, schema, top_required)) = inputs.iter().find(|(n, _, _)| n == top) else {
+            return Ok(None);
+        };
+        match schema_at(schema, rest) {
+            Ok(Some(field)) => {
+                let mut required = *top_required;
+                let mut object = schema;
+                for part in rest.split('.') {
+                    let object_schema = super::schema::deref(schema, object);
+                    required = required && required_properties(object_schema).contains(&part);
+                    match super::schema::object_properties(schema, object_schema)
+                        .and_then(|p| p.into_iter().find(|(n, _)| n.as_str() == part))
+                    {
+                        Some((_, inner)) => object = inner,
+                        None => break,
+                    }
+                }
+                Ok(Some((top.to_string(), field.into_owned(), required)))
+            }
+            Ok(None) => Ok(Some((top.to_string(), Value::Bool(true), false))),
+            Err((part, available)) => {
+                let d = Diagnostic::error(
+                    at,
+                    format!("`{top}` of `{operation}` has no field `{part}`"),
+                )
+                .suggest(&part, available.iter().map(String::as_str));
+                self.out.push(d);
+                Err(top.to_string())
+            }
+        }
+    }
+
     fn check_call_tool(&mut self, tool: &ToolSpec, operation: &'a Operation, at: At) {
         let inputs = operation_inputs(operation);
         let input_names: Vec<&str> = inputs.iter().map(|(n, _, _)| n.as_str()).collect();
@@ -1856,7 +1991,30 @@ impl<'a> Checker<'a> {
                 }
                 continue;
             }
-            match inputs.iter().find(|(n, _, _)| n == from) {
+            // A field inside an object the operation takes (`content.raw`): the object is
+            // built around the parameter's value.
+            let nested = match inputs.iter().any(|(n, _, _)| n == from) {
+                true => None,
+                false => match self.nested_input(&inputs, from, from_at, &operation.id) {
+                    Ok(found) => found,
+                    Err(top) => {
+                        // Reported; the object is given, if wrongly.
+                        covered.insert(top);
+                        continue;
+                    }
+                },
+            };
+            if let Some((top, _, _)) = &nested {
+                covered.insert(top.clone());
+            }
+            let found = match &nested {
+                Some((_, schema, required)) => Some((from, schema, required)),
+                None => inputs
+                    .iter()
+                    .find(|(n, _, _)| n == from)
+                    .map(|(n, schema, required)| (n.as_str(), schema, required)),
+            };
+            match found {
                 Some((_, schema, api_required)) => {
                     if *api_required && param.required == Some(false) && param.default.is_none() {
                         self.error(
@@ -2582,6 +2740,7 @@ impl<'a> Checker<'a> {
                         && !paging_param_names(pagination)
                             .iter()
                             .any(|p| step.args.keys().any(|arg| arg.value == *p))
+                        && find_walks(self.curation, tool, index, operation).is_none()
                     {
                         one_page.push((name.value.clone(), operation.id.clone()));
                     }
@@ -2600,7 +2759,7 @@ impl<'a> Checker<'a> {
                     );
                     d.severity = Severity::Warning;
                     d.help = Some(format!(
-                        "a resolver walks every page (`list: {operation}`, scoped with `args` where it needs them); or set the page size in the step's `args`"
+                        "a `find` walks every page when it is all that reads the step's answer; else a resolver does (`list: {operation}`, scoped with `args` where it needs them); or set the page size in the step's `args`"
                     ));
                     self.out.push(d);
                 }
@@ -2650,6 +2809,14 @@ impl<'a> Checker<'a> {
                 );
                 previous = None;
                 answers.push((None, None));
+                // An optional value resolves to nothing when it is left out.
+                if let (Some(name), Some(value)) = (&step.name, &step.value)
+                    && let Some(param) = Reference::of(&value.value).and_then(|r| r.whole())
+                    && self.optional.iter().any(|p| p == param)
+                {
+                    self.optional_steps
+                        .push((name.value.clone(), param.to_string()));
+                }
                 match &step.name {
                     Some(name) => results.push((name.value.clone(), id)),
                     None => {
@@ -3281,7 +3448,10 @@ impl<'a> Checker<'a> {
         let mut offset = 0;
         while let Some(found) = rest.find('$') {
             let after = &rest[found + 1..];
+            // `$name`, or `${name}` as shells write it.
             let name: String = after
+                .strip_prefix('{')
+                .unwrap_or(after)
                 .chars()
                 .take_while(|c| c.is_alphanumeric() || *c == '_')
                 .collect();
@@ -3296,9 +3466,14 @@ impl<'a> Checker<'a> {
                     ),
                 );
                 d.help = Some(if param {
+                    let braced = format!("${{{name}}}");
+                    let written = match text.contains(&braced) {
+                        true => braced,
+                        false => format!("${name}"),
+                    };
                     format!(
                         "build the text with a template: `{{ template: \"{}\", quote: none }}`",
-                        text.replacen(&format!("${name}"), &format!("{{{name}}}"), 1)
+                        text.replacen(&written, &format!("{{{name}}}"), 1)
                     )
                 } else {
                     "a template reads only the tool's parameters: give the value a step of its own, or a parameter".to_string()
@@ -3378,11 +3553,27 @@ impl<'a> Checker<'a> {
     /// Refuses `written` (a step's argument for the required input `input` of `operation`)
     /// when it is a parameter the model may leave out.
     fn check_required_given(&mut self, at: At, input: &str, written: &Value, operation: &str) {
-        let optional = &self.optional;
-        let is_param = |name: &str| optional.iter().any(|p| p == name);
-        if let Written::Param(param) = Written::read(written, &is_param) {
-            let param = param.to_string();
+        let names = self.param_names.clone();
+        let is_param = |name: &str| names.iter().any(|p| p == name);
+        if let Some(param) = self.may_be_absent(&Written::read(written, &is_param)) {
             self.optional_for_required(at, input, &param, &format!("`{operation}`"));
+        }
+    }
+
+    /// The parameter the model may leave out that `written` then lacks: the parameter itself,
+    /// the id a `resolve` step gives for it, or the list an `$each` makes one object per item
+    /// of (no list, no objects).
+    fn may_be_absent(&self, written: &Written) -> Option<String> {
+        let optional = |name: &str| self.optional.iter().any(|p| p == name);
+        match written {
+            Written::Param(param) if optional(param) => Some(param.to_string()),
+            Written::Answer(reference) if reference.path.is_empty() => self
+                .optional_steps
+                .iter()
+                .find(|(step, _)| step == reference.head)
+                .map(|(_, param)| param.clone()),
+            Written::Each { list, .. } => self.may_be_absent(list),
+            _ => None,
         }
     }
 
@@ -3454,10 +3645,9 @@ impl<'a> Checker<'a> {
         let required = target.map(required_properties).unwrap_or_default();
         for (name, field) in fields {
             if required.contains(name)
-                && let Written::Param(param) = field
-                && self.optional.iter().any(|p| p == param)
+                && let Some(param) = self.may_be_absent(field)
             {
-                self.optional_for_required(at, &format!("{slot}.{name}"), param, "the API");
+                self.optional_for_required(at, &format!("{slot}.{name}"), &param, "the API");
             }
             let slot_schema = properties.as_ref().and_then(|p| {
                 p.iter()
@@ -3521,6 +3711,32 @@ impl<'a> Checker<'a> {
                 return;
             }
         };
+        // A template that writes no parameter is text: most likely `$name` written where
+        // `{name}` was meant.
+        if template.params().is_empty() {
+            let written: Vec<&str> = template
+                .clauses
+                .iter()
+                .map(|c| c.written.as_str())
+                .collect();
+            let text = written.join(&template.join);
+            let d = self.error(
+                at,
+                format!("the template of `{slot}` writes no parameter: `{text}` is sent as it is"),
+            );
+            d.help = Some(
+                match params
+                    .iter()
+                    .find(|(param, _)| text.contains(&format!("${param}")))
+                {
+                    Some((param, _)) => {
+                        format!("a template writes a parameter as `{{{param}}}`, not `${param}`")
+                    }
+                    None => "write the text itself, without `template:`".to_string(),
+                },
+            );
+            return;
+        }
         for (index, clause) in template.clauses.iter().enumerate() {
             let clause_at = place(TemplateFault::Clause(index));
             let mut lists = Vec::new();

@@ -491,6 +491,11 @@ pub struct Resolver {
     pub aliases: IndexMap<String, Alias>,
     /// How long a fetched list stays fresh, in seconds (default 300).
     pub cache_seconds: Option<u64>,
+    /// Only the listed items whose fields have these values are resolved to (`where: { type:
+    /// file }`: Box lists a folder's files, folders and links together). Text compares as `match`
+    /// does, ignoring case.
+    #[serde(rename = "where", default)]
+    pub where_fields: IndexMap<Spanned<String>, Spanned<Value>>,
 }
 
 /// What a resolver's alias stands for.

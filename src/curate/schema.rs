@@ -195,6 +195,9 @@ pub fn is_array(schema: &Value) -> bool {
     }
 }
 
+/// One input of an operation: its name, its schema and whether the API requires it.
+pub type Input = (String, Value, bool);
+
 /// The operation's inputs by name: parameters, and the properties of an object body.
 pub fn operation_inputs(operation: &Operation) -> Vec<(String, Value, bool)> {
     let mut inputs: Vec<(Value, bool)> = operation

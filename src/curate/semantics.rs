@@ -62,6 +62,67 @@ pub fn walked_pagination<'a>(
     (tool.pagination.is_some() || takes_paging(pagination, operation)).then_some(pagination)
 }
 
+/// Where a `find` searches every page of the list a call step answers with: the file's
+/// `pagination` (when the step's operation takes it) and the path of the list in the answer.
+/// That is when exactly one later step, a `find`, reads the step's answer — its list — nothing
+/// else does (the server hands the find the items of every page, not one page's answer), and the
+/// step asks for no page of its own. One rule for `check`, which then does not warn that only the
+/// first page is read, and for `bind`, which walks the pages.
+pub fn find_walks<'c>(
+    curation: &'c Curation,
+    tool: &ToolSpec,
+    index: usize,
+    operation: &Operation,
+) -> Option<(&'c Pagination, String)> {
+    let step = &tool.steps.get(index)?.value;
+    step.call.as_ref()?;
+    let name = step.name.as_ref()?.value.as_str();
+    let pagination = curation
+        .pagination
+        .as_ref()
+        .filter(|p| takes_paging(p, operation))?;
+    let position = match pagination.style.value {
+        PagingStyle::Link => None,
+        _ => paging_param_names(pagination).into_iter().next(),
+    };
+    if position.is_some_and(|p| step.args.keys().any(|arg| arg.value == p)) {
+        return None;
+    }
+    if tool
+        .results
+        .as_ref()
+        .and_then(|r| r.from.as_ref())
+        .and_then(|from| Reference::read(&from.value))
+        .is_some_and(|from| from.head == name)
+    {
+        return None;
+    }
+    let is_param = |n: &str| tool.params.keys().any(|k| k.value == n);
+    let mut list = None;
+    for later in tool.steps.iter().skip(index + 1).map(|s| &s.value) {
+        let reads_it = step_values(later)
+            .flat_map(|value| Written::read(&value.value, &is_param).answers())
+            .chain(step_references(later).filter_map(|text| {
+                Reference::read(&text.value)
+                    .filter(|r| !is_param(r.head))
+                    .map(|r| r.head)
+            }))
+            .filter(|head| *head == name)
+            .count();
+        let found = later
+            .find
+            .as_ref()
+            .and_then(|find| Reference::read(&find.value))
+            .filter(|r| r.head == name);
+        match (reads_it, found) {
+            (0, _) => {}
+            (1, Some(found)) if list.is_none() => list = Some(found.path.to_string()),
+            _ => return None,
+        }
+    }
+    Some((pagination, list?))
+}
+
 /// The names of the API parameters `pagination` sets while it walks pages.
 pub fn paging_param_names(pagination: &Pagination) -> Vec<String> {
     paging_params(pagination)

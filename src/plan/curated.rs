@@ -49,6 +49,8 @@ pub struct ResolverPlan {
     pub source: ResolverSource,
     /// JSON pointers into an item.
     pub match_fields: Vec<String>,
+    /// Only the items whose field (a JSON pointer) has this text are resolved to.
+    pub only: Vec<(String, String)>,
     pub id_field: String,
     pub name_field: String,
     /// Words that stand for one item, matched case-insensitively before the list or lookup.
@@ -424,6 +426,7 @@ impl<'c> CuratedPlanner<'c> {
             what: spec.what.clone(),
             name_field: spec.name_field.clone(),
             match_fields: spec.match_fields.clone(),
+            only: spec.only.clone(),
             id_field: spec.id_field.clone(),
             source,
             aliases,
@@ -499,7 +502,7 @@ impl<'c> CuratedPlanner<'c> {
                     Vec::new(),
                 )
             }
-            bound::Body::Steps(steps) => self.steps(steps, &params, builder),
+            bound::Body::Steps(steps) => self.steps(steps, &params, &spec.results, builder),
         };
         let results = ResultsPlan {
             source: spec.results.source.map(|step| ValueRef::Step {
@@ -654,6 +657,7 @@ impl<'c> CuratedPlanner<'c> {
         &mut self,
         steps: &[bound::Step],
         params: &[ToolParam],
+        results: &bound::Results,
         builder: &mut Builder,
     ) -> (CuratedBody, Annotations, Vec<String>) {
         // Step results become locals of the generated function: they must not shadow its own
@@ -794,11 +798,48 @@ impl<'c> CuratedPlanner<'c> {
                 }
             }
         }
-        // What later steps read of each call's answer, checked before they rely on it.
-        let read: BTreeMap<String, Vec<Vec<String>>> = answers_read(&planned)
+        // What later steps read of each call's answer, checked before they rely on it; and what
+        // the result's fields read of the answer they shape (a list result is read as it is
+        // walked).
+        let mut read: BTreeMap<String, Vec<Vec<String>>> = answers_read(&planned)
             .into_iter()
             .map(|(var, paths)| (var.to_string(), paths))
             .collect();
+        if results.list.is_none() && !(results.fields.is_empty() && results.detailed.is_empty()) {
+            let shaped: Vec<usize> = match results.source {
+                Some(step) => vec![step],
+                // The last call, and the calls before it made only `when` their condition
+                // holds: the tool answers with the last that ran.
+                None => {
+                    let mut shaped = Vec::new();
+                    for (index, step) in steps.iter().enumerate().rev() {
+                        if let bound::Step::Call { when, .. } = step {
+                            shaped.push(index);
+                            if when.is_none() {
+                                break;
+                            }
+                        }
+                    }
+                    shaped
+                }
+            };
+            for index in shaped {
+                if !matches!(steps.get(index), Some(bound::Step::Call { .. })) {
+                    continue;
+                }
+                let paths = read.entry(vars[index].clone()).or_default();
+                for field in results.fields.iter().chain(&results.detailed) {
+                    paths.push(
+                        field
+                            .from
+                            .split('/')
+                            .skip(1)
+                            .map(|s| s.replace("~1", "/").replace("~0", "~"))
+                            .collect(),
+                    );
+                }
+            }
+        }
         for (plan, step) in planned.iter_mut().zip(steps) {
             if let (
                 StepPlan::Call { var, answer, .. },

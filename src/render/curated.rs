@@ -527,6 +527,10 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
     let list_fn = ident(&format!("list_every_{}", r.ident));
     let what = &r.what;
     let match_fields = &r.match_fields;
+    let only = r
+        .only
+        .iter()
+        .map(|(pointer, text)| quote! { (#pointer, #text) });
     let id_field = &r.id_field;
     let name_field = &r.name_field;
     let ttl = Literal::u64_unsuffixed(r.ttl_seconds);
@@ -656,7 +660,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                         return Ok(value.to_string());
                     }
                     let mut scope = scope.clone();
-                    scope.insert(#name.to_string(), serde_json::Value::from(value));
+                    scope.insert(#name.to_string(), serde_json::Value::from(value.trim()));
                     let scope = &scope;
                 },
                 None => quote! {},
@@ -671,6 +675,7 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
                 pub static #spec_name: curated::ResolverSpec = curated::ResolverSpec {
                     what: #what,
                     match_fields: &[#( #match_fields ),*],
+                    only: &[#( #only ),*],
                     id_field: #id_field,
                     name_field: #name_field,
                     ttl: std::time::Duration::from_secs(#ttl),
@@ -1107,6 +1112,12 @@ pub fn tool_module(
             &lookup_refs,
         ),
     };
+    // A tool without parameters still refuses arguments it does not take.
+    let parse = if tool.params.is_empty() {
+        quote! { let Input {} = runtime::parse_arguments(arguments)?; }
+    } else {
+        quote! { let input: Input = runtime::parse_arguments(arguments)?; }
+    };
     quote! {
         #[doc = #doc]
         pub mod #module {
@@ -1135,7 +1146,7 @@ pub fn tool_module(
             #module_items
 
             pub async fn call(client: Arc<Client>, arguments: JsonObject) -> Result<ToolOutput, ToolError> {
-                let input: Input = runtime::parse_arguments(arguments)?;
+                #parse
                 #( #checks )*
                 let vars = [#( #vars ),*];
                 let vars = curated::borrow_vars(&vars);
@@ -1208,14 +1219,25 @@ fn call_body(
             used.push(index);
         }
     }
-    for (_, value) in fixed {
-        if let ValueRef::Template(template) = value {
-            for param in template.params() {
-                if !used.contains(&param) {
-                    used.push(param);
-                }
+    // The parameters a fixed value reads: a template's, and those inside an object the call
+    // builds around them (`content: { raw: $text }` from `from: content.raw`).
+    fn reads(value: &ValueRef, used: &mut Vec<usize>) {
+        let mut add = |param: usize| {
+            if !used.contains(&param) {
+                used.push(param);
             }
+        };
+        match value {
+            ValueRef::Template(template) => template.params().into_iter().for_each(add),
+            ValueRef::Input(index) => add(*index),
+            ValueRef::Object(fields) => fields.iter().for_each(|(_, v)| reads(v, used)),
+            ValueRef::Array(items) => items.iter().for_each(|v| reads(v, used)),
+            ValueRef::Text(inner) => reads(inner, used),
+            _ => {}
         }
+    }
+    for (_, value) in fixed {
+        reads(value, &mut used);
     }
     used.sort_unstable();
     let arg_values = arg_statements(plan, tool_name, tool, &used);
@@ -1631,6 +1653,30 @@ fn template_write(
 /// parameters' values (so not at all when one is absent, and once per item of a list), each value
 /// written by the template's quoting rule, then the clauses kept joined.
 fn template_text(tool: &CuratedTool, template: &TemplatePlan) -> TokenStream {
+    // Clauses that write no parameter are text known now (`check` refuses a template that is
+    // only that; a fixed value is written as it is).
+    if template
+        .clauses
+        .iter()
+        .all(|clause| clause.params.is_empty() && clause.switches.is_empty())
+    {
+        let text = template
+            .clauses
+            .iter()
+            .map(|clause| {
+                clause
+                    .parts
+                    .iter()
+                    .map(|part| match part {
+                        TemplatePart::Text(text) => text.as_str(),
+                        TemplatePart::Value { .. } => "",
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join(&template.join);
+        return quote! { #text.to_string() };
+    }
     let rule = match template.quote {
         QuoteRule::None => quote! { curated::Quote::None },
         QuoteRule::Github => quote! { curated::Quote::Github },
@@ -1715,9 +1761,20 @@ fn template_text(tool: &CuratedTool, template: &TemplatePlan) -> TokenStream {
             let local = arg_local(param);
             quote! { curated::not_blank(#name, &#local)?; }
         });
+    // The quoting rule, where a clause writes a value.
+    let quote_rule = template
+        .clauses
+        .iter()
+        .any(|clause| {
+            clause
+                .parts
+                .iter()
+                .any(|part| matches!(part, TemplatePart::Value { .. }))
+        })
+        .then(|| quote! { let quote = #rule; });
     quote! {{
         #( #not_blank )*
-        let quote = #rule;
+        #quote_rule
         let mut clauses: Vec<String> = Vec::new();
         #( #clauses )*
         clauses.join(#join)
@@ -1904,12 +1961,39 @@ fn steps_body(
             } else {
                 quote! { _ }
             };
-            let call = quote! {
-                #call.map_err(|e| {
-                    e.explain(STEP_ERRORS, &vars)
-                        .explain(ERRORS, &vars)
-                        .in_step(#step_number, #api_id)
-                })?
+            let call = match paging {
+                // A list only a `find` reads: every page walked, the answer that list whole.
+                Some(paging) => {
+                    let paging_def = paging_const(&ident("PAGING"), paging);
+                    let sets = paging_sets(operation, paging);
+                    let page_params = page_params(&sets);
+                    let fetch = page_fetch(operation, paging, quote! { client });
+                    quote! {{
+                        #paging_def
+                        let collected = curated::collect_pages(&PAGING.within(client.max_pages()), None, |page| {
+                            #page_params
+                            let client = Arc::clone(&client);
+                            async move {
+                                #sets
+                                #fetch
+                            }
+                        })
+                        .await
+                        .map_err(|e| {
+                            e.explain(STEP_ERRORS, &vars)
+                                .explain(ERRORS, &vars)
+                                .in_step(#step_number, #api_id)
+                        })?;
+                        curated::list_answer(PAGING.items, collected.items)
+                    }}
+                }
+                None => quote! {
+                    #call.map_err(|e| {
+                        e.explain(STEP_ERRORS, &vars)
+                            .explain(ERRORS, &vars)
+                            .in_step(#step_number, #api_id)
+                    })?
+                },
             };
             // What later steps read of the answer is checked before they rely on it.
             let block = match answer {

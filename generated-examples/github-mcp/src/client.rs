@@ -205,6 +205,7 @@ impl Default for Resolvers {
 pub static LABEL_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
     what: "label",
     match_fields: &["/name"],
+    only: &[],
     id_field: "/name",
     name_field: "/name",
     ttl: std::time::Duration::from_secs(300),
@@ -272,6 +273,7 @@ impl Client {
 pub static ASSIGNEE_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
     what: "assignee login",
     match_fields: &["/login"],
+    only: &[],
     id_field: "/login",
     name_field: "/login",
     ttl: std::time::Duration::from_secs(300),

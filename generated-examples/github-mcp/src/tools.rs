@@ -554,6 +554,10 @@ pub mod github_create_issue {
         };
         let created = {
             const STEP_ERRORS: &[(u16, &str)] = &[];
+
+            static READ: curated::Documented = curated::Documented::new(
+                r#"{"type":"object","properties":{"html_url":{"type":"string"},"number":{"type":"integer"},"state":{"type":"string"},"title":{"type":"string"}},"required":["html_url","number","state","title"]}"#,
+            );
             let params = client::IssuesCreateParams {
                 owner: input.owner.clone(),
                 repo: input.repo.clone(),
@@ -566,11 +570,13 @@ pub mod github_create_issue {
                 issue_field_values: None,
                 type_: None,
             };
-            client.issues_create(&params).await.map_err(|e| {
+            let answer = client.issues_create(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
                     .in_step(1, "issues/create")
-            })?
+            })?;
+            READ.check(&answer, 1, "issues/create", true)?;
+            answer
         };
         Ok(curated::shape_item(&SHAPE, &created, false, &[]).into())
     }

@@ -110,6 +110,7 @@ impl Default for Resolvers {
 pub static PET_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
     what: "pet name",
     match_fields: &["/name"],
+    only: &[],
     id_field: "/id",
     name_field: "/name",
     ttl: std::time::Duration::from_secs(60),

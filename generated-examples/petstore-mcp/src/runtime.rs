@@ -2342,6 +2342,20 @@ impl Upstream {
             let trimmed = base_url.path().trim_end_matches('/').to_string();
             base_url.set_path(&trimmed);
         }
+        // Where an operation's own server is said to be must be a whole URL: a word joined to
+        // the base URL would send the credentials to a path nobody named.
+        for route in &options.servers {
+            if let Some(configured) = &route.configured {
+                match reqwest::Url::parse(configured.trim()) {
+                    Ok(url) if !url.cannot_be_a_base() && url.has_host() => {}
+                    _ => anyhow::bail!(
+                        "{} is {configured:?}, which is no URL: give the whole URL of the server that serves those operations (such as {})",
+                        route.env,
+                        route.spec
+                    ),
+                }
+            }
+        }
         let http = HttpClient::new(HttpSettings {
             base_url: base_url.clone(),
             connect_timeout: options.api_connect_timeout,
@@ -2380,7 +2394,7 @@ impl Upstream {
             Some(ServerRoute {
                 configured: Some(configured),
                 ..
-            }) => configured.as_str(),
+            }) => configured.trim(),
             Some(route) if self.options.base_url_changed => {
                 request.problem = Some(format!(
                     "the API serves this operation at {server}, not at the base URL; with the base URL set to {}, the server calls that host only where {} says (set it to {server} to call the API's own)",
@@ -3599,6 +3613,20 @@ mod tests {
         // Where the variable says, whatever the base URL.
         let request = with(vec![route(Some("http://127.0.0.1:7/up"))], true);
         assert_eq!(request.url.as_str(), "http://127.0.0.1:7/up/files");
+        // A variable that is no URL stops the server at start.
+        let options = UpstreamOptions {
+            servers: vec![route(Some("notaurl"))],
+            ..UpstreamOptions::default()
+        };
+        let error = Upstream::new("http://127.0.0.1:9", Vec::new(), options)
+            .err()
+            .expect("refused");
+        assert!(
+            error
+                .to_string()
+                .starts_with("NOTES_UPLOADS_EXAMPLE_URL is \"notaurl\", which is no URL"),
+            "{error}"
+        );
         // Base URL changed, variable unset: not sent, and the message names the variable.
         let request = with(vec![route(None)], true);
         let problem = request.problem.expect("not sent");

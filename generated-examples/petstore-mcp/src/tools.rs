@@ -627,6 +627,10 @@ pub mod petstore_adopt_pet {
                 400,
                 "The store did not accept the order for \"{pet}\" as written. Check the quantity (a whole number, usually 1) and call again once; if it fails again, tell the user.",
             )];
+
+            static READ: curated::Documented = curated::Documented::new(
+                r#"{"type":"object","properties":{"id":{"type":"integer"},"petId":{"type":"integer"},"quantity":{"type":"integer"},"shipDate":{"type":"string"},"status":{"type":"string"},"complete":{"type":"boolean"}}}"#,
+            );
             let params = client::PlaceOrderParams {
                 id: None,
                 pet_id: curated::from_answer(
@@ -644,11 +648,13 @@ pub mod petstore_adopt_pet {
                 )?,
                 complete: Some(false),
             };
-            client.place_order(&params).await.map_err(|e| {
+            let answer = client.place_order(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
                     .in_step(4, "placeOrder")
-            })?
+            })?;
+            READ.check(&answer, 4, "placeOrder", true)?;
+            answer
         };
         Ok(curated::shape_item(&SHAPE, &order, false, &[]).into())
     }

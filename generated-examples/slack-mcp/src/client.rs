@@ -151,6 +151,7 @@ impl Default for Resolvers {
 pub static CHANNEL_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
     what: "channel name",
     match_fields: &["/name"],
+    only: &[],
     id_field: "/id",
     name_field: "/name",
     ttl: std::time::Duration::from_secs(600),
@@ -214,6 +215,7 @@ impl Client {
 pub static USER_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
     what: "user name",
     match_fields: &["/name", "/real_name"],
+    only: &[],
     id_field: "/id",
     name_field: "/name",
     ttl: std::time::Duration::from_secs(600),

@@ -359,6 +359,10 @@ pub mod stripe_create_invoice_item {
         };
         let item = {
             const STEP_ERRORS: &[(u16, &str)] = &[];
+
+            static READ: curated::Documented = curated::Documented::new(
+                r#"{"type":"object","properties":{"amount":{"type":"integer"},"currency":{"type":"string"},"customer":{"type":"string"},"description":{"type":"string"},"id":{"type":"string"}},"required":["amount","currency","customer","id"]}"#,
+            );
             let params = client::PostInvoiceitemsParams {
                 amount: Some(input.amount),
                 currency: Some(input.currency.clone()),
@@ -380,11 +384,13 @@ pub mod stripe_create_invoice_item {
                 unit_amount: None,
                 unit_amount_decimal: None,
             };
-            client.post_invoiceitems(&params).await.map_err(|e| {
+            let answer = client.post_invoiceitems(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
                     .in_step(3, "PostInvoiceitems")
-            })?
+            })?;
+            READ.check(&answer, 3, "PostInvoiceitems", true)?;
+            answer
         };
         Ok(curated::shape_item(&SHAPE, &item, false, &[]).into())
     }

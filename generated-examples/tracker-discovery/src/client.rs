@@ -172,6 +172,7 @@ impl Default for Resolvers {
 pub static PROJECT_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
     what: "project key",
     match_fields: &["/key"],
+    only: &[],
     id_field: "/id",
     name_field: "/key",
     ttl: std::time::Duration::from_secs(300),

@@ -164,6 +164,7 @@ impl Default for Resolvers {
 pub static PROJECT_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
     what: "project key",
     match_fields: &["/key"],
+    only: &[],
     id_field: "/id",
     name_field: "/key",
     ttl: std::time::Duration::from_secs(600),
@@ -223,6 +224,7 @@ impl Client {
 pub static USER_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
     what: "username",
     match_fields: &["/username"],
+    only: &[],
     id_field: "/id",
     name_field: "/username",
     ttl: std::time::Duration::from_secs(600),

@@ -235,6 +235,9 @@ pub struct ResolverSpec {
     /// JSON pointers into an item whose values the model may use, e.g. `&["/key"]`; matched
     /// exactly but case-insensitively.
     pub match_fields: &'static [&'static str],
+    /// Only the items whose field (a JSON pointer) has this text, ignoring case, are resolved to
+    /// (`&[("/type", "file")]`): the file's `where`.
+    pub only: &'static [(&'static str, &'static str)],
     /// JSON pointer of the id, e.g. `"/id"` (a string or a number, used as its text).
     pub id_field: &'static str,
     /// JSON pointer of the readable name shown back (usually `match_fields[0]`).
@@ -398,6 +401,13 @@ impl ResolverCache {
         let spec = self.spec;
         let entries: Vec<Entry> = items
             .iter()
+            .filter(|item| {
+                spec.only.iter().all(|(pointer, wanted)| {
+                    field_texts(item, pointer)
+                        .iter()
+                        .any(|text| text.trim().eq_ignore_ascii_case(wanted.trim()))
+                })
+            })
             .filter_map(|item| {
                 let id = field_text(item, spec.id_field).ok()?;
                 let names: Vec<String> = spec
@@ -556,6 +566,7 @@ pub fn field_texts(value: &Value, pointer: &str) -> Vec<String> {
         match (value, tokens.split_first()) {
             (Value::String(text), None) => out.push(text.clone()),
             (Value::Number(number), None) => out.push(number.to_string()),
+            (Value::Bool(flag), None) => out.push(flag.to_string()),
             (Value::Array(items), None) => {
                 for item in items {
                     walk(item, tokens, out);
@@ -1638,6 +1649,23 @@ pub fn text<T: serde::Serialize>(value: &T) -> String {
     }
 }
 
+/// The answer of a step whose list a `find` searches, every page walked: `items` at `pointer`
+/// (`"/data"` → `{"data": [...]}`; `""`: the list itself), which is all the find reads of it.
+pub fn list_answer(pointer: &str, items: Vec<Value>) -> Value {
+    let mut answer = Value::Array(items);
+    for segment in pointer
+        .split('/')
+        .skip(1)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+    {
+        let name = segment.replace("~1", "/").replace("~0", "~");
+        answer = Value::Object(Map::from_iter([(name, answer)]));
+    }
+    answer
+}
+
 /// `value` as the API takes it where a field is text: a number as its digits (an id the API gives
 /// as an integer, sent where it takes text), each item of a list so; anything else as it is.
 pub fn id_text(value: Value) -> Value {
@@ -1867,6 +1895,16 @@ mod tests {
         assert!(
             matches!(&error, ToolError::Answer(m) if m.contains("the API may have changed")),
             "{error:?}"
+        );
+    }
+
+    #[test]
+    fn a_walked_list_is_answered_at_its_place() {
+        assert_eq!(list_answer("", vec![json!(1)]), json!([1]));
+        assert_eq!(list_answer("/data", vec![json!(1)]), json!({"data": [1]}));
+        assert_eq!(
+            list_answer("/a/b~1c", vec![json!(1)]),
+            json!({"a": {"b/c": [1]}})
         );
     }
 
@@ -2301,6 +2339,7 @@ mod tests {
     static PROJECT_KEYS: ResolverSpec = ResolverSpec {
         what: "project key",
         match_fields: &["/key", "/name"],
+        only: &[],
         id_field: "/id",
         name_field: "/key",
         ttl: Duration::from_secs(300),
@@ -2309,6 +2348,7 @@ mod tests {
     static FRESH_EVERY_TIME: ResolverSpec = ResolverSpec {
         what: "project key",
         match_fields: &["/key"],
+        only: &[],
         id_field: "/id",
         name_field: "/key",
         ttl: Duration::ZERO,
@@ -2412,10 +2452,39 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn only_the_items_where_says_are_resolved_to() {
+        static FILES: ResolverSpec = ResolverSpec {
+            what: "file name",
+            match_fields: &["/name"],
+            only: &[("/type", "file")],
+            id_field: "/id",
+            name_field: "/name",
+            ttl: Duration::from_secs(300),
+        };
+        let cache = ResolverCache::new(&FILES);
+        let calls = AtomicUsize::new(0);
+        let entries = vec![
+            json!({"id": "d1", "name": "Reports", "type": "folder"}),
+            json!({"id": "f1", "name": "q1.pdf", "type": "file"}),
+            json!({"id": "f2", "name": "Reports", "type": "File"}),
+        ];
+        let id = cache
+            .resolve("reports", counted(&calls, entries.clone()))
+            .await;
+        assert_eq!(id.expect("only the file matches"), "f2");
+        let error = cache
+            .resolve("d1", counted(&calls, entries))
+            .await
+            .expect_err("a folder's id is no file's");
+        assert!(!text(error).contains("Reports (id d1)"));
+    }
+
+    #[tokio::test]
     async fn a_match_field_through_a_list_matches_any_of_its_values() {
         static DROPLETS: ResolverSpec = ResolverSpec {
             what: "droplet name or address",
             match_fields: &["/name", "/networks/v4/ip_address"],
+            only: &[],
             id_field: "/id",
             name_field: "/name",
             ttl: Duration::from_secs(300),
@@ -2449,6 +2518,7 @@ mod tests {
         static ARTISTS: ResolverSpec = ResolverSpec {
             what: "artist",
             match_fields: &["/name"],
+            only: &[],
             id_field: "/id",
             name_field: "/name",
             ttl: Duration::from_secs(300),
@@ -2481,6 +2551,7 @@ mod tests {
         static SLUGS: ResolverSpec = ResolverSpec {
             what: "category",
             match_fields: &["/name", "/slug"],
+            only: &[],
             id_field: "/slug",
             name_field: "/name",
             ttl: Duration::from_secs(300),
@@ -2556,6 +2627,7 @@ mod tests {
         static NO_ID: ResolverSpec = ResolverSpec {
             what: "project key",
             match_fields: &["/key"],
+            only: &[],
             id_field: "/uuid",
             name_field: "/key",
             ttl: Duration::from_secs(300),

@@ -712,6 +712,10 @@ pub mod tracker_change_issue_status {
         };
         let updated = {
             const STEP_ERRORS: &[(u16, &str)] = &[];
+
+            static READ: curated::Documented = curated::Documented::new(
+                r#"{"type":"object","properties":{"key":{"type":"string"},"title":{"type":"string"},"state":{"type":"integer"}},"required":["key","title","state"]}"#,
+            );
             let params = client::TransitionIssueParams {
                 issue_id: curated::from_answer(
                     1,
@@ -726,11 +730,13 @@ pub mod tracker_change_issue_status {
                     &curated::value_at(&transition, "/id"),
                 )?,
             };
-            client.transition_issue(&params).await.map_err(|e| {
+            let answer = client.transition_issue(&params).await.map_err(|e| {
                 e.explain(STEP_ERRORS, &vars)
                     .explain(ERRORS, &vars)
                     .in_step(5, "transitionIssue")
-            })?
+            })?;
+            READ.check(&answer, 5, "transitionIssue", true)?;
+            answer
         };
         Ok(curated::shape_item(&SHAPE, &updated, false, &[]).into())
     }
