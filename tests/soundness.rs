@@ -3534,12 +3534,17 @@ fn a_find_over_one_page_of_a_list_the_file_pages_is_a_warning_pointing_to_a_reso
             .output()
             .expect("mcpgen runs")
     };
-    let tool = |args: &str| {
+    // `also` is a later step that reads the page too (then the find sees only that page).
+    let tool = |args: &str, also: &str| {
         format!(
-            "\npagination: {{ style: cursor, cursor_param: starting_after, size_param: limit, last_item_cursor: id, has_more: has_more }}\n\ntools:\n  customer_by_email:\n    description: >-\n      Show the customer with an email address. Returns the customer's id and email.\n    params:\n      email: {{ type: string, description: \"Email, for example ada@example.com\" }}\n    steps:\n      - call: listCustomers\n        as: page\n        args: {args}\n      - find: $page.data\n        where: {{ email: $email }}\n        as: customer\n    results:\n      from: $customer\n      fields: {{ id: id, email: email }}\n\n"
+            "\npagination: {{ style: cursor, cursor_param: starting_after, size_param: limit, last_item_cursor: id, has_more: has_more }}\n\ntools:\n  customer_by_email:\n    description: >-\n      Show the customer with an email address. Returns the customer's id and email.\n    params:\n      email: {{ type: string, description: \"Email, for example ada@example.com\" }}\n    steps:\n      - call: listCustomers\n        as: page\n        args: {args}\n      - find: $page.data\n        where: {{ email: $email }}\n        as: customer\n{also}    results:\n      from: $customer\n      fields: {{ id: id, email: email }}\n\n"
         )
     };
-    let output = check(&curation_with(&[("\ntools:\n", &tool("{}"))]));
+    let reads_page_too = "      - stop_if: { equal: [$page.has_more, true], result: $customer }\n";
+    let output = check(&curation_with(&[(
+        "\ntools:\n",
+        &tool("{}", reads_page_too),
+    )]));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "{stderr}");
     assert!(
@@ -3547,11 +3552,18 @@ fn a_find_over_one_page_of_a_list_the_file_pages_is_a_warning_pointing_to_a_reso
         "{stderr}"
     );
     assert!(
-        stderr.contains("a resolver walks every page (`list: listCustomers`"),
+        stderr.contains("else a resolver does (`list: listCustomers`"),
         "{stderr}"
     );
+    // A find that is all that reads the page searches every page: no warning.
+    let output = check(&curation_with(&[("\ntools:\n", &tool("{}", ""))]));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("reads only the first page"), "{stderr}");
     // A step that sets the page size itself reads the page it asked for, deliberately.
-    let output = check(&curation_with(&[("\ntools:\n", &tool("{ limit: 100 }"))]));
+    let output = check(&curation_with(&[(
+        "\ntools:\n",
+        &tool("{ limit: 100 }", reads_page_too),
+    )]));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!stderr.contains("reads only the first page"), "{stderr}");
 }
@@ -3648,10 +3660,12 @@ fn a_text_answer_to_a_write_with_result_fields_is_an_error_saying_the_change_was
     );
     assert_eq!(result["isError"], true, "never an empty success: {result}");
     let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    // The step whose answer the result's fields read is named, and the model is told the
+    // change was most likely made.
     assert!(
         text.starts_with(
-            "The API accepted the call, but its answer does not have the shape the API documents"
-        ),
+            "The API accepted step 2 (createPost), but its answer does not have the shape the API documents"
+        ) && text.contains("The change was most likely made: do not call again"),
         "{text}"
     );
     let received = log.lock().expect("the log").clone();
