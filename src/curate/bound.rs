@@ -32,7 +32,8 @@ use super::model::{
 };
 use super::responses::Declared;
 use super::schema::{
-    dotted, is_array, json_types, operation_inputs, pointer, schema_at, success_schema,
+    dotted, is_array, json_types, nested_input, operation_inputs, pointer, schema_at,
+    success_schema,
 };
 use super::semantics::{
     Reference, Written, find_walks, glob_matches, is_searched, lookup_param, paging_param_names,
@@ -906,16 +907,17 @@ impl<'a> Binder<'a> {
         let mut params = Vec::new();
         // The parameters that fill a field inside an object input (`from: content.raw`): the
         // input, the path below it, and the parameter's index.
-        let mut nested: Vec<(String, Vec<String>, usize)> = Vec::new();
+        let mut nested_params: Vec<(String, Vec<String>, usize)> = Vec::new();
         for (param_name, param) in &spec.params {
             let api = param
                 .from
                 .as_ref()
                 .map_or(param_name.value.as_str(), |f| f.value.as_str());
             let only_templated = param.from.is_none() && in_templates.contains(&param_name.value);
+            // `check` reported a field the object lacks.
             let inside = match call.filter(|_| !only_templated) {
                 Some(_) if !api_inputs.iter().any(|(n, _, _)| n == api) => {
-                    nested_input(&api_inputs, api)
+                    nested_input(&api_inputs, api).and_then(Result::ok)
                 }
                 _ => None,
             };
@@ -923,13 +925,13 @@ impl<'a> Binder<'a> {
                 .filter(|_| !only_templated)
                 .and_then(|_| api_inputs.iter().find(|(n, _, _)| n == api));
             let mut bound = match &inside {
-                Some((_, _, field)) => self.param(param_name, param, Some(field))?,
+                Some(nested) => self.param(param_name, param, Some(&nested.field))?,
                 None => self.param(param_name, param, api_input)?,
             };
-            if let Some((top, path, _)) = inside {
+            if let Some(nested) = inside {
                 // Filled inside the object the call builds, not as an input of its own.
                 bound.slot = None;
-                nested.push((top, path, params.len()));
+                nested_params.push((nested.input, nested.path, params.len()));
             }
             bound.fills = self.step_slots(spec, &param_name.value).unwrap_or_default();
             params.push(bound);
@@ -988,7 +990,7 @@ impl<'a> Binder<'a> {
                     .collect::<Result<_, Diagnostic>>()?;
                 // Each object input some parameters fill fields of: the object, around the
                 // fields the file fixes in it.
-                for (top, path, index) in &nested {
+                for (top, path, index) in &nested_params {
                     let position = match fixed.iter().position(|(name, _)| name == top) {
                         Some(position) => position,
                         None => {
@@ -1000,7 +1002,7 @@ impl<'a> Binder<'a> {
                     fixed[position].1 = place(object, path, Arg::Param(*index));
                 }
                 for (name, value) in &mut fixed {
-                    if nested.iter().any(|(top, _, _)| top == name) {
+                    if nested_params.iter().any(|(top, _, _)| top == name) {
                         let slot = api_inputs
                             .iter()
                             .find(|(n, _, _)| n == name)
@@ -1704,51 +1706,6 @@ fn equal_pair(
     <[Arg; 2]>::try_from(values)
         .map(|[left, right]| (left, right))
         .map_err(|_| Diagnostic::error(equal.at, "`equal` compares two values"))
-}
-
-/// The field a dotted `from` (`content.raw`) names inside one of `inputs`: the input's name,
-/// the path below it, and the field as an input (its dotted name, schema, and whether the API
-/// requires it); `None` when the first part is no input. As `check` reads it.
-fn nested_input(
-    inputs: &[(String, Value, bool)],
-    from: &str,
-) -> Option<(String, Vec<String>, super::schema::Input)> {
-    let (top, rest) = from.split_once('.')?;
-    let (_, schema, top_required) = inputs.iter().find(|(n, _, _)| n == top)?;
-    let field = schema_at(schema, rest)
-        .ok()?
-        .map_or(Value::Bool(true), |f| f.into_owned());
-    let mut required = *top_required;
-    let mut object = schema;
-    for part in rest.split('.') {
-        let object_schema = crate::curate::schema::deref(schema, object);
-        let own = object_schema
-            .get("required")
-            .and_then(Value::as_array)
-            .is_some_and(|r| r.iter().any(|n| n == part));
-        let in_parts = object_schema
-            .get("allOf")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .any(|p| {
-                p.get("required")
-                    .and_then(Value::as_array)
-                    .is_some_and(|r| r.iter().any(|n| n == part))
-            });
-        required = required && (own || in_parts);
-        match crate::curate::schema::object_properties(schema, object_schema)
-            .and_then(|p| p.into_iter().find(|(n, _)| n.as_str() == part))
-        {
-            Some((_, inner)) => object = inner,
-            None => break,
-        }
-    }
-    Some((
-        top.to_string(),
-        rest.split('.').map(str::to_string).collect(),
-        (from.to_string(), field, required),
-    ))
 }
 
 /// `object` (an object the file fixes, or one being built) with `value` placed at `path`, the

@@ -12,8 +12,8 @@ use super::model::{
     ParamType, Resolver, Results, Spanned, Step, Template, TemplateFault, ToolSpec,
 };
 use super::schema::{
-    is_array, items_of, json_types, object_properties, only_array, operation_inputs, schema_at,
-    success_schema,
+    is_array, items_of, json_types, nested_input, object_properties, only_array, operation_inputs,
+    required_properties, schema_at, success_schema,
 };
 use super::semantics::{
     EACH, IF_PRESENT, ITEM, Reference, SEARCHED, Written, find_walks, glob_matches, is_searched,
@@ -769,21 +769,7 @@ impl<'a> Checker<'a> {
         if pagination.style.value == PagingStyle::Link
             && pagination.next_link.is_none()
             && let Some(schema) = success_schema(operation)
-            && let Some(field) = [
-                "next",
-                "next_page",
-                "nextPage",
-                "next_url",
-                "nextUrl",
-                "nextLink",
-            ]
-            .into_iter()
-            .find(|name| {
-                schema_at(schema, name)
-                    .ok()
-                    .flatten()
-                    .is_some_and(|slot| json_types(any_branch(&slot)).contains(&"string"))
-            })
+            && let Some(field) = next_page_field(schema, None)
         {
             let mut d = Diagnostic::error(
                 at,
@@ -1921,41 +1907,25 @@ impl<'a> Checker<'a> {
         }
     }
 
-    /// The input a dotted `from` (`content.raw`) fills inside one of `inputs`: the input's name,
-    /// the field's schema and whether the API requires it (the input and each object on the way
-    /// require the next); `Ok(None)` when `from` has no dot or its first part is no input; `Err`
-    /// with the input's name after reporting a field the object does not have.
+    /// The input a dotted `from` (`content.raw`) fills inside one of `inputs`: its name, the
+    /// field's schema and whether the API requires it ([`nested_input`]); `Ok(None)` when `from`
+    /// has no dot or its first part is no input; `Err` with the input's name after reporting a
+    /// field the object does not have.
     fn nested_input(
         &mut self,
-        inputs: &[(String, Value, bool)],
+        inputs: &[super::schema::Input],
         from: &str,
         at: At,
         operation: &str,
     ) -> Result<Option<super::schema::Input>, String> {
-        let Some((top, rest)) = from.split_once('.') else {
-            return Ok(None);
-        };
-        let Some((_, schema, top_required)) = inputs.iter().find(|(n, _, _)| n == top) else {
-            return Ok(None);
-        };
-        match schema_at(schema, rest) {
-            Ok(Some(field)) => {
-                let mut required = *top_required;
-                let mut object = schema;
-                for part in rest.split('.') {
-                    let object_schema = super::schema::deref(schema, object);
-                    required = required && required_properties(object_schema).contains(&part);
-                    match super::schema::object_properties(schema, object_schema)
-                        .and_then(|p| p.into_iter().find(|(n, _)| n.as_str() == part))
-                    {
-                        Some((_, inner)) => object = inner,
-                        None => break,
-                    }
-                }
-                Ok(Some((top.to_string(), field.into_owned(), required)))
+        match nested_input(inputs, from) {
+            None => Ok(None),
+            Some(Ok(nested)) => {
+                let (_, schema, required) = nested.field;
+                Ok(Some((nested.input, schema, required)))
             }
-            Ok(None) => Ok(Some((top.to_string(), Value::Bool(true), false))),
-            Err((part, available)) => {
+            Some(Err((part, available))) => {
+                let top = from.split('.').next().unwrap_or(from);
                 let d = Diagnostic::error(
                     at,
                     format!("`{top}` of `{operation}` has no field `{part}`"),
@@ -4262,43 +4232,35 @@ fn own_address_beside_next(schema: &Value, path: &str) -> Option<String> {
     ) {
         return None;
     }
-    [
-        "next",
-        "next_page",
-        "nextPage",
-        "next_url",
-        "nextUrl",
-        "nextLink",
-        "next_link",
-    ]
-    .into_iter()
-    .map(|name| match parent {
-        Some(parent) => format!("{parent}.{name}"),
-        None => name.to_string(),
-    })
-    .find(|next| {
-        schema_at(schema, next)
-            .ok()
-            .flatten()
-            .is_some_and(|slot| json_types(any_branch(&slot)).contains(&"string"))
-    })
+    next_page_field(schema, parent)
 }
 
-/// The properties an object schema requires, its parts' (`allOf`) together.
-fn required_properties(schema: &Value) -> Vec<&str> {
-    let own = schema
-        .get("required")
-        .and_then(Value::as_array)
+/// The names an answer gives the next page's URL by.
+const NEXT_PAGE_FIELDS: [&str; 7] = [
+    "next",
+    "next_page",
+    "nextPage",
+    "next_url",
+    "nextUrl",
+    "nextLink",
+    "next_link",
+];
+
+/// The path of a text field named for the next page's URL in the answer `schema`, beside the
+/// field `parent` (at the top without one).
+fn next_page_field(schema: &Value, parent: Option<&str>) -> Option<String> {
+    NEXT_PAGE_FIELDS
         .into_iter()
-        .flatten()
-        .filter_map(Value::as_str);
-    let parts = schema
-        .get("allOf")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .flat_map(required_properties);
-    own.chain(parts).collect()
+        .map(|name| match parent {
+            Some(parent) => format!("{parent}.{name}"),
+            None => name.to_string(),
+        })
+        .find(|next| {
+            schema_at(schema, next)
+                .ok()
+                .flatten()
+                .is_some_and(|slot| json_types(any_branch(&slot)).contains(&"string"))
+        })
 }
 
 fn types_fit(source: &[&str], wanted: &[&str]) -> bool {

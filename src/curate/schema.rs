@@ -198,6 +198,67 @@ pub fn is_array(schema: &Value) -> bool {
 /// One input of an operation: its name, its schema and whether the API requires it.
 pub type Input = (String, Value, bool);
 
+/// A field inside an object input, named by a dotted `from` (`content.raw`).
+pub struct NestedInput {
+    /// The input the object is (`content`).
+    pub input: String,
+    /// The path below it (`["raw"]`).
+    pub path: Vec<String>,
+    /// The field as an input: its dotted name, its schema (`true` where the object does not
+    /// say), and whether the API requires it (the input and every object on the way require the
+    /// next).
+    pub field: Input,
+}
+
+/// The field a dotted `from` names inside one of `inputs`; `None` when `from` has no dot or its
+/// first part is no input; `Err` with the part the object lacks and the fields it has. One
+/// reading for `check` and `bind`.
+pub fn nested_input(
+    inputs: &[Input],
+    from: &str,
+) -> Option<Result<NestedInput, (String, Vec<String>)>> {
+    let (top, rest) = from.split_once('.')?;
+    let (_, schema, top_required) = inputs.iter().find(|(n, _, _)| n == top)?;
+    let field = match schema_at(schema, rest) {
+        Ok(field) => field.map_or(Value::Bool(true), Cow::into_owned),
+        Err(missing) => return Some(Err(missing)),
+    };
+    let mut required = *top_required;
+    let mut object = schema;
+    for part in rest.split('.') {
+        let object_schema = deref(schema, object);
+        required = required && required_properties(object_schema).contains(&part);
+        match object_properties(schema, object_schema)
+            .and_then(|p| p.into_iter().find(|(n, _)| n.as_str() == part))
+        {
+            Some((_, inner)) => object = inner,
+            None => break,
+        }
+    }
+    Some(Ok(NestedInput {
+        input: top.to_string(),
+        path: rest.split('.').map(str::to_string).collect(),
+        field: (from.to_string(), field, required),
+    }))
+}
+
+/// The properties an object schema requires, its parts' (`allOf`) together.
+pub(crate) fn required_properties(schema: &Value) -> Vec<&str> {
+    let own = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str);
+    let parts = schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .flat_map(required_properties);
+    own.chain(parts).collect()
+}
+
 /// The operation's inputs by name: parameters, and the properties of an object body.
 pub fn operation_inputs(operation: &Operation) -> Vec<(String, Value, bool)> {
     let mut inputs: Vec<(Value, bool)> = operation

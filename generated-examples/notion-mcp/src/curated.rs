@@ -562,41 +562,18 @@ fn find(loaded: &Loaded, what: &str, value: &str) -> Result<Option<String>, Tool
 /// The texts at `pointer` in `value`, which may pass lists: a name takes that field of every
 /// item (`/networks/v4/ip_address`: every address of every network), a number one item.
 pub fn field_texts(value: &Value, pointer: &str) -> Vec<String> {
-    fn walk(value: &Value, tokens: &[String], out: &mut Vec<String>) {
-        match (value, tokens.split_first()) {
-            (Value::String(text), None) => out.push(text.clone()),
-            (Value::Number(number), None) => out.push(number.to_string()),
-            (Value::Bool(flag), None) => out.push(flag.to_string()),
-            (Value::Array(items), None) => {
-                for item in items {
-                    walk(item, tokens, out);
-                }
-            }
-            (Value::Array(items), Some((token, _))) if token.parse::<usize>().is_err() => {
-                for item in items {
-                    walk(item, tokens, out);
-                }
-            }
-            (Value::Array(items), Some((token, rest))) => {
-                if let Some(item) = token.parse::<usize>().ok().and_then(|i| items.get(i)) {
-                    walk(item, rest, out);
-                }
-            }
-            (Value::Object(object), Some((token, rest))) => {
-                if let Some(inner) = object.get(token) {
-                    walk(inner, rest, out);
-                }
-            }
-            _ => {}
+    // Scalars as text, a list's items each (the values of every item a path passed).
+    fn texts(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::String(text) => out.push(text.clone()),
+            Value::Number(number) => out.push(number.to_string()),
+            Value::Bool(flag) => out.push(flag.to_string()),
+            Value::Array(items) => items.iter().for_each(|item| texts(item, out)),
+            Value::Null | Value::Object(_) => {}
         }
     }
-    let tokens: Vec<String> = pointer
-        .split('/')
-        .skip(1)
-        .map(|token| token.replace("~1", "/").replace("~0", "~"))
-        .collect();
     let mut out = Vec::new();
-    walk(value, &tokens, &mut out);
+    texts(&value_at(value, pointer), &mut out);
     out
 }
 
