@@ -11,6 +11,7 @@ mod schema;
 mod swagger2;
 mod unused;
 mod validate;
+mod yaml;
 
 use std::path::{Path, PathBuf};
 
@@ -66,6 +67,27 @@ pub fn load(path: &Path) -> Result<Api, LoadError> {
 
 /// [`load`], with external `$ref`s read from anywhere under `refs_root` when given.
 pub fn load_with(path: &Path, refs_root: Option<&Path>) -> Result<Api, LoadError> {
+    load_keeping(path, refs_root, None)
+}
+
+/// What a caller that reads only part of each operation's success response schema keeps of it
+/// (see [`load_keeping`]).
+pub struct Answers<'a> {
+    /// Only when the document has more operations than this.
+    pub above: usize,
+    /// What is kept of a converted schema.
+    pub keep: &'a dyn Fn(&Value) -> Value,
+}
+
+/// [`load_with`], keeping of each operation's success response schema only what `answers` keeps,
+/// as each is converted: a large API's answers are most of what loading holds, and a caller that
+/// reads a little of each (the discovery tools) need not hold them whole. The warnings are those
+/// of the whole schemas.
+pub fn load_keeping(
+    path: &Path,
+    refs_root: Option<&Path>,
+    answers: Option<&Answers>,
+) -> Result<Api, LoadError> {
     let error = errors_in(path);
     let bytes =
         std::fs::read(path).map_err(|e| error(None, format!("cannot read the file: {e}")))?;
@@ -81,7 +103,7 @@ pub fn load_with(path: &Path, refs_root: Option<&Path>) -> Result<Api, LoadError
     let document = parse_document(&text).map_err(|message| error(None, message))?;
     // A large description's text is megabytes; only its parsed values are needed from here on.
     drop(text);
-    load_document(path, document, refs_root)
+    load_document(path, document, refs_root, answers)
 }
 
 /// Normalizes the document `text`, read from `path` (which names it in errors, and whose folder
@@ -94,15 +116,20 @@ pub fn load_text(path: &Path, text: &str) -> Result<Api, LoadError> {
 pub fn load_text_with(path: &Path, text: &str, refs_root: Option<&Path>) -> Result<Api, LoadError> {
     let error = errors_in(path);
     let document = parse_document(text).map_err(|message| error(None, message))?;
-    load_document(path, document, refs_root)
+    load_document(path, document, refs_root, None)
 }
 
 /// Normalizes the parsed document read from `path`. Its errors and warnings name the file they
 /// are in (an external file a `$ref` named, when they are in one), with the line and column.
-fn load_document(path: &Path, document: Value, refs_root: Option<&Path>) -> Result<Api, LoadError> {
+fn load_document(
+    path: &Path,
+    document: Value,
+    refs_root: Option<&Path>,
+    answers: Option<&Answers>,
+) -> Result<Api, LoadError> {
     let mut places = Places::new(path, document.get("swagger").is_some());
     let invalid = validate::against_specification(&document);
-    let api = normalize(path, document, refs_root, &mut places);
+    let api = normalize(path, document, refs_root, answers, &mut places);
     match api {
         Ok(mut api) => {
             // What makes the document invalid comes first: the repairs often follow from it.
@@ -131,6 +158,7 @@ fn normalize(
     path: &Path,
     document: Value,
     refs_root: Option<&Path>,
+    answers: Option<&Answers>,
     places: &mut Places,
 ) -> Result<Api, LoadError> {
     let error = errors_in(path);
@@ -155,6 +183,7 @@ fn normalize(
         false => take_paths(&mut document),
     };
     let mut api = Loader::new(&document)
+        .keeping(answers)
         .api(paths)
         .map_err(|(pointer, message)| error(Some(pointer), message))?;
     if api.operations.is_empty() {
@@ -329,58 +358,12 @@ fn parse(text: &str, leave_out_unused: bool) -> Result<Value, String> {
         }
         false => None,
     };
-    let mut yaml: yaml_serde::Value =
-        yaml_serde::from_str(trimmed).map_err(|e| match &json_error {
-            Some(json_error) => json_error.clone(),
+    yaml::parse(trimmed, leave_out_unused).map_err(|error| match error {
+        yaml::Error::Syntax(e) => match json_error {
+            Some(json_error) => json_error,
             None => format!("not valid YAML or JSON: {e}"),
-        })?;
-    if leave_out_unused {
-        unused::remove_from_yaml(&mut yaml);
-    }
-    yaml_to_json(yaml)
-}
-
-fn yaml_to_json(value: yaml_serde::Value) -> Result<Value, String> {
-    use yaml_serde::Value as Y;
-    Ok(match value {
-        Y::Null => Value::Null,
-        Y::Bool(b) => Value::Bool(b),
-        Y::Number(n) => {
-            if let Some(i) = n.as_i64() {
-                Value::from(i)
-            } else if let Some(u) = n.as_u64() {
-                Value::from(u)
-            } else {
-                n.as_f64()
-                    .and_then(serde_json::Number::from_f64)
-                    .map(Value::Number)
-                    .unwrap_or(Value::Null)
-            }
-        }
-        Y::String(s) => Value::String(s),
-        Y::Sequence(items) => Value::Array(
-            items
-                .into_iter()
-                .map(yaml_to_json)
-                .collect::<Result<_, _>>()?,
-        ),
-        Y::Mapping(mapping) => {
-            let mut object = Map::new();
-            for (key, value) in mapping {
-                let key = match key {
-                    Y::String(s) => s,
-                    Y::Number(n) => n.to_string(),
-                    Y::Bool(b) => b.to_string(),
-                    Y::Null => "null".to_string(),
-                    other => {
-                        return Err(format!("a mapping key is not a scalar: {other:?}"));
-                    }
-                };
-                object.insert(key, yaml_to_json(value)?);
-            }
-            Value::Object(object)
-        }
-        Y::Tagged(tagged) => yaml_to_json(tagged.value)?,
+        },
+        yaml::Error::Key(message) => message,
     })
 }
 
@@ -442,6 +425,10 @@ type Fail = (String, String);
 struct Loader<'a> {
     root: &'a Value,
     schemas: SchemaContext,
+    /// What is kept of each success response schema (see [`load_keeping`]).
+    answers: Option<&'a Answers<'a>>,
+    /// The document has more operations than `answers` says: only what it keeps is kept.
+    keep_answers: std::cell::Cell<bool>,
 }
 
 /// Why a mapping without an `openapi` field is refused: the versions mcpgen reads, and, when its
@@ -467,7 +454,33 @@ impl<'a> Loader<'a> {
         Self {
             root,
             schemas: SchemaContext::default(),
+            answers: None,
+            keep_answers: std::cell::Cell::new(false),
         }
+    }
+
+    fn keeping(mut self, answers: Option<&'a Answers<'a>>) -> Self {
+        self.answers = answers;
+        self
+    }
+
+    /// How many operations the path items `paths` have: one per method of each (a `$ref` to a
+    /// path item followed), as [`Self::path_operations`] makes them.
+    fn operation_count<'v>(
+        &'v self,
+        paths: impl Iterator<Item = (&'v String, &'v Value)>,
+    ) -> usize {
+        paths
+            .map(|(path, item)| {
+                let pointer = format!("/paths/{}", pointer_token(path));
+                self.deref(item, &pointer).map_or(0, |(item, _)| {
+                    Method::ALL
+                        .iter()
+                        .filter(|method| item.get(method.key()).is_some())
+                        .count()
+                })
+            })
+            .sum()
     }
 
     /// The API of the document; `paths`, when given, is its `paths` mapping taken out of it
@@ -621,6 +634,18 @@ impl<'a> Loader<'a> {
         root: &Map<String, Value>,
         paths: Option<Map<String, Value>>,
     ) -> Result<Vec<Operation>, Fail> {
+        if let Some(answers) = self.answers {
+            let count = match &paths {
+                Some(paths) => self.operation_count(paths.iter()),
+                None => self.operation_count(
+                    root.get("paths")
+                        .and_then(Value::as_object)
+                        .into_iter()
+                        .flatten(),
+                ),
+            };
+            self.keep_answers.set(count > answers.above);
+        }
         let mut operations = Vec::new();
         match paths {
             Some(paths) => {
@@ -937,6 +962,10 @@ impl<'a> Loader<'a> {
                 None => None,
             },
             None => None,
+        };
+        let schema = match self.answers.filter(|_| self.keep_answers.get()) {
+            Some(answers) => schema.map(|schema| (answers.keep)(&schema)),
+            None => schema,
         };
         Ok(Some(Response {
             status: code.to_string(),

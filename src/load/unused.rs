@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 /// Where in the document a mapping is, for what is left out of it.
 #[derive(Debug, Clone, Copy)]
-enum Part {
+pub(super) enum Part {
     /// The document's root: `webhooks` and `x-webhooks` are left out.
     Root,
     /// The root's `components`: `examples` is left out.
@@ -21,7 +21,8 @@ enum Part {
 }
 
 impl Part {
-    fn leaves_out(self, key: &str) -> bool {
+    /// Whether the entry `key` of a mapping in this part is left out.
+    pub(super) fn leaves_out(self, key: &str) -> bool {
         match self {
             Part::Root => matches!(key, "webhooks" | "x-webhooks"),
             Part::Components => key == "examples",
@@ -35,28 +36,6 @@ pub fn parse_json(text: &str) -> serde_json::Result<Value> {
     let value = Part::Root.deserialize(&mut deserializer)?;
     deserializer.end()?;
     Ok(value)
-}
-
-/// Removes the unused parts from a parsed YAML document.
-pub fn remove_from_yaml(document: &mut yaml_serde::Value) {
-    let Some(root) = document.as_mapping_mut() else {
-        return;
-    };
-    root.retain(|key, value| {
-        let left_out = key.as_str().is_some_and(|key| Part::Root.leaves_out(key));
-        !left_out || value.as_mapping().is_some_and(|m| !m.is_empty())
-    });
-    for (key, value) in root.iter_mut() {
-        if key.as_str().is_some_and(|key| Part::Root.leaves_out(key)) {
-            *value = yaml_serde::Value::Mapping(yaml_serde::Mapping::new());
-        }
-    }
-    if let Some(components) = root.get_mut("components").and_then(|c| c.as_mapping_mut()) {
-        components.retain(|key, _| {
-            !key.as_str()
-                .is_some_and(|key| Part::Components.leaves_out(key))
-        });
-    }
 }
 
 /// Reads a value without keeping it, telling whether it was a mapping with entries.
@@ -238,18 +217,5 @@ mod tests {
             .to_string();
         assert_eq!(ours, theirs);
         assert!(parse_json("{} trailing").is_err());
-    }
-
-    #[test]
-    fn yaml_documents_lose_the_same_parts() {
-        let mut yaml: yaml_serde::Value = yaml_serde::from_str(
-            "openapi: 3.1.0\nwebhooks: {a: 1}\nx-webhooks: {}\ncomponents:\n  examples: {b: 2}\n  schemas: {C: {}}\n",
-        )
-        .unwrap();
-        remove_from_yaml(&mut yaml);
-        let expected: yaml_serde::Value =
-            yaml_serde::from_str("openapi: 3.1.0\nwebhooks: {}\ncomponents:\n  schemas: {C: {}}\n")
-                .unwrap();
-        assert_eq!(yaml, expected);
     }
 }

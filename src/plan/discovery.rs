@@ -506,6 +506,174 @@ fn brief_schema(schema: &Value, depth: usize) -> Value {
     Value::Object(out)
 }
 
+/// The part of an operation's success response `schema` that the discovery tools read ([`returns`]
+/// and [`objects`] give the same of it as of the whole schema), the rest left out: the loader
+/// keeps only this of each answer when the discovery tools reach every operation, and in an API
+/// like Stripe's the answers' schemas, whole, are most of what loading holds.
+pub fn answer_as_read(schema: &Value) -> Value {
+    let mut read = Read::default();
+    read_brief(schema, 2, &mut read);
+    read_object(schema, schema, &[], 2, &mut read);
+    read.copy(schema)
+}
+
+/// The places in a schema something reads: a tree of keys (array indexes as text).
+#[derive(Default)]
+struct Read {
+    /// The value here is read whole.
+    whole: bool,
+    inside: std::collections::HashMap<String, Read>,
+}
+
+impl Read {
+    fn at(&mut self, key: &str) -> &mut Read {
+        self.inside.entry(key.to_string()).or_default()
+    }
+
+    fn at_path(&mut self, path: &[String]) -> &mut Read {
+        path.iter().fold(self, |read, key| read.at(key))
+    }
+
+    /// The value `key` of this one is read whole, when there is one.
+    fn whole_at(&mut self, value: &Value, key: &str) {
+        if value.get(key).is_some() {
+            self.at(key).whole = true;
+        }
+    }
+
+    /// What of `value` is read: a mapping keeps the entries read, in its order; a list keeps its
+    /// length, the items nothing reads being null.
+    fn copy(&self, value: &Value) -> Value {
+        if self.whole {
+            return value.clone();
+        }
+        match value {
+            Value::Object(object) => Value::Object(
+                object
+                    .iter()
+                    .filter_map(|(key, value)| {
+                        Some((key.clone(), self.inside.get(key)?.copy(value)))
+                    })
+                    .collect(),
+            ),
+            Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, item)| {
+                        self.inside
+                            .get(&i.to_string())
+                            .map_or(Value::Null, |read| read.copy(item))
+                    })
+                    .collect(),
+            ),
+            scalar => scalar.clone(),
+        }
+    }
+}
+
+/// Marks what [`brief_schema`] reads of `schema`.
+fn read_brief(schema: &Value, depth: usize, read: &mut Read) {
+    let Some(object) = schema.as_object() else {
+        return;
+    };
+    for key in ["type", "format", "enum", "$ref"] {
+        read.whole_at(schema, key);
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(items)) = object.get(key)
+            && depth > 0
+        {
+            let read = read.at(key);
+            for (i, item) in items.iter().enumerate() {
+                read_brief(item, depth - 1, read.at(&i.to_string()));
+            }
+        }
+    }
+    if let Some(items) = object.get("items") {
+        read_brief(items, depth, read.at("items"));
+    }
+    if let Some(Value::Object(properties)) = object.get("properties") {
+        let read = read.at("properties");
+        for (name, property) in properties {
+            let read = read.at(name);
+            if depth > 1 {
+                read_brief(property, depth - 1, read);
+            } else {
+                read.whole_at(property, "type");
+            }
+        }
+    }
+}
+
+/// Marks what [`describe_object`] reads of `schema`, at `path` in `root` (`read` is the root's).
+fn read_object(root: &Value, schema: &Value, path: &[String], depth: usize, read: &mut Read) {
+    let (schema, mut path) = read_resolve(root, schema, path.to_vec(), read);
+    let here = read.at_path(&path);
+    for key in ["title", "description"] {
+        here.whole_at(schema, key);
+    }
+    if depth == 0 {
+        return;
+    }
+    let inside = |path: &mut Vec<String>, keys: &[&str], value: &Value, read: &mut Read| {
+        let length = path.len();
+        path.extend(keys.iter().map(|key| key.to_string()));
+        read_object(root, value, path, depth - 1, read);
+        path.truncate(length);
+    };
+    if let Some(items) = schema.get("items") {
+        inside(&mut path, &["items"], items, read);
+    }
+    for key in ["data", "items"] {
+        if let Some(list) = schema
+            .get("properties")
+            .and_then(|properties| properties.get(key))
+        {
+            let mut list_path = path.clone();
+            list_path.extend(["properties".to_string(), key.to_string()]);
+            read.at_path(&list_path);
+            let (list, mut list_path) = read_resolve(root, list, list_path, read);
+            if let Some(items) = list.get("items") {
+                inside(&mut list_path, &["items"], items, read);
+            }
+        }
+    }
+    for key in ["oneOf", "anyOf", "allOf"] {
+        if let Some(Value::Array(branches)) = schema.get(key) {
+            for (i, branch) in branches.iter().take(3).enumerate() {
+                inside(&mut path, &[key, &i.to_string()], branch, read);
+            }
+        }
+    }
+}
+
+/// Marks what [`resolve`] reads following `schema` (at `path`) through `root`'s `$defs`, and
+/// returns where it ends.
+fn read_resolve<'a>(
+    root: &'a Value,
+    schema: &'a Value,
+    path: Vec<String>,
+    read: &mut Read,
+) -> (&'a Value, Vec<String>) {
+    let (mut schema, mut path) = (schema, path);
+    for _ in 0..5 {
+        read.at_path(&path).whole_at(schema, "$ref");
+        let Some((name, target)) = schema
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| reference.strip_prefix("#/$defs/"))
+            .and_then(|name| Some((name, root.get("$defs")?.get(name)?)))
+        else {
+            break;
+        };
+        path = vec!["$defs".to_string(), name.to_string()];
+        read.at_path(&path);
+        schema = target;
+    }
+    (schema, path)
+}
+
 fn search_definition(
     name: &str,
     describe: &str,
@@ -701,5 +869,81 @@ fn call_definition(
         })),
         annotations,
         action: Action::Discovery(DiscoveryTool::Call),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn operation_answering(schema: Value) -> Operation {
+        let mut api = crate::load::load_text(
+            std::path::Path::new("openapi.yaml"),
+            "openapi: 3.1.0\ninfo: {title: A, version: '1'}\npaths:\n  /a:\n    get:\n      responses:\n        '200': {description: ok}\n",
+        )
+        .expect("the document loads");
+        let mut operation = api.operations.remove(0);
+        operation
+            .success
+            .as_mut()
+            .expect("a success response")
+            .schema = Some(schema);
+        operation
+    }
+
+    #[test]
+    fn what_is_kept_of_an_answer_is_described_and_briefed_as_the_whole_answer() {
+        let schema = json!({
+            "title": "List",
+            "description": "A list of charges.\n\nMore.",
+            "type": "object",
+            "required": ["data"],
+            "properties": {
+                "object": { "type": "string", "enum": ["list"], "description": "Dropped." },
+                "data": { "$ref": "#/$defs/Charges" },
+                "url": { "type": "string", "maxLength": 5000 },
+                "nested": {
+                    "type": "object",
+                    "properties": { "deep": { "type": "integer", "description": "Dropped." } }
+                },
+                "choice": {
+                    "anyOf": [
+                        { "$ref": "#/$defs/Charge" },
+                        { "type": "string", "description": "An id." },
+                        { "type": "null" },
+                        { "type": "object", "description": "A fourth." }
+                    ]
+                }
+            },
+            "$defs": {
+                "Charges": { "type": "array", "items": { "$ref": "#/$defs/Charge" } },
+                "Charge": {
+                    "description": "A charge. It moves money.",
+                    "type": "object",
+                    "properties": { "id": { "type": "string" }, "amount": { "type": "integer" } }
+                },
+                "Unused": { "type": "object", "description": "Nothing reads this." }
+            }
+        });
+        let kept = answer_as_read(&schema);
+        let whole = operation_answering(schema.clone());
+        let read = operation_answering(kept.clone());
+        assert_eq!(returns(&read), returns(&whole));
+        assert_eq!(objects(&read), objects(&whole));
+        assert!(!objects(&whole).is_empty() && returns(&whole)["schema"]["properties"].is_object());
+        assert!(kept["$defs"].get("Unused").is_none(), "{kept}");
+        assert!(
+            kept["properties"]["url"].get("maxLength").is_none(),
+            "{kept}"
+        );
+        assert!(kept.get("required").is_none(), "{kept}");
+        assert!(
+            kept["properties"]["object"].get("description").is_none(),
+            "{kept}"
+        );
+        assert_eq!(
+            kept["properties"]["choice"]["anyOf"][3],
+            json!({ "type": "object" })
+        );
     }
 }
