@@ -7,9 +7,9 @@ use quote::{format_ident, quote};
 use serde_json::{Map, Value, json};
 
 use super::rust::{ident, raw_string, tool_modules};
-use crate::api::Location;
+use crate::api::{BodyKind, Location};
 use crate::plan::discovery::{DiscoveryPlan, DiscoveryTool};
-use crate::plan::{Action, FieldTarget, FieldType, OperationPlan, Plan};
+use crate::plan::{Action, Field, FieldTarget, FieldType, OperationPlan, Plan};
 
 /// `tests/tools.json`: every tool definition, as `tools/list` returns them, under `tools` (JSON
 /// has no comments, so the generated-file marker is the first key).
@@ -47,6 +47,202 @@ fn sample(ty: &FieldType) -> Value {
     }
 }
 
+/// How deep an example object has every property of its schema; below, only the required ones.
+const FULL_DEPTH: usize = 3;
+
+/// How deep an example goes at all (a schema that requires itself ends here).
+const MAX_DEPTH: usize = 12;
+
+/// An example of `schema` (inside the document `root`, which its `$ref`s point into): its first
+/// allowed value, its own example or its default when it is a single value, else one built from
+/// its type, format and bounds. Objects have every property near the top and the required ones
+/// below, lists one item (or as many as they must have).
+fn example(schema: &Value, root: &Value, depth: usize) -> Value {
+    if depth > MAX_DEPTH {
+        return Value::Null;
+    }
+    if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
+        return match target.strip_prefix('#').and_then(|p| root.pointer(p)) {
+            Some(target) => example(target, root, depth + 1),
+            None => json!("sample"),
+        };
+    }
+    if let Some(value) = schema.get("const") {
+        return value.clone();
+    }
+    if let Some(first) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|values| values.iter().find(|v| !v.is_null()))
+    {
+        return first.clone();
+    }
+    let own = schema
+        .get("example")
+        .or_else(|| schema.pointer("/examples/0"))
+        .or_else(|| schema.get("default"));
+    if let Some(own) = own.filter(|v| fits_type(schema, v)) {
+        return own.clone();
+    }
+    if let Some(parts) = schema.get("allOf").and_then(Value::as_array) {
+        let mut merged = Map::new();
+        for part in parts {
+            match example(part, root, depth + 1) {
+                Value::Object(fields) => merged.extend(fields),
+                other if merged.is_empty() && parts.len() == 1 => return other,
+                _ => {}
+            }
+        }
+        if let Value::Object(own) = example(&without(schema, "allOf"), root, depth + 1) {
+            merged.extend(own);
+        }
+        return Value::Object(merged);
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(first) = schema
+            .get(key)
+            .and_then(Value::as_array)
+            .and_then(|options| {
+                options
+                    .iter()
+                    .find(|option| option.get("type") != Some(&json!("null")))
+            })
+        {
+            return example(first, root, depth + 1);
+        }
+    }
+    match type_of(schema) {
+        Some("object") => {
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|names| names.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let mut object = Map::new();
+            if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+                for (name, property) in properties {
+                    if depth < FULL_DEPTH || required.contains(&name.as_str()) {
+                        let value = example(property, root, depth + 1);
+                        if !value.is_null() || accepts_null(property) {
+                            object.insert(name.clone(), value);
+                        }
+                    }
+                }
+            }
+            Value::Object(object)
+        }
+        Some("array") => {
+            let item = schema
+                .get("items")
+                .map_or(json!("sample"), |items| example(items, root, depth + 1));
+            let count = schema
+                .get("minItems")
+                .and_then(Value::as_u64)
+                .unwrap_or(1)
+                .max(1);
+            if item.is_null() {
+                return json!([]);
+            }
+            Value::Array(vec![item; usize::try_from(count).unwrap_or(1)])
+        }
+        Some("integer") => json!(bounded(schema, 1.0).ceil() as i64),
+        Some("number") => json!(bounded(schema, 1.5)),
+        Some("boolean") => json!(true),
+        Some("null") => Value::Null,
+        _ => Value::String(example_text(schema)),
+    }
+}
+
+/// `schema` without its keyword `key`.
+fn without(schema: &Value, key: &str) -> Value {
+    let mut schema = schema.clone();
+    if let Some(object) = schema.as_object_mut() {
+        object.remove(key);
+    }
+    schema
+}
+
+/// The schema's type: its `type` (the first that is not `null` of a list), or `object` for a
+/// schema with properties.
+fn type_of(schema: &Value) -> Option<&str> {
+    match schema.get("type") {
+        Some(Value::String(ty)) => Some(ty),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|ty| *ty != "null"),
+        _ if schema.get("properties").is_some() => Some("object"),
+        _ => None,
+    }
+}
+
+/// Whether the schema lets a value be `null`.
+fn accepts_null(schema: &Value) -> bool {
+    schema.get("nullable") == Some(&json!(true))
+        || schema.get("type") == Some(&json!("null"))
+        || schema
+            .get("type")
+            .and_then(Value::as_array)
+            .is_some_and(|types| types.contains(&json!("null")))
+}
+
+/// Whether `value` (a schema's own example or default) is a single value of the schema's type.
+fn fits_type(schema: &Value, value: &Value) -> bool {
+    match (type_of(schema), value) {
+        (Some("string") | None, Value::String(_)) => true,
+        (Some("integer"), Value::Number(n)) => n.is_i64(),
+        (Some("number"), Value::Number(_)) => true,
+        (Some("boolean"), Value::Bool(_)) => true,
+        _ => false,
+    }
+}
+
+/// `preferred`, or the nearest number the schema's bounds allow.
+fn bounded(schema: &Value, preferred: f64) -> f64 {
+    let number = |key: &str| schema.get(key).and_then(Value::as_f64);
+    let low = number("minimum").or_else(|| number("exclusiveMinimum").map(|n| n + 1.0));
+    let high = number("maximum").or_else(|| number("exclusiveMaximum").map(|n| n - 1.0));
+    let mut value = preferred;
+    if let Some(low) = low {
+        value = value.max(low);
+    }
+    if let Some(high) = high {
+        value = value.min(high);
+    }
+    value
+}
+
+/// A text its format accepts and that a path segment carries unchanged where it can be.
+fn example_text(schema: &Value) -> String {
+    let text = match schema.get("format").and_then(Value::as_str) {
+        Some("date-time") => "2024-01-02T03:04:05Z",
+        Some("date") => "2024-01-02",
+        Some("time") => "03:04:05Z",
+        Some("uuid") => "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+        Some("email") => "user@example.com",
+        Some("uri" | "url") => "https://example.com/",
+        Some("hostname") => "example.com",
+        Some("ipv4") => "127.0.0.1",
+        _ => "sample",
+    };
+    let mut text = text.to_string();
+    let length = |key: &str| {
+        schema
+            .get(key)
+            .and_then(Value::as_u64)
+            .and_then(|n| usize::try_from(n).ok())
+    };
+    if let Some(min) = length("minLength") {
+        while text.len() < min {
+            text.push('x');
+        }
+    }
+    if let Some(max) = length("maxLength") {
+        text.truncate(max.max(1));
+    }
+    text
+}
+
 /// Is `text` sent in a path segment unchanged (so the expected path can be written out)?
 fn path_safe(text: &str) -> bool {
     !text.is_empty()
@@ -55,15 +251,147 @@ fn path_safe(text: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b))
 }
 
-/// The arguments of a one-to-one tool's test, and the request line the stand-in should see
-/// (`None` when a sample value would be percent-encoded in the path).
-fn request_for(operation: &OperationPlan) -> (Value, Option<String>) {
-    let mut arguments = Map::new();
-    for field in operation.fields.iter().filter(|f| f.required) {
-        arguments.insert(field.property.clone(), sample(&field.ty));
+/// A value as the request carries it in a path, query or header: text as it is, anything else
+/// as JSON.
+fn as_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
     }
+}
+
+/// `text` encoded as a query string or form body carries it (`application/x-www-form-urlencoded`).
+fn form_encoded(text: &str) -> String {
+    let mut out = String::new();
+    for byte in text.bytes() {
+        match byte {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'*' | b'-' | b'.' | b'_' => {
+                out.push(char::from(byte))
+            }
+            b' ' => out.push('+'),
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+/// `name=value` pairs, each value a text of `value` (one per item of a list), form-encoded.
+fn pairs(name: &str, value: &Value) -> Vec<String> {
+    let items = match value {
+        Value::Array(items) => items.clone(),
+        Value::Null => Vec::new(),
+        other => vec![other.clone()],
+    };
+    items
+        .iter()
+        .map(|item| format!("{}={}", form_encoded(name), form_encoded(&as_text(item))))
+        .collect()
+}
+
+/// The request headers a parameter may set, lowercased, as the stand-in records them.
+fn header_names(plan: &Plan) -> Vec<String> {
+    let mut names: Vec<String> = plan
+        .operations
+        .iter()
+        .flat_map(|operation| &operation.fields)
+        .filter(|field| field.target == FieldTarget::Param(Location::Header))
+        .map(|field| field.api_name.to_ascii_lowercase())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Does a test fill this field although the operation does not require it? Optional values the
+/// request carries as one plain text are filled, so that the test sees where they go.
+fn fills(field: &Field) -> bool {
+    field.required
+        || (field.style.is_none()
+            && matches!(
+                field.target,
+                FieldTarget::Param(Location::Query | Location::Header) | FieldTarget::BodyProperty
+            )
+            && matches!(
+                field.ty,
+                FieldType::String
+                    | FieldType::Integer { .. }
+                    | FieldType::Number
+                    | FieldType::Boolean
+                    | FieldType::StringEnum { .. }
+            )
+            && !RESERVED_HEADERS.contains(&field.api_name.to_ascii_lowercase().as_str()))
+}
+
+/// Headers the HTTP client or the credentials set themselves, which no test fills.
+const RESERVED_HEADERS: &[&str] = &[
+    "accept",
+    "authorization",
+    "content-type",
+    "content-length",
+    "cookie",
+    "host",
+    "user-agent",
+];
+
+/// The example value of a field: the input schema's example, first allowed value, default or
+/// format when its type fits, else one made from the field's type; a path segment's text is one
+/// the transport sends unchanged.
+fn field_example(operation: &OperationPlan, field: &Field) -> Value {
+    let schema = operation
+        .input_schema
+        .pointer(&format!(
+            "/properties/{}",
+            field.property.replace('~', "~0").replace('/', "~1")
+        ))
+        .filter(|schema| schema.get("$ref").is_none());
+    let fallback = sample(&field.ty);
+    let value = match schema.map(|schema| example(schema, &operation.input_schema, 0)) {
+        Some(value) if same_kind(&value, &fallback) => value,
+        _ => fallback.clone(),
+    };
+    if field.target == FieldTarget::Param(Location::Path) && !path_safe(&as_text(&value)) {
+        return fallback;
+    }
+    value
+}
+
+/// Whether two values are of the same JSON kind (a string and a string, a list and a list).
+fn same_kind(a: &Value, b: &Value) -> bool {
+    std::mem::discriminant(a) == std::mem::discriminant(b)
+        && match (a, b) {
+            (Value::Number(a), Value::Number(b)) => a.is_i64() == b.is_i64(),
+            _ => true,
+        }
+}
+
+/// One request as the stand-in records it: `METHOD /path?query`, then `[name: value]` for each
+/// header a parameter sets, then the body (JSON compact, anything else as text).
+#[derive(Debug, PartialEq)]
+struct Expected {
+    /// The whole line, or only its start when the body cannot be written out (multipart, or a
+    /// text body).
+    line: String,
+    exact: bool,
+}
+
+/// The arguments of a test of `operation` and the request they make it send (`None` when the
+/// path would carry a text the transport encodes, or the operation has a server of its own).
+fn request_for(operation: &OperationPlan) -> (Value, Option<Expected>) {
+    let mut arguments = Map::new();
+    let mut values: Vec<(&Field, Value)> = Vec::new();
+    for field in operation.fields.iter().filter(|f| fills(f)) {
+        let value = field_example(operation, field);
+        arguments.insert(field.property.clone(), value.clone());
+        values.push((field, value));
+    }
+    let value_of = |field: &Field| {
+        values
+            .iter()
+            .find(|(f, _)| f.ident == field.ident)
+            .map(|(_, v)| v.clone())
+    };
     let mut path = String::new();
-    let mut exact = true;
+    let mut exact = operation.server.is_none();
     for segment in operation.path.split('/').filter(|s| !s.is_empty()) {
         path.push('/');
         let mut rest = segment;
@@ -77,9 +405,8 @@ fn request_for(operation: &OperationPlan) -> (Value, Option<String>) {
                 .fields
                 .iter()
                 .find(|f| f.target == FieldTarget::Param(Location::Path) && f.api_name == name);
-            let text = match field.map(|f| sample(&f.ty)) {
-                Some(Value::String(text)) => text,
-                Some(other) => other.to_string(),
+            let text = match field.and_then(value_of) {
+                Some(value) => as_text(&value),
                 None => format!("{{{name}}}"),
             };
             exact &= path_safe(&text);
@@ -91,51 +418,159 @@ fn request_for(operation: &OperationPlan) -> (Value, Option<String>) {
     if path.is_empty() {
         path.push('/');
     }
-    let line = format!("{} {path}", operation.method.as_upper());
-    (Value::Object(arguments), exact.then_some(line))
+    let mut query = Vec::new();
+    let mut headers = Vec::new();
+    let mut body = Map::new();
+    let mut whole = None;
+    for (field, value) in &values {
+        match &field.target {
+            FieldTarget::Param(Location::Query) => query.extend(pairs(&field.api_name, value)),
+            FieldTarget::Param(Location::Header) => {
+                headers.push((field.api_name.to_ascii_lowercase(), as_text(value)));
+            }
+            FieldTarget::BodyProperty => {
+                body.insert(field.api_name.clone(), value.clone());
+            }
+            FieldTarget::WholeBody => whole = Some(value.clone()),
+            FieldTarget::Param(_) => {}
+        }
+    }
+    let mut line = format!("{} {path}", operation.method.as_upper());
+    if !query.is_empty() {
+        line.push('?');
+        line.push_str(&query.join("&"));
+    }
+    headers.sort();
+    for (name, value) in headers {
+        line.push_str(&format!(" [{name}: {value}]"));
+    }
+    let mut complete = true;
+    if let Some(plan) = &operation.body {
+        let sent = match whole {
+            Some(value) => Some(Value::clone(&value)),
+            // The client sends the object of body properties even when none is filled.
+            None if operation
+                .fields
+                .iter()
+                .any(|f| f.target == FieldTarget::BodyProperty) =>
+            {
+                Some(Value::Object(body))
+            }
+            None => None,
+        };
+        match (&plan.kind, sent) {
+            (_, None) => {}
+            (BodyKind::Json, Some(sent)) => line.push_str(&format!(" {sent}")),
+            (BodyKind::Form, Some(Value::Object(fields))) => {
+                let fields: Vec<String> = fields
+                    .iter()
+                    .flat_map(|(name, value)| pairs(name, value))
+                    .collect();
+                if !fields.is_empty() {
+                    line.push_str(&format!(" {}", fields.join("&")));
+                }
+            }
+            _ => complete = false,
+        }
+    }
+    let expected = exact.then_some(Expected {
+        line,
+        exact: complete,
+    });
+    (Value::Object(arguments), expected)
+}
+
+/// The assertion that the stand-in saw exactly `expected`, one request.
+fn assert_request(expected: &Expected) -> TokenStream {
+    let line = raw_string(&expected.line);
+    if expected.exact {
+        quote! { assert_eq!(api.requests(), [#line]); }
+    } else {
+        quote! {
+            let requests = api.requests();
+            assert!(requests.len() == 1 && requests[0].starts_with(#line), "{requests:?}");
+        }
+    }
+}
+
+/// What the stand-in answers each operation with: `METHOD /path` and an example of its success
+/// response (`{}` for an operation that answers without a JSON body).
+fn answers(plan: &Plan) -> Vec<(String, String)> {
+    plan.operations
+        .iter()
+        .map(|operation| {
+            let answer = operation
+                .response
+                .as_ref()
+                .map_or(json!({}), |schema| example(schema, schema, 0));
+            (operation.label(), answer.to_string())
+        })
+        .collect()
 }
 
 /// `tests/tools.rs` of the generated crate.
 pub fn tests_rs(plan: &Plan) -> TokenStream {
     let lib = ident(&plan.server.crate_name.replace('-', "_"));
     let mut tests = Vec::new();
+    // Helpers of the stand-in module some crates' tests do not use are left out.
+    let mut checks_output = false;
+    let mut checks_refusals = false;
     for (tool, module) in plan.tools.iter().zip(tool_modules(plan)) {
         let module_ident = ident(&module);
         match &tool.action {
             Action::Call { operation, .. } => {
                 let operation = &plan.operations[*operation];
-                let (arguments, line) = request_for(operation);
+                let (arguments, expected) = request_for(operation);
                 let arguments = raw_string(&arguments.to_string());
-                let name = format_ident!("{}_sends_its_request_to_the_api", module);
-                let doc = format!(" `{}` calls `{}`.", tool.name, operation.label());
-                let check = match line {
-                    Some(line) => quote! { assert_eq!(api.requests(), [#line]); },
+                let name = format_ident!("{}_sends_its_request_and_answers_in_its_schema", module);
+                let doc = format!(
+                    " `{}` sends `{}` and returns the answer as its output schema says.",
+                    tool.name,
+                    operation.label()
+                );
+                let check = match expected {
+                    Some(expected) => assert_request(&expected),
                     None => {
                         let method = operation.method.as_upper();
                         quote! {
                             let requests = api.requests();
-                            assert_eq!(requests.len(), 1, "{requests:?}");
-                            assert!(requests[0].starts_with(#method), "{requests:?}");
+                            assert!(requests.len() == 1 && requests[0].starts_with(#method), "{requests:?}");
                         }
                     }
+                };
+                let call = quote! {
+                    within(tools::#module_ident::call(api.client(), arguments(#arguments)))
+                        .await
+                        .expect("the tool succeeds")
+                };
+                let (call, conforms) = if tool.output_schema.is_some() {
+                    checks_output = true;
+                    (
+                        quote! { let output = #call; },
+                        quote! { stand_in::assert_conforms(tools::#module_ident::DEFINITION, &output.value); },
+                    )
+                } else {
+                    (quote! { #call; }, TokenStream::new())
                 };
                 tests.push(quote! {
                     #[doc = #doc]
                     #[tokio::test]
                     async fn #name() {
                         let api = StandIn::start().await;
-                        let result = tools::#module_ident::call(api.client(), arguments(#arguments)).await;
-                        assert!(result.is_ok(), "{result:?}");
+                        #call
                         #check
+                        #conforms
                     }
                 });
             }
             Action::Discovery(kind) => {
+                checks_refusals |= *kind == DiscoveryTool::Call;
                 if let Some(discovery) = &plan.discovery {
                     tests.push(discovery_test(plan, discovery, *kind, &module, &lib));
                 }
             }
             Action::Curated(_) => {
+                checks_refusals = true;
                 let name =
                     format_ident!("{}_refuses_a_wrong_argument_before_calling_the_api", module);
                 let doc = format!(" `{}` checks its arguments before any request.", tool.name);
@@ -144,64 +579,173 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
                     #[tokio::test]
                     async fn #name() {
                         let api = StandIn::start().await;
-                        let result = tools::#module_ident::call(api.client(), arguments(r#"{"not_a_parameter":1}"#)).await;
-                        assert!(matches!(result, Err(#lib::runtime::ToolError::InvalidArguments(_))), "{result:?}");
+                        let result = within(tools::#module_ident::call(api.client(), arguments(r#"{"not_a_parameter":1}"#))).await;
+                        assert!(matches!(result, Err(stand_in::ToolError::InvalidArguments(_))), "{result:?}");
                         assert!(api.requests().is_empty(), "{:?}", api.requests());
                     }
                 });
             }
         }
     }
+    let answers = answers(plan).into_iter().map(|(operation, answer)| {
+        let answer = raw_string(&answer);
+        quote! { (#operation, #answer) }
+    });
+    let headers = header_names(plan);
+    let tool_error = checks_refusals.then(|| quote! { pub use #lib::runtime::ToolError; });
+    let assert_conforms = checks_output.then(|| {
+        quote! {
+            /// Fails the test when `value` does not fit the output schema of the tool
+            /// `definition` publishes.
+            pub fn assert_conforms(definition: &str, value: &Value) {
+                let definition: Value = serde_json::from_str(definition).expect("a definition is JSON");
+                let validator = jsonschema::options()
+                    .should_validate_formats(true)
+                    .build(&definition["outputSchema"])
+                    .expect("the output schema compiles");
+                let errors: Vec<String> = validator
+                    .iter_errors(value)
+                    .map(|error| format!("{}: {error}", error.instance_path().as_str()))
+                    .collect();
+                assert!(errors.is_empty(), "{value} does not fit the output schema: {errors:?}");
+            }
+        }
+    });
     quote! {
         //! The crate's own tests: `tools/list` is the reviewed snapshot in `tests/tools.json`, and
-        //! every tool is called against a local stand-in of the API.
+        //! every tool is called with example arguments against a stand-in of the API on
+        //! 127.0.0.1, which answers each operation with an example of its response: each test
+        //! checks the exact requests the tool sent and that its result fits its output schema.
 
-        use std::sync::{Arc, Mutex};
-
-        use #lib::client::Client;
-        use #lib::tools;
         use rmcp::model::JsonObject;
         use serde_json::Value;
+        use stand_in::{StandIn, tools, within};
 
-        /// A stand-in for the API on 127.0.0.1: it answers every request with `{}` and records
-        /// `METHOD /path`.
-        struct StandIn {
-            url: String,
-            requests: Arc<Mutex<Vec<String>>>,
-        }
+        /// What the stand-in answers, by operation: `METHOD /path` (a `{name}` segment matches
+        /// any value) and an example of the operation's success response.
+        const ANSWERS: &[(&str, &str)] = &[#( #answers ),*];
 
-        impl StandIn {
-            async fn start() -> Self {
-                let requests = Arc::new(Mutex::new(Vec::new()));
-                let seen = Arc::clone(&requests);
-                let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
-                    let seen = Arc::clone(&seen);
-                    async move {
-                        let line = format!("{} {}", request.method(), request.uri().path());
-                        seen.lock().expect("the log is not poisoned").push(line);
-                        ([(axum::http::header::CONTENT_TYPE, "application/json")], "{}")
+        /// The request headers the API's parameters set, which the stand-in records.
+        const HEADERS: &[&str] = &[#( #headers ),*];
+
+        /// The stand-in of the API, and the names of this crate the tests use.
+        mod stand_in {
+            use std::sync::{Arc, Mutex};
+            use std::time::Duration;
+
+            #tool_error
+            pub use #lib::tools;
+            use #lib::client::Client;
+            use #lib::runtime::UpstreamOptions;
+            use serde_json::Value;
+
+            /// The API on 127.0.0.1: it answers each operation with its example from
+            /// [`super::ANSWERS`] (404 for anything else) and records every request as
+            /// `METHOD /path?query`, then `[name: value]` for each header of
+            /// [`super::HEADERS`] it has, then its body (JSON compact).
+            pub struct StandIn {
+                url: String,
+                requests: Arc<Mutex<Vec<String>>>,
+            }
+
+            impl StandIn {
+                pub async fn start() -> Self {
+                    let requests = Arc::new(Mutex::new(Vec::new()));
+                    let seen = Arc::clone(&requests);
+                    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+                        let seen = Arc::clone(&seen);
+                        async move {
+                            let (line, answer) = record(request).await;
+                            seen.lock().expect("the log is not poisoned").push(line);
+                            let status = match answer {
+                                Some(_) => axum::http::StatusCode::OK,
+                                None => axum::http::StatusCode::NOT_FOUND,
+                            };
+                            let answer = answer.unwrap_or(r#"{"message":"the stand-in has no such operation"}"#);
+                            (status, [(axum::http::header::CONTENT_TYPE, "application/json")], answer)
+                        }
+                    });
+                    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                        .await
+                        .expect("a free loopback port");
+                    let url = format!("http://{}", listener.local_addr().expect("a bound address"));
+                    tokio::spawn(async move {
+                        let _ = axum::serve(listener, app).await;
+                    });
+                    Self { url, requests }
+                }
+
+                /// A client of this crate that calls the stand-in, without credentials.
+                pub fn client(&self) -> Arc<Client> {
+                    Arc::new(
+                        Client::new(&self.url, Vec::new(), UpstreamOptions::default())
+                            .expect("a client for the stand-in"),
+                    )
+                }
+
+                /// The requests seen so far, in order.
+                pub fn requests(&self) -> Vec<String> {
+                    self.requests.lock().expect("the log is not poisoned").clone()
+                }
+            }
+
+            /// The request as one line, and the answer of the operation it calls.
+            async fn record(request: axum::extract::Request) -> (String, Option<&'static str>) {
+                let (parts, body) = request.into_parts();
+                let path = parts.uri.path().to_string();
+                let answer = super::ANSWERS
+                    .iter()
+                    .find(|(operation, _)| matches(operation, parts.method.as_str(), &path))
+                    .map(|(_, answer)| *answer);
+                let mut line = format!("{} {path}", parts.method);
+                if let Some(query) = parts.uri.query() {
+                    line.push_str(&format!("?{query}"));
+                }
+                for name in super::HEADERS {
+                    for value in parts.headers.get_all(*name) {
+                        line.push_str(&format!(" [{name}: {}]", value.to_str().unwrap_or("<not text>")));
                     }
-                });
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                }
+                let body = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
+                if !body.is_empty() {
+                    let text = match serde_json::from_slice::<Value>(&body) {
+                        Ok(json) => json.to_string(),
+                        Err(_) => String::from_utf8_lossy(&body).into_owned(),
+                    };
+                    line.push_str(&format!(" {text}"));
+                }
+                (line, answer)
+            }
+
+            /// Whether `METHOD /path` (a `{name}` part matching any text within a segment)
+            /// names a request of `method` to `path`.
+            fn matches(operation: &str, method: &str, path: &str) -> bool {
+                let Some((want, template)) = operation.split_once(' ') else {
+                    return false;
+                };
+                let template: Vec<&str> = template.split('/').collect();
+                let path: Vec<&str> = path.split('/').collect();
+                want == method
+                    && template.len() == path.len()
+                    && template.iter().zip(&path).all(|(template, segment)| {
+                        match (template.find('{'), template.rfind('}')) {
+                            (Some(open), Some(close)) => {
+                                segment.starts_with(&template[..open])
+                                    && segment.ends_with(&template[close + 1..])
+                            }
+                            _ => template == segment,
+                        }
+                    })
+            }
+
+            /// `call`'s result, failing the test when it takes more than ten seconds.
+            pub async fn within<T>(call: impl std::future::Future<Output = T>) -> T {
+                tokio::time::timeout(Duration::from_secs(10), call)
                     .await
-                    .expect("a free loopback port");
-                let url = format!("http://{}", listener.local_addr().expect("a bound address"));
-                tokio::spawn(async move {
-                    let _ = axum::serve(listener, app).await;
-                });
-                Self { url, requests }
+                    .expect("the tool answers within ten seconds")
             }
 
-            fn client(&self) -> Arc<Client> {
-                Arc::new(
-                    Client::new(&self.url, Vec::new(), #lib::runtime::UpstreamOptions::default())
-                        .expect("a client for the stand-in"),
-                )
-            }
-
-            fn requests(&self) -> Vec<String> {
-                self.requests.lock().expect("the log is not poisoned").clone()
-            }
+            #assert_conforms
         }
 
         fn arguments(text: &str) -> JsonObject {
@@ -247,7 +791,7 @@ fn discovery_test(
                 #[tokio::test]
                 async fn #test() {
                     let api = StandIn::start().await;
-                    let found = tools::#module_ident::call(api.client(), arguments(#query))
+                    let found = within(tools::#module_ident::call(api.client(), arguments(#query)))
                         .await
                         .expect("the search works");
                     let names: Vec<&Value> = found.value["results"]
@@ -271,7 +815,7 @@ fn discovery_test(
                     let client = api.client();
                     for operation in #lib::operations::OPERATIONS {
                         let asked = serde_json::json!({ "operation": operation.name });
-                        let described = tools::#module_ident::call(Arc::clone(&client), arguments(&asked.to_string()))
+                        let described = within(tools::#module_ident::call(std::sync::Arc::clone(&client), arguments(&asked.to_string())))
                             .await
                             .expect("every operation is described");
                         assert_eq!(described.value["operation"], operation.name);
@@ -281,7 +825,7 @@ fn discovery_test(
             }
         }
         DiscoveryTool::Call => {
-            let (operation_arguments, line) = request_for(operation);
+            let (operation_arguments, expected) = request_for(operation);
             let good = raw_string(
                 &json!({ "operation": name, "arguments": operation_arguments }).to_string(),
             );
@@ -291,8 +835,8 @@ fn discovery_test(
             let test = format_ident!("{}_sends_the_request_of_the_operation_named", module);
             let refuses =
                 format_ident!("{}_refuses_a_wrong_argument_before_calling_the_api", module);
-            let check = match line {
-                Some(line) => quote! { assert_eq!(api.requests(), [#line]); },
+            let check = match expected {
+                Some(expected) => assert_request(&expected),
                 None => quote! { assert_eq!(api.requests().len(), 1, "{:?}", api.requests()); },
             };
             let doc = format!(
@@ -304,7 +848,7 @@ fn discovery_test(
                 #[tokio::test]
                 async fn #test() {
                     let api = StandIn::start().await;
-                    let result = tools::#module_ident::call(api.client(), arguments(#good)).await;
+                    let result = within(tools::#module_ident::call(api.client(), arguments(#good))).await;
                     assert!(result.is_ok(), "{result:?}");
                     #check
                 }
@@ -313,8 +857,8 @@ fn discovery_test(
                 #[tokio::test]
                 async fn #refuses() {
                     let api = StandIn::start().await;
-                    let result = tools::#module_ident::call(api.client(), arguments(#bad)).await;
-                    assert!(matches!(result, Err(#lib::runtime::ToolError::InvalidArguments(_))), "{result:?}");
+                    let result = within(tools::#module_ident::call(api.client(), arguments(#bad))).await;
+                    assert!(matches!(result, Err(stand_in::ToolError::InvalidArguments(_))), "{result:?}");
                     assert!(api.requests().is_empty(), "{:?}", api.requests());
                 }
             }
