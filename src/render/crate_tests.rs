@@ -538,26 +538,23 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
                         }
                     }
                 };
-                let call = quote! {
-                    within(tools::#module_ident::call(api.client(), arguments(#arguments)))
-                        .await
-                        .expect("the tool succeeds")
-                };
-                let (call, conforms) = if tool.output_schema.is_some() {
+                // The requests are checked first: a wrong one is the likelier cause of a failure.
+                let conforms = if tool.output_schema.is_some() {
                     checks_output = true;
-                    (
-                        quote! { let output = #call; },
-                        quote! { stand_in::assert_conforms(tools::#module_ident::DEFINITION, &output.value); },
-                    )
+                    quote! {
+                        let output = result.expect("the tool succeeds");
+                        stand_in::assert_conforms(tools::#module_ident::DEFINITION, &output.value);
+                    }
                 } else {
-                    (quote! { #call; }, TokenStream::new())
+                    quote! { result.expect("the tool succeeds"); }
                 };
                 tests.push(quote! {
                     #[doc = #doc]
                     #[tokio::test]
                     async fn #name() {
                         let api = StandIn::start().await;
-                        #call
+                        let input = arguments(#arguments);
+                        let result = within(tools::#module_ident::call(api.client(), input)).await;
                         #check
                         #conforms
                     }
@@ -848,7 +845,8 @@ fn discovery_test(
                 #[tokio::test]
                 async fn #test() {
                     let api = StandIn::start().await;
-                    let result = within(tools::#module_ident::call(api.client(), arguments(#good))).await;
+                    let input = arguments(#good);
+                    let result = within(tools::#module_ident::call(api.client(), input)).await;
                     assert!(result.is_ok(), "{result:?}");
                     #check
                 }

@@ -260,11 +260,8 @@ async fn tracker_describe_operation_describes_every_operation() {
 #[tokio::test]
 async fn tracker_call_operation_sends_the_request_of_the_operation_named() {
     let api = StandIn::start().await;
-    let result = within(tools::tracker_call_operation::call(
-        api.client(),
-        arguments(r#"{"operation":"listUsers","arguments":{"page":1,"per_page":20}}"#),
-    ))
-    .await;
+    let input = arguments(r#"{"operation":"listUsers","arguments":{"page":1,"per_page":20}}"#);
+    let result = within(tools::tracker_call_operation::call(api.client(), input)).await;
     assert!(result.is_ok(), "{result:?}");
     assert_eq!(api.requests(), [r#"GET /v2/users?page=1&per_page=20"#]);
 }

@@ -221,13 +221,10 @@ fn tools_list_is_the_reviewed_snapshot() {
 #[tokio::test]
 async fn list_projects_sends_its_request_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let output = within(tools::list_projects::call(
-        api.client(),
-        arguments(r#"{"page":1,"per_page":20}"#),
-    ))
-    .await
-    .expect("the tool succeeds");
+    let input = arguments(r#"{"page":1,"per_page":20}"#);
+    let result = within(tools::list_projects::call(api.client(), input)).await;
     assert_eq!(api.requests(), [r#"GET /v2/projects?page=1&per_page=20"#]);
+    let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::list_projects::DEFINITION, &output.value);
 }
 
@@ -235,13 +232,10 @@ async fn list_projects_sends_its_request_and_answers_in_its_schema() {
 #[tokio::test]
 async fn list_users_sends_its_request_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let output = within(tools::list_users::call(
-        api.client(),
-        arguments(r#"{"page":1,"per_page":20}"#),
-    ))
-    .await
-    .expect("the tool succeeds");
+    let input = arguments(r#"{"page":1,"per_page":20}"#);
+    let result = within(tools::list_users::call(api.client(), input)).await;
     assert_eq!(api.requests(), [r#"GET /v2/users?page=1&per_page=20"#]);
+    let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::list_users::DEFINITION, &output.value);
 }
 
@@ -249,13 +243,10 @@ async fn list_users_sends_its_request_and_answers_in_its_schema() {
 #[tokio::test]
 async fn get_current_user_sends_its_request_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let output = within(tools::get_current_user::call(
-        api.client(),
-        arguments(r#"{}"#),
-    ))
-    .await
-    .expect("the tool succeeds");
+    let input = arguments(r#"{}"#);
+    let result = within(tools::get_current_user::call(api.client(), input)).await;
     assert_eq!(api.requests(), [r#"GET /v2/user"#]);
+    let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::get_current_user::DEFINITION, &output.value);
 }
 
@@ -263,22 +254,17 @@ async fn get_current_user_sends_its_request_and_answers_in_its_schema() {
 #[tokio::test]
 async fn list_issues_sends_its_request_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let output = within(
-            tools::list_issues::call(
-                api.client(),
-                arguments(
-                    r#"{"project_id":"01397d88-e45f-531a-abbd-1f79d5da3cbd","state":1,"assignee_id":"a409aac6-e9a6-5a28-b24a-d38e17c6e37e","q":"login","page":1,"per_page":20}"#,
-                ),
-            ),
-        )
-        .await
-        .expect("the tool succeeds");
+    let input = arguments(
+        r#"{"project_id":"01397d88-e45f-531a-abbd-1f79d5da3cbd","state":1,"assignee_id":"a409aac6-e9a6-5a28-b24a-d38e17c6e37e","q":"login","page":1,"per_page":20}"#,
+    );
+    let result = within(tools::list_issues::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [
             r#"GET /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues?state=1&assignee_id=a409aac6-e9a6-5a28-b24a-d38e17c6e37e&q=login&page=1&per_page=20"#
         ]
     );
+    let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::list_issues::DEFINITION, &output.value);
 }
 
@@ -286,22 +272,17 @@ async fn list_issues_sends_its_request_and_answers_in_its_schema() {
 #[tokio::test]
 async fn create_issue_sends_its_request_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let output = within(
-            tools::create_issue::call(
-                api.client(),
-                arguments(
-                    r#"{"project_id":"01397d88-e45f-531a-abbd-1f79d5da3cbd","title":"Checkout button does nothing on Safari","description":"Clicking \"Pay now\" on Safari 17 does nothing; no request is sent.","priority":1,"assignee_id":"fb53cc6a-826c-5610-a3d1-d42364e99afb"}"#,
-                ),
-            ),
-        )
-        .await
-        .expect("the tool succeeds");
+    let input = arguments(
+        r#"{"project_id":"01397d88-e45f-531a-abbd-1f79d5da3cbd","title":"Checkout button does nothing on Safari","description":"Clicking \"Pay now\" on Safari 17 does nothing; no request is sent.","priority":1,"assignee_id":"fb53cc6a-826c-5610-a3d1-d42364e99afb"}"#,
+    );
+    let result = within(tools::create_issue::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [
             r#"POST /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues {"title":"Checkout button does nothing on Safari","description":"Clicking \"Pay now\" on Safari 17 does nothing; no request is sent.","priority":1,"assignee_id":"fb53cc6a-826c-5610-a3d1-d42364e99afb"}"#
         ]
     );
+    let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::create_issue::DEFINITION, &output.value);
 }
 
@@ -309,16 +290,13 @@ async fn create_issue_sends_its_request_and_answers_in_its_schema() {
 #[tokio::test]
 async fn get_issue_sends_its_request_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let output = within(tools::get_issue::call(
-        api.client(),
-        arguments(r#"{"issue_id":"129fbba7-e576-502d-94b9-35b3426581fd"}"#),
-    ))
-    .await
-    .expect("the tool succeeds");
+    let input = arguments(r#"{"issue_id":"129fbba7-e576-502d-94b9-35b3426581fd"}"#);
+    let result = within(tools::get_issue::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [r#"GET /v2/issues/129fbba7-e576-502d-94b9-35b3426581fd"#]
     );
+    let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::get_issue::DEFINITION, &output.value);
 }
 
@@ -326,29 +304,23 @@ async fn get_issue_sends_its_request_and_answers_in_its_schema() {
 #[tokio::test]
 async fn delete_issue_sends_its_request_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    within(tools::delete_issue::call(
-        api.client(),
-        arguments(r#"{"issue_id":"129fbba7-e576-502d-94b9-35b3426581fd"}"#),
-    ))
-    .await
-    .expect("the tool succeeds");
+    let input = arguments(r#"{"issue_id":"129fbba7-e576-502d-94b9-35b3426581fd"}"#);
+    let result = within(tools::delete_issue::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [r#"DELETE /v2/issues/129fbba7-e576-502d-94b9-35b3426581fd"#]
     );
+    result.expect("the tool succeeds");
 }
 
 /// `get_issue_by_key` sends `GET /v2/issues/by-key/{issue_key}` and returns the answer as its output schema says.
 #[tokio::test]
 async fn get_issue_by_key_sends_its_request_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let output = within(tools::get_issue_by_key::call(
-        api.client(),
-        arguments(r#"{"issue_key":"WEB-42"}"#),
-    ))
-    .await
-    .expect("the tool succeeds");
+    let input = arguments(r#"{"issue_key":"WEB-42"}"#);
+    let result = within(tools::get_issue_by_key::call(api.client(), input)).await;
     assert_eq!(api.requests(), [r#"GET /v2/issues/by-key/WEB-42"#]);
+    let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::get_issue_by_key::DEFINITION, &output.value);
 }
 
@@ -356,16 +328,13 @@ async fn get_issue_by_key_sends_its_request_and_answers_in_its_schema() {
 #[tokio::test]
 async fn list_transitions_sends_its_request_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let output = within(tools::list_transitions::call(
-        api.client(),
-        arguments(r#"{"issue_id":"129fbba7-e576-502d-94b9-35b3426581fd"}"#),
-    ))
-    .await
-    .expect("the tool succeeds");
+    let input = arguments(r#"{"issue_id":"129fbba7-e576-502d-94b9-35b3426581fd"}"#);
+    let result = within(tools::list_transitions::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [r#"GET /v2/issues/129fbba7-e576-502d-94b9-35b3426581fd/transitions"#]
     );
+    let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::list_transitions::DEFINITION, &output.value);
 }
 
@@ -373,21 +342,16 @@ async fn list_transitions_sends_its_request_and_answers_in_its_schema() {
 #[tokio::test]
 async fn transition_issue_sends_its_request_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let output = within(
-            tools::transition_issue::call(
-                api.client(),
-                arguments(
-                    r#"{"issue_id":"129fbba7-e576-502d-94b9-35b3426581fd","transition_id":"37e2783c-aab7-56d8-a2ba-bba721644b43"}"#,
-                ),
-            ),
-        )
-        .await
-        .expect("the tool succeeds");
+    let input = arguments(
+        r#"{"issue_id":"129fbba7-e576-502d-94b9-35b3426581fd","transition_id":"37e2783c-aab7-56d8-a2ba-bba721644b43"}"#,
+    );
+    let result = within(tools::transition_issue::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [
             r#"POST /v2/issues/129fbba7-e576-502d-94b9-35b3426581fd/transitions {"transition_id":"37e2783c-aab7-56d8-a2ba-bba721644b43"}"#
         ]
     );
+    let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::transition_issue::DEFINITION, &output.value);
 }
