@@ -8,6 +8,10 @@ use serde_json::{Map, Value, json};
 
 use super::rust::{ident, raw_string, tool_modules};
 use crate::api::{BodyKind, Location};
+use crate::curate::model::PagingStyle;
+use crate::plan::curated::{
+    CuratedBody, CuratedTool, PagingPlan, ParamKind, ResolverSource, StepPlan, ValueRef,
+};
 use crate::plan::discovery::{DiscoveryPlan, DiscoveryTool};
 use crate::plan::{Action, Field, FieldTarget, FieldType, OperationPlan, Plan};
 
@@ -384,6 +388,12 @@ fn request_for(operation: &OperationPlan) -> (Value, Option<Expected>) {
         arguments.insert(field.property.clone(), value.clone());
         values.push((field, value));
     }
+    (Value::Object(arguments), request_line(operation, &values))
+}
+
+/// The request `operation` sends with `values` in its fields (`None` when the path would carry
+/// a text the transport encodes, or the operation has a server of its own).
+fn request_line(operation: &OperationPlan, values: &[(&Field, Value)]) -> Option<Expected> {
     let value_of = |field: &Field| {
         values
             .iter()
@@ -422,7 +432,7 @@ fn request_for(operation: &OperationPlan) -> (Value, Option<Expected>) {
     let mut headers = Vec::new();
     let mut body = Map::new();
     let mut whole = None;
-    for (field, value) in &values {
+    for (field, value) in values {
         match &field.target {
             FieldTarget::Param(Location::Query) => query.extend(pairs(&field.api_name, value)),
             FieldTarget::Param(Location::Header) => {
@@ -473,11 +483,10 @@ fn request_for(operation: &OperationPlan) -> (Value, Option<Expected>) {
             _ => complete = false,
         }
     }
-    let expected = exact.then_some(Expected {
+    exact.then_some(Expected {
         line,
         exact: complete,
-    });
-    (Value::Object(arguments), expected)
+    })
 }
 
 /// The assertion that the stand-in saw exactly `expected`, one request.
@@ -493,19 +502,271 @@ fn assert_request(expected: &Expected) -> TokenStream {
     }
 }
 
-/// What the stand-in answers each operation with: `METHOD /path` and an example of its success
-/// response (`{}` for an operation that answers without a JSON body).
-fn answers(plan: &Plan) -> Vec<(String, String)> {
-    plan.operations
+/// What the stand-in answers each operation with, by operation index: an example of its
+/// success response (`{}` for an operation that answers without a JSON body). A page of a list
+/// a tool or resolver walks says it is the last: its total is its own items, it has no next
+/// cursor or link, and it says there is no more.
+fn answers(plan: &Plan) -> Vec<Value> {
+    let mut answers: Vec<Value> = plan
+        .operations
         .iter()
         .map(|operation| {
-            let answer = operation
+            operation
                 .response
                 .as_ref()
-                .map_or(json!({}), |schema| example(schema, schema, 0));
-            (operation.label(), answer.to_string())
+                .map_or(json!({}), |schema| example(schema, schema, 0))
         })
-        .collect()
+        .collect();
+    for (operation, paging) in walked_lists(plan) {
+        let answer = &mut answers[operation];
+        let count = answer
+            .pointer(&paging.items)
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        if let Some(total) = paging.total.as_ref().and_then(|p| answer.pointer_mut(p)) {
+            *total = json!(count);
+        }
+        if let Some(more) = paging.has_more.as_ref().and_then(|p| answer.pointer_mut(p)) {
+            *more = json!(false);
+        }
+        let cursor = (paging.style == PagingStyle::Cursor).then_some(&paging.next_cursor);
+        for pointer in [cursor, paging.next_link.as_ref()]
+            .into_iter()
+            .flatten()
+            .filter(|pointer| !pointer.is_empty())
+        {
+            if let Some(next) = answer.pointer_mut(pointer) {
+                *next = Value::Null;
+            }
+        }
+    }
+    answers
+}
+
+/// Every list a curated tool or a resolver walks page by page: the operation and how.
+fn walked_lists(plan: &Plan) -> Vec<(usize, &PagingPlan)> {
+    let mut walked = Vec::new();
+    for tool in &plan.tools {
+        let Action::Curated(curated) = &tool.action else {
+            continue;
+        };
+        match &curated.body {
+            CuratedBody::Call {
+                operation,
+                paging: Some(paging),
+                ..
+            } => walked.push((*operation, &**paging)),
+            CuratedBody::Call { .. } => {}
+            CuratedBody::Steps(steps) => {
+                for step in steps {
+                    if let StepPlan::Call {
+                        operation,
+                        paging: Some(paging),
+                        ..
+                    } = step
+                    {
+                        walked.push((*operation, paging));
+                    }
+                }
+            }
+        }
+    }
+    for resolver in &plan.resolvers {
+        if let ResolverSource::List {
+            operation,
+            paging: Some(paging),
+            ..
+        } = &resolver.source
+        {
+            walked.push((*operation, &**paging));
+        }
+    }
+    walked
+}
+
+/// The page-walk values of a list's first page, by property: the position (page 1, offset 0; a
+/// cursor or link walk starts without one) and the size (`limit`, within the page maximum).
+/// `None` for a walk the stand-in's one page would not end (a page size the API picks, or a
+/// cursor in the last item).
+fn first_page(paging: &PagingPlan, limit: Option<i64>) -> Option<Vec<(String, Value)>> {
+    let size = limit.map_or(paging.max_page_size, |limit| {
+        limit.clamp(1, paging.max_page_size.max(1))
+    });
+    let mut sets = Vec::new();
+    match (&paging.style, &paging.position_param) {
+        (PagingStyle::Page, Some(name)) => sets.push((name.clone(), json!(1))),
+        (PagingStyle::Offset, Some(name)) => sets.push((name.clone(), json!(0))),
+        _ => {}
+    }
+    let ends = paging.size_param.is_some()
+        || paging.total.is_some()
+        || paging.has_more.is_some()
+        || matches!(paging.style, PagingStyle::Cursor | PagingStyle::Link);
+    if !ends || paging.last_item_cursor.is_some() {
+        return None;
+    }
+    if let Some(name) = &paging.size_param {
+        sets.push((name.clone(), json!(size)));
+    }
+    Some(sets)
+}
+
+/// The request that lists the first (and, from the stand-in, only) page of `operation` with
+/// `values` by property, plus the page walk's.
+fn list_request(
+    operation: &OperationPlan,
+    paging: Option<&PagingPlan>,
+    limit: Option<i64>,
+    values: &[(String, Value)],
+) -> Option<Expected> {
+    let mut values = values.to_vec();
+    if let Some(paging) = paging {
+        values.extend(first_page(paging, limit)?);
+    }
+    let mut fields = Vec::new();
+    for (name, value) in values {
+        let field = operation.fields.iter().find(|f| f.property == name)?;
+        fields.push((field, value));
+    }
+    // The request carries its values in the order of the operation's fields.
+    fields.sort_by_key(|(field, _)| operation.fields.iter().position(|f| f.ident == field.ident));
+    request_line(operation, &fields)
+}
+
+/// One call of a curated tool with example arguments: the arguments, and the requests it sends
+/// in order (the lists of the resolvers it uses, the call, the lists of the resolvers whose
+/// names its result shows). `None` for what the test cannot yet write out: a workflow, a
+/// resolver looked up one value at a time or scoped, a template, a list of values resolved.
+fn curated_case(
+    plan: &Plan,
+    tool: &crate::plan::Tool,
+    curated: &CuratedTool,
+    answers: &mut [Value],
+) -> Option<(Value, Vec<Expected>)> {
+    let CuratedBody::Call {
+        operation: call,
+        fixed,
+        paging,
+    } = &curated.body
+    else {
+        return None;
+    };
+    let mut arguments = Map::new();
+    let mut sent: Vec<(String, Value)> = Vec::new();
+    let mut api_values: Vec<Option<Value>> = Vec::new();
+    let mut requests = Vec::new();
+    let mut listed: Vec<usize> = Vec::new();
+    let mut limit = None;
+    for param in &curated.params {
+        let value = match &param.kind {
+            ParamKind::Plain(ty) => {
+                let schema = tool
+                    .input_schema
+                    .pointer(&format!("/properties/{}", param.name));
+                let fallback = sample(ty);
+                let value = match schema.map(|s| example(s, &tool.input_schema, 0)) {
+                    Some(value) if same_kind(&value, &fallback) => value,
+                    _ => fallback,
+                };
+                Some((value.clone(), value))
+            }
+            ParamKind::Enum(index) => {
+                let variant = plan.enums[*index].variants.first()?;
+                Some((json!(variant.name), variant.code.clone()))
+            }
+            ParamKind::Resolve(index) => {
+                let (name, id) = resolvable(plan, *index, answers)?;
+                if !listed.contains(index) {
+                    listed.push(*index);
+                    requests.push(resolver_list(plan, *index)?);
+                }
+                let integer = param.target.as_ref().is_some_and(|t| t.integer);
+                let id = match (&id, integer) {
+                    (Value::String(text), true) => json!(text.parse::<i64>().ok()?),
+                    (Value::Number(n), false) => json!(n.to_string()),
+                    _ => id,
+                };
+                Some((json!(name), id))
+            }
+            ParamKind::ResolveList(_) => return None,
+            ParamKind::Limit { .. } => {
+                limit = param.default.as_ref().and_then(Value::as_i64);
+                None
+            }
+            ParamKind::ResponseFormat => None,
+        };
+        match (value, &param.target) {
+            (Some((argument, api)), Some(target)) => {
+                arguments.insert(param.name.clone(), argument);
+                sent.push((target.api_name.clone(), api.clone()));
+                api_values.push(Some(api));
+            }
+            (Some(_), None) if param.required => return None,
+            _ => api_values.push(None),
+        }
+    }
+    for (name, value) in fixed {
+        let value = match value {
+            ValueRef::Literal(value) => value.clone(),
+            ValueRef::Input(index) => api_values.get(*index)?.clone()?,
+            _ => return None,
+        };
+        sent.push((name.clone(), value));
+    }
+    let operation = &plan.operations[*call];
+    // The values go by API name; the page walk's by property.
+    let mut values = Vec::new();
+    for (name, value) in sent {
+        let field = operation.fields.iter().find(|f| f.api_name == name)?;
+        values.push((field.property.clone(), value));
+    }
+    requests.push(list_request(operation, paging.as_deref(), limit, &values)?);
+    for index in &curated.results.lookups {
+        if !listed.contains(index) {
+            listed.push(*index);
+            requests.push(resolver_list(plan, *index)?);
+        }
+    }
+    Some((Value::Object(arguments), requests))
+}
+
+/// A value the resolver `index` finds in the stand-in's list, and the id it resolves to: the
+/// first item's (its `only` fields made to fit). `None` for a resolver that looks values up one
+/// at a time, is scoped, or whose item has no such value, or a value that is one of its aliases.
+fn resolvable(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<(String, Value)> {
+    let resolver = &plan.resolvers[index];
+    let ResolverSource::List {
+        operation, items, ..
+    } = &resolver.source
+    else {
+        return None;
+    };
+    if !resolver.scope.is_empty() {
+        return None;
+    }
+    let item = answers[*operation].pointer_mut(items)?.get_mut(0)?;
+    for (pointer, text) in &resolver.only {
+        *item.pointer_mut(pointer)? = json!(text);
+    }
+    let name = as_text(item.pointer(resolver.match_fields.first()?)?);
+    let id = item.pointer(&resolver.id_field)?.clone();
+    let alias = resolver
+        .aliases
+        .iter()
+        .any(|(word, _)| word.eq_ignore_ascii_case(&name));
+    (!alias && !name.is_empty()).then_some((name, id))
+}
+
+/// The request that lists every item of the resolver `index` (the first page of its walk).
+fn resolver_list(plan: &Plan, index: usize) -> Option<Expected> {
+    let resolver = &plan.resolvers[index];
+    let ResolverSource::List {
+        operation, paging, ..
+    } = &resolver.source
+    else {
+        return None;
+    };
+    list_request(&plan.operations[*operation], paging.as_deref(), None, &[])
 }
 
 /// `tests/tools.rs` of the generated crate.
@@ -515,6 +776,7 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
     // Helpers of the stand-in module some crates' tests do not use are left out.
     let mut checks_output = false;
     let mut checks_refusals = false;
+    let mut answers = answers(plan);
     for (tool, module) in plan.tools.iter().zip(tool_modules(plan)) {
         let module_ident = ident(&module);
         match &tool.action {
@@ -566,8 +828,40 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
                     tests.push(discovery_test(plan, discovery, *kind, &module, &lib));
                 }
             }
-            Action::Curated(_) => {
+            Action::Curated(curated) => {
                 checks_refusals = true;
+                if let Some((arguments, requests)) = curated_case(plan, tool, curated, &mut answers)
+                    .filter(|(_, requests)| requests.iter().all(|r| r.exact))
+                {
+                    let arguments = raw_string(&arguments.to_string());
+                    let lines = requests.iter().map(|r| raw_string(&r.line));
+                    let name =
+                        format_ident!("{}_sends_its_requests_and_answers_in_its_schema", module);
+                    let doc = format!(
+                        " `{}` with example arguments sends its requests in order and returns what its output schema says.",
+                        tool.name
+                    );
+                    let conforms = if tool.output_schema.is_some() {
+                        checks_output = true;
+                        quote! {
+                            let output = result.expect("the tool succeeds");
+                            stand_in::assert_conforms(tools::#module_ident::DEFINITION, &output.value);
+                        }
+                    } else {
+                        quote! { result.expect("the tool succeeds"); }
+                    };
+                    tests.push(quote! {
+                        #[doc = #doc]
+                        #[tokio::test]
+                        async fn #name() {
+                            let api = StandIn::start().await;
+                            let input = arguments(#arguments);
+                            let result = within(tools::#module_ident::call(api.client(), input)).await;
+                            assert_eq!(api.requests(), [#( #lines ),*]);
+                            #conforms
+                        }
+                    });
+                }
                 let name =
                     format_ident!("{}_refuses_a_wrong_argument_before_calling_the_api", module);
                 let doc = format!(" `{}` checks its arguments before any request.", tool.name);
@@ -584,10 +878,21 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
             }
         }
     }
-    let answers = answers(plan).into_iter().map(|(operation, answer)| {
-        let answer = raw_string(&answer);
-        quote! { (#operation, #answer) }
-    });
+    for index in 0..plan.resolvers.len() {
+        if let Some(test) = resolver_test(plan, index, &mut answers) {
+            checks_refusals = true;
+            tests.push(test);
+        }
+    }
+    let answers = plan
+        .operations
+        .iter()
+        .zip(&answers)
+        .map(|(operation, answer)| {
+            let operation = operation.label();
+            let answer = raw_string(&answer.to_string());
+            quote! { (#operation, #answer) }
+        });
     let headers = header_names(plan);
     let tool_error = checks_refusals.then(|| quote! { pub use #lib::runtime::ToolError; });
     let assert_conforms = checks_output.then(|| {
@@ -763,6 +1068,51 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
 
         #( #tests )*
     }
+}
+
+/// The test of the resolver `index`, when the stand-in's list can show it: a value in the list
+/// resolves to its item's id, one not in it is not found, naming what there is, and each asks
+/// for the whole list (a miss in a list fetched before the call fetches it again).
+fn resolver_test(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<TokenStream> {
+    let resolver = &plan.resolvers[index];
+    let (name, id) = resolvable(plan, index, answers)?;
+    let list = resolver_list(plan, index).filter(|list| list.exact)?;
+    let line = raw_string(&list.line);
+    let id = as_text(&id);
+    let missing = format!("no-such-{}", resolver.ident.replace('_', "-"));
+    let resolve = format_ident!("resolve_{}", resolver.ident);
+    let test = format_ident!(
+        "the_{}_resolver_finds_a_listed_value_and_names_a_missing_one",
+        resolver.ident
+    );
+    let doc = format!(
+        " The `{}` resolver lists `{}`, finds a {} there and says which are there for one that is not.",
+        resolver.name,
+        plan.operations[match &resolver.source {
+            ResolverSource::List { operation, .. } => *operation,
+            ResolverSource::Lookup { operation, .. } => *operation,
+        }]
+        .label(),
+        resolver.what
+    );
+    Some(quote! {
+        #[doc = #doc]
+        #[tokio::test]
+        async fn #test() {
+            let api = StandIn::start().await;
+            let client = api.client();
+            let found = within(client.#resolve(#name)).await;
+            assert_eq!(found.expect("the value is in the list"), #id);
+            let error = within(client.#resolve(#missing)).await.expect_err("the value is not in the list");
+            assert_eq!(api.requests(), [#line, #line]);
+            let message = error.to_string();
+            assert!(
+                matches!(&error, stand_in::ToolError::NotFound(missing) if missing.values == [#missing] && missing.available == [#name]),
+                "{message}"
+            );
+            assert!(message.contains(#missing) && message.contains(#name), "{message}");
+        }
+    })
 }
 
 /// The test of one discovery tool: search finds the first operation by its name, describe

@@ -169,6 +169,24 @@ mod stand_in {
             .await
             .expect("the tool answers within ten seconds")
     }
+
+    /// Fails the test when `value` does not fit the output schema of the tool
+    /// `definition` publishes.
+    pub fn assert_conforms(definition: &str, value: &Value) {
+        let definition: Value = serde_json::from_str(definition).expect("a definition is JSON");
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&definition["outputSchema"])
+            .expect("the output schema compiles");
+        let errors: Vec<String> = validator
+            .iter_errors(value)
+            .map(|error| format!("{}: {error}", error.instance_path().as_str()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{value} does not fit the output schema: {errors:?}"
+        );
+    }
 }
 
 fn arguments(text: &str) -> JsonObject {
@@ -219,6 +237,20 @@ async fn github_create_issue_refuses_a_wrong_argument_before_calling_the_api() {
     assert!(api.requests().is_empty(), "{:?}", api.requests());
 }
 
+/// `github_set_issue_state` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn github_set_issue_state_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"owner":"sample","repo":"sample","issue_number":1,"state":"open"}"#);
+    let result = within(tools::github_set_issue_state::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [r#"PATCH /repos/sample/sample/issues/1 {"state":"open"}"#]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::github_set_issue_state::DEFINITION, &output.value);
+}
+
 /// `github_set_issue_state` checks its arguments before any request.
 #[tokio::test]
 async fn github_set_issue_state_refuses_a_wrong_argument_before_calling_the_api() {
@@ -233,6 +265,20 @@ async fn github_set_issue_state_refuses_a_wrong_argument_before_calling_the_api(
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// `github_comment_on_issue` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn github_comment_on_issue_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"owner":"sample","repo":"sample","issue_number":1,"body":"sample"}"#);
+    let result = within(tools::github_comment_on_issue::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [r#"POST /repos/sample/sample/issues/1/comments {"body":"sample"}"#]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::github_comment_on_issue::DEFINITION, &output.value);
 }
 
 /// `github_comment_on_issue` checks its arguments before any request.

@@ -148,6 +148,24 @@ mod stand_in {
             .await
             .expect("the tool answers within ten seconds")
     }
+
+    /// Fails the test when `value` does not fit the output schema of the tool
+    /// `definition` publishes.
+    pub fn assert_conforms(definition: &str, value: &Value) {
+        let definition: Value = serde_json::from_str(definition).expect("a definition is JSON");
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&definition["outputSchema"])
+            .expect("the output schema compiles");
+        let errors: Vec<String> = validator
+            .iter_errors(value)
+            .map(|error| format!("{}: {error}", error.instance_path().as_str()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{value} does not fit the output schema: {errors:?}"
+        );
+    }
 }
 
 fn arguments(text: &str) -> JsonObject {
@@ -164,6 +182,17 @@ fn tools_list_is_the_reviewed_snapshot() {
         .map(|tool| serde_json::from_str(tool.definition).expect("a definition is JSON"))
         .collect();
     assert_eq!(served, snapshot);
+}
+
+/// `notion_search` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn notion_search_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"query":"sample"}"#);
+    let result = within(tools::notion_search::call(api.client(), input)).await;
+    assert_eq!(api.requests(), [r#"POST /v1/search {"query":"sample"}"#]);
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::notion_search::DEFINITION, &output.value);
 }
 
 /// `notion_search` checks its arguments before any request.

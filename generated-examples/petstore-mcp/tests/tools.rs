@@ -161,6 +161,24 @@ mod stand_in {
             .await
             .expect("the tool answers within ten seconds")
     }
+
+    /// Fails the test when `value` does not fit the output schema of the tool
+    /// `definition` publishes.
+    pub fn assert_conforms(definition: &str, value: &Value) {
+        let definition: Value = serde_json::from_str(definition).expect("a definition is JSON");
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&definition["outputSchema"])
+            .expect("the output schema compiles");
+        let errors: Vec<String> = validator
+            .iter_errors(value)
+            .map(|error| format!("{}: {error}", error.instance_path().as_str()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{value} does not fit the output schema: {errors:?}"
+        );
+    }
 }
 
 fn arguments(text: &str) -> JsonObject {
@@ -179,6 +197,20 @@ fn tools_list_is_the_reviewed_snapshot() {
     assert_eq!(served, snapshot);
 }
 
+/// `petstore_search_pets` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn petstore_search_pets_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"status":"for_sale"}"#);
+    let result = within(tools::petstore_search_pets::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [r#"GET /pet/findByStatus?status=available"#]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::petstore_search_pets::DEFINITION, &output.value);
+}
+
 /// `petstore_search_pets` checks its arguments before any request.
 #[tokio::test]
 async fn petstore_search_pets_refuses_a_wrong_argument_before_calling_the_api() {
@@ -193,6 +225,20 @@ async fn petstore_search_pets_refuses_a_wrong_argument_before_calling_the_api() 
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// `petstore_get_pet` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn petstore_get_pet_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"pet":"doggie"}"#);
+    let result = within(tools::petstore_get_pet::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [r#"GET /pet/findByStatus"#, r#"GET /pet/10"#]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::petstore_get_pet::DEFINITION, &output.value);
 }
 
 /// `petstore_get_pet` checks its arguments before any request.
@@ -227,6 +273,17 @@ async fn petstore_adopt_pet_refuses_a_wrong_argument_before_calling_the_api() {
     assert!(api.requests().is_empty(), "{:?}", api.requests());
 }
 
+/// `petstore_get_order` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn petstore_get_order_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"order":1}"#);
+    let result = within(tools::petstore_get_order::call(api.client(), input)).await;
+    assert_eq!(api.requests(), [r#"GET /store/order/1"#]);
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::petstore_get_order::DEFINITION, &output.value);
+}
+
 /// `petstore_get_order` checks its arguments before any request.
 #[tokio::test]
 async fn petstore_get_order_refuses_a_wrong_argument_before_calling_the_api() {
@@ -241,4 +298,30 @@ async fn petstore_get_order_refuses_a_wrong_argument_before_calling_the_api() {
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// The `pet` resolver lists `GET /pet/findByStatus`, finds a pet name there and says which are there for one that is not.
+#[tokio::test]
+async fn the_pet_resolver_finds_a_listed_value_and_names_a_missing_one() {
+    let api = StandIn::start().await;
+    let client = api.client();
+    let found = within(client.resolve_pet("doggie")).await;
+    assert_eq!(found.expect("the value is in the list"), "10");
+    let error = within(client.resolve_pet("no-such-pet"))
+        .await
+        .expect_err("the value is not in the list");
+    assert_eq!(
+        api.requests(),
+        [r#"GET /pet/findByStatus"#, r#"GET /pet/findByStatus"#]
+    );
+    let message = error.to_string();
+    assert!(
+        matches!(& error, stand_in::ToolError::NotFound(missing) if missing.values ==
+        ["no-such-pet"] && missing.available == ["doggie"]),
+        "{message}"
+    );
+    assert!(
+        message.contains("no-such-pet") && message.contains("doggie"),
+        "{message}"
+    );
 }

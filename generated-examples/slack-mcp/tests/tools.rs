@@ -14,7 +14,7 @@ use stand_in::{StandIn, tools, within};
 const ANSWERS: &[(&str, &str)] = &[
     (
         "GET /conversations.list",
-        r#"{"response_metadata":{"next_cursor":"sample"},"ok":true,"channels":[{"id":"sample","name":"sample","topic":{},"num_members":1}]}"#,
+        r#"{"response_metadata":{"next_cursor":null},"ok":true,"channels":[{"id":"sample","name":"sample","topic":{},"num_members":1}]}"#,
     ),
     (
         "GET /users.list",
@@ -165,6 +165,24 @@ mod stand_in {
             .await
             .expect("the tool answers within ten seconds")
     }
+
+    /// Fails the test when `value` does not fit the output schema of the tool
+    /// `definition` publishes.
+    pub fn assert_conforms(definition: &str, value: &Value) {
+        let definition: Value = serde_json::from_str(definition).expect("a definition is JSON");
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&definition["outputSchema"])
+            .expect("the output schema compiles");
+        let errors: Vec<String> = validator
+            .iter_errors(value)
+            .map(|error| format!("{}: {error}", error.instance_path().as_str()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{value} does not fit the output schema: {errors:?}"
+        );
+    }
 }
 
 fn arguments(text: &str) -> JsonObject {
@@ -183,6 +201,20 @@ fn tools_list_is_the_reviewed_snapshot() {
     assert_eq!(served, snapshot);
 }
 
+/// `slack_list_channels` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn slack_list_channels_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{}"#);
+    let result = within(tools::slack_list_channels::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [r#"GET /conversations.list?exclude_archived=true&limit=100"#]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::slack_list_channels::DEFINITION, &output.value);
+}
+
 /// `slack_list_channels` checks its arguments before any request.
 #[tokio::test]
 async fn slack_list_channels_refuses_a_wrong_argument_before_calling_the_api() {
@@ -199,6 +231,23 @@ async fn slack_list_channels_refuses_a_wrong_argument_before_calling_the_api() {
     assert!(api.requests().is_empty(), "{:?}", api.requests());
 }
 
+/// `slack_post_message` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn slack_post_message_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"channel":"sample","text":"sample"}"#);
+    let result = within(tools::slack_post_message::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /conversations.list?limit=200"#,
+            r#"POST /chat.postMessage channel=sample&text=sample"#
+        ]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::slack_post_message::DEFINITION, &output.value);
+}
+
 /// `slack_post_message` checks its arguments before any request.
 #[tokio::test]
 async fn slack_post_message_refuses_a_wrong_argument_before_calling_the_api() {
@@ -213,6 +262,17 @@ async fn slack_post_message_refuses_a_wrong_argument_before_calling_the_api() {
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// `slack_find_user_by_email` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn slack_find_user_by_email_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"email":"sample"}"#);
+    let result = within(tools::slack_find_user_by_email::call(api.client(), input)).await;
+    assert_eq!(api.requests(), [r#"GET /users.lookupByEmail?email=sample"#]);
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::slack_find_user_by_email::DEFINITION, &output.value);
 }
 
 /// `slack_find_user_by_email` checks its arguments before any request.
@@ -245,4 +305,33 @@ async fn slack_find_user_refuses_a_wrong_argument_before_calling_the_api() {
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// The `channel` resolver lists `GET /conversations.list`, finds a channel name there and says which are there for one that is not.
+#[tokio::test]
+async fn the_channel_resolver_finds_a_listed_value_and_names_a_missing_one() {
+    let api = StandIn::start().await;
+    let client = api.client();
+    let found = within(client.resolve_channel("sample")).await;
+    assert_eq!(found.expect("the value is in the list"), "sample");
+    let error = within(client.resolve_channel("no-such-channel"))
+        .await
+        .expect_err("the value is not in the list");
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /conversations.list?limit=200"#,
+            r#"GET /conversations.list?limit=200"#
+        ]
+    );
+    let message = error.to_string();
+    assert!(
+        matches!(& error, stand_in::ToolError::NotFound(missing) if missing.values ==
+        ["no-such-channel"] && missing.available == ["sample"]),
+        "{message}"
+    );
+    assert!(
+        message.contains("no-such-channel") && message.contains("sample"),
+        "{message}"
+    );
 }

@@ -14,11 +14,11 @@ use stand_in::{StandIn, tools, within};
 const ANSWERS: &[(&str, &str)] = &[
     (
         "GET /v2/projects",
-        r#"{"items":[{"id":"01397d88-e45f-531a-abbd-1f79d5da3cbd","key":"WEB","name":"Website","description":"Public website and web shop: storefront, checkout and customer accounts."}],"page":1,"per_page":20,"total":3}"#,
+        r#"{"items":[{"id":"01397d88-e45f-531a-abbd-1f79d5da3cbd","key":"WEB","name":"Website","description":"Public website and web shop: storefront, checkout and customer accounts."}],"page":1,"per_page":20,"total":1}"#,
     ),
     (
         "GET /v2/projects/{project_id}/issues",
-        r#"{"items":[{"id":"129fbba7-e576-502d-94b9-35b3426581fd","key":"WEB-42","number":42,"project_id":"01397d88-e45f-531a-abbd-1f79d5da3cbd","title":"Cookie banner covers the navigation (Safari)","description":"The cookie banner is drawn above the top navigation, so the menu cannot be clicked until the banner is dismissed. Reported by a customer using Safari 17 on macOS.","state":1,"priority":1,"assignee_id":"fb53cc6a-826c-5610-a3d1-d42364e99afb","reporter_id":"a409aac6-e9a6-5a28-b24a-d38e17c6e37e","labels":["sample"],"created_at":"2026-01-02T18:00:00Z","updated_at":"2026-01-02T20:00:00Z"}],"page":1,"per_page":20,"total":130}"#,
+        r#"{"items":[{"id":"129fbba7-e576-502d-94b9-35b3426581fd","key":"WEB-42","number":42,"project_id":"01397d88-e45f-531a-abbd-1f79d5da3cbd","title":"Cookie banner covers the navigation (Safari)","description":"The cookie banner is drawn above the top navigation, so the menu cannot be clicked until the banner is dismissed. Reported by a customer using Safari 17 on macOS.","state":1,"priority":1,"assignee_id":"fb53cc6a-826c-5610-a3d1-d42364e99afb","reporter_id":"a409aac6-e9a6-5a28-b24a-d38e17c6e37e","labels":["sample"],"created_at":"2026-01-02T18:00:00Z","updated_at":"2026-01-02T20:00:00Z"}],"page":1,"per_page":20,"total":1}"#,
     ),
     (
         "GET /v2/users",
@@ -181,6 +181,24 @@ mod stand_in {
             .await
             .expect("the tool answers within ten seconds")
     }
+
+    /// Fails the test when `value` does not fit the output schema of the tool
+    /// `definition` publishes.
+    pub fn assert_conforms(definition: &str, value: &Value) {
+        let definition: Value = serde_json::from_str(definition).expect("a definition is JSON");
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&definition["outputSchema"])
+            .expect("the output schema compiles");
+        let errors: Vec<String> = validator
+            .iter_errors(value)
+            .map(|error| format!("{}: {error}", error.instance_path().as_str()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{value} does not fit the output schema: {errors:?}"
+        );
+    }
 }
 
 fn arguments(text: &str) -> JsonObject {
@@ -197,6 +215,23 @@ fn tools_list_is_the_reviewed_snapshot() {
         .map(|tool| serde_json::from_str(tool.definition).expect("a definition is JSON"))
         .collect();
     assert_eq!(served, snapshot);
+}
+
+/// `tracker_search_issues` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn tracker_search_issues_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"project":"WEB","status":"open"}"#);
+    let result = within(tools::tracker_search_issues::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /v2/projects?page=1&per_page=50"#,
+            r#"GET /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues?state=1&page=1&per_page=20"#
+        ]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::tracker_search_issues::DEFINITION, &output.value);
 }
 
 /// `tracker_search_issues` checks its arguments before any request.
@@ -280,4 +315,36 @@ async fn tracker_call_operation_refuses_a_wrong_argument_before_calling_the_api(
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// The `project` resolver lists `GET /v2/projects`, finds a project key there and says which are there for one that is not.
+#[tokio::test]
+async fn the_project_resolver_finds_a_listed_value_and_names_a_missing_one() {
+    let api = StandIn::start().await;
+    let client = api.client();
+    let found = within(client.resolve_project("WEB")).await;
+    assert_eq!(
+        found.expect("the value is in the list"),
+        "01397d88-e45f-531a-abbd-1f79d5da3cbd"
+    );
+    let error = within(client.resolve_project("no-such-project"))
+        .await
+        .expect_err("the value is not in the list");
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /v2/projects?page=1&per_page=50"#,
+            r#"GET /v2/projects?page=1&per_page=50"#
+        ]
+    );
+    let message = error.to_string();
+    assert!(
+        matches!(& error, stand_in::ToolError::NotFound(missing) if missing.values ==
+        ["no-such-project"] && missing.available == ["WEB"]),
+        "{message}"
+    );
+    assert!(
+        message.contains("no-such-project") && message.contains("WEB"),
+        "{message}"
+    );
 }

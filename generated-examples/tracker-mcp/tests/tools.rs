@@ -177,6 +177,24 @@ mod stand_in {
             .await
             .expect("the tool answers within ten seconds")
     }
+
+    /// Fails the test when `value` does not fit the output schema of the tool
+    /// `definition` publishes.
+    pub fn assert_conforms(definition: &str, value: &Value) {
+        let definition: Value = serde_json::from_str(definition).expect("a definition is JSON");
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&definition["outputSchema"])
+            .expect("the output schema compiles");
+        let errors: Vec<String> = validator
+            .iter_errors(value)
+            .map(|error| format!("{}: {error}", error.instance_path().as_str()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{value} does not fit the output schema: {errors:?}"
+        );
+    }
 }
 
 fn arguments(text: &str) -> JsonObject {
@@ -195,6 +213,25 @@ fn tools_list_is_the_reviewed_snapshot() {
     assert_eq!(served, snapshot);
 }
 
+/// `tracker_search_issues` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn tracker_search_issues_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input =
+        arguments(r#"{"project":"WEB","status":"open","assignee":"alice","query":"sample"}"#);
+    let result = within(tools::tracker_search_issues::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /v2/projects?page=1&per_page=50"#,
+            r#"GET /v2/users?page=1&per_page=50"#,
+            r#"GET /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues?state=1&assignee_id=a409aac6-e9a6-5a28-b24a-d38e17c6e37e&q=sample&page=1&per_page=20"#
+        ]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::tracker_search_issues::DEFINITION, &output.value);
+}
+
 /// `tracker_search_issues` checks its arguments before any request.
 #[tokio::test]
 async fn tracker_search_issues_refuses_a_wrong_argument_before_calling_the_api() {
@@ -209,6 +246,24 @@ async fn tracker_search_issues_refuses_a_wrong_argument_before_calling_the_api()
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// `tracker_create_issue` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn tracker_create_issue_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input =
+        arguments(r#"{"project":"WEB","title":"sample","description":"sample","priority":"low"}"#);
+    let result = within(tools::tracker_create_issue::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /v2/projects?page=1&per_page=50"#,
+            r#"POST /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues {"title":"sample","description":"sample","priority":1}"#
+        ]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::tracker_create_issue::DEFINITION, &output.value);
 }
 
 /// `tracker_create_issue` checks its arguments before any request.
@@ -241,4 +296,68 @@ async fn tracker_change_issue_status_refuses_a_wrong_argument_before_calling_the
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// The `project` resolver lists `GET /v2/projects`, finds a project key there and says which are there for one that is not.
+#[tokio::test]
+async fn the_project_resolver_finds_a_listed_value_and_names_a_missing_one() {
+    let api = StandIn::start().await;
+    let client = api.client();
+    let found = within(client.resolve_project("WEB")).await;
+    assert_eq!(
+        found.expect("the value is in the list"),
+        "01397d88-e45f-531a-abbd-1f79d5da3cbd"
+    );
+    let error = within(client.resolve_project("no-such-project"))
+        .await
+        .expect_err("the value is not in the list");
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /v2/projects?page=1&per_page=50"#,
+            r#"GET /v2/projects?page=1&per_page=50"#
+        ]
+    );
+    let message = error.to_string();
+    assert!(
+        matches!(& error, stand_in::ToolError::NotFound(missing) if missing.values ==
+        ["no-such-project"] && missing.available == ["WEB"]),
+        "{message}"
+    );
+    assert!(
+        message.contains("no-such-project") && message.contains("WEB"),
+        "{message}"
+    );
+}
+
+/// The `user` resolver lists `GET /v2/users`, finds a username there and says which are there for one that is not.
+#[tokio::test]
+async fn the_user_resolver_finds_a_listed_value_and_names_a_missing_one() {
+    let api = StandIn::start().await;
+    let client = api.client();
+    let found = within(client.resolve_user("alice")).await;
+    assert_eq!(
+        found.expect("the value is in the list"),
+        "a409aac6-e9a6-5a28-b24a-d38e17c6e37e"
+    );
+    let error = within(client.resolve_user("no-such-user"))
+        .await
+        .expect_err("the value is not in the list");
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /v2/users?page=1&per_page=50"#,
+            r#"GET /v2/users?page=1&per_page=50"#
+        ]
+    );
+    let message = error.to_string();
+    assert!(
+        matches!(& error, stand_in::ToolError::NotFound(missing) if missing.values ==
+        ["no-such-user"] && missing.available == ["alice"]),
+        "{message}"
+    );
+    assert!(
+        message.contains("no-such-user") && message.contains("alice"),
+        "{message}"
+    );
 }
