@@ -634,8 +634,9 @@ fn list_request(
 }
 
 /// One call of a curated tool with example arguments: the arguments, and the requests it sends
-/// in order (the lists of the resolvers it uses, the call, the lists of the resolvers whose
-/// names its result shows). `None` for what the test cannot yet write out: a workflow, a
+/// in order (the lists of the resolvers it uses, the call or each step's call, the lists of the
+/// resolvers whose names its result shows). The stand-in's answers are made to hold what the
+/// steps look for (the item a `find` picks). `None` for what the test cannot yet write out: a
 /// resolver looked up one value at a time or scoped, a template, a list of values resolved.
 fn curated_case(
     plan: &Plan,
@@ -643,22 +644,70 @@ fn curated_case(
     curated: &CuratedTool,
     answers: &mut [Value],
 ) -> Option<(Value, Vec<Expected>)> {
-    let CuratedBody::Call {
-        operation: call,
-        fixed,
-        paging,
-    } = &curated.body
-    else {
-        return None;
+    let mut run = Run {
+        plan,
+        answers,
+        arguments: Map::new(),
+        inputs: Vec::new(),
+        requests: Vec::new(),
+        listed: Vec::new(),
+        vars: Vec::new(),
     };
-    let mut arguments = Map::new();
-    let mut sent: Vec<(String, Value)> = Vec::new();
-    let mut api_values: Vec<Option<Value>> = Vec::new();
-    let mut requests = Vec::new();
-    let mut listed: Vec<usize> = Vec::new();
+    // A value a resolve step resolves is one of the stand-in's list, and a text a find step
+    // looks for is the first item's (the item is made to hold any other value it looks for).
+    let mut resolved: Vec<(usize, usize)> = Vec::new();
+    let mut found: Vec<(usize, Value)> = Vec::new();
+    if let CuratedBody::Steps(steps) = &curated.body {
+        for step in steps {
+            match step {
+                StepPlan::Resolve {
+                    resolver,
+                    value: ValueRef::Input(input),
+                    ..
+                } => resolved.push((*input, *resolver)),
+                StepPlan::Find {
+                    list: ValueRef::Step { var, pointer },
+                    conditions,
+                    ..
+                } => {
+                    let answered = steps.iter().find_map(|step| match step {
+                        StepPlan::Call {
+                            operation,
+                            var: name,
+                            ..
+                        } if name == var => Some(*operation),
+                        _ => None,
+                    });
+                    let Some(item) = answered
+                        .and_then(|operation| run.answers[operation].pointer(pointer))
+                        .and_then(|list| list.get(0))
+                    else {
+                        continue;
+                    };
+                    for (field, value) in conditions {
+                        if let (ValueRef::Input(input), Some(value)) = (value, item.pointer(field))
+                        {
+                            found.push((*input, value.clone()));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
     let mut limit = None;
-    for param in &curated.params {
+    let workflow = matches!(curated.body, CuratedBody::Steps(_));
+    for (index, param) in curated.params.iter().enumerate() {
         let value = match &param.kind {
+            ParamKind::Plain(_) if resolved.iter().any(|(input, _)| *input == index) => {
+                let (_, resolver) = resolved.iter().find(|(input, _)| *input == index)?;
+                let (name, _) = resolvable(plan, *resolver, run.answers)?;
+                Some((json!(name), json!(name)))
+            }
+            ParamKind::Plain(_) if found.iter().any(|(input, _)| *input == index) => {
+                let (_, value) = found.iter().find(|(input, _)| *input == index)?;
+                Some((value.clone(), value.clone()))
+            }
             ParamKind::Plain(ty) => {
                 let schema = tool
                     .input_schema
@@ -670,16 +719,14 @@ fn curated_case(
                 };
                 Some((value.clone(), value))
             }
+            // The last variant: a default is most often the first.
             ParamKind::Enum(index) => {
-                let variant = plan.enums[*index].variants.first()?;
+                let variant = plan.enums[*index].variants.last()?;
                 Some((json!(variant.name), variant.code.clone()))
             }
-            ParamKind::Resolve(index) => {
-                let (name, id) = resolvable(plan, *index, answers)?;
-                if !listed.contains(index) {
-                    listed.push(*index);
-                    requests.push(resolver_list(plan, *index)?);
-                }
+            ParamKind::Resolve(resolver) => {
+                let (name, id) = resolvable(plan, *resolver, run.answers)?;
+                run.list(*resolver)?;
                 let integer = param.target.as_ref().is_some_and(|t| t.integer);
                 let id = match (&id, integer) {
                     (Value::String(text), true) => json!(text.parse::<i64>().ok()?),
@@ -695,39 +742,226 @@ fn curated_case(
             }
             ParamKind::ResponseFormat => None,
         };
-        match (value, &param.target) {
-            (Some((argument, api)), Some(target)) => {
-                arguments.insert(param.name.clone(), argument);
-                sent.push((target.api_name.clone(), api.clone()));
-                api_values.push(Some(api));
+        match value {
+            Some((argument, api)) if workflow || param.target.is_some() => {
+                run.arguments.insert(param.name.clone(), argument);
+                run.inputs.push(Some(api));
             }
-            (Some(_), None) if param.required => return None,
-            _ => api_values.push(None),
+            Some(_) if param.required => return None,
+            _ => run.inputs.push(None),
         }
     }
-    for (name, value) in fixed {
-        let value = match value {
-            ValueRef::Literal(value) => value.clone(),
-            ValueRef::Input(index) => api_values.get(*index)?.clone()?,
-            _ => return None,
-        };
-        sent.push((name.clone(), value));
+    match &curated.body {
+        CuratedBody::Call {
+            operation,
+            fixed,
+            paging,
+        } => {
+            let mut sent: Vec<(String, ValueRef)> = curated
+                .params
+                .iter()
+                .enumerate()
+                .filter_map(|(index, param)| {
+                    let target = param.target.as_ref()?;
+                    Some((target.api_name.clone(), ValueRef::Input(index)))
+                })
+                .collect();
+            sent.extend(fixed.iter().cloned());
+            run.call(*operation, &sent, paging.as_deref(), limit)?;
+        }
+        CuratedBody::Steps(steps) => {
+            for step in steps {
+                if !run.step(step, limit)? {
+                    break;
+                }
+            }
+        }
     }
-    let operation = &plan.operations[*call];
-    // The values go by API name; the page walk's by property.
-    let mut values = Vec::new();
-    for (name, value) in sent {
-        let field = operation.fields.iter().find(|f| f.api_name == name)?;
-        values.push((field.property.clone(), value));
-    }
-    requests.push(list_request(operation, paging.as_deref(), limit, &values)?);
     for index in &curated.results.lookups {
-        if !listed.contains(index) {
-            listed.push(*index);
-            requests.push(resolver_list(plan, *index)?);
+        run.list(*index)?;
+    }
+    Some((Value::Object(run.arguments), run.requests))
+}
+
+/// A curated tool's call as the test follows it at generation time.
+struct Run<'p, 'a> {
+    plan: &'p Plan,
+    answers: &'a mut [Value],
+    arguments: Map<String, Value>,
+    /// Each parameter's value as the API takes it, when the test gives one.
+    inputs: Vec<Option<Value>>,
+    requests: Vec<Expected>,
+    /// The resolvers whose lists were asked for already (a resolver caches its list).
+    listed: Vec<usize>,
+    /// What each step's variable holds, with the operation it answers when it is an answer.
+    vars: Vec<(String, Value, Option<usize>)>,
+}
+
+impl Run<'_, '_> {
+    /// The list of the resolver `index` is asked for, unless it was already.
+    fn list(&mut self, index: usize) -> Option<()> {
+        if !self.listed.contains(&index) {
+            self.listed.push(index);
+            self.requests.push(resolver_list(self.plan, index)?);
+        }
+        Some(())
+    }
+
+    /// `operation` is called with `args` by API name (an absent value sends nothing).
+    fn call(
+        &mut self,
+        operation: usize,
+        args: &[(String, ValueRef)],
+        paging: Option<&PagingPlan>,
+        limit: Option<i64>,
+    ) -> Option<()> {
+        let plan = &self.plan.operations[operation];
+        let mut values = Vec::new();
+        for (name, value) in args {
+            let Some(value) = self.value(value, None)? else {
+                continue;
+            };
+            let field = plan.fields.iter().find(|f| f.api_name == *name)?;
+            values.push((field.property.clone(), value));
+        }
+        self.requests
+            .push(list_request(plan, paging, limit, &values).filter(|r| r.exact)?);
+        Some(())
+    }
+
+    /// Follows one step; `false` when the workflow stops there.
+    fn step(&mut self, step: &StepPlan, limit: Option<i64>) -> Option<bool> {
+        match step {
+            StepPlan::Call {
+                operation,
+                var,
+                args,
+                paging,
+                when,
+                ..
+            } => {
+                let runs = match when {
+                    Some(when) => self.value(&when.0, None)? == self.value(&when.1, None)?,
+                    None => true,
+                };
+                let answer = if runs {
+                    self.call(*operation, args, paging.as_ref(), limit)?;
+                    self.answers[*operation].clone()
+                } else {
+                    Value::Null
+                };
+                self.vars.push((var.clone(), answer, Some(*operation)));
+                Some(true)
+            }
+            StepPlan::StopIf { left, right, .. } => {
+                Some(self.value(left, None)? != self.value(right, None)?)
+            }
+            StepPlan::Find {
+                var,
+                list,
+                conditions,
+                ..
+            } => {
+                // The stand-in's list is made to hold, first, the item the step looks for.
+                let ValueRef::Step {
+                    var: list_var,
+                    pointer,
+                } = list
+                else {
+                    return None;
+                };
+                let mut wanted = Vec::new();
+                for (field, value) in conditions {
+                    wanted.push((field.clone(), self.value(value, None)??));
+                }
+                let (_, answer, operation) =
+                    self.vars.iter_mut().find(|(name, ..)| name == list_var)?;
+                for answer in [Some(answer), operation.map(|o| &mut self.answers[o])]
+                    .into_iter()
+                    .flatten()
+                {
+                    let item = answer.pointer_mut(pointer)?.get_mut(0)?;
+                    for (field, value) in &wanted {
+                        *item.pointer_mut(field)? = value.clone();
+                    }
+                }
+                let (_, answer, _) = self.vars.iter().find(|(name, ..)| name == list_var)?;
+                let item = answer.pointer(pointer)?.get(0)?.clone();
+                self.vars.push((var.clone(), item, None));
+                Some(true)
+            }
+            StepPlan::Resolve {
+                var,
+                resolver,
+                value,
+                scope,
+            } => {
+                if !scope.is_empty() {
+                    return None;
+                }
+                let name = as_text(&self.value(value, None)??);
+                let (listed, id) = resolvable(self.plan, *resolver, self.answers)?;
+                if name != listed {
+                    return None;
+                }
+                self.list(*resolver)?;
+                self.vars.push((var.clone(), id, None));
+                Some(true)
+            }
         }
     }
-    Some((Value::Object(arguments), requests))
+
+    /// The value `value` stands for (`Some(None)`: absent), `item` the item of an `$each`.
+    /// `None` for a value the test cannot work out (a template).
+    fn value(&self, value: &ValueRef, item: Option<&Value>) -> Option<Option<Value>> {
+        Some(match value {
+            ValueRef::Input(index) => self.inputs.get(*index)?.clone(),
+            ValueRef::Step { var, pointer } => {
+                let (_, answer, _) = self.vars.iter().rev().find(|(name, ..)| name == var)?;
+                answer.pointer(pointer).filter(|v| !v.is_null()).cloned()
+            }
+            ValueRef::Literal(value) => Some(value.clone()),
+            ValueRef::Object(fields) => {
+                let mut object = Map::new();
+                for (name, field) in fields {
+                    if let Some(value) = self.value(field, item)? {
+                        object.insert(name.clone(), value);
+                    }
+                }
+                Some(Value::Object(object))
+            }
+            ValueRef::Array(items) => {
+                let mut values = Vec::new();
+                for value in items {
+                    values.extend(self.value(value, item)?);
+                }
+                Some(Value::Array(values))
+            }
+            ValueRef::Template(_) => return None,
+            ValueRef::When { condition, value } => match self.value(condition, item)? {
+                Some(_) => self.value(value, item)?,
+                None => None,
+            },
+            ValueRef::Each { list, fields } => match self.value(list, item)? {
+                Some(Value::Array(items)) => {
+                    let mut objects = Vec::new();
+                    for each in &items {
+                        let mut object = Map::new();
+                        for (name, field) in fields {
+                            if let Some(value) = self.value(field, Some(each))? {
+                                object.insert(name.clone(), value);
+                            }
+                        }
+                        objects.push(Value::Object(object));
+                    }
+                    Some(Value::Array(objects))
+                }
+                _ => None,
+            },
+            ValueRef::Item(pointer) => item?.pointer(pointer).cloned(),
+            ValueRef::Text(value) => self.value(value, item)?.map(|v| json!(as_text(&v))),
+        })
+    }
 }
 
 /// A value the resolver `index` finds in the stand-in's list, and the id it resolves to: the

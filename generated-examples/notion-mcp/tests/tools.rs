@@ -211,6 +211,24 @@ async fn notion_search_refuses_a_wrong_argument_before_calling_the_api() {
     assert!(api.requests().is_empty(), "{:?}", api.requests());
 }
 
+/// `notion_create_page` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn notion_create_page_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(
+        r#"{"database":"3fa85f64-5717-4562-b3fc-2c963f66afa6","title":"sample","text":"sample"}"#,
+    );
+    let result = within(tools::notion_create_page::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [
+            r#"POST /v1/pages {"parent":{"type":"database_id","database_id":"3fa85f64-5717-4562-b3fc-2c963f66afa6"},"properties":{"Name":{"title":[{"text":{"content":"sample"}}]}},"children":[{"object":"block","type":"paragraph","paragraph":{"rich_text":[{"type":"text","text":{"content":"sample"}}]}}]}"#
+        ]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::notion_create_page::DEFINITION, &output.value);
+}
+
 /// `notion_create_page` checks its arguments before any request.
 #[tokio::test]
 async fn notion_create_page_refuses_a_wrong_argument_before_calling_the_api() {
@@ -225,6 +243,22 @@ async fn notion_create_page_refuses_a_wrong_argument_before_calling_the_api() {
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// `notion_query_database` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn notion_query_database_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"database":"sample","status":"sample"}"#);
+    let result = within(tools::notion_query_database::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [
+            r#"POST /v1/data_sources/sample/query {"filter":{"property":"Status","status":{"equals":"sample"}},"page_size":25}"#
+        ]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::notion_query_database::DEFINITION, &output.value);
 }
 
 /// `notion_query_database` checks its arguments before any request.

@@ -201,12 +201,9 @@ fn tools_list_is_the_reviewed_snapshot() {
 #[tokio::test]
 async fn petstore_search_pets_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let input = arguments(r#"{"status":"for_sale"}"#);
+    let input = arguments(r#"{"status":"sold"}"#);
     let result = within(tools::petstore_search_pets::call(api.client(), input)).await;
-    assert_eq!(
-        api.requests(),
-        [r#"GET /pet/findByStatus?status=available"#]
-    );
+    assert_eq!(api.requests(), [r#"GET /pet/findByStatus?status=sold"#]);
     let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::petstore_search_pets::DEFINITION, &output.value);
 }
@@ -255,6 +252,24 @@ async fn petstore_get_pet_refuses_a_wrong_argument_before_calling_the_api() {
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// `petstore_adopt_pet` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn petstore_adopt_pet_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"pet":"doggie","quantity":1}"#);
+    let result = within(tools::petstore_adopt_pet::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /pet/findByStatus?status=available"#,
+            r#"GET /pet/10"#,
+            r#"POST /store/order {"petId":10,"quantity":1,"status":"placed","complete":false}"#
+        ]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::petstore_adopt_pet::DEFINITION, &output.value);
 }
 
 /// `petstore_adopt_pet` checks its arguments before any request.

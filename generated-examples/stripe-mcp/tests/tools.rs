@@ -153,6 +153,24 @@ mod stand_in {
             .await
             .expect("the tool answers within ten seconds")
     }
+
+    /// Fails the test when `value` does not fit the output schema of the tool
+    /// `definition` publishes.
+    pub fn assert_conforms(definition: &str, value: &Value) {
+        let definition: Value = serde_json::from_str(definition).expect("a definition is JSON");
+        let validator = jsonschema::options()
+            .should_validate_formats(true)
+            .build(&definition["outputSchema"])
+            .expect("the output schema compiles");
+        let errors: Vec<String> = validator
+            .iter_errors(value)
+            .map(|error| format!("{}: {error}", error.instance_path().as_str()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{value} does not fit the output schema: {errors:?}"
+        );
+    }
 }
 
 fn arguments(text: &str) -> JsonObject {
@@ -185,6 +203,24 @@ async fn stripe_find_customer_refuses_a_wrong_argument_before_calling_the_api() 
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// `stripe_create_invoice_item` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn stripe_create_invoice_item_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input =
+        arguments(r#"{"email":"sample","amount":1,"currency":"sample","description":"sample"}"#);
+    let result = within(tools::stripe_create_invoice_item::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /v1/customers?email=sample"#,
+            r#"POST /v1/invoiceitems amount=1&currency=sample&customer=sample&description=sample"#
+        ]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::stripe_create_invoice_item::DEFINITION, &output.value);
 }
 
 /// `stripe_create_invoice_item` checks its arguments before any request.

@@ -221,13 +221,13 @@ fn tools_list_is_the_reviewed_snapshot() {
 #[tokio::test]
 async fn tracker_search_issues_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let input = arguments(r#"{"project":"WEB","status":"open"}"#);
+    let input = arguments(r#"{"project":"WEB","status":"done"}"#);
     let result = within(tools::tracker_search_issues::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [
             r#"GET /v2/projects?page=1&per_page=50"#,
-            r#"GET /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues?state=1&page=1&per_page=20"#
+            r#"GET /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues?state=3&page=1&per_page=20"#
         ]
     );
     let output = result.expect("the tool succeeds");

@@ -38,7 +38,7 @@ const ANSWERS: &[(&str, &str)] = &[
     ),
     (
         "GET /v2/issues/{issue_id}/transitions",
-        r#"{"items":[{"id":"37e2783c-aab7-56d8-a2ba-bba721644b43","name":"Resolve","to_state":1}]}"#,
+        r#"{"items":[{"id":"37e2783c-aab7-56d8-a2ba-bba721644b43","name":"Resolve","to_state":3}]}"#,
     ),
     (
         "POST /v2/issues/{issue_id}/transitions",
@@ -218,14 +218,14 @@ fn tools_list_is_the_reviewed_snapshot() {
 async fn tracker_search_issues_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
     let input =
-        arguments(r#"{"project":"WEB","status":"open","assignee":"alice","query":"sample"}"#);
+        arguments(r#"{"project":"WEB","status":"done","assignee":"alice","query":"sample"}"#);
     let result = within(tools::tracker_search_issues::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [
             r#"GET /v2/projects?page=1&per_page=50"#,
             r#"GET /v2/users?page=1&per_page=50"#,
-            r#"GET /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues?state=1&assignee_id=a409aac6-e9a6-5a28-b24a-d38e17c6e37e&q=sample&page=1&per_page=20"#
+            r#"GET /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues?state=3&assignee_id=a409aac6-e9a6-5a28-b24a-d38e17c6e37e&q=sample&page=1&per_page=20"#
         ]
     );
     let output = result.expect("the tool succeeds");
@@ -253,13 +253,13 @@ async fn tracker_search_issues_refuses_a_wrong_argument_before_calling_the_api()
 async fn tracker_create_issue_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
     let input =
-        arguments(r#"{"project":"WEB","title":"sample","description":"sample","priority":"low"}"#);
+        arguments(r#"{"project":"WEB","title":"sample","description":"sample","priority":"high"}"#);
     let result = within(tools::tracker_create_issue::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [
             r#"GET /v2/projects?page=1&per_page=50"#,
-            r#"POST /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues {"title":"sample","description":"sample","priority":1}"#
+            r#"POST /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues {"title":"sample","description":"sample","priority":3}"#
         ]
     );
     let output = result.expect("the tool succeeds");
@@ -280,6 +280,31 @@ async fn tracker_create_issue_refuses_a_wrong_argument_before_calling_the_api() 
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// `tracker_change_issue_status` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn tracker_change_issue_status_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"issue":"sample","status":"done"}"#);
+    let result = within(tools::tracker_change_issue_status::call(
+        api.client(),
+        input,
+    ))
+    .await;
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /v2/issues/by-key/sample"#,
+            r#"GET /v2/issues/129fbba7-e576-502d-94b9-35b3426581fd/transitions"#,
+            r#"POST /v2/issues/129fbba7-e576-502d-94b9-35b3426581fd/transitions {"transition_id":"37e2783c-aab7-56d8-a2ba-bba721644b43"}"#
+        ]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(
+        tools::tracker_change_issue_status::DEFINITION,
+        &output.value,
+    );
 }
 
 /// `tracker_change_issue_status` checks its arguments before any request.
