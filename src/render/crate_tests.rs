@@ -978,17 +978,57 @@ fn resolvable(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<(Strin
     if !resolver.scope.is_empty() {
         return None;
     }
-    let item = answers[*operation].pointer_mut(items)?.get_mut(0)?;
-    for (pointer, text) in &resolver.only {
-        *item.pointer_mut(pointer)? = json!(text);
+    let answer = &mut answers[*operation];
+    if !answer
+        .pointer(items)
+        .and_then(|list| list.get(0))
+        .is_some_and(Value::is_object)
+    {
+        put(answer, items, json!([{}]))?;
     }
-    let name = as_text(item.pointer(resolver.match_fields.first()?)?);
+    let item = answer.pointer_mut(items)?.get_mut(0)?;
+    for (pointer, text) in &resolver.only {
+        put(item, pointer, json!(text))?;
+    }
+    // An item the response schema leaves bare gets the fields the resolver reads.
+    let matched = resolver.match_fields.first()?;
+    if item.pointer(matched).is_none() {
+        put(item, matched, json!(format!("sample-{}", resolver.ident)))?;
+    }
+    if item.pointer(&resolver.id_field).is_none() {
+        put(
+            item,
+            &resolver.id_field,
+            json!(format!("{}-1", resolver.ident)),
+        )?;
+    }
+    let name = as_text(item.pointer(matched)?);
     let id = item.pointer(&resolver.id_field)?.clone();
     let alias = resolver
         .aliases
         .iter()
         .any(|(word, _)| word.eq_ignore_ascii_case(&name));
     (!alias && !name.is_empty()).then_some((name, id))
+}
+
+/// Sets the value at `pointer` in `document`, making the objects on the way; `None` where
+/// something on the way is not an object.
+fn put(document: &mut Value, pointer: &str, value: Value) -> Option<()> {
+    let mut at = document;
+    let names: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|name| name.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let (last, path) = names.split_last()?;
+    for name in path {
+        at = at
+            .as_object_mut()?
+            .entry(name.clone())
+            .or_insert_with(|| json!({}));
+    }
+    at.as_object_mut()?.insert(last.clone(), value);
+    Some(())
 }
 
 /// The request that lists every item of the resolver `index` (the first page of its walk).
@@ -1340,11 +1380,12 @@ fn resolver_test(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<Tok
             let error = within(client.#resolve(#missing)).await.expect_err("the value is not in the list");
             assert_eq!(api.requests(), [#line, #line]);
             let message = error.to_string();
-            assert!(
-                matches!(&error, stand_in::ToolError::NotFound(missing) if missing.values == [#missing] && missing.available == [#name]),
-                "{message}"
-            );
             assert!(message.contains(#missing) && message.contains(#name), "{message}");
+            let stand_in::ToolError::NotFound(missing) = error else {
+                panic!("not a not-found error: {message}");
+            };
+            assert_eq!(missing.values, [#missing]);
+            assert_eq!(missing.available, [#name]);
         }
     })
 }

@@ -18,7 +18,7 @@ const ANSWERS: &[(&str, &str)] = &[
     ),
     (
         "GET /users.list",
-        r#"{"cache_ts":1,"members":["sample"],"ok":true,"response_metadata":"sample"}"#,
+        r#"{"cache_ts":1,"members":[{"name":"sample-user","id":"user-1"}],"ok":true,"response_metadata":"sample"}"#,
     ),
     (
         "POST /chat.postMessage",
@@ -291,6 +291,23 @@ async fn slack_find_user_by_email_refuses_a_wrong_argument_before_calling_the_ap
     assert!(api.requests().is_empty(), "{:?}", api.requests());
 }
 
+/// `slack_find_user` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn slack_find_user_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"user":"sample-user"}"#);
+    let result = within(tools::slack_find_user::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /users.list?limit=200"#,
+            r#"GET /users.info?user=user-1"#
+        ]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::slack_find_user::DEFINITION, &output.value);
+}
+
 /// `slack_find_user` checks its arguments before any request.
 #[tokio::test]
 async fn slack_find_user_refuses_a_wrong_argument_before_calling_the_api() {
@@ -326,12 +343,41 @@ async fn the_channel_resolver_finds_a_listed_value_and_names_a_missing_one() {
     );
     let message = error.to_string();
     assert!(
-        matches!(& error, stand_in::ToolError::NotFound(missing) if missing.values ==
-        ["no-such-channel"] && missing.available == ["sample"]),
-        "{message}"
-    );
-    assert!(
         message.contains("no-such-channel") && message.contains("sample"),
         "{message}"
     );
+    let stand_in::ToolError::NotFound(missing) = error else {
+        panic!("not a not-found error: {message}");
+    };
+    assert_eq!(missing.values, ["no-such-channel"]);
+    assert_eq!(missing.available, ["sample"]);
+}
+
+/// The `user` resolver lists `GET /users.list`, finds a user name there and says which are there for one that is not.
+#[tokio::test]
+async fn the_user_resolver_finds_a_listed_value_and_names_a_missing_one() {
+    let api = StandIn::start().await;
+    let client = api.client();
+    let found = within(client.resolve_user("sample-user")).await;
+    assert_eq!(found.expect("the value is in the list"), "user-1");
+    let error = within(client.resolve_user("no-such-user"))
+        .await
+        .expect_err("the value is not in the list");
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /users.list?limit=200"#,
+            r#"GET /users.list?limit=200"#
+        ]
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("no-such-user") && message.contains("sample-user"),
+        "{message}"
+    );
+    let stand_in::ToolError::NotFound(missing) = error else {
+        panic!("not a not-found error: {message}");
+    };
+    assert_eq!(missing.values, ["no-such-user"]);
+    assert_eq!(missing.available, ["sample-user"]);
 }

@@ -339,12 +339,12 @@ async fn the_project_resolver_finds_a_listed_value_and_names_a_missing_one() {
     );
     let message = error.to_string();
     assert!(
-        matches!(& error, stand_in::ToolError::NotFound(missing) if missing.values ==
-        ["no-such-project"] && missing.available == ["WEB"]),
-        "{message}"
-    );
-    assert!(
         message.contains("no-such-project") && message.contains("WEB"),
         "{message}"
     );
+    let stand_in::ToolError::NotFound(missing) = error else {
+        panic!("not a not-found error: {message}");
+    };
+    assert_eq!(missing.values, ["no-such-project"]);
+    assert_eq!(missing.available, ["WEB"]);
 }
