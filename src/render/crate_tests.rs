@@ -1488,3 +1488,84 @@ fn discovery_test(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_example_prefers_the_first_allowed_value_then_the_schemas_own_example() {
+        let schema = json!({"type": "string", "enum": [null, "open", "done"], "example": "x"});
+        assert_eq!(example(&schema, &schema, 0), json!("open"));
+        let schema = json!({"type": "string", "example": "WEB-42", "default": "d"});
+        assert_eq!(example(&schema, &schema, 0), json!("WEB-42"));
+        // An example of another type than the schema's is not taken.
+        let schema = json!({"type": "integer", "example": "seven", "minimum": 5});
+        assert_eq!(example(&schema, &schema, 0), json!(5));
+    }
+
+    #[test]
+    fn an_example_fits_the_format_and_bounds_of_its_schema() {
+        let text = |schema: Value| example(&schema, &schema, 0);
+        assert_eq!(
+            text(json!({"type": "string", "format": "date-time"})),
+            json!("2024-01-02T03:04:05Z")
+        );
+        assert_eq!(
+            text(json!({"type": "string", "minLength": 8})),
+            json!("samplexx")
+        );
+        assert_eq!(
+            text(json!({"type": "string", "maxLength": 3})),
+            json!("sam")
+        );
+        assert_eq!(text(json!({"type": "integer", "maximum": -2})), json!(-2));
+        assert_eq!(text(json!({"type": "number", "minimum": 3})), json!(3.0));
+        assert_eq!(
+            text(json!({"type": "array", "items": {"type": "boolean"}, "minItems": 2})),
+            json!([true, true])
+        );
+    }
+
+    #[test]
+    fn an_example_object_follows_refs_merges_all_of_and_keeps_only_required_fields_deep_down() {
+        let schema = json!({
+            "allOf": [
+                {"$ref": "#/$defs/named"},
+                {"type": "object", "properties": {"age": {"type": "integer"}}}
+            ],
+            "$defs": {"named": {"type": "object", "properties": {"name": {"type": "string"}}}}
+        });
+        assert_eq!(
+            example(&schema, &schema, 0),
+            json!({"name": "sample", "age": 1})
+        );
+        let deep = json!({
+            "type": "object",
+            "required": ["id"],
+            "properties": {"id": {"type": "integer"}, "note": {"type": "string"}}
+        });
+        assert_eq!(example(&deep, &deep, FULL_DEPTH), json!({"id": 1}));
+        // A schema that requires itself ends.
+        let endless = json!({
+            "$ref": "#/$defs/node",
+            "$defs": {"node": {"type": "object", "required": ["next"], "properties": {"next": {"$ref": "#/$defs/node"}}}}
+        });
+        assert!(example(&endless, &endless, 0).is_object());
+    }
+
+    #[test]
+    fn query_values_are_form_encoded_one_pair_per_item() {
+        assert_eq!(form_encoded("a b/c~d*-._"), "a+b%2Fc%7Ed*-._");
+        assert_eq!(pairs("q", &json!(["x y", 2])), ["q=x+y", "q=2"]);
+        assert!(pairs("q", &Value::Null).is_empty());
+    }
+
+    #[test]
+    fn put_makes_the_objects_on_the_way_and_refuses_to_write_inside_a_text() {
+        let mut document = json!({"a": {"b": 1}});
+        assert_eq!(put(&mut document, "/a/c/d", json!("x")), Some(()));
+        assert_eq!(document, json!({"a": {"b": 1, "c": {"d": "x"}}}));
+        assert_eq!(put(&mut json!({"a": "text"}), "/a/b", json!(1)), None);
+    }
+}
