@@ -106,6 +106,18 @@ fn a_generated_crates_own_tests_fail_for_a_tool_broken_by_hand() {
         "",
     );
     std::fs::write(&client, text).expect("the client writes");
+    // Another package name (the library's kept, which the tests use), so that its build in the
+    // shared target directory does not overwrite the example's, built at the same time.
+    let manifest = dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).expect("the manifest reads");
+    assert!(text.contains("[lib]\n"), "{text}");
+    let text = text
+        .replace(
+            r#"name = "tracker-mirror-mcp""#,
+            r#"name = "tracker-mirror-mutant""#,
+        )
+        .replace("[lib]\n", "[lib]\nname = \"tracker_mirror_mcp\"\n");
+    std::fs::write(&manifest, text).expect("the manifest writes");
 
     let output = Command::new(env!("CARGO"))
         .args(["test", "--quiet", "--test", "tools", "--manifest-path"])
