@@ -1,6 +1,16 @@
 //! The generated crate's own tests (`tests/tools.rs`): its `tools/list` is the reviewed snapshot
-//! in `tests/tools.json`, each one-to-one tool sends its operation's request to a local stand-in
-//! of the API, and each curated tool refuses a wrong argument before any request is sent.
+//! in `tests/tools.json`, and each tool is called with example arguments against a stand-in of
+//! the API on 127.0.0.1 that answers each operation with an example of its response.
+//!
+//! Everything a test expects is worked out here, from the plan: the arguments from each input
+//! schema (examples, allowed values, defaults, formats), the stand-in's answers from each
+//! response schema, and the exact requests a tool sends in order (method, path, query, the
+//! headers its parameters set, body) — for a one-to-one tool its operation's; for a curated tool
+//! the lists of the resolvers it uses, its call or each step of its workflow (the answers made to
+//! hold what the later steps look for), and the lists whose names its result shows. Each test
+//! also checks the result against the tool's `outputSchema`; each resolver that lists is shown
+//! to find a listed value and to name a missing one; each curated tool refuses a wrong argument
+//! before any request.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -1225,6 +1235,7 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
             }
 
             impl StandIn {
+                /// Starts the stand-in on a free port of 127.0.0.1, for as long as the test runs.
                 pub async fn start() -> Self {
                     let requests = Arc::new(Mutex::new(Vec::new()));
                     let seen = Arc::clone(&requests);
@@ -1324,6 +1335,7 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
             #assert_conforms
         }
 
+        /// Tool arguments written as a JSON object.
         fn arguments(text: &str) -> JsonObject {
             serde_json::from_str(text).expect("test arguments are a JSON object")
         }

@@ -45,6 +45,7 @@ mod stand_in {
     }
 
     impl StandIn {
+        /// Starts the stand-in on a free port of 127.0.0.1, for as long as the test runs.
         pub async fn start() -> Self {
             let requests = Arc::new(Mutex::new(Vec::new()));
             let seen = Arc::clone(&requests);
@@ -173,6 +174,7 @@ mod stand_in {
     }
 }
 
+/// Tool arguments written as a JSON object.
 fn arguments(text: &str) -> JsonObject {
     serde_json::from_str(text).expect("test arguments are a JSON object")
 }
