@@ -645,6 +645,7 @@ mod tests {
             link_paged: false,
             server: None,
             credentials: Vec::new(),
+            response: None,
         }
     }
 

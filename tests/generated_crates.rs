@@ -55,3 +55,106 @@ fn every_generated_example_is_clippy_clean_and_passes_its_own_tests() {
         cargo(&dir, &["test", "--quiet"]);
     }
 }
+
+/// Copies the files of the directory `from` into `to`, folders and all.
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("a folder for the copy");
+    for entry in std::fs::read_dir(from).expect("the folder reads") {
+        let entry = entry.expect("a directory entry");
+        let target = to.join(entry.file_name());
+        if entry.file_type().expect("a file type").is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).expect("the file copies");
+        }
+    }
+}
+
+/// `text` with the first `from` after `after` replaced by `to`; fails the test when either is
+/// missing (the mutation would not be made).
+fn mutate(text: &str, after: &str, from: &str, to: &str) -> String {
+    let start = text
+        .find(after)
+        .unwrap_or_else(|| panic!("{after:?} is in the file"));
+    let at = start
+        + text[start..]
+            .find(from)
+            .unwrap_or_else(|| panic!("{from:?} follows {after:?}"));
+    format!("{}{to}{}", &text[..at], &text[at + from.len()..])
+}
+
+/// A tool broken by hand in a generated crate (a wrong path segment in one, a body field dropped
+/// in another) makes the crate's own tests fail, naming each broken tool, while the tools left
+/// alone still pass: the tests check what the tools send, not only that they answer.
+#[test]
+fn a_generated_crates_own_tests_fail_for_a_tool_broken_by_hand() {
+    let copy = tempfile::tempdir().expect("a temporary folder");
+    let dir = copy.path().join("tracker-mirror");
+    copy_dir(&root().join("generated-examples/tracker-mirror"), &dir);
+    let client = dir.join("src/client.rs");
+    let text = std::fs::read_to_string(&client).expect("the client reads");
+    let text = mutate(
+        &text,
+        "pub async fn create_issue(",
+        r#""issues"]"#,
+        r#""issue"]"#,
+    );
+    let text = mutate(
+        &text,
+        "pub async fn transition_issue(",
+        "runtime::put(&mut body, \"transition_id\", &params.transition_id);",
+        "",
+    );
+    std::fs::write(&client, text).expect("the client writes");
+    // Another package name (the library's kept, which the tests use), so that its build in the
+    // shared target directory does not overwrite the example's, built at the same time.
+    let manifest = dir.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).expect("the manifest reads");
+    assert!(text.contains("[lib]\n"), "{text}");
+    let text = text
+        .replace(
+            r#"name = "tracker-mirror-mcp""#,
+            r#"name = "tracker-mirror-mutant""#,
+        )
+        .replace("[lib]\n", "[lib]\nname = \"tracker_mirror_mcp\"\n");
+    std::fs::write(&manifest, text).expect("the manifest writes");
+
+    let output = Command::new(env!("CARGO"))
+        .args(["test", "--quiet", "--test", "tools", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .args(["--", "--test-threads", "4"])
+        .env("CARGO_TARGET_DIR", root().join("target/generated"))
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .expect("cargo runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        !output.status.success(),
+        "the broken crate's tests pass:\n{stdout}"
+    );
+    // The summary lists the failed tests, one per line, after `failures:`.
+    let failed: Vec<&str> = stdout
+        .rsplit_once("failures:\n")
+        .map(|(_, list)| {
+            list.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        failed[..2],
+        [
+            "create_issue_sends_its_request_and_answers_in_its_schema",
+            "transition_issue_sends_its_request_and_answers_in_its_schema"
+        ],
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains(r#"POST /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issue {"#),
+        "the failure shows the request sent: {stdout}"
+    );
+    assert!(stdout.contains("9 passed; 2 failed"), "{stdout}");
+}

@@ -298,6 +298,9 @@ pub struct OperationPlan {
     pub server: Option<String>,
     /// The parameters that carry a credential, which the client fills (none of them is a field).
     pub credentials: Vec<crate::api::CredentialParam>,
+    /// The JSON Schema of the first success response's body, when it has one (the generated
+    /// crate's tests answer from it).
+    pub response: Option<Value>,
 }
 
 impl OperationPlan {
@@ -632,6 +635,7 @@ impl<'a> Builder<'a> {
             link_paged: false,
             server: operation.server.clone(),
             credentials: operation.credentials.clone(),
+            response: operation.success.as_ref().and_then(|r| r.schema.clone()),
         });
         self.by_id.insert(operation.id.clone(), index);
         index

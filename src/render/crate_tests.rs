@@ -1,15 +1,29 @@
 //! The generated crate's own tests (`tests/tools.rs`): its `tools/list` is the reviewed snapshot
-//! in `tests/tools.json`, each one-to-one tool sends its operation's request to a local stand-in
-//! of the API, and each curated tool refuses a wrong argument before any request is sent.
+//! in `tests/tools.json`, and each tool is called with example arguments against a stand-in of
+//! the API on 127.0.0.1 that answers each operation with an example of its response.
+//!
+//! Everything a test expects is worked out here, from the plan: the arguments from each input
+//! schema (examples, allowed values, defaults, formats), the stand-in's answers from each
+//! response schema, and the exact requests a tool sends in order (method, path, query, the
+//! headers its parameters set, body) — for a one-to-one tool its operation's; for a curated tool
+//! the lists of the resolvers it uses, its call or each step of its workflow (the answers made to
+//! hold what the later steps look for), and the lists whose names its result shows. Each test
+//! also checks the result against the tool's `outputSchema`; each resolver that lists is shown
+//! to find a listed value and to name a missing one; each curated tool refuses a wrong argument
+//! before any request.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::{Map, Value, json};
 
 use super::rust::{ident, raw_string, tool_modules};
-use crate::api::Location;
+use crate::api::{BodyKind, Location};
+use crate::curate::model::PagingStyle;
+use crate::plan::curated::{
+    CuratedBody, CuratedTool, PagingPlan, ParamKind, ResolverSource, StepPlan, ValueRef,
+};
 use crate::plan::discovery::{DiscoveryPlan, DiscoveryTool};
-use crate::plan::{Action, FieldTarget, FieldType, OperationPlan, Plan};
+use crate::plan::{Action, Field, FieldTarget, FieldType, OperationPlan, Plan};
 
 /// `tests/tools.json`: every tool definition, as `tools/list` returns them, under `tools` (JSON
 /// has no comments, so the generated-file marker is the first key).
@@ -47,6 +61,202 @@ fn sample(ty: &FieldType) -> Value {
     }
 }
 
+/// How deep an example object has every property of its schema; below, only the required ones.
+const FULL_DEPTH: usize = 3;
+
+/// How deep an example goes at all (a schema that requires itself ends here).
+const MAX_DEPTH: usize = 12;
+
+/// An example of `schema` (inside the document `root`, which its `$ref`s point into): its first
+/// allowed value, its own example or its default when it is a single value, else one built from
+/// its type, format and bounds. Objects have every property near the top and the required ones
+/// below, lists one item (or as many as they must have).
+fn example(schema: &Value, root: &Value, depth: usize) -> Value {
+    if depth > MAX_DEPTH {
+        return Value::Null;
+    }
+    if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
+        return match target.strip_prefix('#').and_then(|p| root.pointer(p)) {
+            Some(target) => example(target, root, depth + 1),
+            None => json!("sample"),
+        };
+    }
+    if let Some(value) = schema.get("const") {
+        return value.clone();
+    }
+    if let Some(first) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|values| values.iter().find(|v| !v.is_null()))
+    {
+        return first.clone();
+    }
+    let own = schema
+        .get("example")
+        .or_else(|| schema.pointer("/examples/0"))
+        .or_else(|| schema.get("default"));
+    if let Some(own) = own.filter(|v| fits_type(schema, v)) {
+        return own.clone();
+    }
+    if let Some(parts) = schema.get("allOf").and_then(Value::as_array) {
+        let mut merged = Map::new();
+        for part in parts {
+            match example(part, root, depth + 1) {
+                Value::Object(fields) => merged.extend(fields),
+                other if merged.is_empty() && parts.len() == 1 => return other,
+                _ => {}
+            }
+        }
+        if let Value::Object(own) = example(&without(schema, "allOf"), root, depth + 1) {
+            merged.extend(own);
+        }
+        return Value::Object(merged);
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(first) = schema
+            .get(key)
+            .and_then(Value::as_array)
+            .and_then(|options| {
+                options
+                    .iter()
+                    .find(|option| option.get("type") != Some(&json!("null")))
+            })
+        {
+            return example(first, root, depth + 1);
+        }
+    }
+    match type_of(schema) {
+        Some("object") => {
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|names| names.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let mut object = Map::new();
+            if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+                for (name, property) in properties {
+                    if depth < FULL_DEPTH || required.contains(&name.as_str()) {
+                        let value = example(property, root, depth + 1);
+                        if !value.is_null() || accepts_null(property) {
+                            object.insert(name.clone(), value);
+                        }
+                    }
+                }
+            }
+            Value::Object(object)
+        }
+        Some("array") => {
+            let item = schema
+                .get("items")
+                .map_or(json!("sample"), |items| example(items, root, depth + 1));
+            let count = schema
+                .get("minItems")
+                .and_then(Value::as_u64)
+                .unwrap_or(1)
+                .max(1);
+            if item.is_null() {
+                return json!([]);
+            }
+            Value::Array(vec![item; usize::try_from(count).unwrap_or(1)])
+        }
+        Some("integer") => json!(bounded(schema, 1.0).ceil() as i64),
+        Some("number") => json!(bounded(schema, 1.5)),
+        Some("boolean") => json!(true),
+        Some("null") => Value::Null,
+        _ => Value::String(example_text(schema)),
+    }
+}
+
+/// `schema` without its keyword `key`.
+fn without(schema: &Value, key: &str) -> Value {
+    let mut schema = schema.clone();
+    if let Some(object) = schema.as_object_mut() {
+        object.remove(key);
+    }
+    schema
+}
+
+/// The schema's type: its `type` (the first that is not `null` of a list), or `object` for a
+/// schema with properties.
+fn type_of(schema: &Value) -> Option<&str> {
+    match schema.get("type") {
+        Some(Value::String(ty)) => Some(ty),
+        Some(Value::Array(types)) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|ty| *ty != "null"),
+        _ if schema.get("properties").is_some() => Some("object"),
+        _ => None,
+    }
+}
+
+/// Whether the schema lets a value be `null`.
+fn accepts_null(schema: &Value) -> bool {
+    schema.get("nullable") == Some(&json!(true))
+        || schema.get("type") == Some(&json!("null"))
+        || schema
+            .get("type")
+            .and_then(Value::as_array)
+            .is_some_and(|types| types.contains(&json!("null")))
+}
+
+/// Whether `value` (a schema's own example or default) is a single value of the schema's type.
+fn fits_type(schema: &Value, value: &Value) -> bool {
+    match (type_of(schema), value) {
+        (Some("string") | None, Value::String(_)) => true,
+        (Some("integer"), Value::Number(n)) => n.is_i64(),
+        (Some("number"), Value::Number(_)) => true,
+        (Some("boolean"), Value::Bool(_)) => true,
+        _ => false,
+    }
+}
+
+/// `preferred`, or the nearest number the schema's bounds allow.
+fn bounded(schema: &Value, preferred: f64) -> f64 {
+    let number = |key: &str| schema.get(key).and_then(Value::as_f64);
+    let low = number("minimum").or_else(|| number("exclusiveMinimum").map(|n| n + 1.0));
+    let high = number("maximum").or_else(|| number("exclusiveMaximum").map(|n| n - 1.0));
+    let mut value = preferred;
+    if let Some(low) = low {
+        value = value.max(low);
+    }
+    if let Some(high) = high {
+        value = value.min(high);
+    }
+    value
+}
+
+/// A text its format accepts and that a path segment carries unchanged where it can be.
+fn example_text(schema: &Value) -> String {
+    let text = match schema.get("format").and_then(Value::as_str) {
+        Some("date-time") => "2024-01-02T03:04:05Z",
+        Some("date") => "2024-01-02",
+        Some("time") => "03:04:05Z",
+        Some("uuid") => "3fa85f64-5717-4562-b3fc-2c963f66afa6",
+        Some("email") => "user@example.com",
+        Some("uri" | "url") => "https://example.com/",
+        Some("hostname") => "example.com",
+        Some("ipv4") => "127.0.0.1",
+        _ => "sample",
+    };
+    let mut text = text.to_string();
+    let length = |key: &str| {
+        schema
+            .get(key)
+            .and_then(Value::as_u64)
+            .and_then(|n| usize::try_from(n).ok())
+    };
+    if let Some(min) = length("minLength") {
+        while text.len() < min {
+            text.push('x');
+        }
+    }
+    if let Some(max) = length("maxLength") {
+        text.truncate(max.max(1));
+    }
+    text
+}
+
 /// Is `text` sent in a path segment unchanged (so the expected path can be written out)?
 fn path_safe(text: &str) -> bool {
     !text.is_empty()
@@ -55,15 +265,153 @@ fn path_safe(text: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b"-._~".contains(&b))
 }
 
-/// The arguments of a one-to-one tool's test, and the request line the stand-in should see
-/// (`None` when a sample value would be percent-encoded in the path).
-fn request_for(operation: &OperationPlan) -> (Value, Option<String>) {
-    let mut arguments = Map::new();
-    for field in operation.fields.iter().filter(|f| f.required) {
-        arguments.insert(field.property.clone(), sample(&field.ty));
+/// A value as the request carries it in a path, query or header: text as it is, anything else
+/// as JSON.
+fn as_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
     }
+}
+
+/// `text` encoded as a query string or form body carries it (`application/x-www-form-urlencoded`).
+fn form_encoded(text: &str) -> String {
+    let mut out = String::new();
+    for byte in text.bytes() {
+        match byte {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'*' | b'-' | b'.' | b'_' => {
+                out.push(char::from(byte))
+            }
+            b' ' => out.push('+'),
+            _ => out.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    out
+}
+
+/// `name=value` pairs, each value a text of `value` (one per item of a list), form-encoded.
+fn pairs(name: &str, value: &Value) -> Vec<String> {
+    let items = match value {
+        Value::Array(items) => items.clone(),
+        Value::Null => Vec::new(),
+        other => vec![other.clone()],
+    };
+    items
+        .iter()
+        .map(|item| format!("{}={}", form_encoded(name), form_encoded(&as_text(item))))
+        .collect()
+}
+
+/// The request headers a parameter may set, lowercased, as the stand-in records them.
+fn header_names(plan: &Plan) -> Vec<String> {
+    let mut names: Vec<String> = plan
+        .operations
+        .iter()
+        .flat_map(|operation| &operation.fields)
+        .filter(|field| field.target == FieldTarget::Param(Location::Header))
+        .map(|field| field.api_name.to_ascii_lowercase())
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Does a test fill this field although the operation does not require it? Optional values the
+/// request carries as one plain text are filled, so that the test sees where they go.
+fn fills(field: &Field) -> bool {
+    field.required
+        || (field.style.is_none()
+            && matches!(
+                field.target,
+                FieldTarget::Param(Location::Query | Location::Header) | FieldTarget::BodyProperty
+            )
+            && matches!(
+                field.ty,
+                FieldType::String
+                    | FieldType::Integer { .. }
+                    | FieldType::Number
+                    | FieldType::Boolean
+                    | FieldType::StringEnum { .. }
+            )
+            && !RESERVED_HEADERS.contains(&field.api_name.to_ascii_lowercase().as_str()))
+}
+
+/// Headers the HTTP client or the credentials set themselves, which no test fills.
+const RESERVED_HEADERS: &[&str] = &[
+    "accept",
+    "authorization",
+    "content-type",
+    "content-length",
+    "cookie",
+    "host",
+    "user-agent",
+];
+
+/// The example value of a field: the input schema's example, first allowed value, default or
+/// format when its type fits, else one made from the field's type; a path segment's text is one
+/// the transport sends unchanged.
+fn field_example(operation: &OperationPlan, field: &Field) -> Value {
+    let schema = operation
+        .input_schema
+        .pointer(&format!(
+            "/properties/{}",
+            field.property.replace('~', "~0").replace('/', "~1")
+        ))
+        .filter(|schema| schema.get("$ref").is_none());
+    let fallback = sample(&field.ty);
+    let value = match schema.map(|schema| example(schema, &operation.input_schema, 0)) {
+        Some(value) if same_kind(&value, &fallback) => value,
+        _ => fallback.clone(),
+    };
+    if field.target == FieldTarget::Param(Location::Path) && !path_safe(&as_text(&value)) {
+        return fallback;
+    }
+    value
+}
+
+/// Whether two values are of the same JSON kind (a string and a string, a list and a list).
+fn same_kind(a: &Value, b: &Value) -> bool {
+    std::mem::discriminant(a) == std::mem::discriminant(b)
+        && match (a, b) {
+            (Value::Number(a), Value::Number(b)) => a.is_i64() == b.is_i64(),
+            _ => true,
+        }
+}
+
+/// One request as the stand-in records it: `METHOD /path?query`, then `[name: value]` for each
+/// header a parameter sets, then the body (JSON compact, anything else as text).
+#[derive(Debug, PartialEq)]
+struct Expected {
+    /// The whole line, or only its start when the body cannot be written out (multipart, or a
+    /// text body).
+    line: String,
+    exact: bool,
+}
+
+/// The arguments of a test of `operation` and the request they make it send (`None` when the
+/// path would carry a text the transport encodes, or the operation has a server of its own).
+fn request_for(operation: &OperationPlan) -> (Value, Option<Expected>) {
+    let mut arguments = Map::new();
+    let mut values: Vec<(&Field, Value)> = Vec::new();
+    for field in operation.fields.iter().filter(|f| fills(f)) {
+        let value = field_example(operation, field);
+        arguments.insert(field.property.clone(), value.clone());
+        values.push((field, value));
+    }
+    (Value::Object(arguments), request_line(operation, &values))
+}
+
+/// The request `operation` sends with `values` in its fields (`None` when the path would carry
+/// a text the transport encodes, or the operation has a server of its own).
+fn request_line(operation: &OperationPlan, values: &[(&Field, Value)]) -> Option<Expected> {
+    let value_of = |field: &Field| {
+        values
+            .iter()
+            .find(|(f, _)| f.ident == field.ident)
+            .map(|(_, v)| v.clone())
+    };
     let mut path = String::new();
-    let mut exact = true;
+    let mut exact = operation.server.is_none();
     for segment in operation.path.split('/').filter(|s| !s.is_empty()) {
         path.push('/');
         let mut rest = segment;
@@ -77,9 +425,8 @@ fn request_for(operation: &OperationPlan) -> (Value, Option<String>) {
                 .fields
                 .iter()
                 .find(|f| f.target == FieldTarget::Param(Location::Path) && f.api_name == name);
-            let text = match field.map(|f| sample(&f.ty)) {
-                Some(Value::String(text)) => text,
-                Some(other) => other.to_string(),
+            let text = match field.and_then(value_of) {
+                Some(value) => as_text(&value),
                 None => format!("{{{name}}}"),
             };
             exact &= path_safe(&text);
@@ -91,51 +438,714 @@ fn request_for(operation: &OperationPlan) -> (Value, Option<String>) {
     if path.is_empty() {
         path.push('/');
     }
-    let line = format!("{} {path}", operation.method.as_upper());
-    (Value::Object(arguments), exact.then_some(line))
+    let mut query = Vec::new();
+    let mut headers = Vec::new();
+    let mut body = Map::new();
+    let mut whole = None;
+    for (field, value) in values {
+        match &field.target {
+            FieldTarget::Param(Location::Query) => query.extend(pairs(&field.api_name, value)),
+            FieldTarget::Param(Location::Header) => {
+                headers.push((field.api_name.to_ascii_lowercase(), as_text(value)));
+            }
+            FieldTarget::BodyProperty => {
+                body.insert(field.api_name.clone(), value.clone());
+            }
+            FieldTarget::WholeBody => whole = Some(value.clone()),
+            FieldTarget::Param(_) => {}
+        }
+    }
+    let mut line = format!("{} {path}", operation.method.as_upper());
+    if !query.is_empty() {
+        line.push('?');
+        line.push_str(&query.join("&"));
+    }
+    headers.sort();
+    for (name, value) in headers {
+        line.push_str(&format!(" [{name}: {value}]"));
+    }
+    let mut complete = true;
+    if let Some(plan) = &operation.body {
+        let sent = match whole {
+            Some(value) => Some(Value::clone(&value)),
+            // The client sends the object of body properties even when none is filled.
+            None if operation
+                .fields
+                .iter()
+                .any(|f| f.target == FieldTarget::BodyProperty) =>
+            {
+                Some(Value::Object(body))
+            }
+            None => None,
+        };
+        match (&plan.kind, sent) {
+            (_, None) => {}
+            (BodyKind::Json, Some(sent)) => line.push_str(&format!(" {sent}")),
+            (BodyKind::Form, Some(Value::Object(fields))) => {
+                let fields: Vec<String> = fields
+                    .iter()
+                    .flat_map(|(name, value)| pairs(name, value))
+                    .collect();
+                if !fields.is_empty() {
+                    line.push_str(&format!(" {}", fields.join("&")));
+                }
+            }
+            _ => complete = false,
+        }
+    }
+    exact.then_some(Expected {
+        line,
+        exact: complete,
+    })
+}
+
+/// The assertion that the stand-in saw exactly `expected`, one request.
+fn assert_request(expected: &Expected) -> TokenStream {
+    let line = raw_string(&expected.line);
+    if expected.exact {
+        quote! { assert_eq!(api.requests(), [#line]); }
+    } else {
+        quote! {
+            let requests = api.requests();
+            assert!(requests.len() == 1 && requests[0].starts_with(#line), "{requests:?}");
+        }
+    }
+}
+
+/// What the stand-in answers each operation with, by operation index: an example of its
+/// success response (`{}` for an operation that answers without a JSON body). A page of a list
+/// a tool or resolver walks says it is the last: its total is its own items, it has no next
+/// cursor or link, and it says there is no more.
+fn answers(plan: &Plan) -> Vec<Value> {
+    let mut answers: Vec<Value> = plan
+        .operations
+        .iter()
+        .map(|operation| {
+            operation
+                .response
+                .as_ref()
+                .map_or(json!({}), |schema| example(schema, schema, 0))
+        })
+        .collect();
+    for (operation, paging) in walked_lists(plan) {
+        let answer = &mut answers[operation];
+        let count = answer
+            .pointer(&paging.items)
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        if let Some(total) = paging.total.as_ref().and_then(|p| answer.pointer_mut(p)) {
+            *total = json!(count);
+        }
+        if let Some(more) = paging.has_more.as_ref().and_then(|p| answer.pointer_mut(p)) {
+            *more = json!(false);
+        }
+        let cursor = (paging.style == PagingStyle::Cursor).then_some(&paging.next_cursor);
+        for pointer in [cursor, paging.next_link.as_ref()]
+            .into_iter()
+            .flatten()
+            .filter(|pointer| !pointer.is_empty())
+        {
+            if let Some(next) = answer.pointer_mut(pointer) {
+                *next = Value::Null;
+            }
+        }
+    }
+    answers
+}
+
+/// Every list a curated tool or a resolver walks page by page: the operation and how.
+fn walked_lists(plan: &Plan) -> Vec<(usize, &PagingPlan)> {
+    let mut walked = Vec::new();
+    for tool in &plan.tools {
+        let Action::Curated(curated) = &tool.action else {
+            continue;
+        };
+        match &curated.body {
+            CuratedBody::Call {
+                operation,
+                paging: Some(paging),
+                ..
+            } => walked.push((*operation, &**paging)),
+            CuratedBody::Call { .. } => {}
+            CuratedBody::Steps(steps) => {
+                for step in steps {
+                    if let StepPlan::Call {
+                        operation,
+                        paging: Some(paging),
+                        ..
+                    } = step
+                    {
+                        walked.push((*operation, paging));
+                    }
+                }
+            }
+        }
+    }
+    for resolver in &plan.resolvers {
+        if let ResolverSource::List {
+            operation,
+            paging: Some(paging),
+            ..
+        } = &resolver.source
+        {
+            walked.push((*operation, &**paging));
+        }
+    }
+    walked
+}
+
+/// The page-walk values of a list's first page, by property: the position (page 1, offset 0; a
+/// cursor or link walk starts without one) and the size (`limit`, within the page maximum).
+/// `None` for a walk the stand-in's one page would not end (a page size the API picks, or a
+/// cursor in the last item).
+fn first_page(paging: &PagingPlan, limit: Option<i64>) -> Option<Vec<(String, Value)>> {
+    let size = limit.map_or(paging.max_page_size, |limit| {
+        limit.clamp(1, paging.max_page_size.max(1))
+    });
+    let mut sets = Vec::new();
+    match (&paging.style, &paging.position_param) {
+        (PagingStyle::Page, Some(name)) => sets.push((name.clone(), json!(1))),
+        (PagingStyle::Offset, Some(name)) => sets.push((name.clone(), json!(0))),
+        _ => {}
+    }
+    let ends = paging.size_param.is_some()
+        || paging.total.is_some()
+        || paging.has_more.is_some()
+        || matches!(paging.style, PagingStyle::Cursor | PagingStyle::Link);
+    if !ends || paging.last_item_cursor.is_some() {
+        return None;
+    }
+    if let Some(name) = &paging.size_param {
+        sets.push((name.clone(), json!(size)));
+    }
+    Some(sets)
+}
+
+/// The request that lists the first (and, from the stand-in, only) page of `operation` with
+/// `values` by property, plus the page walk's.
+fn list_request(
+    operation: &OperationPlan,
+    paging: Option<&PagingPlan>,
+    limit: Option<i64>,
+    values: &[(String, Value)],
+) -> Option<Expected> {
+    let mut values = values.to_vec();
+    if let Some(paging) = paging {
+        values.extend(first_page(paging, limit)?);
+    }
+    let mut fields = Vec::new();
+    for (name, value) in values {
+        let field = operation.fields.iter().find(|f| f.property == name)?;
+        fields.push((field, value));
+    }
+    // The request carries its values in the order of the operation's fields.
+    fields.sort_by_key(|(field, _)| operation.fields.iter().position(|f| f.ident == field.ident));
+    request_line(operation, &fields)
+}
+
+/// One call of a curated tool with example arguments: the arguments, and the requests it sends
+/// in order (the lists of the resolvers it uses, the call or each step's call, the lists of the
+/// resolvers whose names its result shows). The stand-in's answers are made to hold what the
+/// steps look for (the item a `find` picks). `None` for what the test cannot yet write out: a
+/// resolver looked up one value at a time or scoped, a template, a list of values resolved.
+fn curated_case(
+    plan: &Plan,
+    tool: &crate::plan::Tool,
+    curated: &CuratedTool,
+    answers: &mut [Value],
+) -> Option<(Value, Vec<Expected>)> {
+    let mut run = Run {
+        plan,
+        answers,
+        arguments: Map::new(),
+        inputs: Vec::new(),
+        requests: Vec::new(),
+        listed: Vec::new(),
+        vars: Vec::new(),
+    };
+    // A value a resolve step resolves is one of the stand-in's list, and a text a find step
+    // looks for is the first item's (the item is made to hold any other value it looks for).
+    let mut resolved: Vec<(usize, usize)> = Vec::new();
+    let mut found: Vec<(usize, Value)> = Vec::new();
+    if let CuratedBody::Steps(steps) = &curated.body {
+        for step in steps {
+            match step {
+                StepPlan::Resolve {
+                    resolver,
+                    value: ValueRef::Input(input),
+                    ..
+                } => resolved.push((*input, *resolver)),
+                StepPlan::Find {
+                    list: ValueRef::Step { var, pointer },
+                    conditions,
+                    ..
+                } => {
+                    let answered = steps.iter().find_map(|step| match step {
+                        StepPlan::Call {
+                            operation,
+                            var: name,
+                            ..
+                        } if name == var => Some(*operation),
+                        _ => None,
+                    });
+                    let Some(item) = answered
+                        .and_then(|operation| run.answers[operation].pointer(pointer))
+                        .and_then(|list| list.get(0))
+                    else {
+                        continue;
+                    };
+                    for (field, value) in conditions {
+                        if let (ValueRef::Input(input), Some(value)) = (value, item.pointer(field))
+                        {
+                            found.push((*input, value.clone()));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut limit = None;
+    let workflow = matches!(curated.body, CuratedBody::Steps(_));
+    for (index, param) in curated.params.iter().enumerate() {
+        let value = match &param.kind {
+            ParamKind::Plain(_) if resolved.iter().any(|(input, _)| *input == index) => {
+                let (_, resolver) = resolved.iter().find(|(input, _)| *input == index)?;
+                let (name, _) = resolvable(plan, *resolver, run.answers)?;
+                Some((json!(name), json!(name)))
+            }
+            ParamKind::Plain(_) if found.iter().any(|(input, _)| *input == index) => {
+                let (_, value) = found.iter().find(|(input, _)| *input == index)?;
+                Some((value.clone(), value.clone()))
+            }
+            ParamKind::Plain(ty) => {
+                let schema = tool
+                    .input_schema
+                    .pointer(&format!("/properties/{}", param.name));
+                let fallback = sample(ty);
+                let value = match schema.map(|s| example(s, &tool.input_schema, 0)) {
+                    Some(value) if same_kind(&value, &fallback) => value,
+                    _ => fallback,
+                };
+                Some((value.clone(), value))
+            }
+            // The last variant: a default is most often the first.
+            ParamKind::Enum(index) => {
+                let variant = plan.enums[*index].variants.last()?;
+                Some((json!(variant.name), variant.code.clone()))
+            }
+            ParamKind::Resolve(resolver) => {
+                let (name, id) = resolvable(plan, *resolver, run.answers)?;
+                run.list(*resolver)?;
+                let integer = param.target.as_ref().is_some_and(|t| t.integer);
+                let id = match (&id, integer) {
+                    (Value::String(text), true) => json!(text.parse::<i64>().ok()?),
+                    (Value::Number(n), false) => json!(n.to_string()),
+                    _ => id,
+                };
+                Some((json!(name), id))
+            }
+            ParamKind::ResolveList(_) => return None,
+            ParamKind::Limit { .. } => {
+                limit = param.default.as_ref().and_then(Value::as_i64);
+                None
+            }
+            ParamKind::ResponseFormat => None,
+        };
+        match value {
+            Some((argument, api)) if workflow || param.target.is_some() => {
+                run.arguments.insert(param.name.clone(), argument);
+                run.inputs.push(Some(api));
+            }
+            Some(_) if param.required => return None,
+            _ => run.inputs.push(None),
+        }
+    }
+    match &curated.body {
+        CuratedBody::Call {
+            operation,
+            fixed,
+            paging,
+        } => {
+            let mut sent: Vec<(String, ValueRef)> = curated
+                .params
+                .iter()
+                .enumerate()
+                .filter_map(|(index, param)| {
+                    let target = param.target.as_ref()?;
+                    Some((target.api_name.clone(), ValueRef::Input(index)))
+                })
+                .collect();
+            sent.extend(fixed.iter().cloned());
+            run.call(*operation, &sent, paging.as_deref(), limit)?;
+        }
+        CuratedBody::Steps(steps) => {
+            for step in steps {
+                if !run.step(step, limit)? {
+                    break;
+                }
+            }
+        }
+    }
+    for index in &curated.results.lookups {
+        run.list(*index)?;
+    }
+    Some((Value::Object(run.arguments), run.requests))
+}
+
+/// A curated tool's call as the test follows it at generation time.
+struct Run<'p, 'a> {
+    plan: &'p Plan,
+    answers: &'a mut [Value],
+    arguments: Map<String, Value>,
+    /// Each parameter's value as the API takes it, when the test gives one.
+    inputs: Vec<Option<Value>>,
+    requests: Vec<Expected>,
+    /// The resolvers whose lists were asked for already (a resolver caches its list).
+    listed: Vec<usize>,
+    /// What each step's variable holds, with the operation it answers when it is an answer.
+    vars: Vec<(String, Value, Option<usize>)>,
+}
+
+impl Run<'_, '_> {
+    /// The list of the resolver `index` is asked for, unless it was already.
+    fn list(&mut self, index: usize) -> Option<()> {
+        if !self.listed.contains(&index) {
+            self.listed.push(index);
+            self.requests.push(resolver_list(self.plan, index)?);
+        }
+        Some(())
+    }
+
+    /// `operation` is called with `args` by API name (an absent value sends nothing).
+    fn call(
+        &mut self,
+        operation: usize,
+        args: &[(String, ValueRef)],
+        paging: Option<&PagingPlan>,
+        limit: Option<i64>,
+    ) -> Option<()> {
+        let plan = &self.plan.operations[operation];
+        let mut values = Vec::new();
+        for (name, value) in args {
+            let Some(value) = self.value(value, None)? else {
+                continue;
+            };
+            let field = plan.fields.iter().find(|f| f.api_name == *name)?;
+            values.push((field.property.clone(), value));
+        }
+        self.requests
+            .push(list_request(plan, paging, limit, &values).filter(|r| r.exact)?);
+        Some(())
+    }
+
+    /// Follows one step; `false` when the workflow stops there.
+    fn step(&mut self, step: &StepPlan, limit: Option<i64>) -> Option<bool> {
+        match step {
+            StepPlan::Call {
+                operation,
+                var,
+                args,
+                paging,
+                when,
+                ..
+            } => {
+                let runs = match when {
+                    Some(when) => self.value(&when.0, None)? == self.value(&when.1, None)?,
+                    None => true,
+                };
+                let answer = if runs {
+                    self.call(*operation, args, paging.as_ref(), limit)?;
+                    self.answers[*operation].clone()
+                } else {
+                    Value::Null
+                };
+                self.vars.push((var.clone(), answer, Some(*operation)));
+                Some(true)
+            }
+            StepPlan::StopIf { left, right, .. } => {
+                Some(self.value(left, None)? != self.value(right, None)?)
+            }
+            StepPlan::Find {
+                var,
+                list,
+                conditions,
+                ..
+            } => {
+                // The stand-in's list is made to hold, first, the item the step looks for.
+                let ValueRef::Step {
+                    var: list_var,
+                    pointer,
+                } = list
+                else {
+                    return None;
+                };
+                let mut wanted = Vec::new();
+                for (field, value) in conditions {
+                    wanted.push((field.clone(), self.value(value, None)??));
+                }
+                let (_, answer, operation) =
+                    self.vars.iter_mut().find(|(name, ..)| name == list_var)?;
+                for answer in [Some(answer), operation.map(|o| &mut self.answers[o])]
+                    .into_iter()
+                    .flatten()
+                {
+                    let item = answer.pointer_mut(pointer)?.get_mut(0)?;
+                    for (field, value) in &wanted {
+                        *item.pointer_mut(field)? = value.clone();
+                    }
+                }
+                let (_, answer, _) = self.vars.iter().find(|(name, ..)| name == list_var)?;
+                let item = answer.pointer(pointer)?.get(0)?.clone();
+                self.vars.push((var.clone(), item, None));
+                Some(true)
+            }
+            StepPlan::Resolve {
+                var,
+                resolver,
+                value,
+                scope,
+            } => {
+                if !scope.is_empty() {
+                    return None;
+                }
+                let name = as_text(&self.value(value, None)??);
+                let (listed, id) = resolvable(self.plan, *resolver, self.answers)?;
+                if name != listed {
+                    return None;
+                }
+                self.list(*resolver)?;
+                self.vars.push((var.clone(), id, None));
+                Some(true)
+            }
+        }
+    }
+
+    /// The value `value` stands for (`Some(None)`: absent), `item` the item of an `$each`.
+    /// `None` for a value the test cannot work out (a template).
+    fn value(&self, value: &ValueRef, item: Option<&Value>) -> Option<Option<Value>> {
+        Some(match value {
+            ValueRef::Input(index) => self.inputs.get(*index)?.clone(),
+            ValueRef::Step { var, pointer } => {
+                let (_, answer, _) = self.vars.iter().rev().find(|(name, ..)| name == var)?;
+                answer.pointer(pointer).filter(|v| !v.is_null()).cloned()
+            }
+            ValueRef::Literal(value) => Some(value.clone()),
+            ValueRef::Object(fields) => {
+                let mut object = Map::new();
+                for (name, field) in fields {
+                    if let Some(value) = self.value(field, item)? {
+                        object.insert(name.clone(), value);
+                    }
+                }
+                Some(Value::Object(object))
+            }
+            ValueRef::Array(items) => {
+                let mut values = Vec::new();
+                for value in items {
+                    values.extend(self.value(value, item)?);
+                }
+                Some(Value::Array(values))
+            }
+            ValueRef::Template(_) => return None,
+            ValueRef::When { condition, value } => match self.value(condition, item)? {
+                Some(_) => self.value(value, item)?,
+                None => None,
+            },
+            ValueRef::Each { list, fields } => match self.value(list, item)? {
+                Some(Value::Array(items)) => {
+                    let mut objects = Vec::new();
+                    for each in &items {
+                        let mut object = Map::new();
+                        for (name, field) in fields {
+                            if let Some(value) = self.value(field, Some(each))? {
+                                object.insert(name.clone(), value);
+                            }
+                        }
+                        objects.push(Value::Object(object));
+                    }
+                    Some(Value::Array(objects))
+                }
+                _ => None,
+            },
+            ValueRef::Item(pointer) => item?.pointer(pointer).cloned(),
+            ValueRef::Text(value) => self.value(value, item)?.map(|v| json!(as_text(&v))),
+        })
+    }
+}
+
+/// A value the resolver `index` finds in the stand-in's list, and the id it resolves to: the
+/// first item's (its `only` fields made to fit). `None` for a resolver that looks values up one
+/// at a time, is scoped, or whose item has no such value, or a value that is one of its aliases.
+fn resolvable(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<(String, Value)> {
+    let resolver = &plan.resolvers[index];
+    let ResolverSource::List {
+        operation, items, ..
+    } = &resolver.source
+    else {
+        return None;
+    };
+    if !resolver.scope.is_empty() {
+        return None;
+    }
+    let answer = &mut answers[*operation];
+    if !answer
+        .pointer(items)
+        .and_then(|list| list.get(0))
+        .is_some_and(Value::is_object)
+    {
+        put(answer, items, json!([{}]))?;
+    }
+    let item = answer.pointer_mut(items)?.get_mut(0)?;
+    for (pointer, text) in &resolver.only {
+        put(item, pointer, json!(text))?;
+    }
+    // An item the response schema leaves bare gets the fields the resolver reads.
+    let matched = resolver.match_fields.first()?;
+    if item.pointer(matched).is_none() {
+        put(item, matched, json!(format!("sample-{}", resolver.ident)))?;
+    }
+    if item.pointer(&resolver.id_field).is_none() {
+        put(
+            item,
+            &resolver.id_field,
+            json!(format!("{}-1", resolver.ident)),
+        )?;
+    }
+    let name = as_text(item.pointer(matched)?);
+    let id = item.pointer(&resolver.id_field)?.clone();
+    let alias = resolver
+        .aliases
+        .iter()
+        .any(|(word, _)| word.eq_ignore_ascii_case(&name));
+    (!alias && !name.is_empty()).then_some((name, id))
+}
+
+/// Sets the value at `pointer` in `document`, making the objects on the way; `None` where
+/// something on the way is not an object.
+fn put(document: &mut Value, pointer: &str, value: Value) -> Option<()> {
+    let mut at = document;
+    let names: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|name| name.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let (last, path) = names.split_last()?;
+    for name in path {
+        at = at
+            .as_object_mut()?
+            .entry(name.clone())
+            .or_insert_with(|| json!({}));
+    }
+    at.as_object_mut()?.insert(last.clone(), value);
+    Some(())
+}
+
+/// The request that lists every item of the resolver `index` (the first page of its walk).
+fn resolver_list(plan: &Plan, index: usize) -> Option<Expected> {
+    let resolver = &plan.resolvers[index];
+    let ResolverSource::List {
+        operation, paging, ..
+    } = &resolver.source
+    else {
+        return None;
+    };
+    list_request(&plan.operations[*operation], paging.as_deref(), None, &[])
 }
 
 /// `tests/tools.rs` of the generated crate.
 pub fn tests_rs(plan: &Plan) -> TokenStream {
     let lib = ident(&plan.server.crate_name.replace('-', "_"));
     let mut tests = Vec::new();
+    // Helpers of the stand-in module some crates' tests do not use are left out.
+    let mut checks_output = false;
+    let mut checks_refusals = false;
+    let mut answers = answers(plan);
     for (tool, module) in plan.tools.iter().zip(tool_modules(plan)) {
         let module_ident = ident(&module);
         match &tool.action {
             Action::Call { operation, .. } => {
                 let operation = &plan.operations[*operation];
-                let (arguments, line) = request_for(operation);
+                let (arguments, expected) = request_for(operation);
                 let arguments = raw_string(&arguments.to_string());
-                let name = format_ident!("{}_sends_its_request_to_the_api", module);
-                let doc = format!(" `{}` calls `{}`.", tool.name, operation.label());
-                let check = match line {
-                    Some(line) => quote! { assert_eq!(api.requests(), [#line]); },
+                let name = format_ident!("{}_sends_its_request_and_answers_in_its_schema", module);
+                let doc = format!(
+                    " `{}` sends `{}` and returns the answer as its output schema says.",
+                    tool.name,
+                    operation.label()
+                );
+                let check = match expected {
+                    Some(expected) => assert_request(&expected),
                     None => {
                         let method = operation.method.as_upper();
                         quote! {
                             let requests = api.requests();
-                            assert_eq!(requests.len(), 1, "{requests:?}");
-                            assert!(requests[0].starts_with(#method), "{requests:?}");
+                            assert!(requests.len() == 1 && requests[0].starts_with(#method), "{requests:?}");
                         }
                     }
+                };
+                // The requests are checked first: a wrong one is the likelier cause of a failure.
+                let conforms = if tool.output_schema.is_some() {
+                    checks_output = true;
+                    quote! {
+                        let output = result.expect("the tool succeeds");
+                        stand_in::assert_conforms(tools::#module_ident::DEFINITION, &output.value);
+                    }
+                } else {
+                    quote! { result.expect("the tool succeeds"); }
                 };
                 tests.push(quote! {
                     #[doc = #doc]
                     #[tokio::test]
                     async fn #name() {
                         let api = StandIn::start().await;
-                        let result = tools::#module_ident::call(api.client(), arguments(#arguments)).await;
-                        assert!(result.is_ok(), "{result:?}");
+                        let input = arguments(#arguments);
+                        let result = within(tools::#module_ident::call(api.client(), input)).await;
                         #check
+                        #conforms
                     }
                 });
             }
             Action::Discovery(kind) => {
+                checks_refusals |= *kind == DiscoveryTool::Call;
                 if let Some(discovery) = &plan.discovery {
                     tests.push(discovery_test(plan, discovery, *kind, &module, &lib));
                 }
             }
-            Action::Curated(_) => {
+            Action::Curated(curated) => {
+                checks_refusals = true;
+                if let Some((arguments, requests)) = curated_case(plan, tool, curated, &mut answers)
+                    .filter(|(_, requests)| requests.iter().all(|r| r.exact))
+                {
+                    let arguments = raw_string(&arguments.to_string());
+                    let lines = requests.iter().map(|r| raw_string(&r.line));
+                    let name =
+                        format_ident!("{}_sends_its_requests_and_answers_in_its_schema", module);
+                    let doc = format!(
+                        " `{}` with example arguments sends its requests in order and returns what its output schema says.",
+                        tool.name
+                    );
+                    let conforms = if tool.output_schema.is_some() {
+                        checks_output = true;
+                        quote! {
+                            let output = result.expect("the tool succeeds");
+                            stand_in::assert_conforms(tools::#module_ident::DEFINITION, &output.value);
+                        }
+                    } else {
+                        quote! { result.expect("the tool succeeds"); }
+                    };
+                    tests.push(quote! {
+                        #[doc = #doc]
+                        #[tokio::test]
+                        async fn #name() {
+                            let api = StandIn::start().await;
+                            let input = arguments(#arguments);
+                            let result = within(tools::#module_ident::call(api.client(), input)).await;
+                            assert_eq!(api.requests(), [#( #lines ),*]);
+                            #conforms
+                        }
+                    });
+                }
                 let name =
                     format_ident!("{}_refuses_a_wrong_argument_before_calling_the_api", module);
                 let doc = format!(" `{}` checks its arguments before any request.", tool.name);
@@ -144,66 +1154,188 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
                     #[tokio::test]
                     async fn #name() {
                         let api = StandIn::start().await;
-                        let result = tools::#module_ident::call(api.client(), arguments(r#"{"not_a_parameter":1}"#)).await;
-                        assert!(matches!(result, Err(#lib::runtime::ToolError::InvalidArguments(_))), "{result:?}");
+                        let result = within(tools::#module_ident::call(api.client(), arguments(r#"{"not_a_parameter":1}"#))).await;
+                        assert!(matches!(result, Err(stand_in::ToolError::InvalidArguments(_))), "{result:?}");
                         assert!(api.requests().is_empty(), "{:?}", api.requests());
                     }
                 });
             }
         }
     }
+    for index in 0..plan.resolvers.len() {
+        if let Some(test) = resolver_test(plan, index, &mut answers) {
+            checks_refusals = true;
+            tests.push(test);
+        }
+    }
+    let answers = plan
+        .operations
+        .iter()
+        .zip(&answers)
+        .map(|(operation, answer)| {
+            let operation = operation.label();
+            let answer = raw_string(&answer.to_string());
+            quote! { (#operation, #answer) }
+        });
+    let headers = header_names(plan);
+    let tool_error = checks_refusals.then(|| quote! { pub use #lib::runtime::ToolError; });
+    let assert_conforms = checks_output.then(|| {
+        quote! {
+            /// Fails the test when `value` does not fit the output schema of the tool
+            /// `definition` publishes.
+            pub fn assert_conforms(definition: &str, value: &Value) {
+                let definition: Value = serde_json::from_str(definition).expect("a definition is JSON");
+                let validator = jsonschema::options()
+                    .should_validate_formats(true)
+                    .build(&definition["outputSchema"])
+                    .expect("the output schema compiles");
+                let errors: Vec<String> = validator
+                    .iter_errors(value)
+                    .map(|error| format!("{}: {error}", error.instance_path().as_str()))
+                    .collect();
+                assert!(errors.is_empty(), "{value} does not fit the output schema: {errors:?}");
+            }
+        }
+    });
     quote! {
         //! The crate's own tests: `tools/list` is the reviewed snapshot in `tests/tools.json`, and
-        //! every tool is called against a local stand-in of the API.
+        //! every tool is called with example arguments against a stand-in of the API on
+        //! 127.0.0.1, which answers each operation with an example of its response: each test
+        //! checks the exact requests the tool sent and that its result fits its output schema.
 
-        use std::sync::{Arc, Mutex};
-
-        use #lib::client::Client;
-        use #lib::tools;
         use rmcp::model::JsonObject;
         use serde_json::Value;
+        use stand_in::{StandIn, tools, within};
 
-        /// A stand-in for the API on 127.0.0.1: it answers every request with `{}` and records
-        /// `METHOD /path`.
-        struct StandIn {
-            url: String,
-            requests: Arc<Mutex<Vec<String>>>,
-        }
+        /// What the stand-in answers, by operation: `METHOD /path` (a `{name}` segment matches
+        /// any value) and an example of the operation's success response.
+        const ANSWERS: &[(&str, &str)] = &[#( #answers ),*];
 
-        impl StandIn {
-            async fn start() -> Self {
-                let requests = Arc::new(Mutex::new(Vec::new()));
-                let seen = Arc::clone(&requests);
-                let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
-                    let seen = Arc::clone(&seen);
-                    async move {
-                        let line = format!("{} {}", request.method(), request.uri().path());
-                        seen.lock().expect("the log is not poisoned").push(line);
-                        ([(axum::http::header::CONTENT_TYPE, "application/json")], "{}")
+        /// The request headers the API's parameters set, which the stand-in records.
+        const HEADERS: &[&str] = &[#( #headers ),*];
+
+        /// The stand-in of the API, and the names of this crate the tests use.
+        mod stand_in {
+            use std::sync::{Arc, Mutex};
+            use std::time::Duration;
+
+            #tool_error
+            pub use #lib::tools;
+            use #lib::client::Client;
+            use #lib::runtime::UpstreamOptions;
+            use serde_json::Value;
+
+            /// The API on 127.0.0.1: it answers each operation with its example from
+            /// [`super::ANSWERS`] (404 for anything else) and records every request as
+            /// `METHOD /path?query`, then `[name: value]` for each header of
+            /// [`super::HEADERS`] it has, then its body (JSON compact).
+            pub struct StandIn {
+                url: String,
+                requests: Arc<Mutex<Vec<String>>>,
+            }
+
+            impl StandIn {
+                /// Starts the stand-in on a free port of 127.0.0.1, for as long as the test runs.
+                pub async fn start() -> Self {
+                    let requests = Arc::new(Mutex::new(Vec::new()));
+                    let seen = Arc::clone(&requests);
+                    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+                        let seen = Arc::clone(&seen);
+                        async move {
+                            let (line, answer) = record(request).await;
+                            seen.lock().expect("the log is not poisoned").push(line);
+                            let status = match answer {
+                                Some(_) => axum::http::StatusCode::OK,
+                                None => axum::http::StatusCode::NOT_FOUND,
+                            };
+                            let answer = answer.unwrap_or(r#"{"message":"the stand-in has no such operation"}"#);
+                            (status, [(axum::http::header::CONTENT_TYPE, "application/json")], answer)
+                        }
+                    });
+                    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                        .await
+                        .expect("a free loopback port");
+                    let url = format!("http://{}", listener.local_addr().expect("a bound address"));
+                    tokio::spawn(async move {
+                        let _ = axum::serve(listener, app).await;
+                    });
+                    Self { url, requests }
+                }
+
+                /// A client of this crate that calls the stand-in, without credentials.
+                pub fn client(&self) -> Arc<Client> {
+                    Arc::new(
+                        Client::new(&self.url, Vec::new(), UpstreamOptions::default())
+                            .expect("a client for the stand-in"),
+                    )
+                }
+
+                /// The requests seen so far, in order.
+                pub fn requests(&self) -> Vec<String> {
+                    self.requests.lock().expect("the log is not poisoned").clone()
+                }
+            }
+
+            /// The request as one line, and the answer of the operation it calls.
+            async fn record(request: axum::extract::Request) -> (String, Option<&'static str>) {
+                let (parts, body) = request.into_parts();
+                let path = parts.uri.path().to_string();
+                let answer = super::ANSWERS
+                    .iter()
+                    .find(|(operation, _)| matches(operation, parts.method.as_str(), &path))
+                    .map(|(_, answer)| *answer);
+                let mut line = format!("{} {path}", parts.method);
+                if let Some(query) = parts.uri.query() {
+                    line.push_str(&format!("?{query}"));
+                }
+                for name in super::HEADERS {
+                    for value in parts.headers.get_all(*name) {
+                        line.push_str(&format!(" [{name}: {}]", value.to_str().unwrap_or("<not text>")));
                     }
-                });
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                }
+                let body = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
+                if !body.is_empty() {
+                    let text = match serde_json::from_slice::<Value>(&body) {
+                        Ok(json) => json.to_string(),
+                        Err(_) => String::from_utf8_lossy(&body).into_owned(),
+                    };
+                    line.push_str(&format!(" {text}"));
+                }
+                (line, answer)
+            }
+
+            /// Whether `METHOD /path` (a `{name}` part matching any text within a segment)
+            /// names a request of `method` to `path`.
+            fn matches(operation: &str, method: &str, path: &str) -> bool {
+                let Some((want, template)) = operation.split_once(' ') else {
+                    return false;
+                };
+                let template: Vec<&str> = template.split('/').collect();
+                let path: Vec<&str> = path.split('/').collect();
+                want == method
+                    && template.len() == path.len()
+                    && template.iter().zip(&path).all(|(template, segment)| {
+                        match (template.find('{'), template.rfind('}')) {
+                            (Some(open), Some(close)) => {
+                                segment.starts_with(&template[..open])
+                                    && segment.ends_with(&template[close + 1..])
+                            }
+                            _ => template == segment,
+                        }
+                    })
+            }
+
+            /// `call`'s result, failing the test when it takes more than ten seconds.
+            pub async fn within<T>(call: impl std::future::Future<Output = T>) -> T {
+                tokio::time::timeout(Duration::from_secs(10), call)
                     .await
-                    .expect("a free loopback port");
-                let url = format!("http://{}", listener.local_addr().expect("a bound address"));
-                tokio::spawn(async move {
-                    let _ = axum::serve(listener, app).await;
-                });
-                Self { url, requests }
+                    .expect("the tool answers within ten seconds")
             }
 
-            fn client(&self) -> Arc<Client> {
-                Arc::new(
-                    Client::new(&self.url, Vec::new(), #lib::runtime::UpstreamOptions::default())
-                        .expect("a client for the stand-in"),
-                )
-            }
-
-            fn requests(&self) -> Vec<String> {
-                self.requests.lock().expect("the log is not poisoned").clone()
-            }
+            #assert_conforms
         }
 
+        /// Tool arguments written as a JSON object.
         fn arguments(text: &str) -> JsonObject {
             serde_json::from_str(text).expect("test arguments are a JSON object")
         }
@@ -222,6 +1354,52 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
 
         #( #tests )*
     }
+}
+
+/// The test of the resolver `index`, when the stand-in's list can show it: a value in the list
+/// resolves to its item's id, one not in it is not found, naming what there is, and each asks
+/// for the whole list (a miss in a list fetched before the call fetches it again).
+fn resolver_test(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<TokenStream> {
+    let resolver = &plan.resolvers[index];
+    let (name, id) = resolvable(plan, index, answers)?;
+    let list = resolver_list(plan, index).filter(|list| list.exact)?;
+    let line = raw_string(&list.line);
+    let id = as_text(&id);
+    let missing = format!("no-such-{}", resolver.ident.replace('_', "-"));
+    let resolve = format_ident!("resolve_{}", resolver.ident);
+    let test = format_ident!(
+        "the_{}_resolver_finds_a_listed_value_and_names_a_missing_one",
+        resolver.ident
+    );
+    let doc = format!(
+        " The `{}` resolver lists `{}`, finds a {} there and says which are there for one that is not.",
+        resolver.name,
+        plan.operations[match &resolver.source {
+            ResolverSource::List { operation, .. } => *operation,
+            ResolverSource::Lookup { operation, .. } => *operation,
+        }]
+        .label(),
+        resolver.what
+    );
+    Some(quote! {
+        #[doc = #doc]
+        #[tokio::test]
+        async fn #test() {
+            let api = StandIn::start().await;
+            let client = api.client();
+            let found = within(client.#resolve(#name)).await;
+            assert_eq!(found.expect("the value is in the list"), #id);
+            let error = within(client.#resolve(#missing)).await.expect_err("the value is not in the list");
+            assert_eq!(api.requests(), [#line, #line]);
+            let message = error.to_string();
+            assert!(message.contains(#missing) && message.contains(#name), "{message}");
+            let stand_in::ToolError::NotFound(missing) = error else {
+                panic!("not a not-found error: {message}");
+            };
+            assert_eq!(missing.values, [#missing]);
+            assert_eq!(missing.available, [#name]);
+        }
+    })
 }
 
 /// The test of one discovery tool: search finds the first operation by its name, describe
@@ -247,7 +1425,7 @@ fn discovery_test(
                 #[tokio::test]
                 async fn #test() {
                     let api = StandIn::start().await;
-                    let found = tools::#module_ident::call(api.client(), arguments(#query))
+                    let found = within(tools::#module_ident::call(api.client(), arguments(#query)))
                         .await
                         .expect("the search works");
                     let names: Vec<&Value> = found.value["results"]
@@ -271,7 +1449,7 @@ fn discovery_test(
                     let client = api.client();
                     for operation in #lib::operations::OPERATIONS {
                         let asked = serde_json::json!({ "operation": operation.name });
-                        let described = tools::#module_ident::call(Arc::clone(&client), arguments(&asked.to_string()))
+                        let described = within(tools::#module_ident::call(std::sync::Arc::clone(&client), arguments(&asked.to_string())))
                             .await
                             .expect("every operation is described");
                         assert_eq!(described.value["operation"], operation.name);
@@ -281,7 +1459,7 @@ fn discovery_test(
             }
         }
         DiscoveryTool::Call => {
-            let (operation_arguments, line) = request_for(operation);
+            let (operation_arguments, expected) = request_for(operation);
             let good = raw_string(
                 &json!({ "operation": name, "arguments": operation_arguments }).to_string(),
             );
@@ -291,8 +1469,8 @@ fn discovery_test(
             let test = format_ident!("{}_sends_the_request_of_the_operation_named", module);
             let refuses =
                 format_ident!("{}_refuses_a_wrong_argument_before_calling_the_api", module);
-            let check = match line {
-                Some(line) => quote! { assert_eq!(api.requests(), [#line]); },
+            let check = match expected {
+                Some(expected) => assert_request(&expected),
                 None => quote! { assert_eq!(api.requests().len(), 1, "{:?}", api.requests()); },
             };
             let doc = format!(
@@ -304,7 +1482,8 @@ fn discovery_test(
                 #[tokio::test]
                 async fn #test() {
                     let api = StandIn::start().await;
-                    let result = tools::#module_ident::call(api.client(), arguments(#good)).await;
+                    let input = arguments(#good);
+                    let result = within(tools::#module_ident::call(api.client(), input)).await;
                     assert!(result.is_ok(), "{result:?}");
                     #check
                 }
@@ -313,11 +1492,92 @@ fn discovery_test(
                 #[tokio::test]
                 async fn #refuses() {
                     let api = StandIn::start().await;
-                    let result = tools::#module_ident::call(api.client(), arguments(#bad)).await;
-                    assert!(matches!(result, Err(#lib::runtime::ToolError::InvalidArguments(_))), "{result:?}");
+                    let result = within(tools::#module_ident::call(api.client(), arguments(#bad))).await;
+                    assert!(matches!(result, Err(stand_in::ToolError::InvalidArguments(_))), "{result:?}");
                     assert!(api.requests().is_empty(), "{:?}", api.requests());
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_example_prefers_the_first_allowed_value_then_the_schemas_own_example() {
+        let schema = json!({"type": "string", "enum": [null, "open", "done"], "example": "x"});
+        assert_eq!(example(&schema, &schema, 0), json!("open"));
+        let schema = json!({"type": "string", "example": "WEB-42", "default": "d"});
+        assert_eq!(example(&schema, &schema, 0), json!("WEB-42"));
+        // An example of another type than the schema's is not taken.
+        let schema = json!({"type": "integer", "example": "seven", "minimum": 5});
+        assert_eq!(example(&schema, &schema, 0), json!(5));
+    }
+
+    #[test]
+    fn an_example_fits_the_format_and_bounds_of_its_schema() {
+        let text = |schema: Value| example(&schema, &schema, 0);
+        assert_eq!(
+            text(json!({"type": "string", "format": "date-time"})),
+            json!("2024-01-02T03:04:05Z")
+        );
+        assert_eq!(
+            text(json!({"type": "string", "minLength": 8})),
+            json!("samplexx")
+        );
+        assert_eq!(
+            text(json!({"type": "string", "maxLength": 3})),
+            json!("sam")
+        );
+        assert_eq!(text(json!({"type": "integer", "maximum": -2})), json!(-2));
+        assert_eq!(text(json!({"type": "number", "minimum": 3})), json!(3.0));
+        assert_eq!(
+            text(json!({"type": "array", "items": {"type": "boolean"}, "minItems": 2})),
+            json!([true, true])
+        );
+    }
+
+    #[test]
+    fn an_example_object_follows_refs_merges_all_of_and_keeps_only_required_fields_deep_down() {
+        let schema = json!({
+            "allOf": [
+                {"$ref": "#/$defs/named"},
+                {"type": "object", "properties": {"age": {"type": "integer"}}}
+            ],
+            "$defs": {"named": {"type": "object", "properties": {"name": {"type": "string"}}}}
+        });
+        assert_eq!(
+            example(&schema, &schema, 0),
+            json!({"name": "sample", "age": 1})
+        );
+        let deep = json!({
+            "type": "object",
+            "required": ["id"],
+            "properties": {"id": {"type": "integer"}, "note": {"type": "string"}}
+        });
+        assert_eq!(example(&deep, &deep, FULL_DEPTH), json!({"id": 1}));
+        // A schema that requires itself ends.
+        let endless = json!({
+            "$ref": "#/$defs/node",
+            "$defs": {"node": {"type": "object", "required": ["next"], "properties": {"next": {"$ref": "#/$defs/node"}}}}
+        });
+        assert!(example(&endless, &endless, 0).is_object());
+    }
+
+    #[test]
+    fn query_values_are_form_encoded_one_pair_per_item() {
+        assert_eq!(form_encoded("a b/c~d*-._"), "a+b%2Fc%7Ed*-._");
+        assert_eq!(pairs("q", &json!(["x y", 2])), ["q=x+y", "q=2"]);
+        assert!(pairs("q", &Value::Null).is_empty());
+    }
+
+    #[test]
+    fn put_makes_the_objects_on_the_way_and_refuses_to_write_inside_a_text() {
+        let mut document = json!({"a": {"b": 1}});
+        assert_eq!(put(&mut document, "/a/c/d", json!("x")), Some(()));
+        assert_eq!(document, json!({"a": {"b": 1, "c": {"d": "x"}}}));
+        assert_eq!(put(&mut json!({"a": "text"}), "/a/b", json!(1)), None);
     }
 }
