@@ -30,7 +30,7 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
         "jsonschema",
         r#"{ version = "0.61.2", default-features = false }"#,
     ),
-    // Access tokens (src/resource.rs): RustCrypto's verifiers, not jsonwebtoken's default
+    // Access tokens (the runtime's oauth/resource.rs): RustCrypto's verifiers, not jsonwebtoken's default
     // aws-lc-rs (a C library built with cmake); no PEM, since keys come as JWKs.
     (
         "jsonwebtoken",
