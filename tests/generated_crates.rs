@@ -85,7 +85,7 @@ fn a_crate_built_with_runtime_crate_depends_on_it_and_is_clippy_clean() {
     let manifest = std::fs::read_to_string(out.join("Cargo.toml")).expect("Cargo.toml");
     assert!(
         manifest.contains(
-            "\nmcpgen-runtime = { version = \"0.1.0\", default-features = false, features = [\"curated\", \"server\"] }\n"
+            "\nmcpgen-runtime = { version = \"0.1.0\", default-features = false, features = [\"curated\", \"server\", \"tls\"] }\n"
         ),
         "{manifest}"
     );

@@ -98,6 +98,10 @@ mod tests {
                 continue;
             };
             let expected = match DEPENDENCIES.iter().find(|(pinned, _)| *pinned == name) {
+                // TLS is the runtime's `tls` feature (see runtime/Cargo.toml).
+                Some((_, pinned)) if name == "reqwest" => pinned
+                    .replace(r#", "rustls-no-provider"]"#, "]")
+                    .replace(" }", ", optional = true }"),
                 Some((_, pinned)) => match pinned.strip_suffix(" }") {
                     Some(table) => format!("{table}, optional = true }}"),
                     None => format!("{{ version = {pinned}, optional = true }}"),
