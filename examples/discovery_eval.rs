@@ -1,7 +1,7 @@
 //! The discovery search evaluation (issue 21): `tests/discovery/eval/queries.jsonl` (357 requests
 //! over GitHub REST, Stripe, Kubernetes and Slack, split once into `tune` and `test`) through the
 //! search index mcpgen builds for each API and the ranking the generated server runs
-//! (`templates/search.rs`, compiled into mcpgen as `mcpgen::search`).
+//! (the runtime crate's `search` module, `mcpgen::search` in mcpgen).
 //!
 //! ```text
 //! scripts/large-specs   # installs target/large-specs (GitHub, Stripe, Kubernetes)

@@ -23,13 +23,14 @@ pub mod load;
 pub mod naming;
 pub mod plan;
 pub mod render;
-#[path = "../templates/search.rs"]
-pub mod search;
 pub mod text;
 pub mod write;
 
 use std::path::Path;
 
+/// The discovery search index, which mcpgen builds and the generated server reads (the runtime
+/// crate's `search` module, so the two cannot drift apart).
+pub use mcpgen_runtime::search;
 pub use plan::Options;
 pub use render::File;
 
@@ -49,6 +50,24 @@ pub fn generate_with_progress(
     spec: &Path,
     curation: Option<&Path>,
     options: &Options,
+    progress: &mut dyn FnMut(&str),
+) -> anyhow::Result<(plan::Plan, Vec<File>)> {
+    generate_with(
+        spec,
+        curation,
+        options,
+        &render::Runtime::Vendored,
+        progress,
+    )
+}
+
+/// [`generate_with_progress`], taking the generated crate's runtime from `runtime` (its vendored
+/// files, or the published crate).
+pub fn generate_with(
+    spec: &Path,
+    curation: Option<&Path>,
+    options: &Options,
+    runtime: &render::Runtime,
     progress: &mut dyn FnMut(&str),
 ) -> anyhow::Result<(plan::Plan, Vec<File>)> {
     progress(&format!("loading {}", spec.display()));
@@ -83,7 +102,7 @@ pub fn generate_with_progress(
     drop((checked, api));
     release_freed_memory();
     progress(&format!("rendering {} tools", plan.tools.len()));
-    let files = render::render(&plan).map_err(anyhow::Error::msg)?;
+    let files = render::render_with(&plan, runtime).map_err(anyhow::Error::msg)?;
     Ok((plan, files))
 }
 

@@ -248,8 +248,9 @@ const CRATE_FILES: &[&str] = &[
     "src/client.rs",
     "src/lib.rs",
     "src/main.rs",
-    "src/resource.rs",
-    "src/runtime.rs",
+    "src/runtime/mod.rs",
+    "src/runtime/oauth/resource.rs",
+    "src/runtime/server.rs",
     "src/tools.rs",
 ];
 

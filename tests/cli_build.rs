@@ -24,7 +24,7 @@ fn notes_spec() -> String {
     root().join("tests/cli_diff/v1.yaml").display().to_string()
 }
 
-/// A curation file with curated tools: the crate then has `src/curated.rs`.
+/// A curation file with curated tools: the crate then uses the runtime's `curated` part.
 fn notes_curation() -> String {
     root()
         .join("tests/cli_diff/mcpgen.yaml")
@@ -127,7 +127,7 @@ fn two_builds_give_identical_bytes() {
     }
     let one = snapshot(&dir.path().join("one"));
     assert_eq!(one, snapshot(&dir.path().join("two")));
-    assert!(one.contains_key("src/curated.rs"));
+    assert!(one.contains_key("src/runtime/curated.rs"));
 
     // Building again over the first changes nothing, not even a modification time.
     let before = times(&dir.path().join("one"));
@@ -319,43 +319,41 @@ fn files_of_the_user_survive_builds_and_checks() {
 #[test]
 fn a_file_no_longer_generated_is_removed() {
     let dir = tempfile::tempdir().unwrap();
-    let run = mcpgen(
-        dir.path(),
-        &["build", &notes_spec(), "-c", &notes_curation(), "-o", "out"],
-    );
+    let build = |extra: &[&str]| {
+        let curation = notes_curation();
+        let spec = notes_spec();
+        let mut args = vec!["build", &spec, "-c", &curation, "-o", "out"];
+        args.extend_from_slice(extra);
+        mcpgen(dir.path(), &args)
+    };
+    let run = build(&[]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let out = dir.path().join("out");
-    assert!(out.join("src/curated.rs").is_file());
+    assert!(out.join("src/runtime/curated.rs").is_file());
 
-    // Without the curation file there are no curated tools, so no src/curated.rs.
-    let run = mcpgen(
-        dir.path(),
-        &["build", &notes_spec(), "-o", "out", "--check"],
-    );
+    // Depending on the published runtime crate, the crate has no vendored src/runtime/.
+    let run = build(&["--runtime-crate", "0.1.0", "--check"]);
     assert_eq!(run.code, Some(1));
     assert!(
-        run.stdout.contains("\nextra src/curated.rs\n"),
+        run.stdout.contains("\nextra src/runtime/curated.rs\n"),
         "{}",
         run.stdout
     );
     assert!(
-        out.join("src/curated.rs").is_file(),
+        out.join("src/runtime/curated.rs").is_file(),
         "--check removes nothing"
     );
 
-    let run = mcpgen(dir.path(), &["build", &notes_spec(), "-o", "out", "-v"]);
+    let run = build(&["--runtime-crate", "0.1.0", "-v"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
-        run.stderr.contains("\n  removed src/curated.rs\n"),
+        run.stderr.contains("\n  removed src/runtime/curated.rs\n"),
         "{}",
         run.stderr
     );
-    assert!(!out.join("src/curated.rs").exists());
-    assert!(!snapshot(&out).keys().any(|f| f.contains("curated")));
-    let run = mcpgen(
-        dir.path(),
-        &["build", &notes_spec(), "-o", "out", "--check"],
-    );
+    assert!(!out.join("src/runtime").exists());
+    assert!(!snapshot(&out).keys().any(|f| f.starts_with("src/runtime/")));
+    let run = build(&["--runtime-crate", "0.1.0", "--check"]);
     assert_eq!(run.code, Some(0), "{}", run.stdout);
 }
 

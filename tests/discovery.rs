@@ -7,8 +7,8 @@
 //!   calls "list the pull requests of a repository" against Prism serving the GitHub document; a
 //!   bad argument is refused before any request is sent.
 //! - Search quality: `tests/discovery/github-queries.yaml` through the index mcpgen builds and the
-//!   ranking code the server runs (`templates/search.rs`, compiled into mcpgen as
-//!   `mcpgen::search`); top-1 and top-5 hit rates are printed, top-5 must be at least 90%.
+//!   ranking code the server runs (the runtime crate's `runtime/src/search.rs`, compiled into
+//!   mcpgen as `mcpgen::search`); top-1 and top-5 hit rates are printed, top-5 must be at least 90%.
 //! - The tracker: a curated tool and discovery tools for its other operations in one server, with
 //!   a discovered operation called against the real tracker API.
 //!
@@ -206,7 +206,7 @@ fn curation_decides_what_is_curated_discoverable_and_hidden() {
         "data/search-index.txt",
         "src/discovery.rs",
         "src/operations.rs",
-        "src/search.rs",
+        "src/runtime/search.rs",
     ] {
         assert!(paths.contains(&path), "{path} in {paths:?}");
     }

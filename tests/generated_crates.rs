@@ -157,4 +157,61 @@ fn a_generated_crates_own_tests_fail_for_a_tool_broken_by_hand() {
         "the failure shows the request sent: {stdout}"
     );
     assert!(stdout.contains("9 passed; 2 failed"), "{stdout}");
+
+/// `mcpgen build --runtime-crate VERSION`: the crate depends on the published `mcpgen-runtime`
+/// with the features it uses instead of vendoring `src/runtime/`, and compiles clippy-clean
+/// against it (the workspace's `runtime/` patched in for the crate, which is not published).
+#[test]
+fn a_crate_built_with_runtime_crate_depends_on_it_and_is_clippy_clean() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let out = dir.path().join("tracker-mcp");
+    let run = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
+        .current_dir(root())
+        .args([
+            "build",
+            "specs/tracker/openapi.yaml",
+            "-c",
+            "specs/tracker/mcpgen.yaml",
+        ])
+        .arg("-o")
+        .arg(&out)
+        .args(["--runtime-crate", "0.1.0"])
+        .output()
+        .expect("mcpgen runs");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(!out.join("src/runtime").exists(), "no vendored runtime");
+    let manifest = std::fs::read_to_string(out.join("Cargo.toml")).expect("Cargo.toml");
+    assert!(
+        manifest.contains(
+            "\nmcpgen-runtime = { version = \"0.1.0\", default-features = false, features = [\"curated\", \"server\", \"tls\"] }\n"
+        ),
+        "{manifest}"
+    );
+    assert!(!manifest.contains("[features]"), "{manifest}");
+    let lib = std::fs::read_to_string(out.join("src/lib.rs")).expect("src/lib.rs");
+    assert!(
+        lib.contains("\npub use mcpgen_runtime as runtime;\n"),
+        "{lib}"
+    );
+    let patch = format!(
+        "patch.crates-io.mcpgen-runtime.path=\"{}\"",
+        root().join("runtime").display()
+    );
+    cargo(
+        &out,
+        &[
+            "clippy",
+            "--quiet",
+            "--all-targets",
+            "--config",
+            &patch,
+            "--",
+            "-D",
+            "warnings",
+        ],
+    );
 }

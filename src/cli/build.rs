@@ -20,10 +20,18 @@ pub struct BuildArgs {
     /// differ (with a unified diff under -v) and exit with 1 when it is stale.
     #[arg(long)]
     pub check: bool,
+    /// Depend on the published mcpgen-runtime crate of this version (with the features the
+    /// server uses) instead of writing the runtime into the crate as src/runtime/.
+    #[arg(long, value_name = "VERSION")]
+    pub runtime_crate: Option<String>,
 }
 
 pub fn run(args: BuildArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
-    let (plan, files) = args.inputs.generate(out)?;
+    let runtime = match args.runtime_crate {
+        Some(version) => crate::render::Runtime::Crate(version),
+        None => crate::render::Runtime::Vendored,
+    };
+    let (plan, files) = args.inputs.generate_with(out, &runtime)?;
     // A token budget the curation file sets is a limit the build enforces too.
     crate::lint::check_budgets(&plan, args.inputs.curation.as_deref())?;
     let dir = args

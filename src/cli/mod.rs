@@ -125,12 +125,22 @@ impl Inputs {
         &self,
         out: &mut Output,
     ) -> anyhow::Result<(crate::plan::Plan, Vec<crate::File>)> {
+        self.generate_with(out, &crate::render::Runtime::Vendored)
+    }
+
+    /// [`Inputs::generate`], taking the runtime from `runtime`.
+    pub fn generate_with(
+        &self,
+        out: &mut Output,
+        runtime: &crate::render::Runtime,
+    ) -> anyhow::Result<(crate::plan::Plan, Vec<crate::File>)> {
         self.refuse_a_spec_as_curation()?;
         let slow = self.is_large();
-        let generated = crate::generate_with_progress(
+        let generated = crate::generate_with(
             &self.spec,
             self.curation.as_deref(),
             &self.options(),
+            runtime,
             &mut |stage| out.progress(slow, stage),
         )?;
         if let Some(note) = discovery_note(&generated.0) {
@@ -193,7 +203,11 @@ mcpgen build specs/tracker/openapi.yaml                 # writes ./tracker-mcp\n
 mcpgen build specs/tracker/openapi.yaml -o servers/tracker\n  \
 mcpgen build specs/tracker/openapi.yaml -c specs/tracker/mcpgen.yaml -o tracker-mcp\n  \
 mcpgen build api.yaml --name billing                    # crate billing-mcp, env BILLING_*\n  \
-mcpgen build api.yaml -c mcpgen.yaml -o api-mcp --check # exit 1 when api-mcp is stale\n\n\
+mcpgen build api.yaml -c mcpgen.yaml -o api-mcp --check # exit 1 when api-mcp is stale\n  \
+mcpgen build api.yaml --runtime-crate 0.1.0             # depend on mcpgen-runtime 0.1.0\n\n\
+The runtime every server shares is written into the crate as src/runtime/ (the same files in\n\
+every crate, the parts it uses turned on as features); --runtime-crate VERSION depends on the\n\
+published mcpgen-runtime crate instead, with those features, and writes no src/runtime/.\n\n\
 With --check, stdout lists each file that differs (`changed PATH`, `missing PATH`, or `extra PATH`\n\
 for one a build would remove) after `stale: DIR`, and -v adds a unified diff; an up-to-date\n\
 directory gives `up to date: DIR` on stderr and exit code 0.")]

@@ -1122,7 +1122,7 @@ pub fn tool_module(
         #[doc = #doc]
         pub mod #module {
             use super::*;
-            use crate::curated::Explain as _;
+            use crate::runtime::curated::Explain as _;
 
             /// The definition `tools/list` returns.
             pub const DEFINITION: &str = #definition;

@@ -30,7 +30,7 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
         "jsonschema",
         r#"{ version = "0.61.2", default-features = false }"#,
     ),
-    // Access tokens (src/resource.rs): RustCrypto's verifiers, not jsonwebtoken's default
+    // Access tokens (the runtime's oauth/resource.rs): RustCrypto's verifiers, not jsonwebtoken's default
     // aws-lc-rs (a C library built with cmake); no PEM, since keys come as JWKs.
     (
         "jsonwebtoken",
@@ -80,5 +80,43 @@ mod tests {
         sorted.sort_unstable();
         sorted.dedup();
         assert_eq!(names, sorted);
+    }
+
+    #[test]
+    fn the_runtime_crate_depends_on_the_versions_generated_crates_pin() {
+        let manifest = include_str!("../../runtime/Cargo.toml");
+        let dependencies = manifest
+            .split_once("\n[dependencies]\n")
+            .expect("runtime/Cargo.toml has dependencies")
+            .1;
+        let mut checked = 0;
+        for line in dependencies
+            .lines()
+            .take_while(|line| !line.starts_with('['))
+        {
+            let Some((name, spec)) = line.split_once(" = ") else {
+                continue;
+            };
+            let expected = match DEPENDENCIES.iter().find(|(pinned, _)| *pinned == name) {
+                // TLS is the runtime's `tls` feature (see runtime/Cargo.toml).
+                Some((_, pinned)) if name == "reqwest" => pinned
+                    .replace(r#", "rustls-no-provider"]"#, "]")
+                    .replace(" }", ", optional = true }"),
+                Some((_, pinned)) => match pinned.strip_suffix(" }") {
+                    Some(table) => format!("{table}, optional = true }}"),
+                    None => format!("{{ version = {pinned}, optional = true }}"),
+                },
+                // Only the discovery search's stemmer is not in the table (see Cargo.toml.jinja).
+                None if name == "rust-stemmers" => {
+                    r#"{ version = "1.2.0", optional = true }"#.into()
+                }
+                None => panic!(
+                    "runtime/Cargo.toml depends on {name}, which generated crates do not pin"
+                ),
+            };
+            assert_eq!(spec, expected, "{name}");
+            checked += 1;
+        }
+        assert!(checked > 10, "read the runtime's dependencies: {checked}");
     }
 }

@@ -3,7 +3,7 @@
 //! The tools of this server, in the order `tools/list` returns them.
 
 use crate::client::{self, Client};
-use crate::curated;
+use crate::runtime::curated;
 use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
 use rmcp::model::JsonObject;
 use serde::Deserialize;
@@ -71,7 +71,7 @@ impl std::fmt::Display for IssueState {
 /// `github_search_issues`: Search issues
 pub mod github_search_issues {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -367,7 +367,7 @@ pub mod github_search_issues {
 /// `github_create_issue`: Create issue
 pub mod github_create_issue {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -585,7 +585,7 @@ pub mod github_create_issue {
 /// `github_set_issue_state`: Close or reopen issue
 pub mod github_set_issue_state {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -753,7 +753,7 @@ pub mod github_set_issue_state {
 /// `github_comment_on_issue`: Comment on issue
 pub mod github_comment_on_issue {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{

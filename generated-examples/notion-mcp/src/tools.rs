@@ -3,7 +3,7 @@
 //! The tools of this server, in the order `tools/list` returns them.
 
 use crate::client::{self, Client};
-use crate::curated;
+use crate::runtime::curated;
 use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
 use rmcp::model::JsonObject;
 use serde::Deserialize;
@@ -28,7 +28,7 @@ pub static TOOLS: &[ToolEntry<Client>] = &[
 /// `notion_search`: Search pages and databases
 pub mod notion_search {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -93,7 +93,7 @@ pub mod notion_search {
 /// `notion_create_page`: Create a page in a database
 pub mod notion_create_page {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -221,7 +221,7 @@ pub mod notion_create_page {
 /// `notion_query_database`: Find pages of a database by status
 pub mod notion_query_database {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{

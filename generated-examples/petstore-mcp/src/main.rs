@@ -68,7 +68,7 @@ fn main() -> anyhow::Result<()> {
     let http = matches!(args.transport, Transport::Http);
     runtime::async_runtime(http)?.block_on(async move {
         let credentials = credentials()?;
-        let credentials = petstore_mcp::resource::with_token_exchange(
+        let credentials = runtime::oauth::with_token_exchange(
             credentials,
             &["PETSTORE_TOKEN"],
             &args.http.oauth,

@@ -3,7 +3,7 @@
 //! The tools of this server, in the order `tools/list` returns them.
 
 use crate::client::{self, Client};
-use crate::curated;
+use crate::runtime::curated;
 use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
 use rmcp::model::JsonObject;
 use serde::Deserialize;
@@ -120,7 +120,7 @@ impl std::fmt::Display for OrderStatus {
 /// `petstore_search_pets`: Search pets
 pub mod petstore_search_pets {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -295,7 +295,7 @@ pub mod petstore_search_pets {
 /// `petstore_get_pet`: Get pet
 pub mod petstore_get_pet {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -436,7 +436,7 @@ pub mod petstore_get_pet {
 /// `petstore_adopt_pet`: Adopt pet
 pub mod petstore_adopt_pet {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -663,7 +663,7 @@ pub mod petstore_adopt_pet {
 /// `petstore_get_order`: Get order
 pub mod petstore_get_order {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{

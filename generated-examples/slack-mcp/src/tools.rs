@@ -3,7 +3,7 @@
 //! The tools of this server, in the order `tools/list` returns them.
 
 use crate::client::{self, Client};
-use crate::curated;
+use crate::runtime::curated;
 use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
 use rmcp::model::JsonObject;
 use serde::Deserialize;
@@ -32,7 +32,7 @@ pub static TOOLS: &[ToolEntry<Client>] = &[
 /// `slack_list_channels`: List channels
 pub mod slack_list_channels {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -190,7 +190,7 @@ pub mod slack_list_channels {
 /// `slack_post_message`: Post a message
 pub mod slack_post_message {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -310,7 +310,7 @@ pub mod slack_post_message {
 /// `slack_find_user_by_email`: Find a user by email
 pub mod slack_find_user_by_email {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -409,7 +409,7 @@ pub mod slack_find_user_by_email {
 /// `slack_find_user`: Find a user by name
 pub mod slack_find_user {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{

@@ -3,7 +3,7 @@
 //! The tools of this server, in the order `tools/list` returns them.
 
 use crate::client::{self, Client};
-use crate::curated;
+use crate::runtime::curated;
 use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
 use rmcp::model::JsonObject;
 use serde::Deserialize;
@@ -24,7 +24,7 @@ pub static TOOLS: &[ToolEntry<Client>] = &[
 /// `stripe_find_customer`: Find customer
 pub mod stripe_find_customer {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -186,7 +186,7 @@ pub mod stripe_find_customer {
 /// `stripe_create_invoice_item`: Create invoice item
 pub mod stripe_create_invoice_item {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{

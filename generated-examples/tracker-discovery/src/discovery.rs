@@ -16,8 +16,8 @@ use serde_json::{Value, json};
 
 use crate::client::Client;
 use crate::operations::{CATALOG, INDEX, OPERATIONS, TOOL_NAMES, UNAVAILABLE};
+use crate::runtime::search::{Filter, Index};
 use crate::runtime::{self, ToolError, ToolFuture, ToolOutput};
-use crate::search::{Filter, Index};
 
 /// The most results one search returns, and how many unless asked.
 const MAX_RESULTS: usize = 50;

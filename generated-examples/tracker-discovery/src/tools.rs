@@ -3,7 +3,7 @@
 //! The tools of this server, in the order `tools/list` returns them.
 
 use crate::client::{self, Client};
-use crate::curated;
+use crate::runtime::curated;
 use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
 use rmcp::model::JsonObject;
 use serde::Deserialize;
@@ -76,7 +76,7 @@ impl std::fmt::Display for IssueStatus {
 /// `tracker_search_issues`: Search issues
 pub mod tracker_search_issues {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{

@@ -2,7 +2,7 @@
 
 //! The client of the Tracker API: one method per operation the tools call.
 
-use crate::curated;
+use crate::runtime::curated;
 use crate::runtime::{self, ToolError, Upstream};
 use serde_json::{Map, Value};
 

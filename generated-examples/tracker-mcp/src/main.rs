@@ -68,11 +68,8 @@ fn main() -> anyhow::Result<()> {
     let http = matches!(args.transport, Transport::Http);
     runtime::async_runtime(http)?.block_on(async move {
         let credentials = credentials()?;
-        let credentials = tracker_mcp::resource::with_token_exchange(
-            credentials,
-            &["TRACKER_TOKEN"],
-            &args.http.oauth,
-        )?;
+        let credentials =
+            runtime::oauth::with_token_exchange(credentials, &["TRACKER_TOKEN"], &args.http.oauth)?;
         runtime::warn_unset_credentials(&credentials);
         let client = client::Client::new(&args.base_url, credentials, args.upstream)?;
         let server = runtime::McpServer::new(client, IDENTITY, tools::TOOLS)?;

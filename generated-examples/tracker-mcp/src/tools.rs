@@ -3,7 +3,7 @@
 //! The tools of this server, in the order `tools/list` returns them.
 
 use crate::client::{self, Client};
-use crate::curated;
+use crate::runtime::curated;
 use crate::runtime::{self, ToolEntry, ToolError, ToolOutput};
 use rmcp::model::JsonObject;
 use serde::Deserialize;
@@ -116,7 +116,7 @@ impl std::fmt::Display for Priority {
 /// `tracker_search_issues`: Search issues
 pub mod tracker_search_issues {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -383,7 +383,7 @@ pub mod tracker_search_issues {
 /// `tracker_create_issue`: Create issue
 pub mod tracker_create_issue {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{
@@ -535,7 +535,7 @@ pub mod tracker_create_issue {
 /// `tracker_change_issue_status`: Change issue status
 pub mod tracker_change_issue_status {
     use super::*;
-    use crate::curated::Explain as _;
+    use crate::runtime::curated::Explain as _;
 
     /// The definition `tools/list` returns.
     pub const DEFINITION: &str = r#"{

@@ -66,7 +66,7 @@ fn main() -> anyhow::Result<()> {
     let http = matches!(args.transport, Transport::Http);
     runtime::async_runtime(http)?.block_on(async move {
         let credentials = credentials()?;
-        let credentials = tracker_mirror_mcp::resource::with_token_exchange(
+        let credentials = runtime::oauth::with_token_exchange(
             credentials,
             &["TRACKER_MIRROR_TOKEN"],
             &args.http.oauth,

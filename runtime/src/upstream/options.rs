@@ -1,0 +1,101 @@
+//! How the server talks to the API ([`UpstreamOptions`]): timeouts, the largest answer it reads,
+//! retries, and the servers of their own some operations have.
+
+use std::time::Duration;
+
+/// How the server talks to the API: timeouts, the largest answer it reads, and retries. Each
+/// option can also be set with an environment variable (see [`UpstreamOptions::read_env`]).
+#[derive(Debug, Clone, PartialEq, clap::Args)]
+pub struct UpstreamOptions {
+    /// Seconds to wait for a connection to the API.
+    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_seconds)]
+    pub api_connect_timeout: Duration,
+    /// Seconds one request to the API may take in all, its answer included.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
+    pub api_timeout: Duration,
+    /// The largest answer from the API the server reads, in bytes; a larger one is refused.
+    #[arg(long, value_name = "BYTES", default_value_t = 8 * 1024 * 1024)]
+    pub api_max_response_bytes: usize,
+    /// How often a GET, HEAD, PUT, DELETE or OPTIONS request is tried again after a failed
+    /// connection, HTTP 429 or HTTP 5xx. Other requests are never repeated.
+    #[arg(long, value_name = "COUNT", default_value_t = 2)]
+    pub api_retries: u32,
+    /// The longest the server waits in all between the tries of one request, in seconds; an API
+    /// that asks (`Retry-After`) for a longer wait gets no further try.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub api_max_retry_wait: Duration,
+    /// The most pages of a list one call walks; a tool's own bound (from the curation file)
+    /// applies as well.
+    #[arg(long, value_name = "COUNT", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    pub api_max_pages: u32,
+    /// Where the operations that the API serves at a server of their own are called (set by
+    /// `main` from the environment, not the command line).
+    #[arg(skip)]
+    pub servers: Vec<ServerRoute>,
+    /// The base URL is not the API description's: the server then calls an operation's own
+    /// server only where its variable says where that is (see [`ServerRoute`]).
+    #[arg(skip)]
+    pub base_url_changed: bool,
+}
+
+/// A server of its own at which the API description says some operations are served (Box's
+/// uploads at `https://upload.box.com/api/2.0`), and where the environment says it is instead.
+/// While the base URL is the description's, those operations are called at `spec` unless
+/// `configured` says otherwise. Once the base URL is changed (a staging API, a local mock), they
+/// are called only where `configured` says: the server never sends the credentials meant for
+/// the API it was pointed at to a host the user did not name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerRoute {
+    /// The server as the API description gives it.
+    pub spec: &'static str,
+    /// The environment variable that names where it is instead.
+    pub env: &'static str,
+    /// What that variable says.
+    pub configured: Option<String>,
+}
+
+impl Default for UpstreamOptions {
+    fn default() -> Self {
+        Self {
+            api_connect_timeout: Duration::from_secs(5),
+            api_timeout: Duration::from_secs(30),
+            api_max_response_bytes: 8 * 1024 * 1024,
+            api_retries: 2,
+            api_max_retry_wait: Duration::from_secs(10),
+            api_max_pages: 100,
+            servers: Vec::new(),
+            base_url_changed: false,
+        }
+    }
+}
+
+impl UpstreamOptions {
+    /// The ids of the options, which are also their field names.
+    const IDS: [&'static str; 6] = [
+        "api_connect_timeout",
+        "api_timeout",
+        "api_max_response_bytes",
+        "api_retries",
+        "api_max_retry_wait",
+        "api_max_pages",
+    ];
+
+    /// `command` with each of these options also read from the environment variable
+    /// `{prefix}_{OPTION}`: `TRACKER_API_TIMEOUT` for `--api-timeout` with prefix `TRACKER`.
+    pub fn read_env(command: clap::Command, prefix: &str) -> clap::Command {
+        Self::IDS.into_iter().fold(command, |command, id| {
+            let variable = format!("{prefix}_{}", id.to_ascii_uppercase());
+            command.mut_arg(id, |arg| arg.env(variable))
+        })
+    }
+}
+
+/// A positive number of seconds, such as `5` or `0.5`.
+pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|seconds| seconds.is_finite() && *seconds > 0.0 && *seconds <= 86_400.0)
+        .map(Duration::from_secs_f64)
+        .ok_or_else(|| format!("{text:?} is not a number of seconds from 0.001 to 86400"))
+}
