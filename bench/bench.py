@@ -251,7 +251,9 @@ class Bench:
         self.tools = {}  # (peer, input) -> tools/list tools, for the token count
         self.notes = []  # lines printed after the table
         self.mcpgen = REPO / "target/release/mcpgen"
-        self.profile_dir = "release" if args.profile == "release" else "debug"
+        # "release": the servers as deployed, the generated crate's `dist` profile (link-time
+        # optimised; its `release` profile is the faster-building one CI uses).
+        self.profile_dir = "dist" if args.profile == "release" else "debug"
         self.generated_target = REPO / ("target/bench/generated" if args.profile == "release" else "target/generated")
 
     # -- inputs ------------------------------------------------------------------------------
@@ -343,7 +345,7 @@ class Bench:
         env = dict(os.environ, CARGO_TARGET_DIR=str(self.generated_target))
         argv = ["cargo", "build", "-q", "--manifest-path", crate / "Cargo.toml"]
         if self.args.profile == "release":
-            argv.append("--release")
+            argv += ["--profile", "dist"]
         run(argv, env=env, timeout=1800, log_name=f"build-mcpgen-{name}")
         package = re.search(r'^name = "([^"]+)"', (crate / "Cargo.toml").read_text(), re.M).group(1)
         return self.generated_target / self.profile_dir / package
@@ -737,7 +739,7 @@ def main():
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--load-seconds", type=int, default=10, help="duration of one throughput run")
     parser.add_argument("--timeout", type=float, default=120, help="seconds any one run may take")
-    parser.add_argument("--profile", choices=["release", "debug"], default="release", help="how generated Rust servers are built")
+    parser.add_argument("--profile", choices=["release", "debug"], default="release", help="how generated Rust servers are built: release is the generated crate's `dist` profile, as its Dockerfile deploys it")
     parser.add_argument("--serve-large", action="store_true", help="also serve GitHub with every peer (mcpgen's crate is built: minutes)")
     parser.add_argument("--mcpgen-flags", default="", help="extra flags for `mcpgen build` on the large specs, e.g. --mcpgen-flags='--discovery'")
     parser.add_argument("--out", default=str(BENCH / "results.md"), help="where the table is also written")

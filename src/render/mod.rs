@@ -116,6 +116,11 @@ const RUNTIME_FILES: &[(&str, &str, &str)] = &[
         include_str!("../../runtime/src/oauth/resource.rs"),
     ),
     (
+        "oauth/signatures.rs",
+        "server",
+        include_str!("../../runtime/src/oauth/signatures.rs"),
+    ),
+    (
         "request.rs",
         "server",
         include_str!("../../runtime/src/request.rs"),

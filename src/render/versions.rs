@@ -30,16 +30,20 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
         "jsonschema",
         r#"{ version = "0.61.2", default-features = false }"#,
     ),
-    // Access tokens (the runtime's oauth/resource.rs): RustCrypto's verifiers, not jsonwebtoken's default
-    // aws-lc-rs (a C library built with cmake); no PEM, since keys come as JWKs.
+    // Access tokens (the runtime's oauth/resource.rs): no back end of jsonwebtoken's own (aws-lc-rs
+    // is a C library built with cmake, RustCrypto 31 crates); signatures are checked with `ring`
+    // below (oauth/signatures.rs). No PEM, since keys come as JWKs.
     (
         "jsonwebtoken",
-        r#"{ version = "12.0.0", default-features = false, features = ["rust_crypto"] }"#,
+        r#"{ version = "12.0.0", default-features = false }"#,
     ),
     (
         "reqwest",
         r#"{ version = "0.13.5", default-features = false, features = ["form", "json", "multipart", "query", "rustls-no-provider"] }"#,
     ),
+    // The cryptography of access-token signatures (the runtime's oauth/signatures.rs): the same
+    // ring that rustls uses for TLS below, so no second one is built.
+    ("ring", r#""0.17.14""#),
     (
         "rmcp",
         r#"{ version = "3.11.0", default-features = false, features = ["server", "transport-io", "transport-streamable-http-server"] }"#,

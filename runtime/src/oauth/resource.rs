@@ -237,6 +237,7 @@ impl ProtectedResource {
         if options.oauth_algorithms.is_empty() {
             anyhow::bail!("--oauth-algorithms names no algorithm");
         }
+        super::signatures::install();
         let http = super::super::client_builder()
             .timeout(FETCH_TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())

@@ -6,6 +6,7 @@
 #[cfg(feature = "oauth-client")]
 pub mod client;
 pub mod resource;
+mod signatures;
 
 #[cfg(feature = "oauth-client")]
 pub use client::*;
