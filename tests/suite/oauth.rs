@@ -15,7 +15,7 @@
 //! behind a layer that records every request, so that each refusal is shown to send nothing to the
 //! API.
 
-mod support;
+use crate::support;
 
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};

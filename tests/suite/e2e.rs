@@ -11,7 +11,7 @@
 //!
 //! The Python tests need `MCPGEN_TEST_PYTHON` (set by `scripts/test`) and fail without it.
 
-mod support;
+use crate::support;
 
 use std::collections::BTreeSet;
 

@@ -12,14 +12,11 @@ use std::sync::{Arc, Mutex};
 use axum::response::IntoResponse;
 use serde_json::{Value, json};
 
-mod support;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::support;
+use crate::support::repo;
 
 fn fixtures() -> PathBuf {
-    root().join("tests/fixtures/soundness")
+    repo().join("tests/fixtures/soundness")
 }
 
 /// The fixture's curation file with each `(from, to)` replacement made (each `from` once).
@@ -39,7 +36,7 @@ fn refused(case: &str, text: &str) {
         Ok(_) => panic!("check accepts a file it cannot serve:\n{text}"),
         Err(error) => error.rendered,
     };
-    let path = root().join("tests/soundness").join(format!("{case}.txt"));
+    let path = repo().join("tests/soundness").join(format!("{case}.txt"));
     if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
         std::fs::create_dir_all(path.parent().expect("a folder")).expect("the folder");
         std::fs::write(&path, &error).expect("the golden file is written");
@@ -333,7 +330,7 @@ fn a_workflow_parameter_takes_the_format_and_least_length_of_the_api_field_it_fi
 /// The generated source of the fixture's tool `name` (its module in `src/tools.rs`).
 fn tool_source(name: &str) -> String {
     boards();
-    let tools = std::fs::read_to_string(root().join("target/e2e/soundness/src/tools.rs"))
+    let tools = std::fs::read_to_string(repo().join("target/e2e/soundness/src/tools.rs"))
         .expect("the generated tools.rs");
     let start = tools
         .find(&format!("pub mod {name} {{"))
@@ -1675,7 +1672,7 @@ fn a_scope_argument_the_list_operation_does_not_take_is_refused() {
 // `tests/fixtures/soundness-templates/` (searches in GitHub's syntax, JQL and Slack's syntax).
 
 fn template_fixtures() -> PathBuf {
-    root().join("tests/fixtures/soundness-templates")
+    repo().join("tests/fixtures/soundness-templates")
 }
 
 /// The template fixture's curation file with each `(from, to)` replacement made (each once).
@@ -1696,7 +1693,7 @@ fn template_refused(case: &str, text: &str) {
         Ok(_) => panic!("check accepts a file it cannot serve:\n{text}"),
         Err(error) => error.rendered,
     };
-    let path = root().join("tests/soundness").join(format!("{case}.txt"));
+    let path = repo().join("tests/soundness").join(format!("{case}.txt"));
     if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
         std::fs::write(&path, &error).expect("the golden file is written");
         return;
@@ -2308,7 +2305,7 @@ fn cards_refused(case: &str, text: &str) {
         Ok(_) => panic!("check accepts a file it cannot serve:\n{text}"),
         Err(error) => error.rendered,
     };
-    let path = root().join("tests/soundness").join(format!("{case}.txt"));
+    let path = repo().join("tests/soundness").join(format!("{case}.txt"));
     if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
         std::fs::write(&path, &error).expect("the golden file is written");
         return;
@@ -4521,7 +4518,7 @@ fn a_resolver_where_on_a_field_the_items_lack_or_a_value_it_never_has_is_refused
 /// page is found and archived, each page asked for in turn.
 #[test]
 fn a_find_over_a_paged_list_searches_every_page() {
-    let fixture = root().join("tests/fixtures/soundness-paged");
+    let fixture = repo().join("tests/fixtures/soundness-paged");
     let binary = support::generate_and_build(
         "soundness-paged",
         &fixture.join("openapi.yaml"),

@@ -1,5 +1,5 @@
-//! `--help` of every command, pinned as golden text (`tests/cli_help/*.txt`); each shows
-//! examples. `UPDATE_GOLDEN=1 cargo test --test cli_help` rewrites the files after a deliberate
+//! `--help` of every command, pinned as golden text (`tests/cli_help/*.txt`); each shows examples.
+//! `UPDATE_GOLDEN=1 cargo test --test suite cli_help::` rewrites the files after a deliberate
 //! change.
 
 use std::path::PathBuf;

@@ -1,6 +1,6 @@
 //! End to end for the curated server: the committed crate `generated-examples/tracker-mcp`
 //! (mcpgen's output for `specs/tracker/openapi.yaml` with `specs/tracker/mcpgen.yaml`, kept fresh
-//! by `tests/golden.rs`), built once per test process, in front of the real tracker API
+//! by `tests/suite/golden.rs`), built once per test process, in front of the real tracker API
 //! (`tests/tracker-api`, served in-process on a loopback port, fresh for every test), with alice's
 //! token as the server's own (`TRACKER_TOKEN=alice-token`).
 //!
@@ -19,7 +19,7 @@
 //!
 //! The Python tests need `MCPGEN_TEST_PYTHON` (set by `scripts/test`) and fail without it.
 
-mod support;
+use crate::support;
 
 use std::collections::{BTreeSet, HashMap};
 

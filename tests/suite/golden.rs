@@ -1,11 +1,8 @@
 //! The committed examples in `generated-examples/` are exactly what mcpgen generates today, and
 //! generating twice gives the same bytes.
 
+use crate::support::repo;
 use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Each committed example: its directory, its spec and curation file.
 fn examples() -> Vec<(&'static str, PathBuf, Option<PathBuf>)> {
@@ -14,23 +11,23 @@ fn examples() -> Vec<(&'static str, PathBuf, Option<PathBuf>)> {
         // names, and the curated tracker server is the one called `tracker-mcp`.
         (
             "tracker-mirror",
-            root().join("specs/tracker/openapi.yaml"),
+            repo().join("specs/tracker/openapi.yaml"),
             None,
         ),
         (
             "tracker-mcp",
-            root().join("specs/tracker/openapi.yaml"),
-            Some(root().join("specs/tracker/mcpgen.yaml")),
+            repo().join("specs/tracker/openapi.yaml"),
+            Some(repo().join("specs/tracker/mcpgen.yaml")),
         ),
         (
             "tracker-discovery",
-            root().join("specs/tracker/openapi.yaml"),
-            Some(root().join("tests/fixtures/discovery/tracker.yaml")),
+            repo().join("specs/tracker/openapi.yaml"),
+            Some(repo().join("tests/fixtures/discovery/tracker.yaml")),
         ),
         (
             "petstore-mcp",
-            root().join("tests/corpus/swagger-petstore-v3/openapi.yaml"),
-            Some(root().join("specs/petstore/mcpgen.yaml")),
+            repo().join("tests/corpus/swagger-petstore-v3/openapi.yaml"),
+            Some(repo().join("specs/petstore/mcpgen.yaml")),
         ),
     ]
 }
@@ -97,7 +94,7 @@ fn committed_files(dir: &Path) -> Vec<String> {
 #[test]
 fn committed_examples_match_a_fresh_generation_byte_for_byte() {
     for (name, spec, curation) in examples() {
-        let dir = root().join("generated-examples").join(name);
+        let dir = repo().join("generated-examples").join(name);
         let files = generate(&spec, &curation);
         let generated: Vec<String> = files.iter().map(|f| f.path.clone()).collect();
         let command = build_command(&spec, &curation, &dir);
@@ -140,7 +137,7 @@ fn every_generated_file_starts_with_the_generated_header() {
 
 #[test]
 fn committed_curation_schema_matches_mcpgen_schema() {
-    let committed = std::fs::read_to_string(root().join("schemas/mcpgen.schema.json"))
+    let committed = std::fs::read_to_string(repo().join("schemas/mcpgen.schema.json"))
         .expect("schemas/mcpgen.schema.json is committed");
     let current = serde_json::to_string_pretty(&mcpgen::curate::model::json_schema())
         .expect("the schema serializes");
@@ -155,7 +152,7 @@ fn committed_curation_schema_matches_mcpgen_schema() {
 /// `rustfmt.toml`, as `cargo fmt --check` in the crate runs it.
 #[test]
 fn every_committed_example_is_rustfmt_clean_with_its_own_rustfmt_toml() {
-    let examples = root().join("generated-examples");
+    let examples = repo().join("generated-examples");
     let mut checked = 0;
     for entry in std::fs::read_dir(&examples).expect("generated-examples/ is readable") {
         let dir = entry.expect("directory entry").path();

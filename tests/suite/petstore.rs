@@ -143,7 +143,8 @@ fn log_file(path: &Path) -> (File, File) {
 // --- the server under test ---------------------------------------------------------------------
 
 /// The petstore server's binary, built once per test process from the committed example with the
-/// target directory every generated crate shares. (`tests/golden.rs` keeps the example fresh.)
+/// target directory every generated crate shares. (`tests/suite/golden.rs` keeps the example
+/// fresh.)
 fn server() -> &'static Path {
     static BINARY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     match BINARY.get_or_init(build_server) {

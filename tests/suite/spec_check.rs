@@ -3,21 +3,16 @@
 //! with the file, line and column, in `--format json` too, and fail `--deny-warnings`. A finding
 //! inside a file a `$ref` names is reported in that file, at its line and column.
 
-use std::path::PathBuf;
-
+use crate::support::repo;
 use assert_cmd::Command;
 use serde_json::{Value, json};
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Runs `mcpgen args…` from the repository root; (exit code, stdout, stderr).
 fn mcpgen(args: &[&str]) -> (i32, String, String) {
     let output = Command::cargo_bin("mcpgen")
         .expect("the binary is built")
         .args(args)
-        .current_dir(root())
+        .current_dir(repo())
         .env("NO_COLOR", "1")
         .output()
         .expect("mcpgen runs");

@@ -4,11 +4,9 @@
 //! body) are repaired or dropped when the tools are made, each with a warning naming its place,
 //! so the server never runs a tool without checking its arguments.
 
-// Only some of the chaos upstream's replies are used here (tests/upstream.rs uses them all).
-#[allow(dead_code)]
-#[path = "support/chaos.rs"]
-mod chaos;
-mod support;
+// Only some of the chaos upstream's replies are used here (tests/suite/upstream.rs uses them all).
+use crate::support;
+use crate::support::chaos;
 
 use std::path::PathBuf;
 use std::process::Stdio;

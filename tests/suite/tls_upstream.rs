@@ -4,7 +4,7 @@
 //! by the test). The upstream is the tracker API served over TLS on 127.0.0.1, behind a layer
 //! that records every request that reaches it.
 
-mod support;
+use crate::support;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};

@@ -2,18 +2,13 @@
 //! three tools of the reference article's "After the redesign", field for field.
 //! (`tests/acceptance/article-tools.json` is that section's JSON, verbatim.)
 
-use std::path::PathBuf;
-
+use crate::support::repo;
 use serde_json::Value;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn curated_tools() -> Vec<Value> {
     let (plan, _) = mcpgen::generate(
-        &root().join("specs/tracker/openapi.yaml"),
-        Some(&root().join("specs/tracker/mcpgen.yaml")),
+        &repo().join("specs/tracker/openapi.yaml"),
+        Some(&repo().join("specs/tracker/mcpgen.yaml")),
         &mcpgen::Options::default(),
     )
     .expect("the tracker example generates");
@@ -21,7 +16,7 @@ fn curated_tools() -> Vec<Value> {
 }
 
 fn article_tools() -> Vec<Value> {
-    let text = std::fs::read_to_string(root().join("tests/acceptance/article-tools.json"))
+    let text = std::fs::read_to_string(repo().join("tests/acceptance/article-tools.json"))
         .expect("the article's tools are in tests/acceptance");
     serde_json::from_str(&text).expect("the article's tools are JSON")
 }
@@ -76,8 +71,8 @@ fn curated_tracker_tools_equal_the_articles_redesign_field_for_field() {
 #[test]
 fn no_curated_tracker_tool_can_delete_an_issue() {
     let (plan, files) = mcpgen::generate(
-        &root().join("specs/tracker/openapi.yaml"),
-        Some(&root().join("specs/tracker/mcpgen.yaml")),
+        &repo().join("specs/tracker/openapi.yaml"),
+        Some(&repo().join("specs/tracker/mcpgen.yaml")),
         &mcpgen::Options::default(),
     )
     .expect("the tracker example generates");

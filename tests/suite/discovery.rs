@@ -15,7 +15,7 @@
 //! The GitHub tests need `MCPGEN_TEST_LARGE_SPECS` and `MCPGEN_TEST_PRISM`, which `scripts/test`
 //! installs and sets; a missing one fails the test, never skips it.
 
-mod support;
+use crate::support;
 
 use std::fs::File;
 use std::net::{TcpListener, TcpStream};
@@ -428,8 +428,8 @@ fn structured(result: &CallToolResult) -> Value {
 
 // --- the tracker: curated tools and discovery in one server --------------------------------------
 
-/// The committed example `generated-examples/tracker-discovery` (from the fixture; `tests/golden.rs`
-/// keeps it fresh), built into `target/generated`.
+/// The committed example `generated-examples/tracker-discovery` (from the fixture;
+/// `tests/suite/golden.rs` keeps it fresh), built into `target/generated`.
 fn tracker_discovery_binary() -> &'static Path {
     static BINARY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     let built = BINARY.get_or_init(|| {

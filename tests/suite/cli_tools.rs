@@ -1,10 +1,9 @@
 //! `mcpgen tools` as a user runs it: exactly what `tools/list` will return (the definitions the
 //! generated server serves), as a table or as JSON, with token estimates that add up and stay
 //! close to the real tokenizer. Outputs are pinned as golden files in `tests/cli_tools/`;
-//! `UPDATE_GOLDEN=1 cargo test --test cli_tools` rewrites them after a deliberate change.
+//! `UPDATE_GOLDEN=1 cargo test --test suite cli_tools::` rewrites them after a deliberate change.
 
-use std::path::PathBuf;
-
+use crate::support::repo;
 use assert_cmd::Command;
 use serde_json::Value;
 
@@ -12,10 +11,6 @@ const TRACKER: &str = "specs/tracker/openapi.yaml";
 const TRACKER_CURATION: &str = "specs/tracker/mcpgen.yaml";
 const PETSTORE: &str = "tests/corpus/swagger-petstore-v3/openapi.yaml";
 const PETSTORE_CURATION: &str = "specs/petstore/mcpgen.yaml";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 struct Run {
     code: i32,
@@ -28,7 +23,7 @@ fn mcpgen(args: &[&str]) -> Run {
     let output = Command::cargo_bin("mcpgen")
         .expect("the binary is built")
         .args(args)
-        .current_dir(root())
+        .current_dir(repo())
         .output()
         .expect("mcpgen runs");
     Run {
@@ -51,9 +46,9 @@ fn tools_json(spec: &str, curation: Option<&str>) -> Value {
 
 /// The definitions the library plans for `spec` (and `curation`): what the server will serve.
 fn definitions(spec: &str, curation: Option<&str>) -> Vec<Value> {
-    let curation = curation.map(|c| root().join(c));
+    let curation = curation.map(|c| repo().join(c));
     let (plan, _) = mcpgen::generate(
-        &root().join(spec),
+        &repo().join(spec),
         curation.as_deref(),
         &mcpgen::Options::default(),
     )
@@ -62,7 +57,7 @@ fn definitions(spec: &str, curation: Option<&str>) -> Vec<Value> {
 }
 
 fn golden(name: &str, actual: &str) {
-    let path = root().join("tests/cli_tools").join(name);
+    let path = repo().join("tests/cli_tools").join(name);
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(&path, actual).expect("the golden file is written");
         return;
@@ -255,7 +250,7 @@ fn token_estimates_stay_close_to_the_cl100k_tokenizer() {
 fn a_closed_stdout_pipe_is_not_an_error() {
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("mcpgen"))
         .args(["tools", TRACKER])
-        .current_dir(root())
+        .current_dir(repo())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()

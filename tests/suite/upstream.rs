@@ -13,9 +13,8 @@
 //!
 //! Everything listens on 127.0.0.1; every wait is bounded; servers die with their clients.
 
-#[path = "support/chaos.rs"]
-mod chaos;
-mod support;
+use crate::support;
+use crate::support::chaos;
 
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};

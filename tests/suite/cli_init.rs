@@ -4,12 +4,9 @@
 //! are a valid curation file too. `-o` never overwrites without `--force`, and a bad spec leaves
 //! nothing behind.
 
+use crate::support::repo;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 const TRACKER: &str = "specs/tracker/openapi.yaml";
 const PETSTORE: &str = "tests/corpus/swagger-petstore-v3/openapi.yaml";
@@ -35,7 +32,7 @@ struct Run {
 fn mcpgen(args: &[&str]) -> Run {
     let output = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
         .args(args)
-        .current_dir(root())
+        .current_dir(repo())
         .output()
         .expect("the mcpgen binary runs");
     Run {
@@ -46,7 +43,7 @@ fn mcpgen(args: &[&str]) -> Run {
 }
 
 fn load(spec: &str) -> mcpgen::api::Api {
-    mcpgen::load::load(&root().join(spec)).unwrap_or_else(|e| panic!("{spec} loads: {e}"))
+    mcpgen::load::load(&repo().join(spec)).unwrap_or_else(|e| panic!("{spec} loads: {e}"))
 }
 
 /// The starter file for `spec`, from the binary's stdout.
@@ -131,7 +128,7 @@ fn listing(text: &str) -> Vec<(String, String)> {
 #[test]
 fn tracker_starter_matches_the_golden_file() {
     let text = starter(TRACKER);
-    let path = root().join("tests/cli_init/tracker.yaml");
+    let path = repo().join("tests/cli_init/tracker.yaml");
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, &text).unwrap();
@@ -235,7 +232,7 @@ fn cargo(dir: &Path, args: &[&str]) {
         .arg("--manifest-path")
         .arg(dir.join("Cargo.toml"))
         .args(rest)
-        .env("CARGO_TARGET_DIR", root().join("target/generated"))
+        .env("CARGO_TARGET_DIR", repo().join("target/generated"))
         .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .output()
         .expect("cargo runs");
@@ -312,7 +309,7 @@ fn the_examples_uncommented_check_cleanly_and_build_into_a_crate_that_compiles()
         let file = dir.path().join("mcpgen.yaml");
         std::fs::write(&file, &text).unwrap();
         let (plan, _) =
-            mcpgen::generate(&root().join(spec), Some(&file), &mcpgen::Options::default())
+            mcpgen::generate(&repo().join(spec), Some(&file), &mcpgen::Options::default())
                 .unwrap_or_else(|e| {
                     panic!("{spec} with the examples uncommented does not generate: {e:#}\n{text}")
                 });
@@ -339,7 +336,7 @@ fn the_examples_uncommented_check_cleanly_and_build_into_a_crate_that_compiles()
 /// Every document in `tests/corpus` that loads.
 fn shared_specs() -> Vec<PathBuf> {
     let mut found = Vec::new();
-    let mut stack = vec![root().join("tests/corpus")];
+    let mut stack = vec![repo().join("tests/corpus")];
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;

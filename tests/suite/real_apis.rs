@@ -7,10 +7,9 @@
 //! placeholder (`$name`) reached the API.
 //!
 //! Needs `MCPGEN_TEST_PRISM` and `MCPGEN_TEST_PYTHON`, and for GitHub `MCPGEN_TEST_LARGE_SPECS`;
-//! `scripts/test` installs and sets them. Run with `scripts/test --test real_apis`.
+//! `scripts/test` installs and sets them. Run with `scripts/test --test suite real_apis::`.
 
-#[path = "support/recorder.rs"]
-mod recorder;
+use crate::support::recorder;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -4,15 +4,12 @@
 //! passes the 2020-12 metaschema and compiles; and the loader's file fixtures under
 //! `tests/fixtures/load/` (external `$ref`s) do what they should.
 
+use crate::support::repo;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn specs() -> PathBuf {
-    root().join("tests/corpus")
+    repo().join("tests/corpus")
 }
 
 /// Documents that must be refused, by path under `specs/`, with the end of their error message.
@@ -171,7 +168,7 @@ fn check_workspace(out: &Path, members: &[String]) -> Result<(), String> {
     std::fs::write(
         out.join("Cargo.toml"),
         format!(
-            "# Written by tests/corpus.rs: every corpus crate, checked together.\n[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
+            "# Written by tests/suite/corpus.rs: every corpus crate, checked together.\n[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
             members.join(", ")
         ),
     )
@@ -185,7 +182,7 @@ fn check_workspace(out: &Path, members: &[String]) -> Result<(), String> {
             "--manifest-path",
         ])
         .arg(out.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", root().join("target/generated"))
+        .env("CARGO_TARGET_DIR", repo().join("target/generated"))
         .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
@@ -215,7 +212,7 @@ fn check_workspace(out: &Path, members: &[String]) -> Result<(), String> {
 #[test]
 fn every_corpus_document_generates_a_crate_that_compiles_or_is_refused_as_pinned() {
     let dir = specs();
-    let out = root().join("target/corpus");
+    let out = repo().join("target/corpus");
     let _ = std::fs::remove_dir_all(&out);
     std::fs::create_dir_all(&out).expect("target/corpus is created");
     let mut crates = Vec::new();
@@ -351,7 +348,7 @@ fn swagger_2_documents_with_external_refs_generate() {
 }
 
 fn fixture(name: &str) -> PathBuf {
-    root().join("tests/fixtures/load").join(name)
+    repo().join("tests/fixtures/load").join(name)
 }
 
 fn load_error(path: &Path) -> mcpgen::load::LoadError {

@@ -11,7 +11,7 @@
 //! - a `discriminator` selects the `oneOf` branch: a value that fits two optional-property
 //!   branches is accepted as an argument and as an answer, a value of no branch is refused.
 
-mod support;
+use crate::support;
 
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};

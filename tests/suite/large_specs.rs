@@ -2,7 +2,7 @@
 //! versions (GitHub REST from `@octokit/openapi`, and GitHub, Stripe and Kubernetes from the
 //! `openapi-spec-validator` sdist) load and generate a crate each, with one tool per operation and
 //! tool schemas of a bounded size (discovery mode, which zero-config gives them, is
-//! tested in `tests/discovery.rs`). Run through `scripts/test`, which sets
+//! tested in `tests/suite/discovery.rs`). Run through `scripts/test`, which sets
 //! `MCPGEN_TEST_LARGE_SPECS`.
 
 use std::path::PathBuf;

@@ -9,7 +9,7 @@
 //! The upstream is the tracker API served in-process behind a layer that records the
 //! `Authorization` header of every request it gets and can hold requests back (a slow API).
 
-mod support;
+use crate::support;
 
 use std::fs::File;
 use std::io::Read;

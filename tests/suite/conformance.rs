@@ -8,7 +8,7 @@
 //! `scripts/test` installs under `target/` and sets. Everything listens on 127.0.0.1; every
 //! process started here is killed when its guard drops; every wait is bounded.
 
-mod support;
+use crate::support;
 
 use std::fs::File;
 use std::io::Read;

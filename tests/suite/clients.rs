@@ -20,13 +20,11 @@
 //! (`target/generated`), as the other end-to-end tests build them. Needs `MCPGEN_TEST_NODE22`,
 //! `MCPGEN_TEST_TS_CLIENT`, `MCPGEN_TEST_INSPECTOR`, `MCPGEN_TEST_PRISM` and (for GitHub)
 //! `MCPGEN_TEST_LARGE_SPECS`; `scripts/test` installs and sets them. Run with
-//! `scripts/test --test clients`.
+//! `scripts/test --test suite clients::`.
 
-mod support;
+use crate::support;
 
-#[path = "support/recorder.rs"]
-#[allow(dead_code)]
-mod recorder;
+use crate::support::recorder;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -77,9 +75,9 @@ impl Example {
     }
 
     /// The crate's binary, built in debug into `target/generated`. The tracker mirror is the one
-    /// `tests/e2e.rs` builds from `target/e2e/tracker-mirror` (generated with the same name, so
-    /// `tests/golden.rs` proves it is the committed crate): built from both folders, the two would
-    /// replace each other's binary in the shared target directory, a rebuild every time.
+    /// `tests/suite/e2e.rs` builds from `target/e2e/tracker-mirror` (generated with the same name,
+    /// so `tests/suite/golden.rs` proves it is the committed crate): built from both folders, the
+    /// two would replace each other's binary in the shared target directory, a rebuild every time.
     fn build(&self) -> PathBuf {
         if self.dir == "tracker-mirror" {
             return support::tracker_mcp().to_path_buf();

@@ -3,15 +3,12 @@
 //! operation filters; and a generated server that walks the tracker's pages through
 //! `Link: rel="next"` headers.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::{Value, json};
 
-mod support;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use crate::support;
+use crate::support::repo;
 
 fn tool<'a>(tools: &'a [Value], name: &str) -> &'a Value {
     tools
@@ -21,7 +18,7 @@ fn tool<'a>(tools: &'a [Value], name: &str) -> &'a Value {
 }
 
 fn features() -> (mcpgen::plan::Plan, Vec<Value>) {
-    let fixtures = root().join("tests/fixtures/features");
+    let fixtures = repo().join("tests/fixtures/features");
     let (plan, _) = mcpgen::generate(
         &fixtures.join("openapi.yaml"),
         Some(&fixtures.join("mcpgen.yaml")),
@@ -114,14 +111,14 @@ fn defaults_required_overrides_removed_descriptions_and_mapped_spec_defaults() {
 
 #[test]
 fn every_curation_feature_generates_a_clippy_clean_crate() {
-    let fixtures = root().join("tests/fixtures/features");
+    let fixtures = repo().join("tests/fixtures/features");
     let binary = support::generate_and_build(
         "features",
         &fixtures.join("openapi.yaml"),
         Some(&fixtures.join("mcpgen.yaml")),
     );
     let main =
-        std::fs::read_to_string(root().join("target/e2e/features/src/main.rs")).expect("main.rs");
+        std::fs::read_to_string(repo().join("target/e2e/features/src/main.rs")).expect("main.rs");
     for env in [
         "WIDGETS_KEY",
         "WIDGETS_USER",
@@ -136,7 +133,7 @@ fn every_curation_feature_generates_a_clippy_clean_crate() {
 
 #[test]
 fn every_paging_style_generates_a_clippy_clean_crate() {
-    let fixtures = root().join("tests/fixtures/paging");
+    let fixtures = repo().join("tests/fixtures/paging");
     support::generate_and_build(
         "paging",
         &fixtures.join("openapi.yaml"),
@@ -162,8 +159,8 @@ fn call_over_stdio(binary: &Path, base_url: &str, tool: &str, arguments: Value) 
 fn a_generated_server_walks_pages_through_link_headers_and_resolves_keys_by_lookup() {
     let binary = support::generate_and_build(
         "tracker-link",
-        &root().join("specs/tracker/openapi.yaml"),
-        Some(&root().join("tests/fixtures/tracker-link.yaml")),
+        &repo().join("specs/tracker/openapi.yaml"),
+        Some(&repo().join("tests/fixtures/tracker-link.yaml")),
     );
     let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let base_url = runtime.block_on(async {

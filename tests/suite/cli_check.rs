@@ -1,20 +1,17 @@
 //! `mcpgen check` as a user runs it: the curated examples are clean, every curation mistake and
 //! every tool-design lint is reported in one run with `FILE:LINE:COL`, budgets fail the run, and
-//! the exit code follows errors (and warnings with `--deny-warnings`). Reports are pinned as
-//! golden text in `tests/cli_check/`; `UPDATE_GOLDEN=1 cargo test --test cli_check` rewrites them
+//! the exit code follows errors (and warnings with `--deny-warnings`). Reports are pinned as golden
+//! text in `tests/cli_check/`; `UPDATE_GOLDEN=1 cargo test --test suite cli_check::` rewrites them
 //! after a deliberate change.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use crate::support::repo;
 use assert_cmd::Command;
 use serde_json::{Value, json};
 
 const TRACKER: &str = "specs/tracker/openapi.yaml";
 const PETSTORE: &str = "tests/corpus/swagger-petstore-v3/openapi.yaml";
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 /// What one run of `mcpgen` did.
 struct Run {
@@ -28,7 +25,7 @@ fn mcpgen(args: &[&str]) -> Run {
     let output = Command::cargo_bin("mcpgen")
         .expect("the binary is built")
         .args(args)
-        .current_dir(root())
+        .current_dir(repo())
         .env_remove("NO_COLOR")
         .output()
         .expect("mcpgen runs");
@@ -49,7 +46,7 @@ fn check_fixture(name: &str, more: &[&str]) -> Run {
 
 /// Compares `actual` with the golden file `tests/cli_check/<name>`.
 fn golden(name: &str, actual: &str) {
-    let path = root().join("tests/cli_check").join(name);
+    let path = repo().join("tests/cli_check").join(name);
     if std::env::var_os("UPDATE_GOLDEN").is_some() {
         std::fs::write(&path, actual).expect("the golden file is written");
         return;
@@ -452,9 +449,9 @@ fn a_curation_file_that_cannot_be_read_is_a_plain_error() {
 
 #[test]
 fn budgets_are_checked_by_the_function_build_calls() {
-    let curation = root().join("tests/cli_check/budget.yaml");
+    let curation = repo().join("tests/cli_check/budget.yaml");
     let (plan, _) = mcpgen::generate(
-        &root().join(TRACKER),
+        &repo().join(TRACKER),
         Some(&curation),
         &mcpgen::Options::default(),
     )
@@ -467,13 +464,13 @@ fn budgets_are_checked_by_the_function_build_calls() {
     // The curated tracker fits; without a curation file, budgets never fail a build.
     let tracker = Path::new("specs/tracker/mcpgen.yaml");
     let (plan, _) = mcpgen::generate(
-        &root().join(TRACKER),
-        Some(&root().join(tracker)),
+        &repo().join(TRACKER),
+        Some(&repo().join(tracker)),
         &mcpgen::Options::default(),
     )
     .expect("the tracker generates");
-    assert!(mcpgen::lint::check_budgets(&plan, Some(&root().join(tracker))).is_ok());
-    let heavy = root().join("tests/cli_check/heavy-openapi.yaml");
+    assert!(mcpgen::lint::check_budgets(&plan, Some(&repo().join(tracker))).is_ok());
+    let heavy = repo().join("tests/cli_check/heavy-openapi.yaml");
     let (plan, _) =
         mcpgen::generate(&heavy, None, &mcpgen::Options::default()).expect("the mirror generates");
     assert!(mcpgen::lint::check_budgets(&plan, None).is_ok());

@@ -12,7 +12,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use serde_json::{Value, json};
 
-mod support;
+use crate::support;
 
 /// The server generated from `tests/fixtures/uploads.yaml` (clippy clean), built once per test
 /// process.

@@ -7,26 +7,23 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use crate::support::repo;
 use assert_cmd::Command;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn tracker_spec() -> String {
-    root()
+    repo()
         .join("specs/tracker/openapi.yaml")
         .display()
         .to_string()
 }
 
 fn notes_spec() -> String {
-    root().join("tests/cli_diff/v1.yaml").display().to_string()
+    repo().join("tests/cli_diff/v1.yaml").display().to_string()
 }
 
 /// A curation file with curated tools: the crate then has `src/curated.rs`.
 fn notes_curation() -> String {
-    root()
+    repo()
         .join("tests/cli_diff/mcpgen.yaml")
         .display()
         .to_string()
@@ -115,7 +112,7 @@ fn two_builds_give_identical_bytes() {
                 "build",
                 &tracker_spec(),
                 "-c",
-                &root()
+                &repo()
                     .join("specs/tracker/mcpgen.yaml")
                     .display()
                     .to_string(),
@@ -137,7 +134,7 @@ fn two_builds_give_identical_bytes() {
             "build",
             &tracker_spec(),
             "-c",
-            &root()
+            &repo()
                 .join("specs/tracker/mcpgen.yaml")
                 .display()
                 .to_string(),
@@ -486,7 +483,7 @@ fn a_spec_given_as_the_curation_file_is_one_clear_error() {
 #[test]
 fn a_curation_file_given_as_the_spec_is_named_as_one() {
     let dir = tempfile::tempdir().unwrap();
-    let curation = root().join("specs/tracker/mcpgen.yaml");
+    let curation = repo().join("specs/tracker/mcpgen.yaml");
     let run = mcpgen(
         dir.path(),
         &["build", &curation.display().to_string(), "-o", "out"],

@@ -2,18 +2,15 @@
 //! pinned as golden text), what `build` writes, and a fixture of cursed names whose generated
 //! crate must still compile.
 
+use crate::support::repo;
 use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::SystemTime;
 
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn fixture(name: &str) -> PathBuf {
-    root().join("tests/fixtures").join(name)
+    repo().join("tests/fixtures").join(name)
 }
 
 /// What the library generates for `spec` with default options and no curation file.
@@ -23,7 +20,7 @@ fn generate(spec: &Path) -> (mcpgen::plan::Plan, Vec<mcpgen::File>) {
 }
 
 fn tracker_spec() -> PathBuf {
-    root().join("specs/tracker/openapi.yaml")
+    repo().join("specs/tracker/openapi.yaml")
 }
 
 /// What one run of the binary did.
@@ -316,7 +313,7 @@ fn build_keeps_files_it_did_not_write() {
     let run = mcpgen(dir.path(), &["build", spec.to_str().unwrap(), "-o", "out"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     // Files of the user's added to the generated crate (a first build into a folder of
-    // unrelated files is refused: tests/cli_build.rs).
+    // unrelated files is refused: tests/suite/cli_build.rs).
     std::fs::write(out.join("NOTES.md"), "mine\n").unwrap();
     std::fs::write(out.join("src/extra.rs"), "// mine\n").unwrap();
     std::fs::write(
@@ -557,7 +554,7 @@ fn cargo_on(krate: &Path, subcommand: &str, args: &[&str]) -> (bool, String, Str
         .arg("--manifest-path")
         .arg(krate.join("Cargo.toml"))
         .args(args)
-        .env("CARGO_TARGET_DIR", root().join("target/generated"))
+        .env("CARGO_TARGET_DIR", repo().join("target/generated"))
         .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .output()
         .expect("cargo runs");
@@ -706,7 +703,7 @@ fn hostile_text_compiles_shows_as_escapes_and_reaches_clients_unchanged() {
         "the generated crate has warnings:\n{stderr}"
     );
 
-    let binary = root().join("target/generated/debug/hostile-text-mcp");
+    let binary = repo().join("target/generated/debug/hostile-text-mcp");
     let mut server = Command::new(binary)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -824,7 +821,7 @@ fn hostile_texts_round_trip_byte_for_byte_through_tools_list() {
     let (_dir, krate) = build_cursed();
     let (ok, stderr, _) = cargo_on(&krate, "build", &["--quiet"]);
     assert!(ok, "the generated crate does not build:\n{stderr}");
-    let binary = root()
+    let binary = repo()
         .join("target/generated/debug")
         .join(&plan.server.crate_name);
     let document = mcpgen::load::parse_text(&std::fs::read_to_string(&spec).expect("the fixture"))

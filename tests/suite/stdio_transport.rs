@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-mod support;
+use crate::support;
 
 /// A stateless (2026-07-28) `tools/list` request, which needs no handshake.
 fn tools_list(id: u64) -> Value {
