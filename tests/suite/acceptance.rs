@@ -2,8 +2,9 @@
 //! three tools of the reference article's "After the redesign", field for field.
 //! (`tests/acceptance/article-tools.json` is that section's JSON, verbatim.)
 
-use crate::support::repo;
 use serde_json::Value;
+
+use crate::support::repo;
 
 fn curated_tools() -> Vec<Value> {
     let (plan, _) = mcpgen::generate(

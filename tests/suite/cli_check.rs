@@ -6,9 +6,11 @@
 
 use std::path::Path;
 
-use crate::support::repo;
 use assert_cmd::Command;
 use serde_json::{Value, json};
+
+use crate::support::cli::golden;
+use crate::support::repo;
 
 const TRACKER: &str = "specs/tracker/openapi.yaml";
 const PETSTORE: &str = "tests/corpus/swagger-petstore-v3/openapi.yaml";
@@ -42,23 +44,6 @@ fn check_fixture(name: &str, more: &[&str]) -> Run {
     let mut args = vec!["check", TRACKER, "-c", curation.as_str()];
     args.extend(more);
     mcpgen(&args)
-}
-
-/// Compares `actual` with the golden file `tests/cli_check/<name>`.
-fn golden(name: &str, actual: &str) {
-    let path = repo().join("tests/cli_check").join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, actual).expect("the golden file is written");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("{} is missing; run with UPDATE_GOLDEN=1", path.display()));
-    assert_eq!(
-        actual,
-        expected,
-        "the report changed; UPDATE_GOLDEN=1 rewrites {}",
-        path.display()
-    );
 }
 
 /// The `FILE:LINE:COL` places a text report points at, in order.
@@ -115,7 +100,7 @@ fn quiet_says_nothing_when_clean() {
 fn every_mistake_is_reported_in_one_run_with_the_lints_of_the_tools_without_mistakes() {
     let run = check_fixture("mistakes", &[]);
     assert_eq!(run.code, 1);
-    golden("mistakes.txt", &run.stderr);
+    golden("tests/cli_check", "mistakes.txt", &run.stderr);
     for message in [
         "error: unknown operation `getIssueByKy`",
         "error: operation `listIssues` has no parameter or body property `project_ident`",
@@ -153,7 +138,7 @@ fn every_mistake_is_reported_in_one_run_with_the_lints_of_the_tools_without_mist
 fn a_mistake_outside_the_tools_is_reported_without_lints() {
     let run = check_fixture("mistakes_outside_tools", &[]);
     assert_eq!(run.code, 1);
-    golden("mistakes_outside_tools.txt", &run.stderr);
+    golden("tests/cli_check", "mistakes_outside_tools.txt", &run.stderr);
     assert!(!run.stderr.contains("warning"), "{}", run.stderr);
 }
 
@@ -161,7 +146,7 @@ fn a_mistake_outside_the_tools_is_reported_without_lints() {
 fn a_missing_or_short_description_is_a_warning_at_the_tool_name() {
     let run = check_fixture("lint_description", &[]);
     assert_eq!(run.code, 0, "warnings alone do not fail");
-    golden("lint_description.txt", &run.stderr);
+    golden("tests/cli_check", "lint_description.txt", &run.stderr);
     assert!(
         run.stderr
             .contains("warning: tool `tracker_get_issue` has no description")
@@ -179,7 +164,7 @@ fn a_missing_or_short_description_is_a_warning_at_the_tool_name() {
 fn a_parameter_without_description_is_a_warning_unless_null_on_purpose() {
     let run = check_fixture("lint_parameter", &[]);
     assert_eq!(run.code, 0);
-    golden("lint_parameter.txt", &run.stderr);
+    golden("tests/cli_check", "lint_parameter.txt", &run.stderr);
     assert!(
         run.stderr
             .contains("warning: parameter `key` of `tracker_find_issue` has no description")
@@ -196,7 +181,7 @@ fn a_parameter_without_description_is_a_warning_unless_null_on_purpose() {
 fn a_name_too_long_for_a_client_prefix_is_a_warning() {
     let run = check_fixture("lint_name", &[]);
     assert_eq!(run.code, 0);
-    golden("lint_name.txt", &run.stderr);
+    golden("tests/cli_check", "lint_name.txt", &run.stderr);
     assert!(run.stderr.contains(
         "tool name `tracker_find_one_issue_by_its_human_readable_key` has 48 characters"
     ));
@@ -207,7 +192,7 @@ fn a_name_too_long_for_a_client_prefix_is_a_warning() {
 fn annotations_that_contradict_the_method_are_warnings() {
     let run = check_fixture("lint_annotations", &[]);
     assert_eq!(run.code, 0);
-    golden("lint_annotations.txt", &run.stderr);
+    golden("tests/cli_check", "lint_annotations.txt", &run.stderr);
     for message in [
         "`tracker_create_issue` is marked readOnlyHint: true but calls `createIssue` (POST /v2/projects/{project_id}/issues)",
         "`tracker_create_issue` is marked idempotentHint: true but calls `createIssue`",
@@ -228,7 +213,7 @@ fn annotations_that_contradict_the_method_are_warnings() {
 fn two_tools_calling_the_same_operation_are_a_warning() {
     let run = check_fixture("lint_overlap", &[]);
     assert_eq!(run.code, 0);
-    golden("lint_overlap.txt", &run.stderr);
+    golden("tests/cli_check", "lint_overlap.txt", &run.stderr);
     assert!(run.stderr.contains(
         "warning: `tracker_show_issue` and `tracker_get_issue` both only call `getIssueByKey`"
     ));
@@ -242,7 +227,7 @@ fn two_tools_calling_the_same_operation_are_a_warning() {
 fn an_exceeded_budget_is_an_error_naming_the_heaviest_tools() {
     let run = check_fixture("budget", &[]);
     assert_eq!(run.code, 1);
-    golden("budget.txt", &run.stderr);
+    golden("tests/cli_check", "budget.txt", &run.stderr);
     assert!(
         run.stderr.contains("error: the 3 tools take about"),
         "{}",
@@ -288,7 +273,7 @@ fn quiet_hides_warnings_unless_they_fail_the_run() {
 fn a_bare_mirror_of_the_tracker_gets_warnings_and_passes_unless_warnings_are_denied() {
     let run = mcpgen(&["check", TRACKER]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    golden("tracker_mirror.txt", &run.stderr);
+    golden("tests/cli_check", "tracker_mirror.txt", &run.stderr);
     assert!(
         run.stderr
             .contains("warning: the description of tool `get_issue`")
@@ -322,7 +307,7 @@ fn without_a_curation_file_a_tool_over_the_default_budget_is_a_warning() {
 fn a_bare_mirror_names_the_operation_of_each_warning() {
     let run = mcpgen(&["check", "tests/cli_check/bare-openapi.yaml"]);
     assert_eq!(run.code, 0);
-    golden("bare_mirror.txt", &run.stderr);
+    golden("tests/cli_check", "bare_mirror.txt", &run.stderr);
     let operation = "(operation `createScheduledExportOfReportForAllRegions`, POST /reports/{report_id}/exports)";
     assert!(
         run.stderr

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use assert_cmd::Command;
 use serde_json::Value;
 
+use crate::support::cli::golden;
+
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/cli_diff")
 }
@@ -40,22 +42,6 @@ fn diff(args: &[&str]) -> Run {
     diff_in(&fixtures(), args)
 }
 
-/// Compares `actual` with the golden file `name`, or rewrites it under `UPDATE_GOLDEN`.
-fn assert_golden(name: &str, actual: &str) {
-    let path = fixtures().join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, actual).expect("the golden file is written");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("{} is missing; run with UPDATE_GOLDEN=1", path.display()));
-    assert!(
-        actual == expected,
-        "the output differs from {} (UPDATE_GOLDEN=1 rewrites it):\n{actual}",
-        path.display()
-    );
-}
-
 fn kinds(json: &Value) -> BTreeSet<String> {
     json["changes"]
         .as_array()
@@ -70,7 +56,7 @@ fn every_kind_of_change_between_two_versions_as_text() {
     let run = diff(&["v1.yaml", "v2.yaml"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert_eq!(run.stderr, "");
-    assert_golden("v1-v2.txt", &run.stdout);
+    golden("tests/cli_diff", "v1-v2.txt", &run.stdout);
     for line in run.stdout.lines().take_while(|l| !l.is_empty()) {
         assert!(
             line.starts_with("BREAKING  ") || line.starts_with("ok        "),
@@ -83,7 +69,7 @@ fn every_kind_of_change_between_two_versions_as_text() {
 fn every_kind_of_change_between_two_versions_as_json() {
     let run = diff(&["v1.yaml", "v2.yaml", "--format", "json"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert_golden("v1-v2.json", &run.stdout);
+    golden("tests/cli_diff", "v1-v2.json", &run.stdout);
     let json: Value = serde_json::from_str(&run.stdout).expect("JSON");
     assert_eq!(json["breaking"], Value::Bool(true));
     for change in json["changes"].as_array().unwrap() {
@@ -97,7 +83,7 @@ fn curation_references_the_new_version_breaks_are_breaking_changes_of_their_tool
     let run = diff(&["v1.yaml", "v2.yaml", "-c", "mcpgen.yaml"]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
     assert_eq!(run.stderr, "");
-    assert_golden("v1-v2-curated.txt", &run.stdout);
+    golden("tests/cli_diff", "v1-v2-curated.txt", &run.stdout);
     for tool in ["archive", "recent", "note"] {
         assert!(
             run.stdout.lines().any(|l| l.starts_with(&format!("BREAKING  {tool} ")) && l.contains("mcpgen.yaml:")),
@@ -118,7 +104,7 @@ fn curation_references_the_new_version_breaks_are_breaking_changes_of_their_tool
         "json",
     ]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert_golden("v1-v2-curated.json", &run.stdout);
+    golden("tests/cli_diff", "v1-v2-curated.json", &run.stdout);
 }
 
 #[test]

@@ -4,9 +4,11 @@
 //! are a valid curation file too. `-o` never overwrites without `--force`, and a bad spec leaves
 //! nothing behind.
 
-use crate::support::repo;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use crate::support::cli::mcpgen;
+use crate::support::repo;
 
 const TRACKER: &str = "specs/tracker/openapi.yaml";
 const PETSTORE: &str = "tests/corpus/swagger-petstore-v3/openapi.yaml";
@@ -21,34 +23,13 @@ const EXAMPLES: &[&str] = &[
     "tools",
 ];
 
-/// What one run of the binary did.
-struct Run {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `mcpgen args…` in the repository root.
-fn mcpgen(args: &[&str]) -> Run {
-    let output = Command::new(env!("CARGO_BIN_EXE_mcpgen"))
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("the mcpgen binary runs");
-    Run {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
-}
-
 fn load(spec: &str) -> mcpgen::api::Api {
     mcpgen::load::load(&repo().join(spec)).unwrap_or_else(|e| panic!("{spec} loads: {e}"))
 }
 
 /// The starter file for `spec`, from the binary's stdout.
 fn starter(spec: &str) -> String {
-    let run = mcpgen(&["init", spec]);
+    let run = mcpgen(repo(), &["init", spec]);
     assert_eq!(
         run.code,
         Some(0),
@@ -252,7 +233,7 @@ fn the_starter_builds_as_written_into_a_crate_that_compiles() {
         let file = dir.path().join("mcpgen.yaml");
         let out = dir.path().join("out");
         let file_arg = file.to_str().unwrap();
-        let run = mcpgen(&["init", spec, "-o", file_arg]);
+        let run = mcpgen(repo(), &["init", spec, "-o", file_arg]);
         assert_eq!(run.code, Some(0), "{}", run.stderr);
         let count = load(spec).operations.len();
         assert_eq!(
@@ -266,16 +247,19 @@ fn the_starter_builds_as_written_into_a_crate_that_compiles() {
             "{text}"
         );
 
-        let run = mcpgen(&[
-            "build",
-            spec,
-            "-c",
-            file_arg,
-            "-o",
-            out.to_str().unwrap(),
-            "--name",
-            name,
-        ]);
+        let run = mcpgen(
+            repo(),
+            &[
+                "build",
+                spec,
+                "-c",
+                file_arg,
+                "-o",
+                out.to_str().unwrap(),
+                "--name",
+                name,
+            ],
+        );
         assert_eq!(
             run.code,
             Some(0),
@@ -318,16 +302,19 @@ fn the_examples_uncommented_check_cleanly_and_build_into_a_crate_that_compiles()
             "{spec}: no curated tool `{tool}`"
         );
         let out = dir.path().join("out");
-        let run = mcpgen(&[
-            "build",
-            spec,
-            "-c",
-            file.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap(),
-            "--name",
-            name,
-        ]);
+        let run = mcpgen(
+            repo(),
+            &[
+                "build",
+                spec,
+                "-c",
+                file.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+                "--name",
+                name,
+            ],
+        );
         assert_eq!(run.code, Some(0), "{}", run.stderr);
         cargo(&out, &["check", "--quiet"]);
     }
@@ -582,7 +569,7 @@ fn output_refuses_to_overwrite_an_existing_file_without_force() {
     let file = dir.path().join("mcpgen.yaml");
     std::fs::write(&file, "mine\n").unwrap();
     let file_arg = file.to_str().unwrap();
-    let run = mcpgen(&["init", TRACKER, "-o", file_arg]);
+    let run = mcpgen(repo(), &["init", TRACKER, "-o", file_arg]);
     assert_eq!(run.code, Some(1));
     assert_eq!(
         run.stderr,
@@ -591,7 +578,7 @@ fn output_refuses_to_overwrite_an_existing_file_without_force() {
     assert!(run.stdout.is_empty());
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine\n");
 
-    let run = mcpgen(&["init", TRACKER, "-o", file_arg, "--force"]);
+    let run = mcpgen(repo(), &["init", TRACKER, "-o", file_arg, "--force"]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(
         std::fs::read_to_string(&file)
@@ -599,13 +586,16 @@ fn output_refuses_to_overwrite_an_existing_file_without_force() {
             .starts_with("# yaml-language-server:")
     );
 
-    let run = mcpgen(&[
-        "-q",
-        "init",
-        TRACKER,
-        "-o",
-        dir.path().join("quiet.yaml").to_str().unwrap(),
-    ]);
+    let run = mcpgen(
+        repo(),
+        &[
+            "-q",
+            "init",
+            TRACKER,
+            "-o",
+            dir.path().join("quiet.yaml").to_str().unwrap(),
+        ],
+    );
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.stderr.is_empty(), "{}", run.stderr);
 }
@@ -618,7 +608,10 @@ fn a_bad_spec_is_exit_1_and_writes_nothing() {
     let missing = dir.path().join("missing.yaml");
     for spec in [&bad, &missing] {
         let file = dir.path().join("mcpgen.yaml");
-        let run = mcpgen(&["init", spec.to_str().unwrap(), "-o", file.to_str().unwrap()]);
+        let run = mcpgen(
+            repo(),
+            &["init", spec.to_str().unwrap(), "-o", file.to_str().unwrap()],
+        );
         assert_eq!(run.code, Some(1), "{}", run.stderr);
         assert!(
             run.stderr.starts_with("error: ") && run.stderr.contains(spec.to_str().unwrap()),
@@ -627,7 +620,7 @@ fn a_bad_spec_is_exit_1_and_writes_nothing() {
         );
         assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
         assert!(!file.exists(), "a file was written for a bad spec");
-        let run = mcpgen(&["init", spec.to_str().unwrap()]);
+        let run = mcpgen(repo(), &["init", spec.to_str().unwrap()]);
         assert_eq!(run.code, Some(1));
         assert!(run.stdout.is_empty(), "{}", run.stdout);
     }
@@ -712,10 +705,10 @@ fn the_budgets_line_gives_the_figures_of_the_file_as_written() {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("mcpgen.yaml");
         let file = file.to_str().unwrap();
-        let run = mcpgen(&["init", spec, "-o", file]);
+        let run = mcpgen(repo(), &["init", spec, "-o", file]);
         assert_eq!(run.code, Some(0), "{spec}: {}", run.stderr);
         let text = std::fs::read_to_string(file).unwrap();
-        let run = mcpgen(&["tools", spec, "-c", file, "--format", "json"]);
+        let run = mcpgen(repo(), &["tools", spec, "-c", file, "--format", "json"]);
         assert_eq!(run.code, Some(0), "{spec}: {}", run.stderr);
         let listed: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
         let per_tool = listed["tokens"]["per_tool"].as_object().unwrap();
@@ -769,7 +762,7 @@ components:
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("org.yaml");
     std::fs::write(&path, spec).unwrap();
-    let run = mcpgen(&["init", path.to_str().unwrap()]);
+    let run = mcpgen(repo(), &["init", path.to_str().unwrap()]);
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     let section: Vec<&str> = run
         .stdout

@@ -3,9 +3,11 @@
 //! close to the real tokenizer. Outputs are pinned as golden files in `tests/cli_tools/`;
 //! `UPDATE_GOLDEN=1 cargo test --test suite cli_tools::` rewrites them after a deliberate change.
 
-use crate::support::repo;
 use assert_cmd::Command;
 use serde_json::Value;
+
+use crate::support::cli::golden;
+use crate::support::repo;
 
 const TRACKER: &str = "specs/tracker/openapi.yaml";
 const TRACKER_CURATION: &str = "specs/tracker/mcpgen.yaml";
@@ -56,28 +58,12 @@ fn definitions(spec: &str, curation: Option<&str>) -> Vec<Value> {
     plan.tools.iter().map(|tool| tool.definition()).collect()
 }
 
-fn golden(name: &str, actual: &str) {
-    let path = repo().join("tests/cli_tools").join(name);
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::write(&path, actual).expect("the golden file is written");
-        return;
-    }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("{} is missing; run with UPDATE_GOLDEN=1", path.display()));
-    assert_eq!(
-        actual,
-        expected,
-        "the output changed; UPDATE_GOLDEN=1 rewrites {}",
-        path.display()
-    );
-}
-
 #[test]
 fn the_tracker_table_shows_names_annotations_parameters_and_tokens() {
     let run = mcpgen(&["tools", TRACKER, "-c", TRACKER_CURATION]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stderr, "");
-    golden("tracker.txt", &run.stdout);
+    golden("tests/cli_tools", "tracker.txt", &run.stdout);
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines.len(), 5, "a header, three tools and the total");
     let columns = |line: &str| {
@@ -116,7 +102,7 @@ fn the_tracker_table_shows_names_annotations_parameters_and_tokens() {
 fn the_tracker_mirror_table_has_one_row_per_operation() {
     let run = mcpgen(&["tools", TRACKER]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    golden("tracker_mirror.txt", &run.stdout);
+    golden("tests/cli_tools", "tracker_mirror.txt", &run.stdout);
     assert!(
         run.stdout
             .lines()
@@ -134,7 +120,7 @@ fn the_tracker_mirror_table_has_one_row_per_operation() {
 fn the_tracker_json_is_pinned() {
     let run = mcpgen(&["tools", TRACKER, "-c", TRACKER_CURATION, "--format", "json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    golden("tracker.json", &run.stdout);
+    golden("tests/cli_tools", "tracker.json", &run.stdout);
 }
 
 #[test]

@@ -22,17 +22,15 @@
 //! `MCPGEN_TEST_LARGE_SPECS`; `scripts/test` installs and sets them. Run with
 //! `scripts/test --test suite clients::`.
 
-use crate::support;
-
-use crate::support::recorder;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use recorder::Recorder;
 use serde_json::{Value, json};
-use support::{HttpServer, Upstream, repo};
+
+use crate::support;
+use crate::support::recorder::Recorder;
+use crate::support::{HttpServer, Upstream, repo};
 
 /// The longest one client process (every session of one example) may take.
 const CLIENT_TIMEOUT: Duration = Duration::from_secs(120);

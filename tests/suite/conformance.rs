@@ -8,8 +8,6 @@
 //! `scripts/test` installs under `target/` and sets. Everything listens on 127.0.0.1; every
 //! process started here is killed when its guard drops; every wait is bounded.
 
-use crate::support;
-
 use std::fs::File;
 use std::io::Read;
 use std::net::SocketAddr;
@@ -17,7 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use support::{HttpServer, Server, Upstream};
+use crate::support;
+use crate::support::{HttpServer, Server, Upstream};
 
 /// The longest one run of the suite may take (it runs each scenario with its own timeout).
 const SUITE_TIMEOUT: Duration = Duration::from_secs(8 * 60);

@@ -4,9 +4,10 @@
 //! passes the 2020-12 metaschema and compiles; and the loader's file fixtures under
 //! `tests/fixtures/load/` (external `$ref`s) do what they should.
 
-use crate::support::repo;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use crate::support::repo;
 
 fn specs() -> PathBuf {
     repo().join("tests/corpus")

@@ -19,18 +19,18 @@
 //!
 //! The Python tests need `MCPGEN_TEST_PYTHON` (set by `scripts/test`) and fail without it.
 
-use crate::support;
-
 use std::collections::{BTreeSet, HashMap};
 
 use rmcp::ServiceError;
 use rmcp::model::{CacheScope, CallToolResult, ErrorCode, ListToolsResult, Tool};
 use serde_json::{Map, Value, json};
-use support::{
+use tracker_api::seed;
+
+use crate::support;
+use crate::support::{
     Connection, HttpServer, McpClient, Protocol, Server, Transport, Upstream, error_text,
     structured, texts,
 };
-use tracker_api::seed;
 
 /// The server under test.
 const SERVER: Server = Server::Curated;

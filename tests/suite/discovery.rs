@@ -15,8 +15,6 @@
 //! The GitHub tests need `MCPGEN_TEST_LARGE_SPECS` and `MCPGEN_TEST_PRISM`, which `scripts/test`
 //! installs and sets; a missing one fails the test, never skips it.
 
-use crate::support;
-
 use std::fs::File;
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -31,7 +29,8 @@ use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient};
 use serde_json::{Value, json};
 
-use support::repo;
+use crate::support;
+use crate::support::repo;
 
 /// The longest Prism may take to load the GitHub document and listen.
 const PRISM_STARTUP: Duration = Duration::from_secs(120);

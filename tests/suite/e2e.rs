@@ -11,16 +11,18 @@
 //!
 //! The Python tests need `MCPGEN_TEST_PYTHON` (set by `scripts/test`) and fail without it.
 
-use crate::support;
-
 use std::collections::BTreeSet;
 
 use rmcp::ServiceError;
 use rmcp::model::{CacheScope, ErrorCode, Tool};
 use serde_json::{Value, json};
-use support::{Connection, McpClient, Protocol, Transport, Upstream, error_text, structured};
 use tracker_api::model::State;
 use tracker_api::seed;
+
+use crate::support;
+use crate::support::{
+    Connection, McpClient, Protocol, Transport, Upstream, error_text, structured,
+};
 
 /// The tools, one per operation, in the document's order.
 const TOOL_NAMES: [&str; 10] = [

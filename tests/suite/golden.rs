@@ -1,8 +1,9 @@
 //! The committed examples in `generated-examples/` are exactly what mcpgen generates today, and
 //! generating twice gives the same bytes.
 
-use crate::support::repo;
 use std::path::{Path, PathBuf};
+
+use crate::support::repo;
 
 /// Each committed example: its directory, its spec and curation file.
 fn examples() -> Vec<(&'static str, PathBuf, Option<PathBuf>)> {

@@ -9,8 +9,6 @@
 //! The upstream is the tracker API served in-process behind a layer that records the
 //! `Authorization` header of every request it gets and can hold requests back (a slow API).
 
-use crate::support;
-
 use std::fs::File;
 use std::io::Read;
 use std::net::SocketAddr;
@@ -22,7 +20,9 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use serde_json::{Value, json};
-use support::{Server, TOKEN};
+
+use crate::support;
+use crate::support::{Server, TOKEN};
 
 const SERVER: Server = Server::Curated;
 /// The longest the server may take to accept connections, or to exit after SIGTERM.

@@ -3,8 +3,9 @@
 //! and real MCP clients, ...) and `support`, what they share.
 //!
 //! One binary links the dependencies once instead of once per part. Run one part with
-//! `scripts/test --test suite PART::` (for instance `scripts/test --test suite cli_check::`), one
-//! test by its path (`scripts/test --test suite e2e::stdio::search_issues`).
+//! `scripts/test --test suite PART::` (for instance `scripts/test --test suite cli_check::`), and
+//! one test by its path (`scripts/test --test suite -- --exact
+//! e2e::python_http_legacy::lists_the_ten_tools_in_document_order`).
 
 #[path = "../support/mod.rs"]
 mod support;

@@ -15,8 +15,6 @@
 //! behind a layer that records every request, so that each refusal is shown to send nothing to the
 //! API.
 
-use crate::support;
-
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -27,7 +25,9 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use serde_json::{Value, json};
-use support::{HttpServer, TOKEN, repo};
+
+use crate::support;
+use crate::support::{HttpServer, TOKEN, repo};
 
 /// This server's canonical URL, as clients reach it through a proxy: the audience of its tokens.
 const RESOURCE: &str = "https://mcp.tracker.test/mcp";

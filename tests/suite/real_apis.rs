@@ -9,15 +9,15 @@
 //! Needs `MCPGEN_TEST_PRISM` and `MCPGEN_TEST_PYTHON`, and for GitHub `MCPGEN_TEST_LARGE_SPECS`;
 //! `scripts/test` installs and sets them. Run with `scripts/test --test suite real_apis::`.
 
-use crate::support::recorder;
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use recorder::{Recorder, Request};
 use serde_json::{Value, json};
+
+use crate::support::recorder;
+use crate::support::recorder::{Recorder, Request};
 
 /// The longest a generated crate's build may take (a cold build on 2 cores compiles ~100 crates).
 const BUILD_TIMEOUT: Duration = Duration::from_secs(15 * 60);

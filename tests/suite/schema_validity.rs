@@ -4,19 +4,17 @@
 //! body) are repaired or dropped when the tools are made, each with a warning naming its place,
 //! so the server never runs a tool without checking its arguments.
 
-// Only some of the chaos upstream's replies are used here (tests/suite/upstream.rs uses them all).
-use crate::support;
-use crate::support::chaos;
-
 use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
-use chaos::{Chaos, Reply};
 use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig, ProtocolVersion};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use serde_json::{Value, json};
+
+use crate::support;
+use crate::support::chaos::{Chaos, Reply};
 
 /// The longest one MCP request (the handshake included) may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);

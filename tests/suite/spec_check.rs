@@ -3,9 +3,10 @@
 //! with the file, line and column, in `--format json` too, and fail `--deny-warnings`. A finding
 //! inside a file a `$ref` names is reported in that file, at its line and column.
 
-use crate::support::repo;
 use assert_cmd::Command;
 use serde_json::{Value, json};
+
+use crate::support::repo;
 
 /// Runs `mcpgen args…` from the repository root; (exit code, stdout, stderr).
 fn mcpgen(args: &[&str]) -> (i32, String, String) {

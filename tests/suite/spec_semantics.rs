@@ -11,8 +11,6 @@
 //! - a `discriminator` selects the `oneOf` branch: a value that fits two optional-property
 //!   branches is accepted as an argument and as an answer, a value of no branch is refused.
 
-use crate::support;
-
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -23,6 +21,8 @@ use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig};
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use serde_json::{Value, json};
+
+use crate::support;
 
 /// The longest one MCP request (the handshake included) may take.
 const CALL_TIMEOUT: Duration = Duration::from_secs(30);

@@ -4,8 +4,6 @@
 //! by the test). The upstream is the tracker API served over TLS on 127.0.0.1, behind a layer
 //! that records every request that reaches it.
 
-use crate::support;
-
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
@@ -19,7 +17,7 @@ use tokio_rustls::TlsAcceptor;
 use tokio_rustls::rustls::{self, pki_types};
 use tokio_rustls::server::TlsStream;
 
-use support::{Server, TOKEN, call_over_stdio};
+use crate::support::{Server, TOKEN, call_over_stdio};
 
 /// A certificate authority of the test's own: its certificate in PEM, and what signs with it.
 struct Authority {

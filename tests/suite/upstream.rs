@@ -13,21 +13,21 @@
 //!
 //! Everything listens on 127.0.0.1; every wait is bounded; servers die with their clients.
 
-use crate::support;
-use crate::support::chaos;
-
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use chaos::{Chaos, Reply};
 use rmcp::model::{CallToolRequestParams, CallToolResult, ClientConfig};
 use rmcp::service::RunningService;
 use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
 use rmcp::{ClientLifecycleMode, ClientServiceExt, RoleClient};
 use serde_json::{Value, json};
+
+use crate::support;
+use crate::support::chaos;
+use crate::support::chaos::{Chaos, Reply};
 
 /// The longest one scenario may take once the server is built.
 const SCENARIO_TIMEOUT: Duration = Duration::from_secs(120);

@@ -13,6 +13,7 @@
 #![allow(dead_code)]
 
 pub mod chaos;
+pub mod cli;
 pub mod recorder;
 
 use std::fmt;
