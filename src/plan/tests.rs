@@ -1,12 +1,17 @@
 //! What the plan publishes of each tool: lean schemas where mcpgen derives them from the spec,
 //! only the non-default hints where it derives annotations from the method, and exactly what a
-//! curation file writes where it writes something.
+//! curation file writes where it writes something. And what the planner makes of a loaded
+//! document without a curation file: annotations, flattened bodies, wrapped results, the server's
+//! name and credentials.
 
 use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::{Annotations, Plan, Tool};
+use super::{Annotations, Auth, FieldTarget, Plan, Tool};
+use crate::api::{Api, Location, Method};
+use crate::load::load;
+use crate::plan;
 
 /// A pet store of five operations, each of whose schemas has documentation a validator ignores
 /// (and a property named `description`, which is data, not documentation).
@@ -715,5 +720,361 @@ components:
             .iter()
             .all(|hit| index.entries[hit.entry].name != "createTransfer"),
         "the second sentence is left out"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plan: what the planner makes of a loaded document without a curation file
+
+fn tracker() -> Api {
+    load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("specs/tracker/openapi.yaml"))
+        .expect("the tracker spec loads")
+}
+
+/// Plans `api` without a curation file.
+fn plan_with(api: &Api, options: &plan::Options) -> Result<plan::Plan, String> {
+    plan::plan(api, options, None)
+}
+
+fn plan_of(text: &str) -> plan::Plan {
+    plan_with(&api(text), &plan::Options::default()).expect("the document plans")
+}
+
+#[test]
+fn plan_annotations_follow_the_http_method_with_only_the_hints_that_differ_from_the_defaults() {
+    let read_only = Annotations {
+        read_only: Some(true),
+        ..Annotations::default()
+    };
+    assert_eq!(Annotations::from_method(Method::Get), read_only);
+    assert_eq!(Annotations::from_method(Method::Head), read_only);
+    // Destructive is MCP's default, so PUT and DELETE say only that they are idempotent.
+    let idempotent = Annotations {
+        idempotent: Some(true),
+        ..Annotations::default()
+    };
+    assert_eq!(Annotations::from_method(Method::Delete), idempotent);
+    assert_eq!(Annotations::from_method(Method::Put), idempotent);
+    for method in [Method::Delete, Method::Put] {
+        let write = Annotations::from_method(method);
+        assert!(!write.read_only_hint() && write.destructive_hint() && write.idempotent_hint());
+    }
+    // POST and PATCH are everything MCP assumes: not read-only, destructive, not idempotent.
+    for method in [Method::Post, Method::Patch] {
+        let write = Annotations::from_method(method);
+        assert_eq!(write, Annotations::default(), "{method:?}");
+        assert!(!write.read_only_hint() && write.destructive_hint() && !write.idempotent_hint());
+    }
+
+    let plan = plan_with(&tracker(), &plan::Options::default()).unwrap();
+    let annotations = |name: &str| {
+        plan.tools
+            .iter()
+            .find(|t| t.name == name)
+            .unwrap_or_else(|| panic!("no tool {name}"))
+            .definition()["annotations"]
+            .clone()
+    };
+    assert_eq!(annotations("list_issues"), json!({ "readOnlyHint": true }));
+    assert_eq!(
+        annotations("delete_issue"),
+        json!({ "idempotentHint": true })
+    );
+    // No annotations object at all.
+    assert_eq!(annotations("create_issue"), Value::Null);
+}
+
+#[test]
+fn plan_flattens_body_properties_apart_from_a_parameter_of_the_same_name() {
+    let plan = plan_of(
+        r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /pets:
+    post:
+      operationId: createPet
+      parameters:
+        - { name: name, in: query, required: true, schema: { type: string } }
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [name]
+              properties:
+                name: { type: string, maxLength: 10 }
+                age: { type: integer }
+      responses: {}
+"#,
+    );
+    let fields: Vec<(&str, &str, &FieldTarget, bool)> = plan.operations[0]
+        .fields
+        .iter()
+        .map(|f| {
+            (
+                f.property.as_str(),
+                f.api_name.as_str(),
+                &f.target,
+                f.required,
+            )
+        })
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            ("name", "name", &FieldTarget::Param(Location::Query), true),
+            ("body_name", "name", &FieldTarget::BodyProperty, true),
+            ("age", "age", &FieldTarget::BodyProperty, false),
+        ]
+    );
+    let idents: Vec<&str> = plan.operations[0]
+        .fields
+        .iter()
+        .map(|f| f.ident.as_str())
+        .collect();
+    assert_eq!(idents, ["name", "body_name", "age"]);
+    assert_eq!(
+        plan.tools[0].input_schema,
+        json!({
+            "type": "object",
+            "properties": {
+                "name": { "type": "string" },
+                "body_name": { "type": "string", "maxLength": 10 },
+                "age": { "type": "integer" }
+            },
+            "required": ["name", "body_name"],
+            "additionalProperties": false
+        })
+    );
+}
+
+#[test]
+fn plan_keeps_a_body_that_is_not_an_object_as_one_body_property() {
+    let plan = plan_of(
+        r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /tags:
+    put:
+      operationId: setTags
+      requestBody:
+        required: true
+        description: The new tags.
+        content:
+          application/json:
+            schema: { type: array, items: { type: string } }
+      responses: {}
+"#,
+    );
+    let fields = &plan.operations[0].fields;
+    assert_eq!(fields.len(), 1);
+    assert_eq!(
+        (
+            fields[0].property.as_str(),
+            &fields[0].target,
+            fields[0].required
+        ),
+        ("body", &FieldTarget::WholeBody, true)
+    );
+    assert_eq!(
+        plan.tools[0].input_schema["properties"]["body"],
+        json!({ "type": "array", "items": { "type": "string" }, "description": "The new tags." })
+    );
+    assert_eq!(plan.tools[0].input_schema["required"], json!(["body"]));
+}
+
+#[test]
+fn plan_wraps_an_array_result_under_result() {
+    let plan = plan_of(
+        r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /tags:
+    get:
+      operationId: listTags
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { type: array, items: { type: string } }
+  /tag:
+    get:
+      operationId: getTag
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { type: object, properties: { tag: { type: string } } }
+"#,
+    );
+    let list = &plan.tools[0];
+    assert_eq!(
+        list.output_schema,
+        Some(json!({
+            "type": "object",
+            "properties": { "result": { "type": "array", "items": { "type": "string" } } },
+            "required": ["result"]
+        }))
+    );
+    assert!(matches!(
+        list.action,
+        plan::Action::Call {
+            operation: 0,
+            wrap: true
+        }
+    ));
+    let add = &plan.tools[1];
+    assert_eq!(
+        add.output_schema,
+        Some(json!({ "type": "object", "properties": { "tag": { "type": "string" } } }))
+    );
+    assert!(matches!(
+        add.action,
+        plan::Action::Call {
+            operation: 1,
+            wrap: false
+        }
+    ));
+}
+
+#[test]
+fn plan_hoists_recursive_defs_to_the_root_of_tool_schemas() {
+    let plan = plan_of(
+        r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /trees:
+    post:
+      operationId: plantTree
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                root: { $ref: '#/components/schemas/Node' }
+      responses:
+        '204': { description: planted }
+    get:
+      operationId: listTrees
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: { type: array, items: { $ref: '#/components/schemas/Node' } }
+components:
+  schemas:
+    Node:
+      type: object
+      properties:
+        children: { type: array, items: { $ref: '#/components/schemas/Node' } }
+"#,
+    );
+    let node = json!({
+        "type": "object",
+        "properties": { "children": { "type": "array", "items": { "$ref": "#/$defs/Node" } } }
+    });
+    let plant = plan.tools.iter().find(|t| t.name == "plant_tree").unwrap();
+    assert_eq!(plant.input_schema["properties"]["root"], node);
+    assert_eq!(plant.input_schema["$defs"], json!({ "Node": node }));
+    let list = plan.tools.iter().find(|t| t.name == "list_trees").unwrap();
+    let output = list.output_schema.as_ref().unwrap();
+    assert_eq!(
+        output["properties"]["result"],
+        json!({ "type": "array", "items": node })
+    );
+    assert_eq!(output["$defs"], json!({ "Node": node }));
+}
+
+#[test]
+fn plan_names_the_server_from_the_title_or_from_the_name_option() {
+    let api = tracker();
+    let from_title = plan_with(&api, &plan::Options::default()).unwrap().server;
+    assert_eq!(
+        (
+            from_title.name.as_str(),
+            from_title.crate_name.as_str(),
+            from_title.env_prefix.as_str()
+        ),
+        ("tracker", "tracker-mcp", "TRACKER")
+    );
+    assert_eq!(
+        from_title.default_base_url.as_deref(),
+        Some("https://api.tracker.example")
+    );
+
+    let options = plan::Options {
+        name: Some("Billing API".into()),
+        ..Default::default()
+    };
+    let named = plan_with(&api, &options).unwrap().server;
+    assert_eq!(
+        (
+            named.name.as_str(),
+            named.crate_name.as_str(),
+            named.env_prefix.as_str()
+        ),
+        ("billing-api", "billing-api-mcp", "BILLING_API")
+    );
+    assert_eq!(
+        named.auth,
+        [Auth::Bearer {
+            env: "BILLING_API_TOKEN".into(),
+            params: Vec::new(),
+        }]
+    );
+
+    let options = plan::Options {
+        name: Some("--".into()),
+        ..Default::default()
+    };
+    let error = plan_with(&api, &options).unwrap_err();
+    assert_eq!(
+        error,
+        r#"--name "--" has no letters or digits to make a name of"#
+    );
+}
+
+#[test]
+fn plan_reads_a_bearer_token_from_prefix_token() {
+    let server = plan_with(&tracker(), &plan::Options::default())
+        .unwrap()
+        .server;
+    assert_eq!(
+        server.auth,
+        [Auth::Bearer {
+            env: "TRACKER_TOKEN".into(),
+            params: Vec::new(),
+        }]
+    );
+    assert_eq!(server.auth[0].env_vars(), ["TRACKER_TOKEN"]);
+}
+
+#[test]
+fn plan_makes_one_tool_per_tracker_operation_in_document_order() {
+    let plan = plan_with(&tracker(), &plan::Options::default()).unwrap();
+    let names: Vec<&str> = plan.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "list_projects",
+            "list_users",
+            "get_current_user",
+            "list_issues",
+            "create_issue",
+            "get_issue",
+            "delete_issue",
+            "get_issue_by_key",
+            "list_transitions",
+            "transition_issue",
+        ]
     );
 }

@@ -1,7 +1,7 @@
 // An OAuth 2.1 authorization server for the tests of generated servers as protected resources
-// (tests/oauth.rs): oidc-provider, a certified OpenID Connect provider, on 127.0.0.1:PORT, issuing
-// JWT access tokens through the client-credentials grant for any resource (RFC 8707) the request
-// names, with the scopes it asks for among SCOPES.
+// (tests/suite/oauth.rs): oidc-provider, a certified OpenID Connect provider, on 127.0.0.1:PORT,
+// issuing JWT access tokens through the client-credentials grant for any resource (RFC 8707) the
+// request names, with the scopes it asks for among SCOPES.
 //
 //   MCPGEN_TEST_OIDC=DIR node auth_server.mjs PORT SCOPES [KID]
 //

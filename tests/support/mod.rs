@@ -5,12 +5,16 @@
 //! Every wait is bounded, everything listens on 127.0.0.1 with a port the system picked, and every
 //! process started here belongs to a guard that kills it when dropped, also when a test panics.
 //!
-//! Two servers can be under test (see [`Server`]): the zero-config mirror that `tests/e2e.rs`
+//! Two servers can be under test (see [`Server`]): the zero-config mirror that `tests/suite/e2e.rs`
 //! generates, and the committed curated crate `generated-examples/tracker-mcp` that
-//! `tests/curated_e2e.rs` uses. The functions without a `Server` argument run the mirror.
+//! `tests/suite/curated_e2e.rs` uses. The functions without a `Server` argument run the mirror.
 
-// Each test crate that includes this module uses only part of it.
+// Each test module uses only part of it.
 #![allow(dead_code)]
+
+pub mod chaos;
+pub mod cli;
+pub mod recorder;
 
 use std::fmt;
 use std::fs::File;
@@ -231,9 +235,9 @@ fn build_tracker_mcp() -> Result<PathBuf, String> {
 }
 
 /// The binary of the committed curated tracker server, `generated-examples/tracker-mcp` (not
-/// regenerated: `tests/golden.rs` checks that it is what mcpgen generates today), built in debug
-/// into `target/generated`. Done once per test process; a failure fails every test with cargo's
-/// output.
+/// regenerated: `tests/suite/golden.rs` checks that it is what mcpgen generates today), built in
+/// debug into `target/generated`. Done once per test process; a failure fails every test with
+/// cargo's output.
 pub fn curated_tracker_mcp() -> &'static Path {
     static BINARY: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     match BINARY.get_or_init(|| {

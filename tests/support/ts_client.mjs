@@ -1,5 +1,5 @@
 // Drives a generated MCP server with the official TypeScript v2 client (@modelcontextprotocol/client),
-// for tests/clients.rs. The client validates every `structuredContent` against the tool's
+// for tests/suite/clients.rs. The client validates every `structuredContent` against the tool's
 // `outputSchema` with AJV (after a `tools/list`), so a call whose answer does not fit its schema
 // fails here.
 //

@@ -1,6 +1,6 @@
 // Drives a generated server that is an OAuth 2.1 protected resource with the official TypeScript
 // v2 client (@modelcontextprotocol/client) and its client-credentials OAuth provider, for
-// tests/oauth.rs: the client finds everything itself, from the server's 401 (its
+// tests/suite/oauth.rs: the client finds everything itself, from the server's 401 (its
 // `resource_metadata`) to the authorization server's metadata and token endpoint, gets a token
 // for the server's URL with the scopes asked for, and retries.
 //
