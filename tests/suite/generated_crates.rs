@@ -21,6 +21,7 @@ fn examples() -> Vec<PathBuf> {
 
 /// Runs cargo `args` on the crate in `dir`; fails the test with cargo's output otherwise.
 fn cargo(dir: &Path, args: &[&str]) {
+    let _one_at_a_time = crate::support::generated_target_lock();
     let (command, rest) = args.split_first().expect("a cargo command");
     let output = Command::new(env!("CARGO"))
         .arg(command)
@@ -119,6 +120,7 @@ fn a_generated_crates_own_tests_fail_for_a_tool_broken_by_hand() {
         .replace("[lib]\n", "[lib]\nname = \"tracker_mirror_mcp\"\n");
     std::fs::write(&manifest, text).expect("the manifest writes");
 
+    let _one_at_a_time = crate::support::generated_target_lock();
     let output = Command::new(env!("CARGO"))
         .args(["test", "--quiet", "--test", "tools", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))
@@ -157,6 +159,7 @@ fn a_generated_crates_own_tests_fail_for_a_tool_broken_by_hand() {
         "the failure shows the request sent: {stdout}"
     );
     assert!(stdout.contains("9 passed; 2 failed"), "{stdout}");
+}
 
 /// `mcpgen build --runtime-crate VERSION`: the crate depends on the published `mcpgen-runtime`
 /// with the features it uses instead of vendoring `src/runtime/`, and compiles clippy-clean

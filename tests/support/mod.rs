@@ -23,7 +23,7 @@ use std::io::{Read, Seek};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::OnceLock;
+use std::sync::{Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{
@@ -281,6 +281,7 @@ pub fn generate_and_build(name: &str, spec: &Path, curation: Option<&Path>) -> P
 /// `target/generated`, and returns the path of its binary `binary_name`; on failure, what cargo
 /// printed.
 pub fn build_crate(crate_dir: &Path, binary_name: &str) -> Result<PathBuf, String> {
+    let _one_at_a_time = generated_target_lock();
     let target_dir = repo().join("target/generated");
     let manifest = crate_dir.join("Cargo.toml");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
@@ -313,17 +314,43 @@ pub fn build_crate(crate_dir: &Path, binary_name: &str) -> Result<PathBuf, Strin
             ));
         }
     }
-    let binary = target_dir
-        .join("debug")
-        .join(format!("{binary_name}{}", std::env::consts::EXE_SUFFIX));
-    if binary.is_file() {
-        Ok(binary)
-    } else {
-        Err(format!(
+    let file_name = format!("{binary_name}{}", std::env::consts::EXE_SUFFIX);
+    let binary = target_dir.join("debug").join(&file_name);
+    if !binary.is_file() {
+        return Err(format!(
             "{built} succeeded but did not make {}",
             binary.display()
-        ))
+        ));
     }
+    // A copy of the crate's own, taken before the lock is released: another crate of the same
+    // binary name (the committed github-mcp and a zero-config GitHub crate) builds into the same
+    // place next. Written beside it and renamed over the last copy, which a server of an earlier
+    // test may still be running.
+    let relative = crate_dir.strip_prefix(repo()).unwrap_or(crate_dir);
+    let own = target_dir
+        .join("servers")
+        .join(relative.to_string_lossy().replace(['/', '\\', ':'], "-"));
+    std::fs::create_dir_all(&own).map_err(|e| format!("cannot create {}: {e}", own.display()))?;
+    let copy = own.join(&file_name);
+    let staged = own.join(format!("{file_name}.new"));
+    std::fs::copy(&binary, &staged)
+        .and_then(|_| std::fs::rename(&staged, &copy))
+        .map_err(|e| {
+            format!(
+                "cannot copy {} to {}: {e}",
+                binary.display(),
+                copy.display()
+            )
+        })?;
+    Ok(copy)
+}
+
+/// Cargo on `target/generated` one at a time for the whole suite (cargo would wait for its own
+/// lock anyway): [`build_crate`] copies each binary out before another build of the same name
+/// can replace it, and tests that run cargo themselves there take this too.
+pub fn generated_target_lock() -> MutexGuard<'static, ()> {
+    static LOCK: Mutex<()> = Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Waits for `child` to exit; after `timeout`, kills it and returns `None`.
