@@ -16,7 +16,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::{Map, Value, json};
 
-use super::rust::{ident, raw_string, tool_modules};
+use super::syntax::{ident, raw_string, tool_modules};
 use crate::api::{BodyKind, Location};
 use crate::curate::model::PagingStyle;
 use crate::plan::curated::{

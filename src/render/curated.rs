@@ -8,7 +8,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use serde_json::Value;
 
-use super::rust::{ident, raw_string, rust_type};
+use super::syntax::{collect_enums, docs, enum_type, ident, raw_string, rust_type};
 use crate::curate::model::PagingStyle;
 use crate::curate::model::QuoteRule;
 use crate::plan::curated::{
@@ -1018,7 +1018,7 @@ pub fn tool_module(
         } else {
             (quote! { Option<#ty> }, quote! {})
         };
-        let doc = super::rust::docs(param.description.as_deref());
+        let doc = docs(param.description.as_deref());
         quote! {
             #doc
             #rename
@@ -1030,11 +1030,10 @@ pub fn tool_module(
     let mut enum_types = Vec::new();
     for param in &tool.params {
         if let ParamKind::Plain(ty) = &param.kind {
-            super::rust::collect_enums(ty, &mut enum_types);
+            collect_enums(ty, &mut enum_types);
         }
     }
-    let param_enums: Vec<TokenStream> =
-        enum_types.into_iter().map(super::rust::enum_type).collect();
+    let param_enums: Vec<TokenStream> = enum_types.into_iter().map(enum_type).collect();
     let checks = tool.params.iter().filter_map(|param| match param.kind {
         ParamKind::Limit { max } => {
             let field = ident(&param.ident);

@@ -6,7 +6,8 @@
 use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
-use super::rust::{OPERATIONS_PER_PART, ident, operation_handler};
+use super::handler::operation_handler;
+use super::syntax::{OPERATIONS_PER_PART, ident};
 use crate::emit;
 use crate::naming::{self, Scope};
 use crate::plan::Plan;

@@ -1,11 +1,17 @@
 //! Render: turns the [`Plan`] into the files of the generated crate. Rust files are built as
-//! syntax ([`rust`]) and formatted by [`crate::emit`]; the others come from the minijinja
-//! templates in `templates/`, with undefined variables as errors.
+//! syntax (one module per file, [`syntax`] for what they share) and formatted by [`crate::emit`];
+//! the others come from the minijinja templates in `templates/`, with undefined variables as
+//! errors.
 
+mod client_rs;
 mod crate_tests;
 mod curated;
 mod discovery;
-mod rust;
+mod handler;
+mod lib_rs;
+mod main_rs;
+mod syntax;
+mod tools_rs;
 pub mod versions;
 
 use minijinja::{Environment, UndefinedBehavior};
@@ -289,14 +295,14 @@ pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> 
     let mut rust_files: Vec<(String, Vec<emit::Part>)> = vec![
         (
             "src/lib.rs".into(),
-            vec![emit::Part::items(|| rust::lib_rs(plan, runtime))],
+            vec![emit::Part::items(|| lib_rs::lib_rs(plan, runtime))],
         ),
         (
             "src/main.rs".into(),
-            vec![emit::Part::items(|| rust::main_rs(plan))],
+            vec![emit::Part::items(|| main_rs::main_rs(plan))],
         ),
-        ("src/client.rs".into(), rust::client_rs(plan)),
-        ("src/tools.rs".into(), rust::tools_rs(plan)),
+        ("src/client.rs".into(), client_rs::client_rs(plan)),
+        ("src/tools.rs".into(), tools_rs::tools_rs(plan)),
         (
             "tests/tools.rs".into(),
             vec![emit::Part::items(|| crate_tests::tests_rs(plan))],

@@ -1,0 +1,483 @@
+//! `src/client.rs` of a generated crate: the client of the API, one method and one parameter
+//! struct per operation.
+
+use crate::api::{BodyKind, CredentialSource, Location};
+use crate::emit;
+use crate::plan::{Field, FieldTarget, FieldType, OperationPlan, Plan};
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::syntax::{OPERATIONS_PER_PART, collect_enums, docs, enum_type, ident, rust_type};
+
+/// `src/client.rs`: the upstream client, one method and one parameter struct per operation. In
+/// parts: the head (imports, `Client` and its constructor), the methods a chunk of operations at a
+/// time (each chunk an `impl Client` block that continues the one before), the resolvers, and the
+/// parameter structs a chunk at a time.
+pub fn client_rs(plan: &Plan) -> Vec<emit::Part<'_>> {
+    let chunks: Vec<&[OperationPlan]> = plan.operations.chunks(OPERATIONS_PER_PART).collect();
+    let head = emit::Part::items(move || client_head(plan));
+    let mut parts = vec![if chunks.is_empty() {
+        head
+    } else {
+        head.continued()
+    }];
+    for (index, chunk) in chunks.iter().copied().enumerate() {
+        let methods = emit::Part::items(move || {
+            let upload_env = format!("{}_UPLOAD_DIR", plan.server.env_prefix);
+            let methods = chunk.iter().map(|op| client_method(op, &upload_env));
+            quote! {
+                impl Client {
+                    #( #methods )*
+                }
+            }
+        })
+        .continues();
+        parts.push(if index + 1 < chunks.len() {
+            methods.continued()
+        } else {
+            methods
+        });
+    }
+    parts.push(emit::Part::items(move || super::curated::resolvers(plan)));
+    for chunk in chunks {
+        parts.push(emit::Part::items(move || {
+            let params = chunk.iter().map(params_struct);
+            quote! { #( #params )* }
+        }));
+    }
+    parts
+}
+
+/// The head of `src/client.rs`, up to the `impl Client` block's constructor.
+fn client_head(plan: &Plan) -> TokenStream {
+    let title = format!(
+        " The client of {}: one method per operation the tools call.",
+        super::the_api(&plan.server.title)
+    );
+    let uses_body = plan.operations.iter().any(|op| {
+        op.body.as_ref().is_some_and(|b| {
+            b.kind != BodyKind::Text
+                && op
+                    .fields
+                    .iter()
+                    .any(|f| f.target == FieldTarget::BodyProperty)
+        })
+    });
+    let map_import = if uses_body {
+        quote! { use serde_json::{Map, Value}; }
+    } else {
+        quote! { use serde_json::Value; }
+    };
+    let has_resolvers = !plan.resolvers.is_empty();
+    let curated_import = if has_resolvers {
+        quote! { use crate::runtime::curated; }
+    } else {
+        quote! {}
+    };
+    let has_caches = plan
+        .resolvers
+        .iter()
+        .any(|r| matches!(r.source, crate::plan::curated::ResolverSource::List { .. }));
+    let resolvers_field = if has_caches {
+        quote! { resolvers: Resolvers, }
+    } else {
+        quote! {}
+    };
+    let resolvers_init = if has_caches {
+        quote! { resolvers: Resolvers::new(), }
+    } else {
+        quote! {}
+    };
+    let max_pages = if super::uses_curated(plan) {
+        quote! {
+            /// The most pages of a list one call may walk (`--api-max-pages`).
+            pub fn max_pages(&self) -> usize {
+                self.upstream.max_pages()
+            }
+        }
+    } else {
+        quote! {}
+    };
+    quote! {
+        #![doc = #title]
+
+        #map_import
+
+        #curated_import
+        use crate::runtime::{self, ToolError, Upstream};
+
+        /// The API client, holding the HTTP connection pool and the server's credentials.
+        pub struct Client {
+            upstream: Upstream,
+            #resolvers_field
+        }
+
+        impl Client {
+            /// A client for the API at `base_url`, talking to it as `options` say.
+            pub fn new(
+                base_url: &str,
+                credentials: Vec<runtime::Credential>,
+                options: runtime::UpstreamOptions,
+            ) -> anyhow::Result<Self> {
+                Ok(Self { upstream: Upstream::new(base_url, credentials, options)?, #resolvers_init })
+            }
+
+            #max_pages
+        }
+    }
+}
+
+fn client_method(operation: &OperationPlan, upload_env: &str) -> TokenStream {
+    let plain = client_method_variant(operation, false, upload_env);
+    if operation.link_paged {
+        let paged = client_method_variant(operation, true, upload_env);
+        quote! { #plain #paged }
+    } else {
+        plain
+    }
+}
+
+/// The method that calls `operation`; with `page`, the variant that follows a next-page link
+/// and returns the response's `Link` header too.
+fn client_method_variant(operation: &OperationPlan, page: bool, upload_env: &str) -> TokenStream {
+    let fn_name = if page {
+        ident(&format!("{}_page", operation.fn_name))
+    } else {
+        ident(&operation.fn_name)
+    };
+    let params_type = ident(&operation.params_type);
+    let label = operation.label();
+    let (page_arg, returns, send) = if page {
+        (
+            quote! { , next: Option<&str> },
+            quote! { Result<(Value, Option<String>), ToolError> },
+            quote! {
+                let request = match next {
+                    Some(link) => request.follow(link),
+                    None => request,
+                };
+                self.upstream.send_with_link(request).await
+            },
+        )
+    } else {
+        (
+            quote! {},
+            quote! { Result<Value, ToolError> },
+            quote! { self.upstream.send(request).await },
+        )
+    };
+    let doc = match (&operation.summary, page) {
+        (_, true) => format!(
+            " One page of `{}`: the body and the `Link` header; `next` follows a next-page link.",
+            operation.api_id
+        ),
+        (Some(summary), false) => format!(" {summary} — `{label}` (`{}`).", operation.api_id),
+        (None, false) => format!(" `{label}` (`{}`).", operation.api_id),
+    };
+    let method = ident(operation.method.as_upper());
+    let segments = path_segments(operation);
+    // An operation with a server of its own is called there, not at the base URL.
+    let start = match &operation.server {
+        Some(server) => {
+            quote! { .request_on(#server, reqwest::Method::#method, #label, &[#(#segments),*]) }
+        }
+        None => quote! { .request(reqwest::Method::#method, #label, &[#(#segments),*]) },
+    };
+    let mut steps = Vec::new();
+    // A text path parameter that shares its segment with other text is checked on its own.
+    for segment in operation.path.split('/') {
+        let parts = split_template(segment);
+        if parts.len() < 2 {
+            continue;
+        }
+        for part in parts {
+            let Part::Param(name) = part else { continue };
+            if let Some(field) = operation.fields.iter().find(|f| {
+                f.target == FieldTarget::Param(Location::Path)
+                    && f.api_name == name
+                    && f.ty == FieldType::String
+                    && f.required
+                    && f.style.is_none()
+            }) {
+                let value = ident(&field.ident);
+                steps.push(quote! { .path_value(#name, params.#value.as_str()) });
+            }
+        }
+    }
+    for field in &operation.fields {
+        let name = &field.api_name;
+        let value = ident(&field.ident);
+        let value = quote! { &params.#value };
+        match (&field.target, field.style) {
+            (FieldTarget::Param(Location::Query), None) => {
+                steps.push(quote! { .query(#name, #value) })
+            }
+            (FieldTarget::Param(Location::Header), None) => {
+                steps.push(quote! { .header(#name, #value) })
+            }
+            (FieldTarget::Param(Location::Cookie), None) => {
+                steps.push(quote! { .cookie(#name, #value) })
+            }
+            (
+                FieldTarget::Param(
+                    location @ (Location::Query | Location::Header | Location::Cookie),
+                ),
+                Some(style),
+            ) => {
+                let method = format_ident!("{}_styled", location.as_str());
+                let variant = format_ident!("{}", style.style.variant());
+                let explode = style.explode;
+                steps.push(quote! { .#method(#name, #value, runtime::Style::#variant, #explode) });
+            }
+            _ => {}
+        }
+    }
+    steps.extend(carried_credentials(operation));
+    let body_fields: Vec<&Field> = operation
+        .fields
+        .iter()
+        .filter(|f| f.target == FieldTarget::BodyProperty)
+        .collect();
+    let whole_body = operation
+        .fields
+        .iter()
+        .find(|f| f.target == FieldTarget::WholeBody);
+    let mut prelude = TokenStream::new();
+    let mut send_body = TokenStream::new();
+    if let Some(body) = &operation.body {
+        if !body_fields.is_empty() {
+            let puts = body_fields.iter().map(|field| {
+                let name = &field.api_name;
+                let value = ident(&field.ident);
+                quote! { runtime::put(&mut body, #name, &params.#value); }
+            });
+            prelude = quote! {
+                let mut body = Map::new();
+                #( #puts )*
+            };
+            send_body = match body.kind {
+                BodyKind::Form => quote! { .form(body) },
+                BodyKind::Multipart => {
+                    let files = &body.files;
+                    quote! { .multipart(body, &[#(#files),*], #upload_env) }
+                }
+                _ => quote! { .json(Value::Object(body)) },
+            };
+        } else if let Some(field) = whole_body {
+            let value = ident(&field.ident);
+            let content_type = &body.content_type;
+            let make = match body.kind {
+                BodyKind::Text => quote! { .text(#content_type, body.to_string()) },
+                BodyKind::Form => quote! {
+                    .form(serde_json::to_value(body).ok().and_then(|v| v.as_object().cloned()).unwrap_or_default())
+                },
+                BodyKind::Multipart => quote! {
+                    .multipart(serde_json::to_value(body).ok().and_then(|v| v.as_object().cloned()).unwrap_or_default(), &[], #upload_env)
+                },
+                BodyKind::Json => {
+                    quote! { .json(serde_json::to_value(body).unwrap_or(Value::Null)) }
+                }
+            };
+            let bind = quote! { let request = match &params.#value { Some(body) => request #make, None => request }; };
+            let bind_required =
+                quote! { let request = { let body = &params.#value; request #make }; };
+            let statement = if field.required { bind_required } else { bind };
+            return quote! {
+                #[doc = #doc]
+                pub async fn #fn_name(&self, params: &#params_type #page_arg) -> #returns {
+                    let request = self
+                        .upstream
+                        #start
+                        #( #steps )*;
+                    #statement
+                    #send
+                }
+            };
+        }
+    }
+    let params_arg = if operation.fields.is_empty() {
+        quote! {}
+    } else {
+        quote! { params: &#params_type }
+    };
+    quote! {
+        #[doc = #doc]
+        pub async fn #fn_name(&self, #params_arg #page_arg) -> #returns {
+            #prelude
+            let request = self
+                .upstream
+                #start
+                #( #steps )*
+                #send_body;
+            #send
+        }
+    }
+}
+
+/// The steps that send the required parameters carrying a credential of `auth` (`.carry(…)`).
+/// A key that `auth` sends with every request already, or one it lacks, adds none; nor does an
+/// optional parameter: the credential reaches the API by `auth`'s own means (the bearer header,
+/// the key's place), and a second copy, in a URL perhaps, would only spread it.
+fn carried_credentials(operation: &OperationPlan) -> Vec<TokenStream> {
+    operation
+        .credentials
+        .iter()
+        .filter(|param| param.required)
+        .filter_map(|param| {
+            let carries = match &param.source {
+                CredentialSource::Bearer => quote! { runtime::Carries::Bearer },
+                CredentialSource::ApiKey(key) => quote! { runtime::Carries::ApiKey(#key) },
+                CredentialSource::Sent | CredentialSource::Missing { .. } => return None,
+            };
+            let place = match (param.location, operation.body.as_ref().map(|b| b.kind)) {
+                (Some(Location::Query), _) => quote! { Query },
+                (Some(Location::Header), _) => quote! { Header },
+                (Some(Location::Cookie), _) => quote! { Cookie },
+                (Some(Location::Path), _) => return None,
+                (None, Some(BodyKind::Form)) => quote! { Form },
+                (None, Some(BodyKind::Multipart)) => quote! { Multipart },
+                (None, _) => quote! { Json },
+            };
+            let name = &param.name;
+            Some(quote! { .carry(runtime::CarriedIn::#place, #name, #carries) })
+        })
+        .collect()
+}
+
+/// The expressions for the path's segments: literals as strings, `{name}` as the field's text.
+fn path_segments(operation: &OperationPlan) -> Vec<TokenStream> {
+    operation
+        .path
+        .split('/')
+        .filter(|segment| !segment.is_empty())
+        .map(|segment| {
+            let parts = split_template(segment);
+            let exprs: Vec<TokenStream> = parts
+                .iter()
+                .map(|part| match part {
+                    Part::Literal(text) => quote! { #text },
+                    Part::Param(name) => match operation.fields.iter().find(|f| {
+                        f.target == FieldTarget::Param(Location::Path) && f.api_name == *name
+                    }) {
+                        Some(Field { ident: value, style: Some(style), .. }) => {
+                            let value = ident(value);
+                            let variant = format_ident!("{}", style.style.variant());
+                            let explode = style.explode;
+                            quote! { runtime::path_styled(#name, &params.#value, runtime::Style::#variant, #explode).as_str() }
+                        }
+                        Some(field) => {
+                            let value = ident(&field.ident);
+                            match field.ty {
+                                FieldType::String => quote! { params.#value.as_str() },
+                                FieldType::Integer { .. }
+                                | FieldType::Number
+                                | FieldType::Boolean
+                                | FieldType::StringEnum { .. } => {
+                                    quote! { params.#value.to_string().as_str() }
+                                }
+                                // A list (or object) in the path: style `simple`, items joined by commas.
+                                _ => quote! { runtime::path_text(&params.#value).as_str() },
+                            }
+                        }
+                        // A template name the operation does not declare: sent literally.
+                        None => {
+                            let text = format!("{{{name}}}");
+                            quote! { #text }
+                        }
+                    },
+                })
+                .collect();
+            match exprs.as_slice() {
+                [one] => one.clone(),
+                many => quote! { [#(#many),*].concat().as_str() },
+            }
+        })
+        .collect()
+}
+
+enum Part {
+    Literal(String),
+    Param(String),
+}
+
+/// Splits `v{major}.{minor}` into literal and `{param}` parts.
+fn split_template(segment: &str) -> Vec<Part> {
+    let mut parts = Vec::new();
+    let mut rest = segment;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        if open > 0 {
+            parts.push(Part::Literal(rest[..open].to_string()));
+        }
+        parts.push(Part::Param(rest[open + 1..open + close].to_string()));
+        rest = &rest[open + close + 1..];
+    }
+    if !rest.is_empty() {
+        parts.push(Part::Literal(rest.to_string()));
+    }
+    parts
+}
+fn params_struct(operation: &OperationPlan) -> TokenStream {
+    let name = ident(&operation.params_type);
+    let doc = format!(
+        " The parameters of `{}` (`{}`).",
+        operation.api_id,
+        operation.label()
+    );
+    let mut enums = Vec::new();
+    let fields = operation.fields.iter().map(|field| {
+        collect_enums(&field.ty, &mut enums);
+        let field_ident = ident(&field.ident);
+        let ty = rust_type(&field.ty);
+        let ty = if field.required {
+            ty
+        } else {
+            quote! { Option<#ty> }
+        };
+        let rename = if field.ident != field.property {
+            let property = &field.property;
+            quote! { #[serde(rename = #property)] }
+        } else {
+            quote! {}
+        };
+        let doc = docs(field.description.as_deref());
+        let location = format!(" `{}`: {}.", field.api_name, target_text(&field.target));
+        let separator = if field.description.is_some() {
+            quote! { #[doc = ""] }
+        } else {
+            quote! {}
+        };
+        quote! {
+            #doc
+            #separator
+            #[doc = #location]
+            #rename
+            pub #field_ident: #ty,
+        }
+    });
+    let fields: Vec<TokenStream> = fields.collect();
+    let enums = enums.into_iter().map(enum_type);
+    quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, serde::Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct #name {
+            #( #fields )*
+        }
+
+        #( #enums )*
+    }
+}
+
+fn target_text(target: &FieldTarget) -> &'static str {
+    match target {
+        FieldTarget::Param(Location::Path) => "path parameter",
+        FieldTarget::Param(Location::Query) => "query parameter",
+        FieldTarget::Param(Location::Header) => "header",
+        FieldTarget::Param(Location::Cookie) => "cookie",
+        FieldTarget::BodyProperty => "property of the request body",
+        FieldTarget::WholeBody => "the request body",
+    }
+}
