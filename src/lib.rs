@@ -73,14 +73,15 @@ pub fn generate_with(
     progress(&format!("loading {}", spec.display()));
     // Without a curation file, an API with more operations than the discovery threshold is
     // served by the discovery tools alone, which read little of each operation's answer.
-    let read_of_answers = load::Answers {
-        above: options
-            .discovery_threshold
-            .unwrap_or(plan::discovery::DEFAULT_DISCOVERY_THRESHOLD),
-        keep: &plan::discovery::answer_as_read,
-    };
-    let answers = (curation.is_none() && !options.no_discovery).then_some(&read_of_answers);
-    let mut api = load::load_keeping(spec, options.refs_root.as_deref(), answers)?;
+    let answers = curation
+        .is_none()
+        .then(|| plan::discovery::automatic_threshold(options))
+        .flatten()
+        .map(|above| load::Answers {
+            above,
+            keep: &plan::discovery::answer_as_read,
+        });
+    let mut api = load::load_keeping(spec, options.refs_root.as_deref(), answers.as_ref())?;
     load::print_warnings(spec, &api);
     if curation.is_none() {
         // Only a curation file reads into the schemas the loader cut short.

@@ -52,17 +52,24 @@ pub fn mode(api: &Api, options: &Options, model: Option<&Model>) -> Result<Mode,
             Ok(Mode::Curated)
         }
         Some(_) => Ok(Mode::Off),
-        None => {
-            let threshold = options
-                .discovery_threshold
-                .unwrap_or(DEFAULT_DISCOVERY_THRESHOLD);
-            if !options.no_discovery && api.operations.len() > threshold {
+        None => match automatic_threshold(options) {
+            Some(threshold) if api.operations.len() > threshold => {
                 Ok(Mode::Automatic { threshold })
-            } else {
-                Ok(Mode::Off)
             }
-        }
+            _ => Ok(Mode::Off),
+        },
     }
+}
+
+/// Without a curation file: the number of operations above which an API gets the discovery
+/// tools only, or `None` when `--no-discovery` rules them out. The loader reads it too, to keep
+/// of each answer only what those tools read.
+pub fn automatic_threshold(options: &Options) -> Option<usize> {
+    (!options.no_discovery).then(|| {
+        options
+            .discovery_threshold
+            .unwrap_or(DEFAULT_DISCOVERY_THRESHOLD)
+    })
 }
 
 /// The discovery tools and what they reach.
