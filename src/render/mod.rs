@@ -331,28 +331,20 @@ pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> 
             contents: format!("{HEADER}\n{}", found.catalog),
         });
     }
-    // Only these files are lexed back (each part on its own, see `emit::Part`); the files copied
-    // from templates/ are the same on every run, and compiled and tested in this repository and in
-    // every generated crate.
-    for (path, contents) in emit::format_files(rust_files, &format!("{HEADER}\n\n"))? {
+    // Only these files are lexed back (each part on its own, see `emit::Part`) and formatted by
+    // rustfmt (see `emit::rustfmt_files` for why it runs here). The files copied from runtime/ and
+    // templates/ are the same on every run and already rustfmt-clean (`.ci/run` checks them, and
+    // `golden::every_committed_example_is_rustfmt_clean_with_its_own_rustfmt_toml` checks every
+    // file of every example): formatting them again took most of a large API's generation time.
+    let mut generated = emit::format_files(rust_files, &format!("{HEADER}\n\n"))?;
+    emit::rustfmt_files(&mut generated)?;
+    for (path, contents) in generated {
         files.push(File { path, contents });
     }
     files.push(File {
         path: "rustfmt.toml".into(),
         contents: format!("# {}\n{}", &HEADER[3..], emit::RUSTFMT_TOML),
     });
-    // Every Rust file, generated or copied from templates/, as rustfmt prints it (see
-    // `emit::rustfmt_files` for why rustfmt runs here).
-    let mut rust: Vec<(String, String)> = files
-        .iter_mut()
-        .filter(|file| file.path.ends_with(".rs"))
-        .map(|file| (file.path.clone(), std::mem::take(&mut file.contents)))
-        .collect();
-    emit::rustfmt_files(&mut rust)?;
-    let mut rust = rust.into_iter();
-    for file in files.iter_mut().filter(|file| file.path.ends_with(".rs")) {
-        file.contents = rust.next().expect("one text per Rust file").1;
-    }
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }
