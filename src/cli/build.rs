@@ -20,10 +20,32 @@ pub struct BuildArgs {
     /// differ (with a unified diff under -v) and exit with 1 when it is stale.
     #[arg(long)]
     pub check: bool,
-    /// Depend on the published mcpgen-runtime crate of this version (with the features the
-    /// server uses) instead of writing the runtime into the crate as src/runtime/.
-    #[arg(long, value_name = "VERSION")]
+    /// Depend on the published mcpgen-runtime crate (with the features the server uses) instead
+    /// of writing the runtime into the crate as src/runtime/. VERSION is a Cargo version
+    /// requirement (0.1.0, ^0.1, =0.1.0) that accepts the runtime this mcpgen generates code for.
+    #[arg(long, value_name = "VERSION", value_parser = runtime_requirement)]
     pub runtime_crate: Option<String>,
+}
+
+/// The version of `mcpgen-runtime` whose API the generated code calls: the workspace's `runtime/`
+/// crate, released with mcpgen.
+pub const RUNTIME_VERSION: &str = "0.1.0";
+
+/// `--runtime-crate`'s value: a Cargo version requirement (`0.1.0`, `^0.1`, `=0.1.0`, `~0.1.0`)
+/// that accepts [`RUNTIME_VERSION`]. A requirement that does not would generate a crate that
+/// cargo refuses to build, or builds against a runtime with another API.
+fn runtime_requirement(text: &str) -> Result<String, String> {
+    let requirement = semver::VersionReq::parse(text.trim()).map_err(|e| {
+        format!("`{text}` is not a Cargo version requirement ({e}); write one like {RUNTIME_VERSION} or ^0.1")
+    })?;
+    let runtime = semver::Version::parse(RUNTIME_VERSION).expect("RUNTIME_VERSION is a version");
+    if !requirement.matches(&runtime) {
+        return Err(format!(
+            "`{text}` does not accept mcpgen-runtime {RUNTIME_VERSION}, the runtime this mcpgen \
+             generates code for; write {RUNTIME_VERSION} or a requirement that accepts it"
+        ));
+    }
+    Ok(text.trim().to_string())
 }
 
 pub fn run(args: BuildArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
@@ -106,4 +128,39 @@ fn unified_diff(change: &Change) -> String {
         .context_radius(3)
         .header(&old_name, &new_name)
         .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runtime_version_is_the_version_of_the_workspaces_runtime_crate() {
+        let manifest = include_str!("../../runtime/Cargo.toml");
+        let version = manifest
+            .lines()
+            .find_map(|line| line.strip_prefix("version = "))
+            .expect("runtime/Cargo.toml has a version");
+        assert_eq!(version, format!("\"{RUNTIME_VERSION}\""));
+    }
+
+    #[test]
+    fn runtime_crate_takes_requirements_that_accept_the_runtime_and_refuses_the_rest() {
+        for accepted in ["0.1.0", "^0.1", "=0.1.0", "~0.1", " 0.1 ", ">=0.1, <0.2"] {
+            assert_eq!(
+                runtime_requirement(accepted),
+                Ok(accepted.trim().to_string())
+            );
+        }
+        let not_a_requirement = runtime_requirement("abc").unwrap_err();
+        assert!(
+            not_a_requirement.starts_with("`abc` is not a Cargo version requirement"),
+            "{not_a_requirement}"
+        );
+        let too_new = runtime_requirement("0.2").unwrap_err();
+        assert!(
+            too_new.starts_with("`0.2` does not accept mcpgen-runtime 0.1.0"),
+            "{too_new}"
+        );
+    }
 }

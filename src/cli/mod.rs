@@ -207,7 +207,9 @@ mcpgen build api.yaml -c mcpgen.yaml -o api-mcp --check # exit 1 when api-mcp is
 mcpgen build api.yaml --runtime-crate 0.1.0             # depend on mcpgen-runtime 0.1.0\n\n\
 The runtime every server shares is written into the crate as src/runtime/ (the same files in\n\
 every crate, the parts it uses turned on as features); --runtime-crate VERSION depends on the\n\
-published mcpgen-runtime crate instead, with those features, and writes no src/runtime/.\n\n\
+published mcpgen-runtime crate instead, with those features, and writes no src/runtime/\n\
+(VERSION, a Cargo requirement such as 0.1.0 or ^0.1, must accept the runtime this mcpgen\n\
+generates code for; mcpgen says which when it does not).\n\n\
 With --check, stdout lists each file that differs (`changed PATH`, `missing PATH`, or `extra PATH`\n\
 for one a build would remove) after `stale: DIR`, and -v adds a unified diff; an up-to-date\n\
 directory gives `up to date: DIR` on stderr and exit code 0.")]

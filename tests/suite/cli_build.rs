@@ -308,6 +308,30 @@ fn a_file_no_longer_generated_is_removed() {
     assert_eq!(run.code, Some(0), "{}", run.stdout);
 }
 
+/// A `--runtime-crate` that is no version requirement, or one that does not accept the runtime
+/// this mcpgen generates code for, is refused before anything is generated, saying what to write;
+/// cargo would otherwise refuse the crate later, or build it against a runtime of another API.
+#[test]
+fn runtime_crate_refuses_a_version_that_cannot_be_the_runtime() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = notes_spec();
+    for (version, says) in [
+        ("abc", "`abc` is not a Cargo version requirement"),
+        ("0.2", "`0.2` does not accept mcpgen-runtime 0.1.0"),
+    ] {
+        let run = mcpgen(
+            dir.path(),
+            &["build", &spec, "-o", "out", "--runtime-crate", version],
+        );
+        assert_eq!(run.code, Some(2), "{version}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{version}: {}", run.stderr);
+        assert!(
+            !dir.path().join("out").exists(),
+            "{version}: nothing written"
+        );
+    }
+}
+
 #[test]
 fn a_failure_leaves_the_output_untouched() {
     let dir = tempfile::tempdir().unwrap();
