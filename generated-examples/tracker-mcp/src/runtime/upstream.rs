@@ -203,6 +203,8 @@ impl Upstream {
         self.exchange(request).await
     }
 
+    /// One call of an operation: the request refused as it stands, or sent (with retries where
+    /// they are safe) and its answer read.
     async fn exchange(
         &self,
         request: UpstreamRequest,
@@ -218,26 +220,31 @@ impl Upstream {
                 "Could not complete {operation}: {problem}. Calling again will not help; tell the user."
             )));
         }
-        // Repeating a request is safe only where the method promises that the API ends in the
-        // same state however often it arrives.
-        let idempotent = matches!(
-            request.method,
-            reqwest::Method::GET
-                | reqwest::Method::HEAD
-                | reqwest::Method::PUT
-                | reqwest::Method::DELETE
-                | reqwest::Method::OPTIONS
-        );
         // A request that may have changed something once the API accepted it.
         let writes = !matches!(
             request.method,
             reqwest::Method::GET | reqwest::Method::HEAD | reqwest::Method::OPTIONS
         );
         let http = self.http.get(operation).await?;
+        let (prepared, secrets) = self.prepare(http, request).await?;
+        let response = self.deliver(http, prepared, operation).await?;
+        self.answer(response, operation, writes, &secrets).await
+    }
+
+    /// The request as it goes out: `request` with the server's credentials, and the values its
+    /// parameters carry from them, in their places. Also every credential value sent, to be
+    /// blotted out of anything the API says back.
+    async fn prepare(
+        &self,
+        http: &reqwest::Client,
+        request: UpstreamRequest,
+    ) -> Result<(reqwest::Request, Vec<String>), ToolError> {
+        let operation = request.operation;
         let mut builder = http.request(request.method, request.url);
         let mut query = request.query;
         let mut cookies = request.cookies;
-        // Every credential value sent, to be blotted out of anything the API says back.
+        let mut headers = request.headers;
+        let mut body = request.body;
         let mut secrets: Vec<String> = Vec::new();
         for credential in &self.credentials {
             match credential {
@@ -262,8 +269,6 @@ impl Upstream {
                 Credential::Unset(_) => {}
             }
         }
-        let mut headers = request.headers;
-        let mut body = request.body;
         for (place, name, carries) in request.carried {
             let Some(value) = self.credential_value(carries).await? else {
                 continue;
@@ -273,24 +278,7 @@ impl Upstream {
                 CarriedIn::Query => query.push((name.to_string(), value)),
                 CarriedIn::Header => headers.push((name, value)),
                 CarriedIn::Cookie => cookies.push((name, value)),
-                CarriedIn::Form => match &mut body {
-                    Body::Form(fields) => fields.push((name.to_string(), value)),
-                    _ => body = Body::Form(vec![(name.to_string(), value)]),
-                },
-                CarriedIn::Json => match &mut body {
-                    Body::Json(Value::Object(object)) => {
-                        object.insert(name.to_string(), Value::String(value));
-                    }
-                    _ => {
-                        let mut object = serde_json::Map::new();
-                        object.insert(name.to_string(), Value::String(value));
-                        body = Body::Json(Value::Object(object));
-                    }
-                },
-                CarriedIn::Multipart => match &mut body {
-                    Body::Multipart(parts) => parts.push((name.to_string(), Part::Text(value))),
-                    _ => body = Body::Multipart(vec![(name.to_string(), Part::Text(value))]),
-                },
+                body_place => carry_in_body(&mut body, body_place, name, value),
             }
         }
         if !query.is_empty() {
@@ -306,39 +294,12 @@ impl Upstream {
                 .collect();
             builder = builder.header(reqwest::header::COOKIE, cookie.join("; "));
         }
-        builder = match body {
-            Body::None => builder,
-            Body::Json(value) => builder.json(&value),
-            Body::Form(fields) => builder.form(&fields),
-            Body::Text { content_type, text } => builder
-                .header(reqwest::header::CONTENT_TYPE, content_type)
-                .body(text),
-            Body::Multipart(parts) => {
-                let mut form = reqwest::multipart::Form::new();
-                for (name, part) in parts {
-                    form = match part {
-                        Part::Text(text) => form.text(name, text),
-                        Part::File {
-                            bytes,
-                            filename,
-                            content_type,
-                        } => {
-                            let file = reqwest::multipart::Part::bytes(bytes).file_name(filename);
-                            // The media type was checked when the argument was read.
-                            match file.mime_str(&content_type) {
-                                Ok(file) => form.part(name, file),
-                                Err(_) => form,
-                            }
-                        }
-                    };
-                }
-                builder.multipart(form)
-            }
-        };
-        let prepared = builder.build().map_err(|_| ToolError::Transport {
-            operation,
-            message: "the request to the API could not be built".to_string(),
-        })?;
+        let prepared = with_body(builder, body)
+            .build()
+            .map_err(|_| ToolError::Transport {
+                operation,
+                message: "the request to the API could not be built".to_string(),
+            })?;
         // The Authorization header as sent: a bearer token, or user and password in base64.
         if let Some((_, credential)) = prepared
             .headers()
@@ -348,8 +309,26 @@ impl Upstream {
         {
             secrets.push(credential.to_string());
         }
-        let scrub = |text: String| redact(text, &secrets);
+        Ok((prepared, secrets))
+    }
 
+    /// Sends `prepared` and returns the API's response, trying again while that is safe and
+    /// worth it: a connection that failed, or an answer of 429 or 5xx, for a method that leaves
+    /// the API in the same state however often it arrives, within the server's retry limits.
+    async fn deliver(
+        &self,
+        http: &reqwest::Client,
+        prepared: reqwest::Request,
+        operation: &'static str,
+    ) -> Result<reqwest::Response, ToolError> {
+        let idempotent = matches!(
+            *prepared.method(),
+            reqwest::Method::GET
+                | reqwest::Method::HEAD
+                | reqwest::Method::PUT
+                | reqwest::Method::DELETE
+                | reqwest::Method::OPTIONS
+        );
         let mut waited = Duration::ZERO;
         let mut tries: u32 = 0;
         let mut next = Some(prepared);
@@ -394,11 +373,10 @@ impl Upstream {
                 }
             };
             let status = response.status();
-            let retry_after = retry_after(response.headers());
             if retries_left
                 && (status == reqwest::StatusCode::TOO_MANY_REQUESTS || status.is_server_error())
             {
-                let delay = retry_after.unwrap_or_else(|| backoff(tries));
+                let delay = retry_after(response.headers()).unwrap_or_else(|| backoff(tries));
                 if waited + delay <= self.options.api_max_retry_wait {
                     waited += delay;
                     drop(response);
@@ -406,71 +384,87 @@ impl Upstream {
                     continue;
                 }
             }
-            let link = response
-                .headers()
-                .get(reqwest::header::LINK)
-                .and_then(|value| value.to_str().ok())
-                .map(str::to_string);
-            let claims_json = response
-                .headers()
-                .get(reqwest::header::CONTENT_TYPE)
-                .and_then(|value| value.to_str().ok())
-                .is_some_and(|value| {
-                    let media = value.split(';').next().unwrap_or("").trim();
-                    media.eq_ignore_ascii_case("application/json") || media.ends_with("+json")
-                });
-            let bytes =
-                self.read_limited(response, operation)
-                    .await
-                    .map_err(|error| match error {
-                        ToolError::Transport { operation, message } => ToolError::Transport {
-                            operation,
-                            message: scrub(message),
-                        },
-                        other => other,
-                    })?;
-            let body = parse_body(&bytes);
-            // Refused while some of the server's credentials are unset: which to set is the
-            // whole answer.
-            if matches!(status.as_u16(), 401 | 403)
-                && let Some(unset) = unset_credentials(&self.credentials)
-            {
-                return Err(ToolError::Answer(no_credential_refusal(
-                    operation,
-                    status,
-                    &scrub(error_message(&body)),
-                    &unset,
-                    sends_no_credential(&self.credentials),
-                )));
-            }
-            if !status.is_success() {
-                return Err(ToolError::Status {
-                    operation,
-                    status: status.as_u16(),
-                    reason: status.canonical_reason().unwrap_or(""),
-                    message: scrub(error_message(&body)),
-                    retry_after: retry_after.map(|delay| delay.as_secs_f64().ceil() as u64),
-                });
-            }
-            // A JSON string is JSON; only a body that does not parse is not.
-            if claims_json
-                && matches!(body, Value::String(_))
-                && serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_err()
-            {
-                let text = scrub(shorten(&String::from_utf8_lossy(&bytes), 200));
-                return Err(ToolError::Answer(if writes {
-                    format!(
-                        "The API accepted {operation} (HTTP {}), but its answer says it is JSON and is not ({text}). The change was most likely made: do not call again; tell the user to check it.",
-                        status.as_u16()
-                    )
-                } else {
-                    format!(
-                        "The API's answer to {operation} says it is JSON but is not ({text}). The API may be failing; try again later, and if it persists tell the user."
-                    )
-                }));
-            }
-            return Ok((body, link));
+            return Ok(response);
         }
+    }
+
+    /// What the API's `response` to `operation` means for the model: its body as JSON and its
+    /// `Link` header, or the error to tell (credentials to set, a failure status, JSON that is
+    /// not), with the credentials sent (`secrets`) blotted out of whatever the API says.
+    async fn answer(
+        &self,
+        response: reqwest::Response,
+        operation: &'static str,
+        writes: bool,
+        secrets: &[String],
+    ) -> Result<(Value, Option<String>), ToolError> {
+        let scrub = |text: String| redact(text, secrets);
+        let status = response.status();
+        let retry_after = retry_after(response.headers());
+        let link = response
+            .headers()
+            .get(reqwest::header::LINK)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_string);
+        let claims_json = response
+            .headers()
+            .get(reqwest::header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| {
+                let media = value.split(';').next().unwrap_or("").trim();
+                media.eq_ignore_ascii_case("application/json") || media.ends_with("+json")
+            });
+        let bytes = self
+            .read_limited(response, operation)
+            .await
+            .map_err(|error| match error {
+                ToolError::Transport { operation, message } => ToolError::Transport {
+                    operation,
+                    message: scrub(message),
+                },
+                other => other,
+            })?;
+        let body = parse_body(&bytes);
+        // Refused while some of the server's credentials are unset: which to set is the
+        // whole answer.
+        if matches!(status.as_u16(), 401 | 403)
+            && let Some(unset) = unset_credentials(&self.credentials)
+        {
+            return Err(ToolError::Answer(no_credential_refusal(
+                operation,
+                status,
+                &scrub(error_message(&body)),
+                &unset,
+                sends_no_credential(&self.credentials),
+            )));
+        }
+        if !status.is_success() {
+            return Err(ToolError::Status {
+                operation,
+                status: status.as_u16(),
+                reason: status.canonical_reason().unwrap_or(""),
+                message: scrub(error_message(&body)),
+                retry_after: retry_after.map(|delay| delay.as_secs_f64().ceil() as u64),
+            });
+        }
+        // A JSON string is JSON; only a body that does not parse is not.
+        if claims_json
+            && matches!(body, Value::String(_))
+            && serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_err()
+        {
+            let text = scrub(shorten(&String::from_utf8_lossy(&bytes), 200));
+            return Err(ToolError::Answer(if writes {
+                format!(
+                    "The API accepted {operation} (HTTP {}), but its answer says it is JSON and is not ({text}). The change was most likely made: do not call again; tell the user to check it.",
+                    status.as_u16()
+                )
+            } else {
+                format!(
+                    "The API's answer to {operation} says it is JSON but is not ({text}). The API may be failing; try again later, and if it persists tell the user."
+                )
+            }));
+        }
+        Ok((body, link))
     }
 
     fn describe_transport_error(&self, error: &reqwest::Error, tries: u32) -> String {
@@ -540,6 +534,68 @@ impl Upstream {
                     });
                 }
             }
+        }
+    }
+}
+
+/// Puts a credential's `value`, which an operation's body carries under `name`, into `body`
+/// (`place` is a form field, a JSON property or a multipart text part); a body of another kind,
+/// or none, becomes one of that kind holding it.
+fn carry_in_body(body: &mut Body, place: CarriedIn, name: &str, value: String) {
+    match place {
+        CarriedIn::Form => match body {
+            Body::Form(fields) => fields.push((name.to_string(), value)),
+            _ => *body = Body::Form(vec![(name.to_string(), value)]),
+        },
+        CarriedIn::Json => match body {
+            Body::Json(Value::Object(object)) => {
+                object.insert(name.to_string(), Value::String(value));
+            }
+            _ => {
+                let mut object = serde_json::Map::new();
+                object.insert(name.to_string(), Value::String(value));
+                *body = Body::Json(Value::Object(object));
+            }
+        },
+        CarriedIn::Multipart => match body {
+            Body::Multipart(parts) => parts.push((name.to_string(), Part::Text(value))),
+            _ => *body = Body::Multipart(vec![(name.to_string(), Part::Text(value))]),
+        },
+        CarriedIn::Query | CarriedIn::Header | CarriedIn::Cookie => {
+            unreachable!("{place:?} is not a place in the body")
+        }
+    }
+}
+
+/// `builder` with `body` as the request's body, in its encoding.
+fn with_body(builder: reqwest::RequestBuilder, body: Body) -> reqwest::RequestBuilder {
+    match body {
+        Body::None => builder,
+        Body::Json(value) => builder.json(&value),
+        Body::Form(fields) => builder.form(&fields),
+        Body::Text { content_type, text } => builder
+            .header(reqwest::header::CONTENT_TYPE, content_type)
+            .body(text),
+        Body::Multipart(parts) => {
+            let mut form = reqwest::multipart::Form::new();
+            for (name, part) in parts {
+                form = match part {
+                    Part::Text(text) => form.text(name, text),
+                    Part::File {
+                        bytes,
+                        filename,
+                        content_type,
+                    } => {
+                        let file = reqwest::multipart::Part::bytes(bytes).file_name(filename);
+                        // The media type was checked when the argument was read.
+                        match file.mime_str(&content_type) {
+                            Ok(file) => form.part(name, file),
+                            Err(_) => form,
+                        }
+                    }
+                };
+            }
+            builder.multipart(form)
         }
     }
 }
