@@ -129,3 +129,34 @@ pub fn secret_var(name: &str) -> anyhow::Result<Option<String>> {
     let value = value.strip_suffix('\r').unwrap_or(value);
     Ok(Some(value.to_string()).filter(|value| !value.is_empty()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_unset_credential_is_named_as_needed_since_the_server_sends_them_all() {
+        assert_eq!(unset_credentials(&[]), None);
+        assert_eq!(
+            unset_credentials(&[Credential::Unset(&["A_KEY"])]).as_deref(),
+            Some("A_KEY")
+        );
+        assert_eq!(
+            unset_credentials(&[
+                Credential::Unset(&["A_KEY"]),
+                Credential::Unset(&["A_USER"])
+            ])
+            .as_deref(),
+            Some("A_KEY and A_USER")
+        );
+        assert_eq!(
+            unset_credentials(&[
+                Credential::Unset(&["U", "P"]),
+                Credential::Bearer("t".into()),
+                Credential::Unset(&["K"]),
+            ])
+            .as_deref(),
+            Some("U, P and K")
+        );
+    }
+}

@@ -25,4 +25,34 @@ pub use shape::*;
 pub use values::*;
 
 #[cfg(test)]
-mod tests;
+mod tests {
+    //! What the tests of several curated modules share.
+
+    use super::super::ToolError;
+
+    /// The message the model reads for an error the curated runtime words itself.
+    pub(crate) fn text(error: ToolError) -> String {
+        match error {
+            ToolError::InvalidArguments(text) => text,
+            ToolError::NotFound(not_found) => not_found.to_string(),
+            ToolError::Answer(text) => text,
+            other => panic!("expected InvalidArguments, NotFound or Answer, got {other:?}"),
+        }
+    }
+
+    /// `names` as owned strings, as listed values are.
+    pub(crate) fn keys(names: &[&str]) -> Vec<String> {
+        names.iter().map(|name| name.to_string()).collect()
+    }
+
+    /// The API's refusal of `GET /projects/{id}` with `status`.
+    pub(crate) fn status_error(status: u16) -> ToolError {
+        ToolError::Status {
+            operation: "GET /projects/{id}",
+            status,
+            reason: "Not Found",
+            message: "no such project".to_string(),
+            retry_after: None,
+        }
+    }
+}

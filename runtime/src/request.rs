@@ -518,3 +518,174 @@ pub fn put<T: serde::Serialize>(body: &mut serde_json::Map<String, Value>, name:
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::ToolError;
+    use super::super::tests::upstream;
+    use super::*;
+    use serde_json::json;
+
+    #[tokio::test]
+    async fn a_header_value_with_a_line_break_is_refused_naming_the_argument() {
+        let request = upstream()
+            .request(reqwest::Method::GET, "GET /things", &["things"])
+            .header("X-Trace", &"a\r\nX-Admin: 1".to_string());
+        let error = upstream().send(request).await.expect_err("refused");
+        assert_eq!(
+            error.to_string(),
+            "Invalid argument `X-Trace`: a header value cannot contain a line break."
+        );
+    }
+
+    #[tokio::test]
+    async fn a_cookie_value_that_would_add_a_cookie_is_refused() {
+        let request = upstream()
+            .request(reqwest::Method::GET, "GET /things", &["things"])
+            .cookie("session", &"x; admin=1".to_string());
+        assert!(matches!(
+            upstream().send(request).await,
+            Err(ToolError::InvalidArguments(_))
+        ));
+    }
+
+    #[test]
+    fn path_parameters_are_written_in_their_style() {
+        let list = json!(["3", 4, 5]);
+        let object = json!({ "role": "admin", "first": "Alex" });
+        let cases = [
+            (Style::Simple, false, &list, "3,4,5"),
+            (Style::Simple, false, &object, "role,admin,first,Alex"),
+            (Style::Simple, true, &object, "role=admin,first=Alex"),
+            (Style::Label, false, &list, ".3,4,5"),
+            (Style::Label, true, &list, ".3.4.5"),
+            (Style::Matrix, false, &list, ";id=3,4,5"),
+            (Style::Matrix, true, &list, ";id=3;id=4;id=5"),
+            (Style::Matrix, true, &object, ";role=admin;first=Alex"),
+        ];
+        for (style, explode, value, expected) in cases {
+            assert_eq!(
+                path_styled("id", value, style, explode),
+                expected,
+                "{style:?} explode={explode} {value}"
+            );
+        }
+    }
+
+    #[test]
+    fn query_parameters_are_written_in_their_style() {
+        let query = |style, explode, value: Value| {
+            let request = upstream()
+                .request(reqwest::Method::GET, "GET /things", &["things"])
+                .query_styled("id", &value, style, explode);
+            request.query
+        };
+        let pair = |name: &str, value: &str| (name.to_string(), value.to_string());
+        assert_eq!(
+            query(Style::Form, false, json!(["a", "b"])),
+            [pair("id", "a,b")]
+        );
+        assert_eq!(
+            query(Style::Form, true, json!(["a", "b"])),
+            [pair("id", "a"), pair("id", "b")]
+        );
+        assert_eq!(
+            query(Style::SpaceDelimited, false, json!(["a", "b"])),
+            [pair("id", "a b")]
+        );
+        assert_eq!(
+            query(Style::PipeDelimited, false, json!(["a", "b"])),
+            [pair("id", "a|b")]
+        );
+        assert_eq!(
+            query(
+                Style::DeepObject,
+                true,
+                json!({ "role": "admin", "first": "Alex" })
+            ),
+            [pair("id[role]", "admin"), pair("id[first]", "Alex")]
+        );
+        assert_eq!(
+            query(Style::Form, true, json!({ "role": "admin" })),
+            [pair("role", "admin")],
+            "an exploded form object is one parameter per property"
+        );
+        assert_eq!(
+            query(Style::Form, false, json!({ "role": "admin" })),
+            [pair("id", "role,admin")]
+        );
+        assert!(
+            query(Style::Form, false, Value::Null).is_empty(),
+            "an absent value adds nothing"
+        );
+    }
+
+    #[test]
+    fn header_and_cookie_parameters_are_written_in_their_style() {
+        let request = upstream()
+            .request(reqwest::Method::GET, "GET /things", &["things"])
+            .header_styled("X-Ids", &json!({ "a": 1, "b": 2 }), Style::Simple, true)
+            .cookie_styled("ids", &json!([1, 2]), Style::Form, false)
+            .cookie_styled("tag", &json!(["x", "y"]), Style::Form, true);
+        assert_eq!(request.headers, [("X-Ids", "a=1,b=2".to_string())]);
+        assert_eq!(
+            request.cookies,
+            [
+                ("ids", "1,2".to_string()),
+                ("tag", "x".to_string()),
+                ("tag", "y".to_string())
+            ]
+        );
+        assert!(request.invalid.is_none());
+        let request = upstream()
+            .request(reqwest::Method::GET, "GET /things", &["things"])
+            .cookie_styled("ids", &json!(["1", "2; admin=1"]), Style::Form, false);
+        assert!(
+            request.invalid.is_some(),
+            "an item that would add a cookie is refused"
+        );
+    }
+
+    #[test]
+    fn a_path_parameter_inside_a_segment_cannot_be_empty_or_a_dot_segment() {
+        for value in ["", ".", ".."] {
+            let segment = format!("{value}.json");
+            let request = upstream()
+                .request(
+                    reqwest::Method::GET,
+                    "GET /u/{username}.json",
+                    &["u", &segment],
+                )
+                .path_value("username", value);
+            assert_eq!(
+                request.invalid.as_deref(),
+                Some(
+                    format!(
+                        "Invalid argument `username`: a path parameter cannot be {value:?}; give the identifier itself."
+                    )
+                    .as_str()
+                ),
+            );
+        }
+        let request = upstream()
+            .request(
+                reqwest::Method::GET,
+                "GET /u/{username}.json",
+                &["u", "ada.json"],
+            )
+            .path_value("username", "ada");
+        assert!(request.invalid.is_none());
+    }
+
+    #[test]
+    fn a_next_link_to_another_origin_is_not_followed() {
+        let request = upstream()
+            .request(reqwest::Method::GET, "GET /things", &["things"])
+            .follow("https://elsewhere.example/things?page=2");
+        assert!(request.problem.is_some());
+        let request = upstream()
+            .request(reqwest::Method::GET, "GET /things", &["things"])
+            .follow("/api/things?page=2");
+        assert_eq!(request.url.as_str(), "http://127.0.0.1:9/api/things?page=2");
+    }
+}

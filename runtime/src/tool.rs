@@ -221,3 +221,102 @@ pub(crate) fn shorten(text: &str, max_chars: usize) -> String {
         None => text.to_string(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_not_found_message_names_the_thing_and_lists_in_the_plural_of_what() {
+        assert_eq!(subject("project key"), "Project");
+        assert_eq!(subject("issue type name"), "Issue type");
+        assert_eq!(subject("user name or email"), "User");
+        assert_eq!(subject("user (display name or email)"), "User");
+        assert_eq!(subject("label"), "Label");
+        assert_eq!(subject("user display name"), "User");
+        assert_eq!(plural("user name or email"), "user names or emails");
+        assert_eq!(
+            plural("user (display name or email)"),
+            "users (display name or email)"
+        );
+        let missing = NotFound {
+            what: "issue type name".to_string(),
+            values: vec!["Epic".to_string()],
+            available: vec!["Bug".to_string(), "Task".to_string()],
+        };
+        assert!(
+            missing.to_string().starts_with(
+                "Issue type \"Epic\" not found. Available issue type names: Bug, Task."
+            ),
+            "{missing}"
+        );
+    }
+
+    #[test]
+    fn an_api_message_ending_in_a_full_stop_is_not_doubled() {
+        let error = ToolError::Status {
+            operation: "GET /things",
+            status: 404,
+            reason: "Not Found",
+            message: "No such thing.".into(),
+            retry_after: None,
+        };
+        assert_eq!(
+            error.to_string(),
+            "The API rejected GET /things with HTTP 404 Not Found: No such thing. Check the identifiers in the arguments."
+        );
+    }
+
+    #[test]
+    fn a_refusal_by_the_apis_rules_is_not_blamed_on_credentials_nor_worth_repeating() {
+        let refused = |status, reason, message: &str| {
+            ToolError::Status {
+                operation: "POST /approve",
+                status,
+                reason,
+                message: message.into(),
+                retry_after: None,
+            }
+            .to_string()
+        };
+        assert_eq!(
+            refused(
+                403,
+                "Forbidden",
+                "Player command failed: Restriction violated"
+            ),
+            "The API rejected POST /approve with HTTP 403 Forbidden: Player command failed: Restriction violated. The API does not allow this: if its message is about access, the server's credentials lack it and the user must fix the server's configuration; otherwise it cannot be done as asked."
+        );
+        assert_eq!(
+            refused(
+                400,
+                "Bad Request",
+                "You can't approve your own pull request."
+            ),
+            "The API rejected POST /approve with HTTP 400 Bad Request: You can't approve your own pull request. Change what the API's message points to before calling again; the same arguments will be refused the same way."
+        );
+    }
+
+    #[test]
+    fn a_rate_limit_says_how_long_to_wait_in_plain_words() {
+        let limited = |retry_after| ToolError::Status {
+            operation: "GET /things",
+            status: 429,
+            reason: "Too Many Requests",
+            message: String::new(),
+            retry_after,
+        };
+        assert!(
+            limited(Some(1))
+                .to_string()
+                .ends_with("The API is rate limited; wait 1 second before calling again."),
+            "{}",
+            limited(Some(1))
+        );
+        assert!(
+            limited(Some(30))
+                .to_string()
+                .ends_with("The API is rate limited; wait 30 seconds before calling again.")
+        );
+    }
+}

@@ -726,3 +726,151 @@ fn error_message(body: &Value) -> String {
         });
     shorten(text.trim(), MAX_ERROR_TEXT)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::upstream;
+    use super::*;
+
+    #[tokio::test]
+    async fn path_parameters_that_would_climb_or_vanish_are_refused_before_sending() {
+        for segment in ["", ".", ".."] {
+            let request = upstream().request(
+                reqwest::Method::DELETE,
+                "DELETE /issues/{id}",
+                &["issues", segment],
+            );
+            let error = upstream().send(request).await.expect_err("refused");
+            assert!(
+                matches!(&error, ToolError::InvalidArguments(text) if text.contains("path parameter cannot be")),
+                "{segment:?}: {error:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_operation_with_its_own_server_is_called_there() {
+        let request = upstream().request_on(
+            "https://uploads.example/v1",
+            reqwest::Method::POST,
+            "POST /files/{name}",
+            &["files", "a b"],
+        );
+        assert_eq!(
+            request.url.as_str(),
+            "https://uploads.example/v1/files/a%20b"
+        );
+        let request =
+            upstream().request_on("/other", reqwest::Method::GET, "GET /files", &["files"]);
+        assert_eq!(
+            request.url.as_str(),
+            "http://127.0.0.1:9/other/files",
+            "relative to the base URL"
+        );
+    }
+
+    #[test]
+    fn an_operations_own_server_is_called_where_its_variable_says_and_never_after_the_base_url_changed()
+     {
+        let route = |configured: Option<&str>| ServerRoute {
+            spec: "https://uploads.example/v1",
+            env: "NOTES_UPLOADS_EXAMPLE_URL",
+            configured: configured.map(str::to_string),
+        };
+        let with = |routes: Vec<ServerRoute>, changed: bool| {
+            let options = UpstreamOptions {
+                servers: routes,
+                base_url_changed: changed,
+                ..UpstreamOptions::default()
+            };
+            Upstream::new("http://127.0.0.1:9", Vec::new(), options)
+                .expect("a client")
+                .request_on(
+                    "https://uploads.example/v1",
+                    reqwest::Method::POST,
+                    "POST /files",
+                    &["files"],
+                )
+        };
+        // The description's base URL: the API's own upload host.
+        let request = with(vec![route(None)], false);
+        assert_eq!(request.url.as_str(), "https://uploads.example/v1/files");
+        assert!(request.problem.is_none());
+        // Where the variable says, whatever the base URL.
+        let request = with(vec![route(Some("http://127.0.0.1:7/up"))], true);
+        assert_eq!(request.url.as_str(), "http://127.0.0.1:7/up/files");
+        // A variable that is no URL stops the server at start.
+        let options = UpstreamOptions {
+            servers: vec![route(Some("notaurl"))],
+            ..UpstreamOptions::default()
+        };
+        let error = Upstream::new("http://127.0.0.1:9", Vec::new(), options)
+            .err()
+            .expect("refused");
+        assert!(
+            error
+                .to_string()
+                .starts_with("NOTES_UPLOADS_EXAMPLE_URL is \"notaurl\", which is no URL"),
+            "{error}"
+        );
+        // Base URL changed, variable unset: not sent, and the message names the variable.
+        let request = with(vec![route(None)], true);
+        let problem = request.problem.expect("not sent");
+        assert!(
+            problem.contains("NOTES_UPLOADS_EXAMPLE_URL")
+                && problem.contains("https://uploads.example/v1"),
+            "{problem}"
+        );
+    }
+
+    #[test]
+    fn retries_back_off_and_read_retry_after_in_seconds_or_as_a_date() {
+        assert_eq!(backoff(1), Duration::from_millis(250));
+        assert_eq!(backoff(2), Duration::from_millis(500));
+        let mut headers = reqwest::header::HeaderMap::new();
+        headers.insert(
+            reqwest::header::RETRY_AFTER,
+            "7".parse().expect("a header value"),
+        );
+        assert_eq!(retry_after(&headers), Some(Duration::from_secs(7)));
+        let later = httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(30));
+        headers.insert(
+            reqwest::header::RETRY_AFTER,
+            later.parse().expect("a header value"),
+        );
+        let wait = retry_after(&headers).expect("a date is read");
+        assert!(
+            wait > Duration::from_secs(27) && wait <= Duration::from_secs(30),
+            "{wait:?}"
+        );
+        headers.insert(
+            reqwest::header::RETRY_AFTER,
+            "soon".parse().expect("a header value"),
+        );
+        assert_eq!(retry_after(&headers), None);
+    }
+
+    #[test]
+    fn credentials_are_blotted_out_of_text_from_the_api() {
+        let secrets = vec!["s3cr3t-token".to_string(), "abc".to_string()];
+        assert_eq!(
+            redact("bad token s3cr3t-token for abc".to_string(), &secrets),
+            "bad token <redacted> for abc"
+        );
+    }
+
+    #[test]
+    fn a_refusal_with_some_credentials_unset_names_the_ones_to_set() {
+        let text = no_credential_refusal(
+            "GET /cards",
+            reqwest::StatusCode::UNAUTHORIZED,
+            "invalid token",
+            "TRELLO_TOKEN",
+            false,
+        );
+        assert_eq!(
+            text,
+            "The API rejected GET /cards with HTTP 401 Unauthorized: invalid token. The server sent only some of its credentials, since the others are not set; the user must set TRELLO_TOKEN in the server's environment (or the same name with `_FILE` added, naming a file that holds the value) and start the server again."
+        );
+    }
+}

@@ -792,7 +792,7 @@ mod tests {
         );
         let lib = super::vendored(include_str!("../../runtime/src/lib.rs"));
         assert!(lib.ends_with("pub use upstream::*;"), "{lib}");
-        let untested = include_str!("../../runtime/src/tool.rs");
+        let untested = include_str!("../../runtime/src/transport.rs");
         assert_eq!(super::vendored(untested), untested.trim_end());
     }
 

@@ -71,3 +71,81 @@ pub(super) fn fill_placeholders(template: &str, vars: &[(&str, &str)]) -> String
     filled.push_str(rest);
     filled
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::resolve::not_found;
+    use super::super::tests::{keys, status_error, text};
+    use super::*;
+
+    #[test]
+    fn for_argument_adds_a_retry_hint_to_not_found_errors() {
+        let error = not_found("project key", "WEBB", keys(&["WEB", "API"]))
+            .for_argument("list_issues", "project");
+        assert_eq!(
+            text(error),
+            "Project \"WEBB\" not found. Available project keys: WEB, API. Call list_issues again with one of these values in the project parameter."
+        );
+    }
+
+    #[test]
+    fn for_argument_leaves_other_errors_alone() {
+        let error = ToolError::InvalidArguments("Invalid argument `limit`.".to_string())
+            .for_argument("list_issues", "project");
+        assert_eq!(text(error), "Invalid argument `limit`.");
+        let error = not_found("user", "bob", Vec::new()).for_argument("assign", "user");
+        assert_eq!(text(error), "User \"bob\" not found.");
+        let error = status_error(404).for_argument("assign", "user");
+        assert!(matches!(error, ToolError::Status { status: 404, .. }));
+    }
+
+    #[test]
+    fn explain_replaces_a_status_with_its_curated_message() {
+        let messages = [
+            (
+                404,
+                "Project {project} does not exist or you cannot see it.",
+            ),
+            (409, "Conflict."),
+        ];
+        let error = status_error(404).explain(&messages, &[("project", "WEB")]);
+        assert_eq!(
+            text(error),
+            "Project WEB does not exist or you cannot see it."
+        );
+    }
+
+    #[test]
+    fn explain_leaves_unknown_placeholders_and_does_not_expand_values() {
+        let messages = [(404, "{a} and {missing} and {b")];
+        let error = status_error(404).explain(&messages, &[("a", "{b}"), ("b", "B")]);
+        assert_eq!(text(error), "{b} and {missing} and {b");
+    }
+
+    #[test]
+    fn explain_keeps_errors_without_a_curated_message() {
+        let error = status_error(500).explain(&[(404, "gone")], &[]);
+        assert!(matches!(error, ToolError::Status { status: 500, .. }));
+        let error = ToolError::InvalidArguments("bad".to_string()).explain(&[(404, "gone")], &[]);
+        assert_eq!(text(error), "bad");
+    }
+
+    #[test]
+    fn in_step_names_the_failed_step() {
+        let error = ToolError::InvalidArguments("Project \"X\" not found.".to_string())
+            .in_step(2, "find the project");
+        assert_eq!(
+            text(error),
+            "Step 2 (find the project) failed: Project \"X\" not found."
+        );
+        let error = ToolError::Transport {
+            operation: "GET /projects",
+            message: "the API did not answer in time".to_string(),
+        }
+        .in_step(1, "GET /projects");
+        assert_eq!(
+            text(error),
+            "Step 1 (GET /projects) failed: Could not complete GET /projects: the API did not answer in time. Try again later."
+        );
+    }
+}

@@ -332,3 +332,453 @@ fn no_list(body: &Value, pointer: &str) -> ToolError {
 // ---------------------------------------------------------------------------------------------
 // Shaping
 // ---------------------------------------------------------------------------------------------
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::text;
+    use super::*;
+    use serde_json::json;
+
+    /// The simulated API: 130 items, pages of at most 50.
+    const TOTAL: usize = 130;
+    const API_MAX_PAGE: i64 = 50;
+
+    /// Items `start..start + size` of the simulated API, the size capped as the API would.
+    fn slice(total: usize, start: i64, size: i64) -> Vec<Value> {
+        let start = usize::try_from(start)
+            .expect("offset is not negative")
+            .min(total);
+        let size = usize::try_from(size.min(API_MAX_PAGE)).expect("size is not negative");
+        (start..(start + size).min(total))
+            .map(|n| json!({"id": n}))
+            .collect()
+    }
+
+    fn paging(style: PagingStyle, items: &'static str) -> Paging {
+        Paging {
+            style,
+            items,
+            total: None,
+            more: None,
+            sized: true,
+            max_page_size: API_MAX_PAGE,
+            max_pages: 50,
+        }
+    }
+
+    /// Walks the simulated API of `total` items in `style`, returning what was collected and
+    /// the requests made.
+    async fn walk(
+        style: PagingStyle,
+        total: usize,
+        limit: Option<usize>,
+    ) -> (Collected, Vec<PageRequest>) {
+        let mut requests = Vec::new();
+        let page_style = match style {
+            PagingStyle::Page => 0,
+            PagingStyle::Offset => 1,
+            PagingStyle::Cursor { .. } => 2,
+            PagingStyle::Link => 3,
+            PagingStyle::AfterLast { .. } => 4,
+        };
+        let mut paging = paging(style, "/items");
+        if page_style == 4 {
+            paging.more = Some("/has_more");
+        }
+        let collected = collect_pages(&paging, limit, |request: PageRequest| {
+            requests.push(request.clone());
+            let page = match page_style {
+                0 => FetchedPage::from(json!({
+                    "items": slice(total, (request.number - 1) * request.size, request.size),
+                    "total": total,
+                })),
+                1 => {
+                    FetchedPage::from(json!({"items": slice(total, request.offset, request.size)}))
+                }
+                2 => {
+                    let start: i64 = request
+                        .cursor
+                        .as_deref()
+                        .map_or(0, |cursor| cursor.parse().expect("our own cursor"));
+                    let items = slice(total, start, request.size);
+                    let end = start + to_i64(items.len());
+                    let next = if to_i64(total) > end {
+                        json!(end.to_string())
+                    } else {
+                        Value::Null
+                    };
+                    FetchedPage::from(json!({"items": items, "paging": {"next": next}}))
+                }
+                // Stripe: the next page starts after the id of the last item received.
+                4 => {
+                    let start: i64 = request.cursor.as_deref().map_or(0, |cursor| {
+                        cursor.parse::<i64>().expect("our own cursor") + 1
+                    });
+                    let items = slice(total, start, request.size);
+                    let end = start + to_i64(items.len());
+                    FetchedPage::from(json!({"items": items, "has_more": to_i64(total) > end}))
+                }
+                _ => {
+                    let start: i64 = request.link.as_deref().map_or(0, |link| {
+                        link.rsplit('=')
+                            .next()
+                            .and_then(|n| n.parse().ok())
+                            .expect("our own link")
+                    });
+                    let items = slice(total, start, request.size);
+                    let end = start + to_i64(items.len());
+                    let mut header =
+                        String::from("<https://api.example/items?offset=0>; rel=\"first\"");
+                    if to_i64(total) > end {
+                        header.push_str(&format!(
+                            ", <https://api.example/items?offset={end}>; rel=\"next\""
+                        ));
+                    }
+                    FetchedPage {
+                        body: json!({"items": items}),
+                        next_link: parse_next_link(&header),
+                    }
+                }
+            };
+            std::future::ready(Ok(page))
+        })
+        .await
+        .expect("the walk succeeds");
+        (collected, requests)
+    }
+
+    #[tokio::test]
+    async fn without_a_page_size_the_first_page_sets_it_and_a_shorter_page_is_the_last() {
+        // The API pages by number alone, 30 items a page, 70 in all.
+        let mut paging = paging(PagingStyle::Page, "/items");
+        paging.sized = false;
+        let mut asked = Vec::new();
+        let collected = collect_pages(&paging, Some(100), |request: PageRequest| {
+            asked.push(request.number);
+            let start = usize::try_from(request.number - 1).expect("from 1") * 30;
+            let items: Vec<Value> = (start..(start + 30).min(70))
+                .map(|n| json!({"id": n}))
+                .collect();
+            std::future::ready(Ok(FetchedPage::from(json!({"items": items}))))
+        })
+        .await
+        .expect("the walk succeeds");
+        assert_eq!(
+            asked,
+            [1, 2, 3],
+            "page 3 (10 items) is shorter than page 1, so the last"
+        );
+        assert_eq!(collected.items.len(), 70);
+        assert!(!collected.more);
+        // A limit inside the first page stops there and says more exist.
+        let collected = collect_pages(&paging, Some(5), |_| {
+            let items: Vec<Value> = (0..30).map(|n| json!({"id": n})).collect();
+            std::future::ready(Ok(FetchedPage::from(json!({"items": items}))))
+        })
+        .await
+        .expect("the walk succeeds");
+        assert_eq!(collected.items.len(), 5);
+        assert!(collected.more);
+    }
+
+    fn ids(collected: &Collected) -> Vec<usize> {
+        collected
+            .items
+            .iter()
+            .map(|item| {
+                item["id"]
+                    .as_u64()
+                    .and_then(|id| usize::try_from(id).ok())
+                    .expect("an id")
+            })
+            .collect()
+    }
+
+    fn styles() -> Vec<PagingStyle> {
+        vec![
+            PagingStyle::Page,
+            PagingStyle::Offset,
+            PagingStyle::Cursor {
+                next: "/paging/next",
+            },
+            PagingStyle::Link,
+            PagingStyle::AfterLast { field: "/id" },
+        ]
+    }
+
+    #[tokio::test]
+    async fn a_small_limit_takes_one_request_and_is_truncated() {
+        for style in styles() {
+            let (collected, requests) = walk(style, TOTAL, Some(20)).await;
+            assert_eq!(requests.len(), 1);
+            assert_eq!(requests[0].size, 20);
+            assert_eq!(ids(&collected), (0..20).collect::<Vec<_>>());
+            assert!(collected.more);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_limit_of_one_full_page_takes_one_request() {
+        for style in styles() {
+            let (collected, requests) = walk(style, TOTAL, Some(50)).await;
+            assert_eq!(requests.len(), 1);
+            assert_eq!(collected.items.len(), 50);
+            assert!(collected.more);
+        }
+    }
+
+    #[tokio::test]
+    async fn a_large_limit_walks_pages_of_the_same_size() {
+        for style in styles() {
+            let (collected, requests) = walk(style, TOTAL, Some(120)).await;
+            assert_eq!(requests.len(), 3);
+            assert!(requests.iter().all(|request| request.size == 50));
+            assert_eq!(ids(&collected), (0..120).collect::<Vec<_>>());
+            assert!(collected.more);
+        }
+    }
+
+    #[tokio::test]
+    async fn no_limit_collects_everything() {
+        for style in styles() {
+            let (collected, requests) = walk(style, TOTAL, None).await;
+            assert_eq!(requests.len(), 3);
+            assert_eq!(ids(&collected), (0..TOTAL).collect::<Vec<_>>());
+            assert!(!collected.more);
+        }
+    }
+
+    #[tokio::test]
+    async fn fewer_items_than_the_limit_is_not_truncated() {
+        for style in styles() {
+            let (collected, requests) = walk(style, 30, Some(50)).await;
+            assert_eq!(requests.len(), 1);
+            assert_eq!(collected.items.len(), 30);
+            assert!(!collected.more);
+        }
+    }
+
+    #[tokio::test]
+    async fn requests_carry_page_numbers_offsets_cursors_and_links() {
+        let (_, requests) = walk(PagingStyle::Page, TOTAL, None).await;
+        let numbers: Vec<i64> = requests.iter().map(|request| request.number).collect();
+        assert_eq!(numbers, [1, 2, 3]);
+        let (_, requests) = walk(PagingStyle::Offset, TOTAL, None).await;
+        let offsets: Vec<i64> = requests.iter().map(|request| request.offset).collect();
+        assert_eq!(offsets, [0, 50, 100]);
+        let (_, requests) = walk(
+            PagingStyle::Cursor {
+                next: "/paging/next",
+            },
+            TOTAL,
+            None,
+        )
+        .await;
+        let cursors: Vec<Option<String>> = requests
+            .iter()
+            .map(|request| request.cursor.clone())
+            .collect();
+        assert_eq!(cursors, [None, Some("50".into()), Some("100".into())]);
+        let (_, requests) = walk(PagingStyle::Link, TOTAL, None).await;
+        assert_eq!(requests[0].link, None);
+        assert_eq!(
+            requests[2].link.as_deref(),
+            Some("https://api.example/items?offset=100")
+        );
+    }
+
+    /// `startAt`/`maxResults`/`total`: the API gives at most 50 items a page whatever is asked;
+    /// asked for 100, its first page is short. With `total` the walk goes on to every item;
+    /// without it, the short page ends the walk after 50.
+    #[tokio::test]
+    async fn a_total_in_the_answer_walks_past_pages_shorter_than_asked_for() {
+        let walk_with = |total: Option<&'static str>| async move {
+            let paging = Paging {
+                style: PagingStyle::Offset,
+                items: "/issues",
+                total,
+                more: None,
+                sized: true,
+                max_page_size: 100,
+                max_pages: 10,
+            };
+            let mut offsets = Vec::new();
+            let collected = collect_pages(&paging, None, |request: PageRequest| {
+                offsets.push(request.offset);
+                let issues = slice(TOTAL, request.offset, request.size);
+                std::future::ready(Ok(FetchedPage::from(json!({
+                    "startAt": request.offset,
+                    "maxResults": API_MAX_PAGE,
+                    "total": TOTAL,
+                    "issues": issues,
+                }))))
+            })
+            .await
+            .expect("the walk");
+            (collected, offsets)
+        };
+        let (collected, offsets) = walk_with(Some("/total")).await;
+        assert_eq!(offsets, [0, 50, 100]);
+        assert_eq!(collected.items.len(), TOTAL);
+        assert!(!collected.more);
+        let (collected, offsets) = walk_with(None).await;
+        assert_eq!(offsets, [0]);
+        assert_eq!(collected.items.len(), 50);
+    }
+
+    #[tokio::test]
+    async fn the_page_bound_stops_the_walk_and_reports_more() {
+        let paging = Paging {
+            style: PagingStyle::Offset,
+            items: "",
+            total: None,
+            more: None,
+            sized: true,
+            max_page_size: 50,
+            max_pages: 2,
+        };
+        let mut calls = 0;
+        let collected = collect_pages(&paging, None, |request: PageRequest| {
+            calls += 1;
+            std::future::ready(Ok(FetchedPage::from(Value::Array(slice(
+                TOTAL,
+                request.offset,
+                request.size,
+            )))))
+        })
+        .await
+        .expect("the walk succeeds");
+        assert_eq!(calls, 2);
+        assert_eq!(collected.items.len(), 100);
+        assert!(collected.more);
+    }
+
+    #[tokio::test]
+    async fn the_servers_page_bound_stops_a_walk_the_curated_bound_would_continue() {
+        let curated = paging(PagingStyle::Page, "/items");
+        assert_eq!(
+            curated.within(100).max_pages,
+            50,
+            "the curated bound stays the lower"
+        );
+        let bounded = curated.within(2);
+        let mut calls = 0;
+        // An API whose pages never end.
+        let collected = collect_pages(&bounded, None, |request: PageRequest| {
+            calls += 1;
+            let items: Vec<Value> = (0..request.size).map(|i| json!({"id": i})).collect();
+            std::future::ready(Ok(FetchedPage::from(json!({"items": items}))))
+        })
+        .await
+        .expect("the walk succeeds");
+        assert_eq!(calls, 2);
+        assert!(collected.more, "the bound is reported as more items");
+    }
+
+    #[tokio::test]
+    async fn a_cursor_that_does_not_move_ends_the_walk() {
+        let paging = paging(PagingStyle::Cursor { next: "/next" }, "/items");
+        let mut calls = 0;
+        let collected = collect_pages(&paging, None, |_| {
+            calls += 1;
+            std::future::ready(Ok(FetchedPage::from(
+                json!({"items": [{"id": 1}], "next": "same"}),
+            )))
+        })
+        .await
+        .expect("the walk succeeds");
+        assert_eq!(calls, 2);
+        assert_eq!(collected.items.len(), 2);
+        assert!(!collected.more);
+    }
+
+    #[tokio::test]
+    async fn a_fetch_error_or_a_body_without_items_fails_the_walk() {
+        let paging = paging(PagingStyle::Page, "/items");
+        let error = collect_pages(&paging, Some(10), |_| {
+            std::future::ready(Ok(FetchedPage::from(json!({"data": []}))))
+        })
+        .await
+        .expect_err("no items");
+        assert_eq!(
+            text(error),
+            "The API's answer has no list at /items, where the API documents one (it is an object: {\"data\":[]}). The API may be failing or may have changed: calling again will likely fail the same way; tell the user."
+        );
+        let error = collect_pages(&paging, Some(10), |_| {
+            std::future::ready(Err(ToolError::InvalidArguments("down".to_string())))
+        })
+        .await
+        .expect_err("the fetch fails");
+        assert_eq!(text(error), "down");
+    }
+
+    #[test]
+    fn items_at_reads_the_list_at_a_pointer() {
+        let body = json!({"data": {"items": [1, 2]}, "none": null, "text": "x"});
+        assert_eq!(
+            items_at(&body, "/data/items").expect("a list"),
+            [json!(1), json!(2)]
+        );
+        assert!(items_at(&body, "/none").expect("null is empty").is_empty());
+        assert_eq!(items_at(&json!([3]), "").expect("the body"), [json!(3)]);
+        assert_eq!(
+            text(items_at(&body, "/text").expect_err("not a list")),
+            "The API's answer has no list at /text, where the API documents one (it is an object: {\"data\":{\"items\":[1,2]},\"none\":null,\"text\":\"x\"}). The API may be failing or may have changed: calling again will likely fail the same way; tell the user."
+        );
+        assert_eq!(
+            text(items_at(&body, "").expect_err("not a list")),
+            "The API's answer is not the list the API documents (it is an object: {\"data\":{\"items\":[1,2]},\"none\":null,\"text\":\"x\"}). The API may be failing or may have changed: calling again will likely fail the same way; tell the user."
+        );
+        assert_eq!(
+            text(items_at(&json!("<html>Sign in</html>"), "").expect_err("text")),
+            "The API's answer is not the list the API documents (it is text, not JSON: \"<html>Sign in</html>\"). The API may be failing or may have changed: calling again will likely fail the same way; tell the user."
+        );
+    }
+
+    #[test]
+    fn parse_next_link_finds_the_next_relation() {
+        assert_eq!(
+            parse_next_link(r#"<https://x/?page=2>; rel="next", <https://x/?page=9>; rel="last""#)
+                .as_deref(),
+            Some("https://x/?page=2")
+        );
+        assert_eq!(
+            parse_next_link(r#"<https://x/?page=1>; rel="prev", <https://x/?page=3>; rel="next""#)
+                .as_deref(),
+            Some("https://x/?page=3")
+        );
+        // Unquoted, upper case, extra parameters, several relation types.
+        assert_eq!(
+            parse_next_link("<https://x/b>; title=\"a, b; c\"; REL=Next").as_deref(),
+            Some("https://x/b")
+        );
+        assert_eq!(
+            parse_next_link(r#"<https://x/c>; rel="last next""#).as_deref(),
+            Some("https://x/c")
+        );
+        // Commas and semicolons inside the URL.
+        assert_eq!(
+            parse_next_link(r#"<https://x/?ids=1,2;3>; rel="next""#).as_deref(),
+            Some("https://x/?ids=1,2;3")
+        );
+        // Relative URLs are returned as written.
+        assert_eq!(
+            parse_next_link(r#"</items?cursor=abc>;rel=next"#).as_deref(),
+            Some("/items?cursor=abc")
+        );
+    }
+
+    #[test]
+    fn parse_next_link_without_a_next_relation_is_none() {
+        assert_eq!(parse_next_link(""), None);
+        assert_eq!(parse_next_link(r#"<https://x/?page=1>; rel="prev""#), None);
+        assert_eq!(
+            parse_next_link(r#"<https://x/?page=1>; rel="nextish""#),
+            None
+        );
+        assert_eq!(parse_next_link(r#"<>; rel="next""#), None);
+        assert_eq!(parse_next_link("garbage"), None);
+        assert_eq!(parse_next_link(r#"<https://x/; rel="next""#), None);
+        assert_eq!(parse_next_link(r#"<https://x/>; rel="next"#), None);
+    }
+}

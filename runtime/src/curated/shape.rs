@@ -145,3 +145,194 @@ pub fn shape_list(
 // ---------------------------------------------------------------------------------------------
 // OAuth2 client credentials
 // ---------------------------------------------------------------------------------------------
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_list_item_that_is_no_object_is_kept_as_the_api_gave_it_not_shaped_into_an_empty_object() {
+        const SHAPE: Shape = Shape {
+            fields: &[FieldSpec {
+                name: "name",
+                from: "/name",
+                convert: Convert::Copy,
+            }],
+            detailed: &[],
+        };
+        let collected = Collected {
+            items: vec![json!({"name": "a", "b": 1}), Value::Null],
+            more: false,
+        };
+        let output = shape_list(&SHAPE, "posts", collected, false, &[], "more");
+        assert_eq!(
+            output.value,
+            json!({"posts": [{"name": "a"}, null], "truncated": false})
+        );
+    }
+
+    #[test]
+    fn a_result_field_through_a_list_is_the_list_of_the_items_values() {
+        const SHAPE: Shape = Shape {
+            fields: &[
+                FieldSpec {
+                    name: "name",
+                    from: "/name",
+                    convert: Convert::Copy,
+                },
+                FieldSpec {
+                    name: "artists",
+                    from: "/artists/name",
+                    convert: Convert::Copy,
+                },
+            ],
+            detailed: &[],
+        };
+        let item = json!({"name": "Song", "artists": [{"name": "X"}, {"name": "Y"}]});
+        assert_eq!(
+            shape_item(&SHAPE, &item, false, &[]),
+            json!({"name": "Song", "artists": ["X", "Y"]})
+        );
+    }
+
+    static STATES: &[(Code, &str)] = &[(Code::Int(1), "open"), (Code::Int(2), "closed")];
+
+    static ISSUE: Shape = Shape {
+        fields: &[
+            FieldSpec {
+                name: "key",
+                from: "/key",
+                convert: Convert::Copy,
+            },
+            FieldSpec {
+                name: "state",
+                from: "/state",
+                convert: Convert::Enum(STATES),
+            },
+            FieldSpec {
+                name: "assignee",
+                from: "/assignee/id",
+                convert: Convert::Lookup(0),
+            },
+            FieldSpec {
+                name: "due",
+                from: "/due_date",
+                convert: Convert::Copy,
+            },
+        ],
+        detailed: &[
+            FieldSpec {
+                name: "description",
+                from: "/body",
+                convert: Convert::Copy,
+            },
+            FieldSpec {
+                name: "watchers",
+                from: "/watcher_ids",
+                convert: Convert::Lookup(0),
+            },
+        ],
+    };
+
+    fn users() -> HashMap<String, String> {
+        [("7", "alice"), ("8", "bob")]
+            .into_iter()
+            .map(|(id, name)| (id.to_string(), name.to_string()))
+            .collect()
+    }
+
+    fn issue() -> Value {
+        json!({
+            "key": "WEB-1",
+            "state": 2,
+            "assignee": {"id": 7},
+            "due_date": null,
+            "body": "Fix it",
+            "watcher_ids": [8, 9],
+            "internal": true,
+        })
+    }
+
+    #[test]
+    fn shape_item_picks_renames_and_converts_fields_in_order() {
+        let users = users();
+        let shaped = shape_item(&ISSUE, &issue(), false, &[&users]);
+        assert_eq!(
+            serde_json::to_string(&shaped).expect("serializes"),
+            r#"{"key":"WEB-1","state":"closed","assignee":"alice"}"#
+        );
+    }
+
+    #[test]
+    fn shape_item_detailed_adds_the_detailed_fields_after() {
+        let users = users();
+        let shaped = shape_item(&ISSUE, &issue(), true, &[&users]);
+        assert_eq!(
+            serde_json::to_string(&shaped).expect("serializes"),
+            r#"{"key":"WEB-1","state":"closed","assignee":"alice","description":"Fix it","watchers":["bob","9"]}"#
+        );
+    }
+
+    #[test]
+    fn shape_item_shows_unknown_codes_and_ids_as_text_and_omits_missing_fields() {
+        let users = users();
+        let item = json!({"key": "WEB-2", "state": 5, "assignee": {"id": "99"}});
+        let shaped = shape_item(&ISSUE, &item, true, &[&users]);
+        assert_eq!(
+            shaped,
+            json!({"key": "WEB-2", "state": "5", "assignee": "99"})
+        );
+        // A missing lookup table gives the id as text rather than failing.
+        let shaped = shape_item(&ISSUE, &issue(), false, &[]);
+        assert_eq!(shaped["assignee"], json!("7"));
+        // String codes for integer enums are mapped too.
+        let shaped = shape_item(&ISSUE, &json!({"state": "1"}), false, &[]);
+        assert_eq!(shaped, json!({"state": "open"}));
+    }
+
+    #[test]
+    fn shape_item_without_fields_returns_the_item() {
+        static NONE: Shape = Shape {
+            fields: &[],
+            detailed: &[],
+        };
+        assert_eq!(shape_item(&NONE, &issue(), true, &[]), issue());
+    }
+
+    #[test]
+    fn shape_list_reports_truncation_with_a_note() {
+        let users = users();
+        let collected = Collected {
+            items: vec![issue(), json!({"key": "WEB-3", "state": 1})],
+            more: true,
+        };
+        let output = shape_list(
+            &ISSUE,
+            "issues",
+            collected,
+            false,
+            &[&users],
+            "More issues exist; raise limit.",
+        );
+        assert_eq!(
+            serde_json::to_string(&output.value).expect("serializes"),
+            r#"{"issues":[{"key":"WEB-1","state":"closed","assignee":"alice"},{"key":"WEB-3","state":"open"}],"truncated":true}"#
+        );
+        assert_eq!(output.notes, ["More issues exist; raise limit."]);
+    }
+
+    #[test]
+    fn shape_list_without_truncation_has_no_note() {
+        let collected = Collected {
+            items: Vec::new(),
+            more: false,
+        };
+        let output = shape_list(&ISSUE, "issues", collected, false, &[], "unused");
+        assert_eq!(
+            serde_json::to_string(&output.value).expect("serializes"),
+            r#"{"issues":[],"truncated":false}"#
+        );
+        assert!(output.notes.is_empty());
+    }
+}

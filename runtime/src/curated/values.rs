@@ -600,3 +600,290 @@ impl ResponseFormat {
         self == ResponseFormat::Detailed
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::text;
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_required_argument_a_template_writes_is_refused_blank_or_as_an_empty_list() {
+        assert!(not_blank("words", &json!("  ")).is_err());
+        assert!(not_blank("words", &json!("moon")).is_ok());
+        assert!(not_blank("states", &json!([])).is_err());
+        assert!(not_blank("states", &json!(["  "])).is_err());
+        assert!(not_blank("states", &json!(["OPEN", ""])).is_ok());
+    }
+
+    #[test]
+    fn nothing_read_from_an_earlier_answer_says_what_is_missing_and_does_not_blame_the_api() {
+        // `uris: [$found.tracks.items.0.uri]` after a search that found nothing.
+        let error = from_answer::<Vec<String>>(1, "addTracks", "uris", &json!([null]))
+            .expect_err("nothing to send");
+        let ToolError::Answer(message) = error else {
+            panic!("not an answer error: {error:?}");
+        };
+        assert!(
+            message.starts_with("The answer to step 1 has nothing for `uris[0]` of addTracks"),
+            "{message}"
+        );
+        assert!(!message.contains("may have changed"), "{message}");
+        // A value of the wrong type is still the API's.
+        let error =
+            from_answer::<Vec<String>>(1, "addTracks", "uris", &json!([7])).expect_err("not text");
+        assert!(
+            matches!(&error, ToolError::Answer(m) if m.contains("the API may have changed")),
+            "{error:?}"
+        );
+    }
+
+    #[test]
+    fn a_walked_list_is_answered_at_its_place() {
+        assert_eq!(list_answer("", vec![json!(1)]), json!([1]));
+        assert_eq!(list_answer("/data", vec![json!(1)]), json!({"data": [1]}));
+        assert_eq!(
+            list_answer("/a/b~1c", vec![json!(1)]),
+            json!({"a": {"b/c": [1]}})
+        );
+    }
+
+    #[test]
+    fn id_text_writes_numbers_as_their_digits_and_leaves_the_rest() {
+        assert_eq!(id_text(json!(101)), json!("101"));
+        assert_eq!(id_text(json!([101, 102])), json!(["101", "102"]));
+        assert_eq!(id_text(json!("a-1")), json!("a-1"));
+        assert_eq!(id_text(Value::Null), Value::Null);
+    }
+
+    #[test]
+    fn each_makes_one_object_per_item_and_keeps_an_absent_list_absent() {
+        let make = |item: &Value| object([("uuid", item.clone())]);
+        assert_eq!(
+            each(&json!(["{a}", "{b}"]), make),
+            json!([{"uuid": "{a}"}, {"uuid": "{b}"}])
+        );
+        assert_eq!(each(&Value::Null, make), Value::Null);
+        assert_eq!(each(&json!("{a}"), make), json!([{"uuid": "{a}"}]));
+    }
+
+    #[test]
+    fn a_required_parameter_built_from_no_argument_is_refused_naming_the_arguments() {
+        let refused = required_text("q", "artist, year", "  ".to_string());
+        let Err(ToolError::InvalidArguments(message)) = refused else {
+            panic!("a blank query is refused: {refused:?}");
+        };
+        assert_eq!(
+            message,
+            "Give at least one of artist, year: the API needs `q`, which is built from them."
+        );
+        assert_eq!(
+            required_text("q", "artist, year", "artist:Bach".to_string()).ok(),
+            Some("artist:Bach".to_string())
+        );
+        assert_eq!(unless_blank(String::new()), None);
+        assert_eq!(unless_blank("x".to_string()), Some("x".to_string()));
+    }
+
+    #[test]
+    fn numbers_booleans_and_null_are_the_same_as_their_text() {
+        assert!(same(&json!(true), &json!("true")));
+        assert!(same(&json!("false"), &json!(false)));
+        assert!(!same(&json!(true), &json!("false")));
+        assert!(!same(&json!(true), &json!("yes")));
+        assert!(same(&json!(3), &json!("3")));
+        assert!(same(&Value::Null, &json!("null")));
+        assert!(!same(&Value::Null, &json!("")));
+        assert!(!same(&json!("a"), &json!("A")));
+        assert!(same_text(&json!(" In Progress"), &json!("in progress")));
+        assert!(same_text(&json!(3), &json!("3")));
+    }
+
+    #[test]
+    fn a_path_through_a_list_takes_each_items_field_and_a_number_picks_one_item() {
+        let answer = json!({
+            "tracks": {"items": [
+                {"uri": "a", "artists": [{"name": "X"}, {"name": "Y"}]},
+                {"name": "no uri"},
+                {"uri": "c/d", "artists": []}
+            ]}
+        });
+        assert_eq!(value_at(&answer, "/tracks/items/uri"), json!(["a", "c/d"]));
+        assert_eq!(value_at(&answer, "/tracks/items/0/uri"), json!("a"));
+        assert_eq!(value_at(&answer, "/tracks/items/5/uri"), Value::Null);
+        assert_eq!(
+            value_at(&answer, "/tracks/items/artists/name"),
+            json!([["X", "Y"], []])
+        );
+        assert_eq!(
+            value_at(&answer, "/tracks/items/0/artists/name"),
+            json!(["X", "Y"])
+        );
+        assert_eq!(value_at(&json!({"a/b": 1}), "/a~1b"), json!(1));
+        assert_eq!(value_at(&answer, ""), answer);
+        assert_eq!(value_at(&answer, "/nothing/here"), Value::Null);
+    }
+
+    #[test]
+    fn an_absent_argument_gives_a_template_no_value_and_a_list_one_per_item() {
+        assert!(template_values(&Value::Null).is_empty());
+        assert!(template_values(&json!("  ")).is_empty());
+        assert!(template_values(&json!([])).is_empty());
+        assert_eq!(template_values(&json!("open")), ["open"]);
+        assert_eq!(template_values(&json!(42)), ["42"]);
+        assert_eq!(template_values(&json!(["bug", "", "ui"])), ["bug", "ui"]);
+    }
+
+    #[test]
+    fn github_quoting_keeps_plain_values_quotes_the_rest_and_refuses_a_double_quote() {
+        let write = |value: &str, quoted: bool| Quote::Github.write("label", value, quoted);
+        assert_eq!(write("octocat", false).ok().as_deref(), Some("octocat"));
+        assert_eq!(
+            write("v1.2-rc/x@y#1+", false).ok().as_deref(),
+            Some("v1.2-rc/x@y#1+")
+        );
+        assert_eq!(
+            write("good first issue", false).ok().as_deref(),
+            Some("\"good first issue\"")
+        );
+        assert_eq!(write("a:b", false).ok().as_deref(), Some("\"a:b\""));
+        // Between the clause's own quotes a value goes in as it is.
+        assert_eq!(
+            write("good first issue", true).ok().as_deref(),
+            Some("good first issue")
+        );
+        let refused = text(write("say \"hi\"", true).expect_err("a double quote is refused"));
+        assert_eq!(
+            refused,
+            "Invalid argument `label`: \"say \\\"hi\\\"\" has a double quote, which this search cannot hold; leave it out."
+        );
+        assert!(Quote::Slack.write("in", "a\"b", false).is_err());
+    }
+
+    #[test]
+    fn jql_quoting_escapes_quotes_backslashes_and_controls_and_quotes_unquoted_values() {
+        assert_eq!(
+            Quote::Jql
+                .write("status", "In \"Review\"", true)
+                .ok()
+                .as_deref(),
+            Some("In \\\"Review\\\"")
+        );
+        assert_eq!(
+            Quote::Jql
+                .write("status", "it's a\\b\n", false)
+                .ok()
+                .as_deref(),
+            Some("\"it\\'s a\\\\b\\n\"")
+        );
+        assert_eq!(
+            Quote::None.write("q", "a \"b\"", false).ok().as_deref(),
+            Some("a \"b\"")
+        );
+    }
+
+    #[test]
+    fn a_step_answer_is_checked_only_where_later_steps_read_it_and_a_write_says_it_likely_happened()
+    {
+        static READ: Documented = Documented::new(
+            r#"{"type":"object","properties":{"data":{"type":"object","properties":{"completed":{"type":"boolean"}}}}}"#,
+        );
+        // Fields nobody reads may stray from the documentation.
+        let fits = serde_json::json!({"data": {"completed": true, "gid": 7}, "extra": null});
+        assert!(READ.check(&fits, 1, "getTask", false).is_ok());
+        let garbled = serde_json::json!({"data": {"completed": "yes"}});
+        let error = READ.check(&garbled, 1, "getTask", false).unwrap_err();
+        assert_eq!(
+            text(error),
+            "The API's answer to step 1 (getTask) does not have the shape the API documents (at /data/completed: \"yes\" is not of type \"boolean\"), so the server stopped there. Calling again will likely fail the same way; tell the user the API may have changed."
+        );
+        let error = READ
+            .check(&Value::String("<html>".into()), 2, "createTask", true)
+            .unwrap_err();
+        assert_eq!(
+            text(error),
+            "The API accepted step 2 (createTask), but its answer does not have the shape the API documents (the answer: text, not JSON: \"<html>\"), so the server stopped there. The change was most likely made: do not call again; tell the user to check it, and that the API may have changed."
+        );
+    }
+
+    #[test]
+    fn check_range_accepts_the_bounds_and_words_the_error() {
+        assert!(check_range("limit", 1, 1, 50).is_ok());
+        assert!(check_range("limit", 50, 1, 50).is_ok());
+        let error = check_range("limit", 80, 1, 50).expect_err("80 is out of range");
+        assert_eq!(
+            text(error),
+            "Invalid argument `limit`: 80 is out of range; use a value from 1 to 50."
+        );
+        assert!(check_range("limit", 0, 1, 50).is_err());
+    }
+
+    #[test]
+    fn check_length_counts_characters_and_words_the_error() {
+        assert!(check_length("title", &"é".repeat(200), 200).is_ok());
+        let error = check_length("title", &"x".repeat(230), 200).expect_err("too long");
+        assert_eq!(
+            text(error),
+            "Invalid argument `title`: 230 characters is too long; use at most 200."
+        );
+    }
+
+    #[test]
+    fn find_one_takes_the_only_match_and_describes_several_by_the_fields_that_differ() {
+        let answer = json!({"items": [
+            {"id": 1, "name": "Done", "team": "web"},
+            {"id": 2, "name": "Start", "team": "web"},
+            {"id": 3, "name": "DONE ", "team": "api"},
+            {"id": 2, "name": "Start", "team": "web"},
+        ]});
+        let start = json!("start");
+        assert_eq!(
+            find_one(&answer, "/items", &[("/name", &start)]),
+            Ok(Some(json!({"id": 2, "name": "Start", "team": "web"})))
+        );
+        let done = json!("done");
+        assert_eq!(
+            find_one(&answer, "/items", &[("/name", &done)]),
+            Err("id 1, name Done, team web; id 3, name DONE , team api".to_string())
+        );
+        let web = json!("web");
+        assert_eq!(
+            find_one(&answer, "/items", &[("/name", &done), ("/team", &web)]),
+            Ok(Some(json!({"id": 1, "name": "Done", "team": "web"})))
+        );
+        let close = json!("close");
+        assert_eq!(find_one(&answer, "/items", &[("/name", &close)]), Ok(None));
+        assert_eq!(
+            find_one(&json!({}), "/items", &[("/name", &close)]),
+            Ok(None)
+        );
+    }
+
+    #[test]
+    fn find_one_and_item_values_read_paths_through_lists_as_check_does() {
+        let answer = json!({"page": {"boards": [
+            {"id": 1, "name": "Todo", "tags": [{"name": "web"}]},
+            {"id": 2, "name": "Doing", "tags": [{"name": "api"}, {"name": "web"}]},
+        ]}});
+        let doing = json!("doing");
+        assert_eq!(
+            find_one(&answer, "/page/boards", &[("/name", &doing)])
+                .map(|found| found.map(|item| item["id"].clone())),
+            Ok(Some(json!(2)))
+        );
+        // A field read through a list (`tags.name`: every tag's name) holds when one of its
+        // values does.
+        let api = json!("API");
+        assert_eq!(
+            find_one(&answer, "/page/boards", &[("/tags/name", &api)])
+                .map(|found| found.map(|item| item["id"].clone())),
+            Ok(Some(json!(2)))
+        );
+        let web = json!("web");
+        assert!(find_one(&answer, "/page/boards", &[("/tags/name", &web)]).is_err());
+        assert_eq!(item_values(&answer, "/page/boards", "/name"), "Todo, Doing");
+        assert_eq!(item_values(&answer, "/page/none", "/name"), "none");
+        let twice = json!({"transitions": [{"to": "Done"}, {"to": "Done"}, {"to": "Open"}]});
+        assert_eq!(item_values(&twice, "/transitions", "/to"), "Done, Open");
+    }
+}

@@ -99,3 +99,50 @@ pub(crate) fn parse_seconds(text: &str) -> Result<Duration, String> {
         .map(Duration::from_secs_f64)
         .ok_or_else(|| format!("{text:?} is not a number of seconds from 0.001 to 86400"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, clap::Parser)]
+    struct Cli {
+        #[command(flatten)]
+        upstream: UpstreamOptions,
+    }
+
+    #[test]
+    fn the_upstream_defaults_are_those_of_an_empty_command_line() {
+        use clap::Parser;
+        assert_eq!(
+            Cli::parse_from(["server"]).upstream,
+            UpstreamOptions::default()
+        );
+    }
+
+    #[test]
+    fn every_upstream_option_is_also_read_from_the_environment() {
+        use clap::{CommandFactory, FromArgMatches};
+        let command = UpstreamOptions::read_env(Cli::command(), "RUNTIME_TEST");
+        let variables: Vec<String> = command
+            .get_arguments()
+            .filter_map(|arg| arg.get_env().map(|env| env.to_string_lossy().into_owned()))
+            .collect();
+        assert_eq!(
+            variables,
+            [
+                "RUNTIME_TEST_API_CONNECT_TIMEOUT",
+                "RUNTIME_TEST_API_TIMEOUT",
+                "RUNTIME_TEST_API_MAX_RESPONSE_BYTES",
+                "RUNTIME_TEST_API_RETRIES",
+                "RUNTIME_TEST_API_MAX_RETRY_WAIT",
+                "RUNTIME_TEST_API_MAX_PAGES",
+            ]
+        );
+        let matches = command
+            .try_get_matches_from(["server", "--api-timeout", "0.5"])
+            .expect("parses");
+        let options = Cli::from_arg_matches(&matches).expect("valid").upstream;
+        assert_eq!(options.api_timeout, Duration::from_millis(500));
+        assert!(parse_seconds("0").is_err() && parse_seconds("soon").is_err());
+    }
+}
