@@ -5,12 +5,13 @@
 //! Everything a test expects is worked out here, from the plan: the arguments from each input
 //! schema (examples, allowed values, defaults, formats), the stand-in's answers from each
 //! response schema, and the exact requests a tool sends in order (method, path, query, the
-//! headers its parameters set, body) — for a one-to-one tool its operation's; for a curated tool
-//! the lists of the resolvers it uses, its call or each step of its workflow (the answers made to
-//! hold what the later steps look for), and the lists whose names its result shows. Each test
-//! also checks the result against the tool's `outputSchema`; each resolver that lists is shown
-//! to find a listed value and to name a missing one; each curated tool refuses a wrong argument
-//! before any request.
+//! headers its parameters set, body; a multipart body part by part) — for a one-to-one tool its
+//! operation's; for a curated tool the lists (within their scopes) or lookups of the resolvers it
+//! uses, its call or each step of its workflow with any template's text written out (the answers
+//! made to hold what the later steps look for), and the lists whose names its result shows.
+//! Each test also checks the result against the tool's `outputSchema`; each resolver that lists
+//! is shown to find a listed value and to name a missing one; each curated tool refuses a wrong
+//! argument before any request.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -18,8 +19,7 @@ use serde_json::{Map, Value, json};
 
 use super::syntax::{ident, raw_string, tool_modules};
 use crate::api::{BodyKind, Location};
-use crate::curate::model::PagingStyle;
-use crate::curate::model::QuoteRule;
+use crate::curate::model::{PagingStyle, QuoteRule};
 use crate::plan::curated::{
     CuratedBody, CuratedTool, PagingPlan, ParamKind, ResolverSource, ScopeValue, StepPlan,
     TemplatePart, TemplatePlan, ToolParam, ValueRef,
@@ -1975,12 +1975,32 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
 fn resolver_test(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<TokenStream> {
     let resolver = &plan.resolvers[index];
     let (name, id) = resolvable(plan, index, answers)?;
-    // A scoped resolver is shown by the tools that give it a scope.
-    if !resolver.scope.is_empty() {
-        return None;
+    // A scoped resolver lists within a scope of example values (one that searches for the value
+    // is shown by the tools that use it).
+    let mut scope = Vec::new();
+    for (api_name, value) in &resolver.scope {
+        let value = match value {
+            ScopeValue::Param(param) => json!(format!("sample-{}", param.replace('_', "-"))),
+            ScopeValue::Literal(value) => value.clone(),
+            ScopeValue::Searched => return None,
+        };
+        scope.push((api_name.clone(), value));
     }
-    let list = resolver_list(plan, index, &[]).filter(|list| list.exact)?;
+    let list = resolver_list(plan, index, &scope).filter(|list| list.exact)?;
     let line = raw_string(&list.line);
+    let (scope_decl, scope_arg) = if resolver.scope.is_empty() {
+        (quote! {}, quote! {})
+    } else {
+        let scope: Map<String, Value> = scope.into_iter().collect();
+        let scope = raw_string(&Value::Object(scope).to_string());
+        (
+            quote! {
+                let scope: serde_json::Map<String, Value> =
+                    serde_json::from_str(#scope).expect("the scope is a JSON object");
+            },
+            quote! { &scope, },
+        )
+    };
     let id = as_text(&id);
     let missing = format!("no-such-{}", resolver.ident.replace('_', "-"));
     let resolve = format_ident!("resolve_{}", resolver.ident);
@@ -1988,8 +2008,13 @@ fn resolver_test(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<Tok
         "the_{}_resolver_finds_a_listed_value_and_names_a_missing_one",
         resolver.ident
     );
+    let within_scope = if resolver.scope.is_empty() {
+        ""
+    } else {
+        " (within a scope)"
+    };
     let doc = format!(
-        " The `{}` resolver lists `{}`, finds a {} there and says which are there for one that is not.",
+        " The `{}` resolver lists `{}`{within_scope}, finds a {} there and says which are there for one that is not.",
         resolver.name,
         plan.operations[match &resolver.source {
             ResolverSource::List { operation, .. } => *operation,
@@ -2004,9 +2029,10 @@ fn resolver_test(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<Tok
         async fn #test() {
             let api = StandIn::start().await;
             let client = api.client();
-            let found = within(client.#resolve(#name)).await;
+            #scope_decl
+            let found = within(client.#resolve(#scope_arg #name)).await;
             assert_eq!(found.expect("the value is in the list"), #id);
-            let error = within(client.#resolve(#missing)).await.expect_err("the value is not in the list");
+            let error = within(client.#resolve(#scope_arg #missing)).await.expect_err("the value is not in the list");
             assert_eq!(api.requests(), [#line, #line]);
             let message = error.to_string();
             assert!(message.contains(#missing) && message.contains(#name), "{message}");

@@ -342,3 +342,67 @@ async fn github_comment_on_issue_refuses_a_wrong_argument_before_calling_the_api
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
 }
+
+/// The `label` resolver lists `GET /repos/{owner}/{repo}/labels` (within a scope), finds a label there and says which are there for one that is not.
+#[tokio::test]
+async fn the_label_resolver_finds_a_listed_value_and_names_a_missing_one() {
+    let api = StandIn::start().await;
+    let client = api.client();
+    let scope: serde_json::Map<String, Value> =
+        serde_json::from_str(r#"{"owner":"sample-owner","repo":"sample-repo"}"#)
+            .expect("the scope is a JSON object");
+    let found = within(client.resolve_label(&scope, "bug")).await;
+    assert_eq!(found.expect("the value is in the list"), "bug");
+    let error = within(client.resolve_label(&scope, "no-such-label"))
+        .await
+        .expect_err("the value is not in the list");
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /repos/sample-owner/sample-repo/labels?per_page=100&page=1"#,
+            r#"GET /repos/sample-owner/sample-repo/labels?per_page=100&page=1"#
+        ]
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("no-such-label") && message.contains("bug"),
+        "{message}"
+    );
+    let stand_in::ToolError::NotFound(missing) = error else {
+        panic!("not a not-found error: {message}");
+    };
+    assert_eq!(missing.values, ["no-such-label"]);
+    assert_eq!(missing.available, ["bug"]);
+}
+
+/// The `assignee` resolver lists `GET /repos/{owner}/{repo}/assignees` (within a scope), finds a assignee login there and says which are there for one that is not.
+#[tokio::test]
+async fn the_assignee_resolver_finds_a_listed_value_and_names_a_missing_one() {
+    let api = StandIn::start().await;
+    let client = api.client();
+    let scope: serde_json::Map<String, Value> =
+        serde_json::from_str(r#"{"owner":"sample-owner","repo":"sample-repo"}"#)
+            .expect("the scope is a JSON object");
+    let found = within(client.resolve_assignee(&scope, "octocat")).await;
+    assert_eq!(found.expect("the value is in the list"), "octocat");
+    let error = within(client.resolve_assignee(&scope, "no-such-assignee"))
+        .await
+        .expect_err("the value is not in the list");
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /repos/sample-owner/sample-repo/assignees?per_page=100&page=1"#,
+            r#"GET /repos/sample-owner/sample-repo/assignees?per_page=100&page=1"#
+        ]
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("no-such-assignee") && message.contains("octocat"),
+        "{message}"
+    );
+    let stand_in::ToolError::NotFound(missing) = error else {
+        panic!("not a not-found error: {message}");
+    };
+    assert_eq!(missing.values, ["no-such-assignee"]);
+    assert_eq!(missing.available, ["octocat"]);
+}
