@@ -5,12 +5,13 @@
 //! Everything a test expects is worked out here, from the plan: the arguments from each input
 //! schema (examples, allowed values, defaults, formats), the stand-in's answers from each
 //! response schema, and the exact requests a tool sends in order (method, path, query, the
-//! headers its parameters set, body) — for a one-to-one tool its operation's; for a curated tool
-//! the lists of the resolvers it uses, its call or each step of its workflow (the answers made to
-//! hold what the later steps look for), and the lists whose names its result shows. Each test
-//! also checks the result against the tool's `outputSchema`; each resolver that lists is shown
-//! to find a listed value and to name a missing one; each curated tool refuses a wrong argument
-//! before any request.
+//! headers its parameters set, body; a multipart body part by part) — for a one-to-one tool its
+//! operation's; for a curated tool the lists (within their scopes) or lookups of the resolvers it
+//! uses, its call or each step of its workflow with any template's text written out (the answers
+//! made to hold what the later steps look for), and the lists whose names its result shows.
+//! Each test also checks the result against the tool's `outputSchema`; each resolver that lists
+//! is shown to find a listed value and to name a missing one; each curated tool refuses a wrong
+//! argument before any request.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -18,9 +19,10 @@ use serde_json::{Map, Value, json};
 
 use super::syntax::{ident, raw_string, tool_modules};
 use crate::api::{BodyKind, Location};
-use crate::curate::model::PagingStyle;
+use crate::curate::model::{PagingStyle, QuoteRule};
 use crate::plan::curated::{
-    CuratedBody, CuratedTool, PagingPlan, ParamKind, ResolverSource, StepPlan, ValueRef,
+    CuratedBody, CuratedTool, PagingPlan, ParamKind, ResolverSource, ScopeValue, StepPlan,
+    TemplatePart, TemplatePlan, ToolParam, ValueRef,
 };
 use crate::plan::discovery::{DiscoveryPlan, DiscoveryTool};
 use crate::plan::{Action, Field, FieldTarget, FieldType, OperationPlan, Plan};
@@ -349,8 +351,15 @@ const RESERVED_HEADERS: &[&str] = &[
 
 /// The example value of a field: the input schema's example, first allowed value, default or
 /// format when its type fits, else one made from the field's type; a path segment's text is one
-/// the transport sends unchanged.
+/// the transport sends unchanged; a file of a multipart body is [`file_example`] (one, for a
+/// list of files).
 fn field_example(operation: &OperationPlan, field: &Field) -> Value {
+    if is_file(operation, field) {
+        return match field.ty {
+            FieldType::List(_) => json!([file_example()]),
+            _ => file_example(),
+        };
+    }
     let schema = operation
         .input_schema
         .pointer(&format!(
@@ -369,6 +378,57 @@ fn field_example(operation: &OperationPlan, field: &Field) -> Value {
     value
 }
 
+/// The text of the file the tests upload, and its base64, as a file argument gives it.
+const FILE_CONTENT: (&str, &str) = ("sample", "c2FtcGxl");
+
+/// A file argument: [`FILE_CONTENT`] as `sample.txt`, plain text.
+fn file_example() -> Value {
+    json!({
+        "content_base64": FILE_CONTENT.1,
+        "filename": "sample.txt",
+        "content_type": "text/plain",
+    })
+}
+
+/// Is `field` a file of `operation`'s multipart body?
+fn is_file(operation: &OperationPlan, field: &Field) -> bool {
+    field.target == FieldTarget::BodyProperty
+        && operation.body.as_ref().is_some_and(|body| {
+            body.kind == BodyKind::Multipart && body.files.contains(&field.api_name)
+        })
+}
+
+/// The parts of a multipart body as the stand-in records them, from the body's fields by API
+/// name (`files`: those that are files): one per text (one per item of a list), `name` and
+/// `content`; one per file, with its `filename` and `content_type` too. `None` for a file other
+/// than [`file_example`].
+fn multipart_parts(fields: &Map<String, Value>, files: &[String]) -> Option<Value> {
+    let mut parts = Vec::new();
+    for (name, value) in fields {
+        let values = match value {
+            Value::Array(items) => items.clone(),
+            Value::Null => Vec::new(),
+            other => vec![other.clone()],
+        };
+        for value in values {
+            if files.contains(name) {
+                if value != file_example() {
+                    return None;
+                }
+                parts.push(json!({
+                    "name": name,
+                    "filename": "sample.txt",
+                    "content_type": "text/plain",
+                    "content": FILE_CONTENT.0,
+                }));
+            } else {
+                parts.push(json!({ "name": name, "content": as_text(&value) }));
+            }
+        }
+    }
+    Some(Value::Array(parts))
+}
+
 /// Whether two values are of the same JSON kind (a string and a string, a list and a list).
 fn same_kind(a: &Value, b: &Value) -> bool {
     std::mem::discriminant(a) == std::mem::discriminant(b)
@@ -379,11 +439,12 @@ fn same_kind(a: &Value, b: &Value) -> bool {
 }
 
 /// One request as the stand-in records it: `METHOD /path?query`, then `[name: value]` for each
-/// header a parameter sets, then the body (JSON compact, anything else as text).
+/// header a parameter sets, then the body (JSON compact; a multipart body `multipart` and its
+/// parts; anything else as text).
 #[derive(Debug, PartialEq)]
 struct Expected {
-    /// The whole line, or only its start when the body cannot be written out (multipart, or a
-    /// text body).
+    /// The whole line, or only its start when the body cannot be written out (a file the test
+    /// did not give).
     line: String,
     exact: bool,
 }
@@ -466,6 +527,7 @@ fn request_line(operation: &OperationPlan, values: &[(&Field, Value)]) -> Option
     }
     let mut complete = true;
     if let Some(plan) = &operation.body {
+        let properties = whole.is_none();
         let sent = match whole {
             Some(value) => Some(Value::clone(&value)),
             // The client sends the object of body properties even when none is filled.
@@ -481,6 +543,39 @@ fn request_line(operation: &OperationPlan, values: &[(&Field, Value)]) -> Option
         match (&plan.kind, sent) {
             (_, None) => {}
             (BodyKind::Json, Some(sent)) => line.push_str(&format!(" {sent}")),
+            // The properties of a text body go out as JSON.
+            (BodyKind::Text, Some(sent)) if properties => line.push_str(&format!(" {sent}")),
+            // A whole text body is the text of a string, the JSON of a JSON value; the stand-in
+            // writes text that reads as JSON compact.
+            (BodyKind::Text, Some(sent)) => {
+                let whole = operation
+                    .fields
+                    .iter()
+                    .find(|f| f.target == FieldTarget::WholeBody)
+                    .map(|f| &f.ty);
+                let text = match (whole, &sent) {
+                    (Some(FieldType::String), Value::String(text)) => Some(text.clone()),
+                    (Some(FieldType::Json), _) => Some(sent.to_string()),
+                    _ => None,
+                };
+                match text {
+                    Some(text) => {
+                        let text = serde_json::from_str::<Value>(&text)
+                            .map_or(text, |json| json.to_string());
+                        if !text.is_empty() {
+                            line.push_str(&format!(" {text}"));
+                        }
+                    }
+                    None => complete = false,
+                }
+            }
+            (BodyKind::Multipart, Some(Value::Object(fields))) => {
+                let files: &[String] = if properties { &plan.files } else { &[] };
+                match multipart_parts(&fields, files) {
+                    Some(parts) => line.push_str(&format!(" multipart {parts}")),
+                    None => complete = false,
+                }
+            }
             (BodyKind::Form, Some(Value::Object(fields))) => {
                 let fields: Vec<String> = fields
                     .iter()
@@ -597,7 +692,7 @@ fn walked_lists(plan: &Plan) -> Vec<(usize, &PagingPlan)> {
 /// The page-walk values of a list's first page, by property: the position (page 1, offset 0; a
 /// cursor or link walk starts without one) and the size (`limit`, within the page maximum).
 /// `None` for a walk the stand-in's one page would not end (a page size the API picks, or a
-/// cursor in the last item).
+/// cursor in the last item with nothing that says the list ends there).
 fn first_page(paging: &PagingPlan, limit: Option<i64>) -> Option<Vec<(String, Value)>> {
     let size = limit.map_or(paging.max_page_size, |limit| {
         limit.clamp(1, paging.max_page_size.max(1))
@@ -612,7 +707,7 @@ fn first_page(paging: &PagingPlan, limit: Option<i64>) -> Option<Vec<(String, Va
         || paging.total.is_some()
         || paging.has_more.is_some()
         || matches!(paging.style, PagingStyle::Cursor | PagingStyle::Link);
-    if !ends || paging.last_item_cursor.is_some() {
+    if !ends || (paging.last_item_cursor.is_some() && paging.has_more.is_none()) {
         return None;
     }
     if let Some(name) = &paging.size_param {
@@ -646,8 +741,10 @@ fn list_request(
 /// One call of a curated tool with example arguments: the arguments, and the requests it sends
 /// in order (the lists of the resolvers it uses, the call or each step's call, the lists of the
 /// resolvers whose names its result shows). The stand-in's answers are made to hold what the
-/// steps look for (the item a `find` picks). `None` for what the test cannot yet write out: a
-/// resolver looked up one value at a time or scoped, a template, a list of values resolved.
+/// steps look for (the item a `find` picks). A resolved value is looked up or found in its
+/// resolver's list (asked for once per scope), a list of resolved values has one, and a template
+/// is written out as the runtime writes it. `None` for what the test cannot follow: a request
+/// whose path carries text the transport encodes, a page walk the stand-in's page would not end.
 fn curated_case(
     plan: &Plan,
     tool: &crate::plan::Tool,
@@ -705,9 +802,43 @@ fn curated_case(
             }
         }
     }
-    let mut limit = None;
-    let workflow = matches!(curated.body, CuratedBody::Steps(_));
-    for (index, param) in curated.params.iter().enumerate() {
+    // Only the parameters the tool computes are given a value the API sees (a one-call tool's
+    // that fill the operation's or a fixed value, a workflow's all), in the order the generated
+    // code computes them: each after those its resolver's scope reads.
+    let used: Vec<usize> = match &curated.body {
+        CuratedBody::Call { fixed, .. } => {
+            let mut used: Vec<usize> = (0..curated.params.len())
+                .filter(|index| curated.params[*index].target.is_some())
+                .collect();
+            for (_, value) in fixed {
+                for param in value_params(value) {
+                    if !used.contains(&param) {
+                        used.push(param);
+                    }
+                }
+            }
+            used.sort_unstable();
+            used
+        }
+        CuratedBody::Steps(_) => (0..curated.params.len()).collect(),
+    };
+    run.inputs = vec![None; curated.params.len()];
+    // The test leaves the limit at its default.
+    let limit = curated.params.iter().find_map(|param| match param.kind {
+        ParamKind::Limit { .. } => param.default.as_ref().and_then(Value::as_i64),
+        _ => None,
+    });
+    let order = computation_order(plan, &curated.params, &used);
+    for &index in &order {
+        let param = &curated.params[index];
+        // A resolved value's id as the parameter sends it: a number where the API wants one.
+        let integer = match (&param.target, &param.kind) {
+            (Some(target), _) => target.integer,
+            (None, ParamKind::Resolve(resolver) | ParamKind::ResolveList(resolver)) => {
+                plan.resolvers[*resolver].id_integer
+            }
+            (None, _) => false,
+        };
         let value = match &param.kind {
             ParamKind::Plain(_) if resolved.iter().any(|(input, _)| *input == index) => {
                 let (_, resolver) = resolved.iter().find(|(input, _)| *input == index)?;
@@ -727,6 +858,19 @@ fn curated_case(
                     Some(value) if same_kind(&value, &fallback) => value,
                     _ => fallback,
                 };
+                // Texts of no example of their own differ by parameter, so that a value sent in
+                // another's place shows.
+                let free = schema.is_some_and(|schema| {
+                    ["maxLength", "pattern", "format", "enum", "const"]
+                        .iter()
+                        .all(|key| schema.get(key).is_none())
+                });
+                let value = match value {
+                    Value::String(text) if text == "sample" && free => {
+                        json!(format!("sample-{}", param.name.replace('_', "-")))
+                    }
+                    value => value,
+                };
                 Some((value.clone(), value))
             }
             // The last variant: a default is most often the first.
@@ -735,31 +879,34 @@ fn curated_case(
                 Some((json!(variant.name), variant.code.clone()))
             }
             ParamKind::Resolve(resolver) => {
-                let (name, id) = resolvable(plan, *resolver, run.answers)?;
-                run.list(*resolver)?;
-                let integer = param.target.as_ref().is_some_and(|t| t.integer);
-                let id = match (&id, integer) {
-                    (Value::String(text), true) => json!(text.parse::<i64>().ok()?),
-                    (Value::Number(n), false) => json!(n.to_string()),
-                    _ => id,
-                };
-                Some((json!(name), id))
+                let (name, id) = run.resolve(*resolver, &curated.params, None)?;
+                Some((json!(name), id_as_sent(id, integer)?))
             }
-            ParamKind::ResolveList(_) => return None,
-            ParamKind::Limit { .. } => {
-                limit = param.default.as_ref().and_then(Value::as_i64);
+            // One value: the list the resolver fetches for it, or its lookup.
+            ParamKind::ResolveList(resolver) => {
+                let (name, id) = run.resolve(*resolver, &curated.params, None)?;
+                Some((json!([name]), json!([id_as_sent(id, integer)?])))
+            }
+            // The format is left at its default, which the steps may compare.
+            ParamKind::ResponseFormat => {
+                run.inputs[index] = Some(param.default.clone().unwrap_or(json!("concise")));
                 None
             }
-            ParamKind::ResponseFormat => None,
+            ParamKind::Limit { .. } => None,
         };
-        match value {
-            Some((argument, api)) if workflow || param.target.is_some() => {
-                run.arguments.insert(param.name.clone(), argument);
-                run.inputs.push(Some(api));
-            }
-            Some(_) if param.required => return None,
-            _ => run.inputs.push(None),
+        if let Some((argument, api)) = value {
+            run.arguments.insert(param.name.clone(), argument);
+            run.inputs[index] = Some(api);
         }
+    }
+    // A required parameter the tool does not compute is one the test cannot follow.
+    if curated
+        .params
+        .iter()
+        .enumerate()
+        .any(|(index, param)| param.required && !order.contains(&index))
+    {
+        return None;
     }
     match &curated.body {
         CuratedBody::Call {
@@ -788,7 +935,7 @@ fn curated_case(
         }
     }
     for index in &curated.results.lookups {
-        run.list(*index)?;
+        run.list(*index, Vec::new())?;
     }
     Some((Value::Object(run.arguments), run.requests))
 }
@@ -801,23 +948,67 @@ struct Run<'p, 'a> {
     /// Each parameter's value as the API takes it, when the test gives one.
     inputs: Vec<Option<Value>>,
     requests: Vec<Expected>,
-    /// The resolvers whose lists were asked for already (a resolver caches its list).
-    listed: Vec<usize>,
+    /// The resolvers whose lists were asked for already, each with its scope (a resolver
+    /// caches its list, one per scope).
+    listed: Vec<(usize, Vec<(String, Value)>)>,
     /// What each step's variable holds, with the operation it answers when it is an answer.
     vars: Vec<(String, Value, Option<usize>)>,
 }
 
 impl Run<'_, '_> {
-    /// The list of the resolver `index` is asked for, unless it was already.
-    fn list(&mut self, index: usize) -> Option<()> {
-        if !self.listed.contains(&index) {
-            self.listed.push(index);
-            self.requests.push(resolver_list(self.plan, index)?);
+    /// The list of the resolver `index` within `scope` is asked for, unless it was already.
+    fn list(&mut self, index: usize, scope: Vec<(String, Value)>) -> Option<()> {
+        let listed = (index, scope);
+        if !self.listed.contains(&listed) {
+            self.requests
+                .push(resolver_list(self.plan, index, &listed.1)?);
+            self.listed.push(listed);
         }
         Some(())
     }
 
-    /// `operation` is called with `args` by API name (an absent value sends nothing).
+    /// A value the resolver `index` finds, and its id, with the request that finds it: its list
+    /// within the scope (asked for once) or its lookup. The scope's values are the tool's
+    /// parameters' (`params`) or, in a step, `given` (by API name).
+    fn resolve(
+        &mut self,
+        index: usize,
+        params: &[ToolParam],
+        given: Option<&[(String, ValueRef)]>,
+    ) -> Option<(String, Value)> {
+        let resolver = &self.plan.resolvers[index];
+        let (name, id) = resolvable(self.plan, index, self.answers)?;
+        let mut scope = Vec::new();
+        for (api_name, value) in &resolver.scope {
+            let value = match (value, given) {
+                (ScopeValue::Searched, _) => json!(name),
+                (_, Some(given)) => {
+                    let (_, value) = given.iter().find(|(name, _)| name == api_name)?;
+                    self.value(value, None)??
+                }
+                (ScopeValue::Param(param), None) => {
+                    let param = params.iter().position(|p| p.name == *param)?;
+                    self.inputs.get(param)?.clone()?
+                }
+                (ScopeValue::Literal(value), None) => value.clone(),
+            };
+            scope.push((api_name.clone(), value));
+        }
+        match &resolver.source {
+            ResolverSource::List { .. } => self.list(index, scope)?,
+            ResolverSource::Lookup { operation, param } => {
+                scope.push((param.clone(), json!(name)));
+                let operation = &self.plan.operations[*operation];
+                let values = scope_values(operation, &scope)?;
+                self.requests
+                    .push(list_request(operation, None, None, &values)?);
+            }
+        }
+        Some((name, id))
+    }
+
+    /// `operation` is called with `args` by property (or API name; an absent value sends
+    /// nothing).
     fn call(
         &mut self,
         operation: usize,
@@ -831,7 +1022,11 @@ impl Run<'_, '_> {
             let Some(value) = self.value(value, None)? else {
                 continue;
             };
-            let field = plan.fields.iter().find(|f| f.api_name == *name)?;
+            let field = plan
+                .fields
+                .iter()
+                .find(|f| f.property == *name)
+                .or_else(|| plan.fields.iter().find(|f| f.api_name == *name))?;
             values.push((field.property.clone(), value));
         }
         self.requests
@@ -851,7 +1046,10 @@ impl Run<'_, '_> {
                 ..
             } => {
                 let runs = match when {
-                    Some(when) => self.value(&when.0, None)? == self.value(&when.1, None)?,
+                    Some(when) => same_text(
+                        self.value(&when.0, None)?.as_ref(),
+                        self.value(&when.1, None)?.as_ref(),
+                    ),
                     None => true,
                 };
                 let answer = if runs {
@@ -864,7 +1062,23 @@ impl Run<'_, '_> {
                 Some(true)
             }
             StepPlan::StopIf { left, right, .. } => {
-                Some(self.value(left, None)? != self.value(right, None)?)
+                let right = self.value(right, None)?;
+                // A flag of an answer that would stop the workflow is turned, so that the test
+                // follows it to the end.
+                if let ValueRef::Step { var, pointer } = left
+                    && let Some(Value::Bool(flag)) = self.value(left, None)?
+                    && same_text(Some(&json!(flag)), right.as_ref())
+                {
+                    let (_, answer, operation) =
+                        self.vars.iter_mut().rev().find(|(name, ..)| name == var)?;
+                    for answer in [Some(answer), operation.map(|o| &mut self.answers[o])]
+                        .into_iter()
+                        .flatten()
+                    {
+                        *answer.pointer_mut(pointer)? = json!(!flag);
+                    }
+                }
+                Some(!same_text(self.value(left, None)?.as_ref(), right.as_ref()))
             }
             StepPlan::Find {
                 var,
@@ -906,15 +1120,13 @@ impl Run<'_, '_> {
                 value,
                 scope,
             } => {
-                if !scope.is_empty() {
-                    return None;
-                }
                 let name = as_text(&self.value(value, None)??);
-                let (listed, id) = resolvable(self.plan, *resolver, self.answers)?;
+                let (listed, _) = resolvable(self.plan, *resolver, self.answers)?;
                 if name != listed {
                     return None;
                 }
-                self.list(*resolver)?;
+                let (_, id) = self.resolve(*resolver, &[], Some(scope))?;
+                let id = id_as_sent(id, self.plan.resolvers[*resolver].id_integer)?;
                 self.vars.push((var.clone(), id, None));
                 Some(true)
             }
@@ -922,13 +1134,13 @@ impl Run<'_, '_> {
     }
 
     /// The value `value` stands for (`Some(None)`: absent), `item` the item of an `$each`.
-    /// `None` for a value the test cannot work out (a template).
+    /// `None` for a value the test cannot work out.
     fn value(&self, value: &ValueRef, item: Option<&Value>) -> Option<Option<Value>> {
         Some(match value {
             ValueRef::Input(index) => self.inputs.get(*index)?.clone(),
             ValueRef::Step { var, pointer } => {
                 let (_, answer, _) = self.vars.iter().rev().find(|(name, ..)| name == var)?;
-                answer.pointer(pointer).filter(|v| !v.is_null()).cloned()
+                Some(value_at(answer, pointer)).filter(|v| !v.is_null())
             }
             ValueRef::Literal(value) => Some(value.clone()),
             ValueRef::Object(fields) => {
@@ -947,7 +1159,7 @@ impl Run<'_, '_> {
                 }
                 Some(Value::Array(values))
             }
-            ValueRef::Template(_) => return None,
+            ValueRef::Template(template) => Some(json!(template_text(template, &self.inputs)?)),
             ValueRef::When { condition, value } => match self.value(condition, item)? {
                 Some(_) => self.value(value, item)?,
                 None => None,
@@ -974,21 +1186,43 @@ impl Run<'_, '_> {
     }
 }
 
-/// A value the resolver `index` finds in the stand-in's list, and the id it resolves to: the
-/// first item's (its `only` fields made to fit). `None` for a resolver that looks values up one
-/// at a time, is scoped, or whose item has no such value, or a value that is one of its aliases.
+/// A value the resolver `index` finds, and the id it resolves to: for a list (within any scope:
+/// the stand-in answers every scope alike), the first item's, its `only` fields made to fit; for
+/// a lookup, a name of the resolver's own and the id in the lookup's answer. `None` for an item
+/// that cannot hold such a value, or a value that is one of the resolver's aliases.
 fn resolvable(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<(String, Value)> {
     let resolver = &plan.resolvers[index];
-    let ResolverSource::List {
-        operation, items, ..
-    } = &resolver.source
-    else {
-        return None;
+    let alias = |name: &str| {
+        resolver
+            .aliases
+            .iter()
+            .any(|(word, _)| word.eq_ignore_ascii_case(name))
     };
-    if !resolver.scope.is_empty() {
-        return None;
-    }
-    let answer = &mut answers[*operation];
+    let (operation, items) = match &resolver.source {
+        ResolverSource::List {
+            operation, items, ..
+        } => (*operation, items),
+        ResolverSource::Lookup { operation, .. } => {
+            let answer = &mut answers[*operation];
+            if !answer.is_object() {
+                *answer = json!({});
+            }
+            if !matches!(
+                answer.pointer(&resolver.id_field),
+                Some(Value::String(_) | Value::Number(_))
+            ) {
+                put(
+                    answer,
+                    &resolver.id_field,
+                    json!(format!("{}-1", resolver.ident)),
+                )?;
+            }
+            let name = format!("sample-{}", resolver.ident.replace('_', "-"));
+            let id = answer.pointer(&resolver.id_field)?.clone();
+            return (!alias(&name)).then_some((name, id));
+        }
+    };
+    let answer = &mut answers[operation];
     if !answer
         .pointer(items)
         .and_then(|list| list.get(0))
@@ -1014,11 +1248,7 @@ fn resolvable(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<(Strin
     }
     let name = as_text(item.pointer(matched)?);
     let id = item.pointer(&resolver.id_field)?.clone();
-    let alias = resolver
-        .aliases
-        .iter()
-        .any(|(word, _)| word.eq_ignore_ascii_case(&name));
-    (!alias && !name.is_empty()).then_some((name, id))
+    (!alias(&name) && !name.is_empty()).then_some((name, id))
 }
 
 /// Sets the value at `pointer` in `document`, making the objects on the way; `None` where
@@ -1041,8 +1271,9 @@ fn put(document: &mut Value, pointer: &str, value: Value) -> Option<()> {
     Some(())
 }
 
-/// The request that lists every item of the resolver `index` (the first page of its walk).
-fn resolver_list(plan: &Plan, index: usize) -> Option<Expected> {
+/// The request that lists every item of the resolver `index` within `scope` (its list
+/// operation's arguments by API name; the first page of its walk).
+fn resolver_list(plan: &Plan, index: usize, scope: &[(String, Value)]) -> Option<Expected> {
     let resolver = &plan.resolvers[index];
     let ResolverSource::List {
         operation, paging, ..
@@ -1050,7 +1281,300 @@ fn resolver_list(plan: &Plan, index: usize) -> Option<Expected> {
     else {
         return None;
     };
-    list_request(&plan.operations[*operation], paging.as_deref(), None, &[])
+    let operation = &plan.operations[*operation];
+    let values = scope_values(operation, scope)?;
+    list_request(operation, paging.as_deref(), None, &values)
+}
+
+/// Scoping arguments by API name as `operation`'s values by property: text of digits becomes
+/// the number where the operation takes an integer, as the runtime sends it. `None` for a name
+/// the operation does not take.
+fn scope_values(
+    operation: &OperationPlan,
+    scope: &[(String, Value)],
+) -> Option<Vec<(String, Value)>> {
+    scope
+        .iter()
+        .map(|(name, value)| {
+            let field = operation
+                .fields
+                .iter()
+                .find(|f| f.property == *name)
+                .or_else(|| operation.fields.iter().find(|f| f.api_name == *name))?;
+            let value = match (&field.ty, value) {
+                // The runtime refuses text that is not a number there.
+                (FieldType::Integer { .. }, Value::String(text)) => {
+                    json!(text.parse::<i64>().ok()?)
+                }
+                _ => value.clone(),
+            };
+            Some((field.property.clone(), value))
+        })
+        .collect()
+}
+
+/// Makes the id a resolved parameter gives where another's resolver lists within it, and the
+/// list operation takes an integer there, text of digits in the stand-in's list (Jira's project
+/// ids: text in its answers, an integer `projectId` in its parameters).
+fn numeric_scoping_ids(plan: &Plan, params: &[ToolParam], answers: &mut [Value]) {
+    for param in params {
+        let (ParamKind::Resolve(index) | ParamKind::ResolveList(index)) = param.kind else {
+            continue;
+        };
+        let resolver = &plan.resolvers[index];
+        let operation = match &resolver.source {
+            ResolverSource::List { operation, .. } | ResolverSource::Lookup { operation, .. } => {
+                &plan.operations[*operation]
+            }
+        };
+        for (api_name, value) in &resolver.scope {
+            let ScopeValue::Param(name) = value else {
+                continue;
+            };
+            let integer = operation.fields.iter().any(|f| {
+                (f.property == *api_name || f.api_name == *api_name)
+                    && matches!(f.ty, FieldType::Integer { .. })
+            });
+            let scoping = params.iter().find(|p| p.name == *name).map(|p| &p.kind);
+            let Some(ParamKind::Resolve(scoping_index) | ParamKind::ResolveList(scoping_index)) =
+                scoping
+            else {
+                continue;
+            };
+            let scoping = &plan.resolvers[*scoping_index];
+            let ResolverSource::List {
+                operation, items, ..
+            } = &scoping.source
+            else {
+                continue;
+            };
+            // The item is made first (with any id), then its id made a number's text.
+            if !integer || resolvable(plan, *scoping_index, answers).is_none() {
+                continue;
+            }
+            if let Some(id) = answers[*operation]
+                .pointer_mut(items)
+                .and_then(|list| list.get_mut(0))
+                .and_then(|item| item.pointer_mut(&scoping.id_field))
+                && id.as_str().is_some_and(|text| text.parse::<i64>().is_err())
+            {
+                *id = json!("1");
+            }
+        }
+    }
+}
+
+/// The value at `pointer` in `value`, as the runtime reads it: through a list, a number picks an
+/// item and a name applies to every item (those without it left out); null where there is none.
+fn value_at(value: &Value, pointer: &str) -> Value {
+    fn walk(value: &Value, segments: &[String]) -> Value {
+        let Some((first, rest)) = segments.split_first() else {
+            return value.clone();
+        };
+        match value {
+            Value::Object(fields) => fields.get(first).map_or(Value::Null, |v| walk(v, rest)),
+            Value::Array(items) => match first.parse::<usize>() {
+                Ok(index) => items.get(index).map_or(Value::Null, |v| walk(v, rest)),
+                Err(_) => Value::Array(
+                    items
+                        .iter()
+                        .map(|item| walk(item, segments))
+                        .filter(|v| !v.is_null())
+                        .collect(),
+                ),
+            },
+            _ => Value::Null,
+        }
+    }
+    let Some(path) = pointer.strip_prefix('/') else {
+        return value.clone();
+    };
+    let segments: Vec<String> = path
+        .split('/')
+        .map(|segment| segment.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    walk(value, &segments)
+}
+
+/// Whether two values (absent: `None`) mean the same as a `when` or `stop_if` compares them:
+/// text ignoring case and surrounding spaces, a number or boolean as its text, absent as `null`.
+fn same_text(left: Option<&Value>, right: Option<&Value>) -> bool {
+    let text = |value: Option<&Value>| match value {
+        None | Some(Value::Null) => Some("null".to_string()),
+        Some(Value::String(text)) => Some(text.trim().to_lowercase()),
+        Some(Value::Number(number)) => Some(number.to_string()),
+        Some(Value::Bool(flag)) => Some(flag.to_string()),
+        Some(_) => None,
+    };
+    match (text(left), text(right)) {
+        (Some(left), Some(right)) => left == right,
+        _ => left == right,
+    }
+}
+
+/// A resolved id as a parameter sends it: a number where the API wants one (`None` for an id
+/// that is not one), else text.
+fn id_as_sent(id: Value, integer: bool) -> Option<Value> {
+    let text = match &id {
+        Value::String(text) => text.clone(),
+        Value::Number(number) => number.to_string(),
+        _ => return None,
+    };
+    if integer {
+        Some(json!(text.parse::<i64>().ok()?))
+    } else {
+        Some(json!(text))
+    }
+}
+
+/// The parameters (by index) a value reads: a template's, and those inside objects and lists.
+fn value_params(value: &ValueRef) -> Vec<usize> {
+    match value {
+        ValueRef::Template(template) => template.params(),
+        ValueRef::Input(index) => vec![*index],
+        ValueRef::Object(fields) => fields.iter().flat_map(|(_, v)| value_params(v)).collect(),
+        ValueRef::Array(items) => items.iter().flat_map(value_params).collect(),
+        ValueRef::Text(inner) => value_params(inner),
+        _ => Vec::new(),
+    }
+}
+
+/// The parameters `wanted` (by index), with the ones that scope their resolvers, in the order the
+/// generated code computes them: each after those its resolver lists within.
+fn computation_order(plan: &Plan, params: &[ToolParam], wanted: &[usize]) -> Vec<usize> {
+    fn visit(index: usize, plan: &Plan, params: &[ToolParam], order: &mut Vec<usize>) {
+        if order.contains(&index) {
+            return;
+        }
+        if let ParamKind::Resolve(resolver) | ParamKind::ResolveList(resolver) = &params[index].kind
+        {
+            for (_, value) in &plan.resolvers[*resolver].scope {
+                if let ScopeValue::Param(name) = value
+                    && let Some(scope) = params.iter().position(|p| p.name == *name)
+                    && scope != index
+                {
+                    visit(scope, plan, params, order);
+                }
+            }
+        }
+        order.push(index);
+    }
+    let mut order = Vec::new();
+    for index in wanted {
+        visit(*index, plan, params, &mut order);
+    }
+    order
+}
+
+/// The text `template` writes with the parameters' values as the API takes them (`inputs`), as
+/// the runtime writes it: each clause once per combination of its values (none for an absent
+/// one, one per item of a list), kept only when its switches are on, each value written by the
+/// quoting rule; the clauses joined. `None` for a value the rule refuses, or no text at all.
+fn template_text(template: &TemplatePlan, inputs: &[Option<Value>]) -> Option<String> {
+    let values = |param: usize| -> Vec<String> {
+        let text = |value: &Value| match value {
+            Value::Null => None,
+            Value::String(text) if text.trim().is_empty() => None,
+            Value::String(text) => Some(text.clone()),
+            other => Some(other.to_string()),
+        };
+        match inputs.get(param).cloned().flatten() {
+            Some(Value::Array(items)) => items.iter().filter_map(text).collect(),
+            Some(other) => text(&other).into_iter().collect(),
+            None => Vec::new(),
+        }
+    };
+    let mut clauses = Vec::new();
+    for clause in &template.clauses {
+        let on = clause
+            .switches
+            .iter()
+            .all(|param| inputs.get(*param).cloned().flatten() == Some(json!(true)));
+        if !on {
+            continue;
+        }
+        // Every combination of the clause's values, the first parameter's outermost.
+        let mut combinations: Vec<Vec<(usize, String)>> = vec![Vec::new()];
+        for param in &clause.params {
+            combinations = combinations
+                .into_iter()
+                .flat_map(|chosen| {
+                    values(*param).into_iter().map(move |value| {
+                        let mut chosen = chosen.clone();
+                        chosen.push((*param, value));
+                        chosen
+                    })
+                })
+                .collect();
+        }
+        for chosen in combinations {
+            let mut text = String::new();
+            for part in &clause.parts {
+                match part {
+                    TemplatePart::Text(literal) => text.push_str(literal),
+                    TemplatePart::Value {
+                        param,
+                        quoted,
+                        words,
+                    } => {
+                        let (_, value) = chosen.iter().find(|(p, _)| p == param)?;
+                        text.push_str(&quote_value(template.quote, value, *quoted, *words)?);
+                    }
+                }
+            }
+            clauses.push(text);
+        }
+    }
+    let text = clauses.join(&template.join);
+    (!text.is_empty()).then_some(text)
+}
+
+/// `value` as a template's quoting rule writes it (`quoted`: the clause puts quotes around it
+/// itself; `words`: written word by word); `None` for a value the rule refuses.
+fn quote_value(rule: QuoteRule, value: &str, quoted: bool, words: bool) -> Option<String> {
+    if words {
+        let words: Option<Vec<String>> = value
+            .split_whitespace()
+            .map(|word| quote_value(rule, word, false, false))
+            .collect();
+        return Some(words?.join(" "));
+    }
+    match rule {
+        QuoteRule::None => Some(value.to_string()),
+        QuoteRule::Github | QuoteRule::Slack => {
+            if value.contains('"') {
+                return None;
+            }
+            let plain = value
+                .chars()
+                .all(|c| c.is_alphanumeric() || "-_./@#+".contains(c));
+            Some(if quoted || plain {
+                value.to_string()
+            } else {
+                format!("\"{value}\"")
+            })
+        }
+        QuoteRule::Jql => {
+            let mut escaped = String::new();
+            for c in value.chars() {
+                match c {
+                    '\\' => escaped.push_str("\\\\"),
+                    '"' => escaped.push_str("\\\""),
+                    '\'' => escaped.push_str("\\'"),
+                    '\n' => escaped.push_str("\\n"),
+                    '\r' => escaped.push_str("\\r"),
+                    '\t' => escaped.push_str("\\t"),
+                    c if c.is_control() => escaped.push_str(&format!("\\u{:04x}", u32::from(c))),
+                    c => escaped.push(c),
+                }
+            }
+            Some(if quoted {
+                escaped
+            } else {
+                format!("\"{escaped}\"")
+            })
+        }
+    }
 }
 
 /// `tests/tools.rs` of the generated crate.
@@ -1061,6 +1585,12 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
     let mut checks_output = false;
     let mut checks_refusals = false;
     let mut answers = answers(plan);
+    // Before any test is worked out, since every test reads the same answers.
+    for tool in &plan.tools {
+        if let Action::Curated(curated) = &tool.action {
+            numeric_scoping_ids(plan, &curated.params, &mut answers);
+        }
+    }
     for (tool, module) in plan.tools.iter().zip(tool_modules(plan)) {
         let module_ident = ident(&module);
         match &tool.action {
@@ -1185,6 +1715,85 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
             quote! { (#operation, #answer) }
         });
     let headers = header_names(plan);
+    // A multipart body is recorded as its parts: its boundary is random.
+    let multipart = plan.operations.iter().any(|operation| {
+        operation
+            .body
+            .as_ref()
+            .is_some_and(|body| body.kind == BodyKind::Multipart)
+    });
+    let json_or_text = quote! {
+        match serde_json::from_slice::<Value>(&body) {
+            Ok(json) => json.to_string(),
+            Err(_) => String::from_utf8_lossy(&body).into_owned(),
+        }
+    };
+    let mut stand_in_doc = vec![
+        " The API on 127.0.0.1: it answers each operation with its example from",
+        " [`super::ANSWERS`] (404 for anything else) and records every request as",
+        " `METHOD /path?query`, then `[name: value]` for each header of",
+    ];
+    stand_in_doc.extend(if multipart {
+        &[
+            " [`super::HEADERS`] it has, then its body (JSON compact; a multipart body as",
+            " `multipart` and the list of its parts).",
+        ][..]
+    } else {
+        &[" [`super::HEADERS`] it has, then its body (JSON compact)."][..]
+    });
+    let (boundary, record_body, form_parts) = if multipart {
+        (
+            quote! {
+                let boundary = parts
+                    .headers
+                    .get(axum::http::header::CONTENT_TYPE)
+                    .and_then(|value| value.to_str().ok())
+                    .and_then(|value| value.strip_prefix("multipart/form-data; boundary="))
+                    .map(str::to_string);
+            },
+            quote! {
+                match boundary {
+                    Some(boundary) => format!("multipart {}", form_parts(&body, &boundary)),
+                    None => #json_or_text,
+                }
+            },
+            quote! {
+                /// The parts of a `multipart/form-data` body, in order: each one's `name`, its
+                /// `filename` and `content_type` when it says them, and its `content` as text.
+                fn form_parts(body: &[u8], boundary: &str) -> Value {
+                    let body = String::from_utf8_lossy(body);
+                    let parts = body
+                        .split(&format!("--{boundary}"))
+                        .skip(1)
+                        .filter(|part| !part.starts_with("--"))
+                        .map(|part| {
+                            let part = part.strip_prefix("\r\n").unwrap_or(part);
+                            let part = part.strip_suffix("\r\n").unwrap_or(part);
+                            let (head, content) = part.split_once("\r\n\r\n").unwrap_or((part, ""));
+                            let mut fields = serde_json::Map::new();
+                            for line in head.split("\r\n") {
+                                let (header, value) = line.split_once(':').unwrap_or((line, ""));
+                                if header.eq_ignore_ascii_case("content-disposition") {
+                                    for (key, field) in [("name", "name="), ("filename", "filename=")] {
+                                        if let Some(text) = value.split(';').find_map(|f| f.trim().strip_prefix(field)) {
+                                            fields.insert(key.to_string(), Value::from(text.trim_matches('"')));
+                                        }
+                                    }
+                                } else if header.eq_ignore_ascii_case("content-type") {
+                                    fields.insert("content_type".to_string(), Value::from(value.trim()));
+                                }
+                            }
+                            fields.insert("content".to_string(), Value::from(content));
+                            Value::Object(fields)
+                        })
+                        .collect();
+                    Value::Array(parts)
+                }
+            },
+        )
+    } else {
+        (quote! {}, json_or_text, quote! {})
+    };
     let tool_error = checks_refusals.then(|| quote! { pub use #lib::runtime::ToolError; });
     let assert_conforms = checks_output.then(|| {
         quote! {
@@ -1232,10 +1841,7 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
             use #lib::runtime::UpstreamOptions;
             use serde_json::Value;
 
-            /// The API on 127.0.0.1: it answers each operation with its example from
-            /// [`super::ANSWERS`] (404 for anything else) and records every request as
-            /// `METHOD /path?query`, then `[name: value]` for each header of
-            /// [`super::HEADERS`] it has, then its body (JSON compact).
+            #( #[doc = #stand_in_doc] )*
             pub struct StandIn {
                 url: String,
                 requests: Arc<Mutex<Vec<String>>>,
@@ -1300,16 +1906,16 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
                         line.push_str(&format!(" [{name}: {}]", value.to_str().unwrap_or("<not text>")));
                     }
                 }
+                #boundary
                 let body = axum::body::to_bytes(body, usize::MAX).await.unwrap_or_default();
                 if !body.is_empty() {
-                    let text = match serde_json::from_slice::<Value>(&body) {
-                        Ok(json) => json.to_string(),
-                        Err(_) => String::from_utf8_lossy(&body).into_owned(),
-                    };
+                    let text = #record_body;
                     line.push_str(&format!(" {text}"));
                 }
                 (line, answer)
             }
+
+            #form_parts
 
             /// Whether `METHOD /path` (a `{name}` part matching any text within a segment)
             /// names a request of `method` to `path`.
@@ -1369,8 +1975,32 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
 fn resolver_test(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<TokenStream> {
     let resolver = &plan.resolvers[index];
     let (name, id) = resolvable(plan, index, answers)?;
-    let list = resolver_list(plan, index).filter(|list| list.exact)?;
+    // A scoped resolver lists within a scope of example values (one that searches for the value
+    // is shown by the tools that use it).
+    let mut scope = Vec::new();
+    for (api_name, value) in &resolver.scope {
+        let value = match value {
+            ScopeValue::Param(param) => json!(format!("sample-{}", param.replace('_', "-"))),
+            ScopeValue::Literal(value) => value.clone(),
+            ScopeValue::Searched => return None,
+        };
+        scope.push((api_name.clone(), value));
+    }
+    let list = resolver_list(plan, index, &scope).filter(|list| list.exact)?;
     let line = raw_string(&list.line);
+    let (scope_decl, scope_arg) = if resolver.scope.is_empty() {
+        (quote! {}, quote! {})
+    } else {
+        let scope: Map<String, Value> = scope.into_iter().collect();
+        let scope = raw_string(&Value::Object(scope).to_string());
+        (
+            quote! {
+                let scope: serde_json::Map<String, Value> =
+                    serde_json::from_str(#scope).expect("the scope is a JSON object");
+            },
+            quote! { &scope, },
+        )
+    };
     let id = as_text(&id);
     let missing = format!("no-such-{}", resolver.ident.replace('_', "-"));
     let resolve = format_ident!("resolve_{}", resolver.ident);
@@ -1378,8 +2008,13 @@ fn resolver_test(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<Tok
         "the_{}_resolver_finds_a_listed_value_and_names_a_missing_one",
         resolver.ident
     );
+    let within_scope = if resolver.scope.is_empty() {
+        ""
+    } else {
+        " (within a scope)"
+    };
     let doc = format!(
-        " The `{}` resolver lists `{}`, finds a {} there and says which are there for one that is not.",
+        " The `{}` resolver lists `{}`{within_scope}, finds a {} there and says which are there for one that is not.",
         resolver.name,
         plan.operations[match &resolver.source {
             ResolverSource::List { operation, .. } => *operation,
@@ -1394,9 +2029,10 @@ fn resolver_test(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<Tok
         async fn #test() {
             let api = StandIn::start().await;
             let client = api.client();
-            let found = within(client.#resolve(#name)).await;
+            #scope_decl
+            let found = within(client.#resolve(#scope_arg #name)).await;
             assert_eq!(found.expect("the value is in the list"), #id);
-            let error = within(client.#resolve(#missing)).await.expect_err("the value is not in the list");
+            let error = within(client.#resolve(#scope_arg #missing)).await.expect_err("the value is not in the list");
             assert_eq!(api.requests(), [#line, #line]);
             let message = error.to_string();
             assert!(message.contains(#missing) && message.contains(#name), "{message}");
@@ -1511,6 +2147,7 @@ fn discovery_test(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::curated::ClausePlan;
 
     #[test]
     fn an_example_prefers_the_first_allowed_value_then_the_schemas_own_example() {
@@ -1578,6 +2215,148 @@ mod tests {
         assert_eq!(form_encoded("a b/c~d*-._"), "a+b%2Fc%7Ed*-._");
         assert_eq!(pairs("q", &json!(["x y", 2])), ["q=x+y", "q=2"]);
         assert!(pairs("q", &Value::Null).is_empty());
+    }
+
+    /// A template of GitHub's syntax over `owner`, `labels` (a list), `state` and `open` (a
+    /// switch), parameters 0 to 3.
+    fn search_template(quote: QuoteRule) -> TemplatePlan {
+        let value = |param: usize, quoted: bool| TemplatePart::Value {
+            param,
+            quoted,
+            words: false,
+        };
+        let clause =
+            |params: Vec<usize>, switches: Vec<usize>, parts: Vec<TemplatePart>| ClausePlan {
+                written: String::new(),
+                params,
+                switches,
+                parts,
+            };
+        let text = |text: &str| TemplatePart::Text(text.to_string());
+        TemplatePlan {
+            clauses: vec![
+                clause(vec![0], vec![], vec![text("repo:"), value(0, false)]),
+                clause(vec![], vec![], vec![text("is:issue")]),
+                clause(
+                    vec![1],
+                    vec![],
+                    vec![text("label:\""), value(1, true), text("\"")],
+                ),
+                clause(vec![2], vec![], vec![text("state:"), value(2, false)]),
+                clause(vec![], vec![3], vec![text("is:open")]),
+            ],
+            join: " ".to_string(),
+            quote,
+        }
+    }
+
+    #[test]
+    fn a_template_repeats_a_clause_per_item_drops_absent_ones_and_quotes_by_its_rule() {
+        let inputs = [
+            Some(json!("octo cat")),
+            Some(json!(["bug", "good first issue"])),
+            None,
+            Some(json!(true)),
+        ];
+        assert_eq!(
+            template_text(&search_template(QuoteRule::Github), &inputs).as_deref(),
+            Some(r#"repo:"octo cat" is:issue label:"bug" label:"good first issue" is:open"#)
+        );
+        // A switch that is off and a blank value drop their clauses.
+        let inputs = [
+            Some(json!("o")),
+            Some(json!(["  "])),
+            Some(json!("open")),
+            Some(json!(false)),
+        ];
+        assert_eq!(
+            template_text(&search_template(QuoteRule::Github), &inputs).as_deref(),
+            Some("repo:o is:issue state:open")
+        );
+        // JQL quotes every value and escapes it; a clause that quotes it itself gets it bare.
+        let inputs = [Some(json!("a\"b")), Some(json!(["it's"])), None, None];
+        assert_eq!(
+            template_text(&search_template(QuoteRule::Jql), &inputs).as_deref(),
+            Some(r#"repo:"a\"b" is:issue label:"it\'s""#)
+        );
+        // GitHub's syntax cannot hold a double quote: the runtime refuses it.
+        assert_eq!(
+            template_text(&search_template(QuoteRule::Github), &inputs),
+            None
+        );
+        assert_eq!(
+            quote_value(QuoteRule::Slack, "login fails is:open", false, true).as_deref(),
+            Some(r#"login fails "is:open""#)
+        );
+    }
+
+    /// The plan of an API whose two operations take a text body and a multipart body.
+    fn bodies_plan() -> Plan {
+        let spec = r#"
+openapi: 3.0.3
+info: { title: Bodies, version: '1' }
+paths:
+  /notes:
+    post:
+      operationId: addNote
+      requestBody:
+        required: true
+        content: { text/plain: { schema: { type: string } } }
+      responses: { '204': { description: ok } }
+  /documents:
+    post:
+      operationId: uploadDocument
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              required: [title, file]
+              properties:
+                title: { type: string, example: Q3 report }
+                file: { type: string, format: binary }
+      responses: { '204': { description: ok } }
+"#;
+        let api = crate::load::load_text(std::path::Path::new("openapi.yaml"), spec)
+            .expect("the spec loads");
+        crate::plan::plan(&api, &crate::plan::Options::default(), None).expect("the spec plans")
+    }
+
+    #[test]
+    fn text_and_multipart_bodies_are_expected_whole_a_multipart_one_as_its_parts() {
+        let plan = bodies_plan();
+        let operation = |id: &str| {
+            plan.operations
+                .iter()
+                .find(|operation| operation.api_id == id)
+                .expect("the operation is planned")
+        };
+        let (arguments, expected) = request_for(operation("addNote"));
+        assert_eq!(arguments, json!({"body": "sample"}));
+        assert_eq!(
+            expected,
+            Some(Expected {
+                line: "POST /notes sample".to_string(),
+                exact: true
+            })
+        );
+        let (arguments, expected) = request_for(operation("uploadDocument"));
+        assert_eq!(
+            arguments,
+            json!({"title": "Q3 report", "file": file_example()})
+        );
+        assert_eq!(
+            expected,
+            Some(Expected {
+                line: concat!(
+                    r#"POST /documents multipart [{"name":"title","content":"Q3 report"},"#,
+                    r#"{"name":"file","filename":"sample.txt","content_type":"text/plain","content":"sample"}]"#
+                )
+                .to_string(),
+                exact: true
+            })
+        );
     }
 
     #[test]

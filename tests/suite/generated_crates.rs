@@ -84,40 +84,44 @@ fn mutate(text: &str, after: &str, from: &str, to: &str) -> String {
     format!("{}{to}{}", &text[..at], &text[at + from.len()..])
 }
 
-/// A tool broken by hand in a generated crate (a wrong path segment in one, a body field dropped
-/// in another) makes the crate's own tests fail, naming each broken tool, while the tools left
-/// alone still pass: the tests check what the tools send, not only that they answer.
-#[test]
-fn a_generated_crates_own_tests_fail_for_a_tool_broken_by_hand() {
+/// One change made by hand to a generated file: in `file`, the first `from` after `after`
+/// becomes `to`.
+struct Mutation {
+    file: &'static str,
+    after: &'static str,
+    from: &'static str,
+    to: &'static str,
+}
+
+/// What `cargo test --test tools` printed for a copy of the committed example `example` with
+/// `mutations` made, and the tests that failed, in the order of the summary. The copy is built
+/// as the package `mutant` (its library keeps the name `library`, which the tests use), so that
+/// its build in the shared target directory does not overwrite the example's.
+fn mutant_tests(
+    example: &str,
+    library: &str,
+    mutant: &str,
+    mutations: &[Mutation],
+) -> (String, Vec<String>) {
     let copy = tempfile::tempdir().expect("a temporary folder");
-    let dir = copy.path().join("tracker-mirror");
-    copy_dir(&root().join("generated-examples/tracker-mirror"), &dir);
-    let client = dir.join("src/client.rs");
-    let text = std::fs::read_to_string(&client).expect("the client reads");
-    let text = mutate(
-        &text,
-        "pub async fn create_issue(",
-        r#""issues"]"#,
-        r#""issue"]"#,
-    );
-    let text = mutate(
-        &text,
-        "pub async fn transition_issue(",
-        "runtime::put(&mut body, \"transition_id\", &params.transition_id);",
-        "",
-    );
-    std::fs::write(&client, text).expect("the client writes");
-    // Another package name (the library's kept, which the tests use), so that its build in the
-    // shared target directory does not overwrite the example's, built at the same time.
+    let dir = copy.path().join(example);
+    copy_dir(&root().join("generated-examples").join(example), &dir);
+    for mutation in mutations {
+        let path = dir.join(mutation.file);
+        let text = std::fs::read_to_string(&path).expect("the file reads");
+        let text = mutate(&text, mutation.after, mutation.from, mutation.to);
+        std::fs::write(&path, text).expect("the file writes");
+    }
     let manifest = dir.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest).expect("the manifest reads");
-    assert!(text.contains("[lib]\n"), "{text}");
+    let package = format!("name = \"{}\"", library.replace('_', "-"));
+    assert!(
+        text.contains("[lib]\n") && text.contains(&package),
+        "{text}"
+    );
     let text = text
-        .replace(
-            r#"name = "tracker-mirror-mcp""#,
-            r#"name = "tracker-mirror-mutant""#,
-        )
-        .replace("[lib]\n", "[lib]\nname = \"tracker_mirror_mcp\"\n");
+        .replace(&package, &format!("name = \"{mutant}\""))
+        .replace("[lib]\n", &format!("[lib]\nname = \"{library}\"\n"));
     std::fs::write(&manifest, text).expect("the manifest writes");
 
     let _one_at_a_time = crate::support::generated_target_lock();
@@ -130,33 +134,106 @@ fn a_generated_crates_own_tests_fail_for_a_tool_broken_by_hand() {
         .env("RUST_BACKTRACE", "0")
         .output()
         .expect("cargo runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     assert!(
         !output.status.success(),
-        "the broken crate's tests pass:\n{stdout}"
+        "the broken crate's tests pass:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
     );
     // The summary lists the failed tests, one per line, after `failures:`.
-    let failed: Vec<&str> = stdout
+    let failed: Vec<String> = stdout
         .rsplit_once("failures:\n")
         .map(|(_, list)| {
             list.lines()
                 .map(str::trim)
-                .filter(|l| !l.is_empty())
+                .take_while(|line| !line.starts_with("test result"))
+                .filter(|line| !line.is_empty())
+                .map(str::to_string)
                 .collect()
         })
         .unwrap_or_default();
+    (stdout, failed)
+}
+
+/// A tool broken by hand in a generated crate (a wrong path segment in one, a body field dropped
+/// in another) makes the crate's own tests fail, naming each broken tool, while the tools left
+/// alone still pass: the tests check what the tools send, not only that they answer.
+#[test]
+fn a_generated_crates_own_tests_fail_for_a_tool_broken_by_hand() {
+    let (stdout, failed) = mutant_tests(
+        "tracker-mirror",
+        "tracker_mirror_mcp",
+        "tracker-mirror-mutant",
+        &[
+            Mutation {
+                file: "src/client.rs",
+                after: "pub async fn create_issue(",
+                from: r#""issues"]"#,
+                to: r#""issue"]"#,
+            },
+            Mutation {
+                file: "src/client.rs",
+                after: "pub async fn transition_issue(",
+                from: "runtime::put(&mut body, \"transition_id\", &params.transition_id);",
+                to: "",
+            },
+        ],
+    );
     assert_eq!(
-        failed[..2],
+        failed,
         [
             "create_issue_sends_its_request_and_answers_in_its_schema",
             "transition_issue_sends_its_request_and_answers_in_its_schema"
         ],
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
+        "{stdout}"
     );
     assert!(
         stdout.contains(r#"POST /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issue {"#),
         "the failure shows the request sent: {stdout}"
+    );
+    assert!(stdout.contains("9 passed; 2 failed"), "{stdout}");
+}
+
+/// A curated tool's template and a resolver's scope broken by hand (the search's label
+/// qualifier misspelt; the labels of a new issue looked up in a repository named after its
+/// owner) make the GitHub crate's own tests fail for those two tools: the tests write out the
+/// query a template renders and the list each scoped resolver asks for.
+#[test]
+fn a_generated_crates_own_tests_fail_for_a_template_or_a_resolver_scope_broken_by_hand() {
+    let (stdout, failed) = mutant_tests(
+        "github-mcp",
+        "github_mcp",
+        "github-mutant",
+        &[
+            Mutation {
+                file: "src/tools.rs",
+                after: "pub mod github_search_issues {",
+                from: r#""label:\"","#,
+                to: r#""labels:\"","#,
+            },
+            Mutation {
+                file: "src/tools.rs",
+                after: "pub mod github_create_issue {",
+                from: r#"("repo", arg_repo.clone())"#,
+                to: r#"("repo", arg_owner.clone())"#,
+            },
+        ],
+    );
+    assert_eq!(
+        failed,
+        [
+            "github_create_issue_sends_its_requests_and_answers_in_its_schema",
+            "github_search_issues_sends_its_requests_and_answers_in_its_schema"
+        ],
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("labels%3A%22bug%22"),
+        "the failure shows the query sent: {stdout}"
+    );
+    assert!(
+        stdout.contains("GET /repos/sample-owner/sample-owner/labels?"),
+        "the failure shows the list asked for: {stdout}"
     );
     assert!(stdout.contains("9 passed; 2 failed"), "{stdout}");
 }

@@ -207,6 +207,26 @@ fn tools_list_is_the_reviewed_snapshot() {
     assert_eq!(served, snapshot);
 }
 
+/// `github_search_issues` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn github_search_issues_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(
+        r#"{"owner":"sample-owner","repo":"sample-repo","state":"closed","labels":["bug"],"assignee":"octocat"}"#,
+    );
+    let result = within(tools::github_search_issues::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /repos/sample-owner/sample-repo/labels?per_page=100&page=1"#,
+            r#"GET /repos/sample-owner/sample-repo/assignees?per_page=100&page=1"#,
+            r#"GET /search/issues?q=repo%3Asample-owner%2Fsample-repo+is%3Aissue+state%3Aclosed+label%3A%22bug%22+assignee%3Aoctocat&per_page=20&page=1"#
+        ]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::github_search_issues::DEFINITION, &output.value);
+}
+
 /// `github_search_issues` checks its arguments before any request.
 #[tokio::test]
 async fn github_search_issues_refuses_a_wrong_argument_before_calling_the_api() {
@@ -221,6 +241,26 @@ async fn github_search_issues_refuses_a_wrong_argument_before_calling_the_api() 
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// `github_create_issue` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn github_create_issue_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(
+        r#"{"owner":"sample-owner","repo":"sample-repo","title":"sample-title","body":"sample-body","labels":["bug"],"assignees":["octocat"]}"#,
+    );
+    let result = within(tools::github_create_issue::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /repos/sample-owner/sample-repo/labels?per_page=100&page=1"#,
+            r#"GET /repos/sample-owner/sample-repo/assignees?per_page=100&page=1"#,
+            r#"POST /repos/sample-owner/sample-repo/issues {"title":"sample-title","body":"sample-body","labels":["bug"],"assignees":["octocat"]}"#
+        ]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::github_create_issue::DEFINITION, &output.value);
 }
 
 /// `github_create_issue` checks its arguments before any request.
@@ -243,11 +283,13 @@ async fn github_create_issue_refuses_a_wrong_argument_before_calling_the_api() {
 #[tokio::test]
 async fn github_set_issue_state_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let input = arguments(r#"{"owner":"sample","repo":"sample","issue_number":1,"state":"open"}"#);
+    let input = arguments(
+        r#"{"owner":"sample-owner","repo":"sample-repo","issue_number":1,"state":"open"}"#,
+    );
     let result = within(tools::github_set_issue_state::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
-        [r#"PATCH /repos/sample/sample/issues/1 {"state":"open"}"#]
+        [r#"PATCH /repos/sample-owner/sample-repo/issues/1 {"state":"open"}"#]
     );
     let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::github_set_issue_state::DEFINITION, &output.value);
@@ -273,11 +315,13 @@ async fn github_set_issue_state_refuses_a_wrong_argument_before_calling_the_api(
 #[tokio::test]
 async fn github_comment_on_issue_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let input = arguments(r#"{"owner":"sample","repo":"sample","issue_number":1,"body":"sample"}"#);
+    let input = arguments(
+        r#"{"owner":"sample-owner","repo":"sample-repo","issue_number":1,"body":"sample-body"}"#,
+    );
     let result = within(tools::github_comment_on_issue::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
-        [r#"POST /repos/sample/sample/issues/1/comments {"body":"sample"}"#]
+        [r#"POST /repos/sample-owner/sample-repo/issues/1/comments {"body":"sample-body"}"#]
     );
     let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::github_comment_on_issue::DEFINITION, &output.value);
@@ -297,4 +341,68 @@ async fn github_comment_on_issue_refuses_a_wrong_argument_before_calling_the_api
         "{result:?}"
     );
     assert!(api.requests().is_empty(), "{:?}", api.requests());
+}
+
+/// The `label` resolver lists `GET /repos/{owner}/{repo}/labels` (within a scope), finds a label there and says which are there for one that is not.
+#[tokio::test]
+async fn the_label_resolver_finds_a_listed_value_and_names_a_missing_one() {
+    let api = StandIn::start().await;
+    let client = api.client();
+    let scope: serde_json::Map<String, Value> =
+        serde_json::from_str(r#"{"owner":"sample-owner","repo":"sample-repo"}"#)
+            .expect("the scope is a JSON object");
+    let found = within(client.resolve_label(&scope, "bug")).await;
+    assert_eq!(found.expect("the value is in the list"), "bug");
+    let error = within(client.resolve_label(&scope, "no-such-label"))
+        .await
+        .expect_err("the value is not in the list");
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /repos/sample-owner/sample-repo/labels?per_page=100&page=1"#,
+            r#"GET /repos/sample-owner/sample-repo/labels?per_page=100&page=1"#
+        ]
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("no-such-label") && message.contains("bug"),
+        "{message}"
+    );
+    let stand_in::ToolError::NotFound(missing) = error else {
+        panic!("not a not-found error: {message}");
+    };
+    assert_eq!(missing.values, ["no-such-label"]);
+    assert_eq!(missing.available, ["bug"]);
+}
+
+/// The `assignee` resolver lists `GET /repos/{owner}/{repo}/assignees` (within a scope), finds a assignee login there and says which are there for one that is not.
+#[tokio::test]
+async fn the_assignee_resolver_finds_a_listed_value_and_names_a_missing_one() {
+    let api = StandIn::start().await;
+    let client = api.client();
+    let scope: serde_json::Map<String, Value> =
+        serde_json::from_str(r#"{"owner":"sample-owner","repo":"sample-repo"}"#)
+            .expect("the scope is a JSON object");
+    let found = within(client.resolve_assignee(&scope, "octocat")).await;
+    assert_eq!(found.expect("the value is in the list"), "octocat");
+    let error = within(client.resolve_assignee(&scope, "no-such-assignee"))
+        .await
+        .expect_err("the value is not in the list");
+    assert_eq!(
+        api.requests(),
+        [
+            r#"GET /repos/sample-owner/sample-repo/assignees?per_page=100&page=1"#,
+            r#"GET /repos/sample-owner/sample-repo/assignees?per_page=100&page=1"#
+        ]
+    );
+    let message = error.to_string();
+    assert!(
+        message.contains("no-such-assignee") && message.contains("octocat"),
+        "{message}"
+    );
+    let stand_in::ToolError::NotFound(missing) = error else {
+        panic!("not a not-found error: {message}");
+    };
+    assert_eq!(missing.values, ["no-such-assignee"]);
+    assert_eq!(missing.available, ["octocat"]);
 }

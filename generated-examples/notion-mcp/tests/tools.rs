@@ -190,9 +190,12 @@ fn tools_list_is_the_reviewed_snapshot() {
 #[tokio::test]
 async fn notion_search_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let input = arguments(r#"{"query":"sample"}"#);
+    let input = arguments(r#"{"query":"sample-query"}"#);
     let result = within(tools::notion_search::call(api.client(), input)).await;
-    assert_eq!(api.requests(), [r#"POST /v1/search {"query":"sample"}"#]);
+    assert_eq!(
+        api.requests(),
+        [r#"POST /v1/search {"query":"sample-query"}"#]
+    );
     let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::notion_search::DEFINITION, &output.value);
 }
@@ -218,13 +221,13 @@ async fn notion_search_refuses_a_wrong_argument_before_calling_the_api() {
 async fn notion_create_page_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
     let input = arguments(
-        r#"{"database":"3fa85f64-5717-4562-b3fc-2c963f66afa6","title":"sample","text":"sample"}"#,
+        r#"{"database":"3fa85f64-5717-4562-b3fc-2c963f66afa6","title":"sample-title","text":"sample-text"}"#,
     );
     let result = within(tools::notion_create_page::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [
-            r#"POST /v1/pages {"parent":{"type":"database_id","database_id":"3fa85f64-5717-4562-b3fc-2c963f66afa6"},"properties":{"Name":{"title":[{"text":{"content":"sample"}}]}},"children":[{"object":"block","type":"paragraph","paragraph":{"rich_text":[{"type":"text","text":{"content":"sample"}}]}}]}"#
+            r#"POST /v1/pages {"parent":{"type":"database_id","database_id":"3fa85f64-5717-4562-b3fc-2c963f66afa6"},"properties":{"Name":{"title":[{"text":{"content":"sample-title"}}]}},"children":[{"object":"block","type":"paragraph","paragraph":{"rich_text":[{"type":"text","text":{"content":"sample-text"}}]}}]}"#
         ]
     );
     let output = result.expect("the tool succeeds");
@@ -251,12 +254,12 @@ async fn notion_create_page_refuses_a_wrong_argument_before_calling_the_api() {
 #[tokio::test]
 async fn notion_query_database_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let input = arguments(r#"{"database":"sample","status":"sample"}"#);
+    let input = arguments(r#"{"database":"sample-database","status":"sample-status"}"#);
     let result = within(tools::notion_query_database::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [
-            r#"POST /v1/data_sources/sample/query {"filter":{"property":"Status","status":{"equals":"sample"}},"page_size":25}"#
+            r#"POST /v1/data_sources/sample-database/query {"filter":{"property":"Status","status":{"equals":"sample-status"}},"page_size":25}"#
         ]
     );
     let output = result.expect("the tool succeeds");

@@ -237,13 +237,13 @@ async fn slack_list_channels_refuses_a_wrong_argument_before_calling_the_api() {
 #[tokio::test]
 async fn slack_post_message_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let input = arguments(r#"{"channel":"sample","text":"sample"}"#);
+    let input = arguments(r#"{"channel":"sample","text":"sample-text"}"#);
     let result = within(tools::slack_post_message::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [
             r#"GET /conversations.list?limit=200"#,
-            r#"POST /chat.postMessage channel=sample&text=sample"#
+            r#"POST /chat.postMessage channel=sample&text=sample-text"#
         ]
     );
     let output = result.expect("the tool succeeds");
@@ -270,9 +270,12 @@ async fn slack_post_message_refuses_a_wrong_argument_before_calling_the_api() {
 #[tokio::test]
 async fn slack_find_user_by_email_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let input = arguments(r#"{"email":"sample"}"#);
+    let input = arguments(r#"{"email":"sample-email"}"#);
     let result = within(tools::slack_find_user_by_email::call(api.client(), input)).await;
-    assert_eq!(api.requests(), [r#"GET /users.lookupByEmail?email=sample"#]);
+    assert_eq!(
+        api.requests(),
+        [r#"GET /users.lookupByEmail?email=sample-email"#]
+    );
     let output = result.expect("the tool succeeds");
     stand_in::assert_conforms(tools::slack_find_user_by_email::DEFINITION, &output.value);
 }

@@ -191,6 +191,20 @@ fn tools_list_is_the_reviewed_snapshot() {
     assert_eq!(served, snapshot);
 }
 
+/// `stripe_find_customer` with example arguments sends its requests in order and returns what its output schema says.
+#[tokio::test]
+async fn stripe_find_customer_sends_its_requests_and_answers_in_its_schema() {
+    let api = StandIn::start().await;
+    let input = arguments(r#"{"email":"sample-email"}"#);
+    let result = within(tools::stripe_find_customer::call(api.client(), input)).await;
+    assert_eq!(
+        api.requests(),
+        [r#"GET /v1/customers?email=sample-email&limit=10"#]
+    );
+    let output = result.expect("the tool succeeds");
+    stand_in::assert_conforms(tools::stripe_find_customer::DEFINITION, &output.value);
+}
+
 /// `stripe_find_customer` checks its arguments before any request.
 #[tokio::test]
 async fn stripe_find_customer_refuses_a_wrong_argument_before_calling_the_api() {
@@ -211,14 +225,15 @@ async fn stripe_find_customer_refuses_a_wrong_argument_before_calling_the_api() 
 #[tokio::test]
 async fn stripe_create_invoice_item_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let input =
-        arguments(r#"{"email":"sample","amount":1,"currency":"sample","description":"sample"}"#);
+    let input = arguments(
+        r#"{"email":"sample","amount":1,"currency":"sample-currency","description":"sample-description"}"#,
+    );
     let result = within(tools::stripe_create_invoice_item::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [
             r#"GET /v1/customers?email=sample"#,
-            r#"POST /v1/invoiceitems amount=1&currency=sample&customer=sample&description=sample"#
+            r#"POST /v1/invoiceitems amount=1&currency=sample-currency&customer=sample&description=sample-description"#
         ]
     );
     let output = result.expect("the tool succeeds");

@@ -220,14 +220,14 @@ fn tools_list_is_the_reviewed_snapshot() {
 async fn tracker_search_issues_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
     let input =
-        arguments(r#"{"project":"WEB","status":"done","assignee":"alice","query":"sample"}"#);
+        arguments(r#"{"project":"WEB","status":"done","assignee":"alice","query":"sample-query"}"#);
     let result = within(tools::tracker_search_issues::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [
             r#"GET /v2/projects?page=1&per_page=50"#,
             r#"GET /v2/users?page=1&per_page=50"#,
-            r#"GET /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues?state=3&assignee_id=a409aac6-e9a6-5a28-b24a-d38e17c6e37e&q=sample&page=1&per_page=20"#
+            r#"GET /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues?state=3&assignee_id=a409aac6-e9a6-5a28-b24a-d38e17c6e37e&q=sample-query&page=1&per_page=20"#
         ]
     );
     let output = result.expect("the tool succeeds");
@@ -254,14 +254,15 @@ async fn tracker_search_issues_refuses_a_wrong_argument_before_calling_the_api()
 #[tokio::test]
 async fn tracker_create_issue_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let input =
-        arguments(r#"{"project":"WEB","title":"sample","description":"sample","priority":"high"}"#);
+    let input = arguments(
+        r#"{"project":"WEB","title":"sample","description":"sample-description","priority":"high"}"#,
+    );
     let result = within(tools::tracker_create_issue::call(api.client(), input)).await;
     assert_eq!(
         api.requests(),
         [
             r#"GET /v2/projects?page=1&per_page=50"#,
-            r#"POST /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues {"title":"sample","description":"sample","priority":3}"#
+            r#"POST /v2/projects/01397d88-e45f-531a-abbd-1f79d5da3cbd/issues {"title":"sample","description":"sample-description","priority":3}"#
         ]
     );
     let output = result.expect("the tool succeeds");
@@ -288,7 +289,7 @@ async fn tracker_create_issue_refuses_a_wrong_argument_before_calling_the_api() 
 #[tokio::test]
 async fn tracker_change_issue_status_sends_its_requests_and_answers_in_its_schema() {
     let api = StandIn::start().await;
-    let input = arguments(r#"{"issue":"sample","status":"done"}"#);
+    let input = arguments(r#"{"issue":"sample-issue","status":"done"}"#);
     let result = within(tools::tracker_change_issue_status::call(
         api.client(),
         input,
@@ -297,7 +298,7 @@ async fn tracker_change_issue_status_sends_its_requests_and_answers_in_its_schem
     assert_eq!(
         api.requests(),
         [
-            r#"GET /v2/issues/by-key/sample"#,
+            r#"GET /v2/issues/by-key/sample-issue"#,
             r#"GET /v2/issues/129fbba7-e576-502d-94b9-35b3426581fd/transitions"#,
             r#"POST /v2/issues/129fbba7-e576-502d-94b9-35b3426581fd/transitions {"transition_id":"37e2783c-aab7-56d8-a2ba-bba721644b43"}"#
         ]
