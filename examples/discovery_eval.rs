@@ -8,8 +8,8 @@
 //! cargo run --example discovery_eval [-- --misses tune]
 //! ```
 //!
-//! Prints top-1, top-3, top-5 and MRR (over the first 10 results) per API and split, and the
-//! totals per split. `--misses tune` also lists the tuning requests whose operation was not
+//! Prints top-1, top-3, top-5 and MRR (over the first 10 results) per API and split, the
+//! totals per split, and the size of each API's index. `--misses tune` also lists the tuning requests whose operation was not
 //! first; there is deliberately no way to list the test half's misses.
 
 use std::collections::BTreeMap;
@@ -91,8 +91,13 @@ fn main() {
         .collect();
     let mut tallies: BTreeMap<(String, String), Tally> = BTreeMap::new();
     let mut misses = Vec::new();
+    let mut sizes = Vec::new();
     for (api_name, spec) in APIS {
-        let index = index(&repo.join(spec), api_name);
+        let (index, size) = index(&repo.join(spec), api_name);
+        sizes.push(format!(
+            "{api_name}: {} operations, index {size} bytes",
+            index.entries.len()
+        ));
         for query in queries.iter().filter(|q| q["api"] == *api_name) {
             let request = query["query"].as_str().expect("a query");
             let split = query["split"].as_str().expect("a split").to_string();
@@ -130,13 +135,17 @@ fn main() {
     for (split, tally) in &totals {
         println!("{}", tally.row("all", split));
     }
+    for size in sizes {
+        println!("{size}");
+    }
     for miss in misses {
         println!("miss {miss}");
     }
 }
 
-/// The search index mcpgen generates for the API at `spec` without a curation file, read back.
-fn index(spec: &Path, name: &str) -> mcpgen::search::Index {
+/// The search index mcpgen generates for the API at `spec` without a curation file, read back,
+/// and the size of its text in bytes.
+fn index(spec: &Path, name: &str) -> (mcpgen::search::Index, usize) {
     let api = mcpgen::load::load(spec).unwrap_or_else(|e| panic!("{}: {e}", spec.display()));
     let options = mcpgen::Options {
         name: Some(name.to_string()),
@@ -146,5 +155,6 @@ fn index(spec: &Path, name: &str) -> mcpgen::search::Index {
     };
     let plan = mcpgen::plan::plan(&api, &options, None).expect("it plans");
     let discovery = plan.discovery.expect("discovery mode");
-    mcpgen::search::Index::parse(&discovery.index).expect("the index reads back")
+    let index = mcpgen::search::Index::parse(&discovery.index).expect("the index reads back");
+    (index, discovery.index.len())
 }

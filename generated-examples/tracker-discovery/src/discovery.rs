@@ -95,47 +95,7 @@ fn find(catalog: &Catalog, name: &str) -> Result<usize, ToolError> {
             "Invalid argument `operation`: `{found}` is not one of the operations these tools reach: {why}."
         )));
     }
-    let mut suggestions: Vec<&str> = catalog
-        .index
-        .entries
-        .iter()
-        .filter(|entry| same_words(&entry.name, name))
-        .map(|entry| entry.name.as_str())
-        .collect();
-    // Then the names a few typing slips away (`getTsk` → `getTask`), nearest first, ties in the
-    // catalog's order.
-    let wanted = letters(name);
-    let most = (wanted.chars().count() / 3).max(1);
-    let mut near: Vec<(usize, &str)> = catalog
-        .index
-        .entries
-        .iter()
-        .map(|entry| {
-            (
-                distance(&letters(&entry.name), &wanted),
-                entry.name.as_str(),
-            )
-        })
-        .filter(|(d, _)| *d <= most)
-        .collect();
-    near.sort_by_key(|(d, _)| *d);
-    for (_, candidate) in near {
-        if !suggestions.contains(&candidate) {
-            suggestions.push(candidate);
-        }
-    }
-    // Searched by its words: a request drops `pulls/list` whole, as a path it names.
-    let name_words = name.replace(|c: char| !c.is_alphanumeric(), " ");
-    for hit in catalog
-        .index
-        .search(&name_words, &Filter::default(), SUGGESTIONS)
-    {
-        let candidate = catalog.index.entries[hit.entry].name.as_str();
-        if !suggestions.contains(&candidate) {
-            suggestions.push(candidate);
-        }
-    }
-    suggestions.truncate(SUGGESTIONS);
+    let suggestions = catalog.index.suggest(name, SUGGESTIONS);
     let hint = if suggestions.is_empty() {
         String::new()
     } else {
@@ -146,45 +106,6 @@ fn find(catalog: &Catalog, name: &str) -> Result<usize, ToolError> {
         "Invalid argument `operation`: there is no operation `{name}`.{hint} `{}` finds operations by what they do.",
         TOOL_NAMES.search
     )))
-}
-
-/// Do `a` and `b` differ only in case and separators (`pulls_list` and `pulls/list`)?
-fn same_words(a: &str, b: &str) -> bool {
-    letters(a) == letters(b)
-}
-
-/// The letters and digits of `s`, lowercased.
-fn letters(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-/// How many letters must be inserted, deleted, replaced or swapped with their neighbour to turn
-/// `a` into `b` (optimal string alignment distance).
-fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let width = b.len() + 1;
-    let mut d: Vec<usize> = vec![0; (a.len() + 1) * width];
-    for i in 0..=a.len() {
-        for j in 0..=b.len() {
-            d[i * width + j] = if i == 0 || j == 0 {
-                i + j
-            } else {
-                let cost = usize::from(a[i - 1] != b[j - 1]);
-                let mut best = (d[(i - 1) * width + j] + 1)
-                    .min(d[i * width + j - 1] + 1)
-                    .min(d[(i - 1) * width + j - 1] + cost);
-                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                    best = best.min(d[(i - 2) * width + j - 2] + 1);
-                }
-                best
-            };
-        }
-    }
-    d[a.len() * width + b.len()]
 }
 
 #[derive(Deserialize)]

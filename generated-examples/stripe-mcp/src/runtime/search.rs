@@ -1762,6 +1762,49 @@ impl Index {
         terms
     }
 
+    /// The names of operations close to `name`, which names none, best first, at most `limit`:
+    /// those that differ from it only in case and separators (`pulls_list` for `pulls/list`),
+    /// then those a few typing slips away (`getTask` for `getTsk`), nearest first, then what a
+    /// search for its words finds. Ties keep the index's order.
+    pub fn suggest(&self, name: &str, limit: usize) -> Vec<&str> {
+        let wanted = letters(name);
+        let mut out: Vec<&str> = self
+            .entries
+            .iter()
+            .filter(|entry| letters(&entry.name) == wanted)
+            .map(|entry| entry.name.as_str())
+            .collect();
+        let most = (wanted.chars().count() / 3).max(1);
+        let mut near: Vec<(usize, &str)> = self
+            .entries
+            .iter()
+            .map(|entry| {
+                (
+                    distance(&letters(&entry.name), &wanted),
+                    entry.name.as_str(),
+                )
+            })
+            .filter(|(d, _)| *d <= most)
+            .collect();
+        // A stable sort: equally near names keep the index's order.
+        near.sort_by_key(|(d, _)| *d);
+        // Searched by its words: a request drops `pulls/list` whole, as a path it names.
+        let name_words = name.replace(|c: char| !c.is_alphanumeric(), " ");
+        let found = self.search(&name_words, &Filter::default(), limit);
+        let candidates = near.into_iter().map(|(_, candidate)| candidate).chain(
+            found
+                .iter()
+                .map(|hit| self.entries[hit.entry].name.as_str()),
+        );
+        for candidate in candidates {
+            if !out.contains(&candidate) {
+                out.push(candidate);
+            }
+        }
+        out.truncate(limit);
+        out
+    }
+
     fn admits(&self, index: usize, filter: &Filter<'_>) -> bool {
         let entry = &self.entries[index];
         (!filter.read_only || entry.read_only)
@@ -1769,4 +1812,38 @@ impl Index {
                 .tag
                 .is_none_or(|tag| entry.tags.iter().any(|t| t.eq_ignore_ascii_case(tag)))
     }
+}
+
+/// The letters and digits of `s`, lowercased.
+fn letters(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// How many letters must be inserted, deleted, replaced or swapped with their neighbour to turn
+/// `a` into `b` (optimal string alignment distance).
+fn distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let width = b.len() + 1;
+    let mut d: Vec<usize> = vec![0; (a.len() + 1) * width];
+    for i in 0..=a.len() {
+        for j in 0..=b.len() {
+            d[i * width + j] = if i == 0 || j == 0 {
+                i + j
+            } else {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                let mut best = (d[(i - 1) * width + j] + 1)
+                    .min(d[i * width + j - 1] + 1)
+                    .min(d[(i - 1) * width + j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    best = best.min(d[(i - 2) * width + j - 2] + 1);
+                }
+                best
+            };
+        }
+    }
+    d[a.len() * width + b.len()]
 }
