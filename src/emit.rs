@@ -274,14 +274,15 @@ fn rustfmt(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot run rustfmt on generated {path}: {e}")),
     };
-    // Written on its own thread: rustfmt starts printing before it has read a large file.
+    // Written on its own thread: rustfmt starts printing before it has read a large file. The
+    // thread borrows the text (a large file is megabytes, and a copy of it memory touched afresh).
     let mut stdin = child.stdin.take().expect("stdin is piped");
-    let input = text.to_owned();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child
-        .wait_with_output()
-        .map_err(|e| format!("cannot run rustfmt on generated {path}: {e}"))?;
-    let written = writer.join().expect("the writer does not panic");
+    let (output, written) = std::thread::scope(|scope| {
+        let writer = scope.spawn(move || stdin.write_all(text.as_bytes()));
+        let output = child.wait_with_output();
+        (output, writer.join().expect("the writer does not panic"))
+    });
+    let output = output.map_err(|e| format!("cannot run rustfmt on generated {path}: {e}"))?;
     if !output.status.success() {
         return Err(format!(
             "internal error: rustfmt refused generated {path}: {}",
