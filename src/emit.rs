@@ -16,20 +16,32 @@ use rayon::prelude::*;
 
 /// Parses `tokens` as a Rust file and prints it formatted (a file of one part, on this thread).
 pub fn format_rust(path: &str, tokens: TokenStream) -> Result<String, String> {
-    let text = print(path, tokens)?;
+    let text = print(path, &|| tokens.clone())?;
     let mut out = String::with_capacity(text.len() + text.len() / 16);
     space_items(text.lines(), &mut out);
     Ok(out)
 }
 
-/// Parses `tokens` as a Rust file, prints it and checks that the text lexes back.
-fn print(path: &str, tokens: TokenStream) -> Result<String, String> {
-    let file: syn::File = syn::parse2(escape_hidden_text(tokens))
-        .map_err(|e| format!("internal error: generated {path} is not valid Rust: {e}"))?;
-    let text = prettyplease::unparse(&file);
-    drop(file);
+/// Parses the tokens `build` makes as a Rust file, prints it and checks that the text lexes back.
+///
+/// Text a reader cannot see is escaped ([`escape_hidden_text`]) only when the printed text holds
+/// some: every such literal prints it (a doc comment prints its value, escapes decoded), and
+/// almost no spec has any, so the tokens are built a second time, escaped, only for the few
+/// parts that do instead of being rebuilt for every part.
+fn print(path: &str, build: &dyn Fn() -> TokenStream) -> Result<String, String> {
+    let mut text = unparse(path, build())?;
+    if text.chars().any(is_hidden) {
+        text = unparse(path, escape_hidden_text(build()))?;
+    }
     verify_rust(path, &text)?;
     Ok(text)
+}
+
+/// Parses `tokens` as a Rust file and prints it.
+fn unparse(path: &str, tokens: TokenStream) -> Result<String, String> {
+    let file: syn::File = syn::parse2(tokens)
+        .map_err(|e| format!("internal error: generated {path} is not valid Rust: {e}"))?;
+    Ok(prettyplease::unparse(&file))
 }
 
 /// Some of a Rust file's top-level items, built when they are formatted (token trees are not
@@ -70,7 +82,7 @@ impl<'a> Part<'a> {
     /// Builds, formats and verifies this part on its own. The `impl` lines are cut from the
     /// printed text in place: a part is tens of kilobytes, and a large file a hundred parts.
     fn format(&self, path: &str) -> Result<String, String> {
-        let mut text = print(path, (self.build)())?;
+        let mut text = print(path, &self.build)?;
         let mut start = 0;
         if self.continues {
             let members = text
@@ -262,14 +274,15 @@ fn rustfmt(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot run rustfmt on generated {path}: {e}")),
     };
-    // Written on its own thread: rustfmt starts printing before it has read a large file.
+    // Written on its own thread: rustfmt starts printing before it has read a large file. The
+    // thread borrows the text (a large file is megabytes, and a copy of it memory touched afresh).
     let mut stdin = child.stdin.take().expect("stdin is piped");
-    let input = text.to_owned();
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let output = child
-        .wait_with_output()
-        .map_err(|e| format!("cannot run rustfmt on generated {path}: {e}"))?;
-    let written = writer.join().expect("the writer does not panic");
+    let (output, written) = std::thread::scope(|scope| {
+        let writer = scope.spawn(move || stdin.write_all(text.as_bytes()));
+        let output = child.wait_with_output();
+        (output, writer.join().expect("the writer does not panic"))
+    });
+    let output = output.map_err(|e| format!("cannot run rustfmt on generated {path}: {e}"))?;
     if !output.status.success() {
         return Err(format!(
             "internal error: rustfmt refused generated {path}: {}",

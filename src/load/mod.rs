@@ -417,7 +417,20 @@ fn placeholders(path: &str) -> Vec<&str> {
 
 /// Escapes one JSON pointer token (`~` → `~0`, `/` → `~1`).
 pub fn pointer_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+    let mut out = String::with_capacity(token.len());
+    push_pointer_token(&mut out, token);
+    out
+}
+
+/// Appends [`pointer_token`]`(token)` to `out`.
+fn push_pointer_token(out: &mut String, token: &str) {
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
 }
 
 type Fail = (String, String);

@@ -173,7 +173,13 @@ pub fn plan(
                     catalog_line(operation, &plans[found.operation], found.read_only)
                 })
                 .collect();
-            lines.concat()
+            // Each line is freed once copied, so that the lines and the whole catalog are not
+            // held at once (Kubernetes' catalog is 13 MB).
+            let mut catalog = String::with_capacity(lines.iter().map(String::len).sum());
+            for line in lines {
+                catalog.push_str(&line);
+            }
+            catalog
         },
         || {
             let documents: Vec<Document> = chosen
