@@ -75,11 +75,11 @@ pub fn generate_with(
     // served by the discovery tools alone, which read little of each operation's answer.
     let answers = curation
         .is_none()
-        .then(|| plan::discovery::automatic_threshold(options))
+        .then(|| plan::discovery_planner::automatic_threshold(options))
         .flatten()
         .map(|above| load::Answers {
             above,
-            keep: &plan::discovery::answer_as_read,
+            keep: &plan::discovery_planner::answer_as_read,
         });
     let mut api = load::load_keeping(spec, options.refs_root.as_deref(), answers.as_ref())?;
     load::print_warnings(spec, &api);

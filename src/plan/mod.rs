@@ -20,6 +20,7 @@ pub mod credentials;
 pub mod curated;
 pub mod curated_planner;
 pub mod discovery;
+pub mod discovery_planner;
 pub mod lean;
 mod model;
 
@@ -55,7 +56,7 @@ pub struct Options {
 /// one-to-one tools for the operations the file includes, then discovery tools for the rest
 /// when the file has a `discovery` section.
 pub fn plan(api: &Api, options: &Options, model: Option<&Model>) -> Result<Plan, String> {
-    let mode = discovery::mode(api, options, model)?;
+    let mode = discovery_planner::mode(api, options, model)?;
     let empty = Model::default();
     let model = model.unwrap_or(&empty);
     // The answers as the file declares them, as `check` checked them.
@@ -172,8 +173,8 @@ pub fn plan(api: &Api, options: &Options, model: Option<&Model>) -> Result<Plan,
         discovery::Mode::Off => None,
         mode => {
             let section = model.discovery.clone().unwrap_or_default();
-            let tool_prefix = discovery::tool_prefix(prefix, &server.name);
-            let (plan, discovery_tools) = discovery::plan(
+            let tool_prefix = discovery_planner::tool_prefix(prefix, &server.name);
+            let (plan, discovery_tools) = discovery_planner::plan(
                 &mut builder,
                 mode,
                 &section,
