@@ -4,9 +4,9 @@ use super::*;
 use std::time::{Duration, SystemTime};
 
 use super::arguments::argument_name;
-use super::arguments::fits_format;
 use super::arguments::format_example;
 use super::arguments::valid_with_example;
+use super::schema::fits_format;
 use super::upstream::backoff;
 use super::upstream::no_credential_refusal;
 use super::upstream::options::parse_seconds;
