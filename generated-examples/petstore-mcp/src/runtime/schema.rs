@@ -158,7 +158,7 @@ impl Schema {
             schema: self,
             errors: Vec::new(),
             limit,
-            path: String::new(),
+            path: Vec::new(),
         };
         check.value(&self.root, value, 0);
         check.errors
@@ -227,7 +227,28 @@ struct Check<'a> {
     schema: &'a Schema,
     errors: Vec<SchemaError<'a>>,
     limit: usize,
-    path: String,
+    /// The members entered, spelled out as a JSON pointer only when an error names the place.
+    path: Vec<Segment<'a>>,
+}
+
+/// One step into a value: an object's member or an array's item.
+#[derive(Clone, Copy)]
+enum Segment<'a> {
+    Member(&'a str),
+    Item(usize),
+}
+
+/// `path` as a JSON pointer: `/labels/0`, `/a~1b` for the member `a/b`.
+fn pointer(path: &[Segment<'_>]) -> String {
+    let mut pointer = String::new();
+    for segment in path {
+        pointer.push('/');
+        match segment {
+            Segment::Member(name) => pointer.push_str(&name.replace('~', "~0").replace('/', "~1")),
+            Segment::Item(index) => pointer.push_str(&index.to_string()),
+        }
+    }
+    pointer
 }
 
 impl<'a> Check<'a> {
@@ -238,7 +259,7 @@ impl<'a> Check<'a> {
     fn fail(&mut self, rule: &'a Value, instance: &'a Value, kind: ErrorKind<'a>) {
         if !self.full() {
             self.errors.push(SchemaError {
-                path: self.path.clone(),
+                path: pointer(&self.path),
                 instance,
                 rule,
                 kind,
@@ -256,20 +277,17 @@ impl<'a> Check<'a> {
             schema: self.schema,
             errors: Vec::new(),
             limit: 1,
-            path: String::new(),
+            path: Vec::new(),
         };
         check.value(rule, value, depth);
         check.errors.is_empty()
     }
 
-    /// Checks `value` against `rule` as the member `segment` of the value checked now.
-    fn child(&mut self, segment: &str, rule: &'a Value, value: &'a Value, depth: usize) {
-        let length = self.path.len();
-        self.path.push('/');
-        self.path
-            .push_str(&segment.replace('~', "~0").replace('/', "~1"));
+    /// Checks `value` against `rule` as the member or item `segment` of the value checked now.
+    fn child(&mut self, segment: Segment<'a>, rule: &'a Value, value: &'a Value, depth: usize) {
+        self.path.push(segment);
         self.value(rule, value, depth);
-        self.path.truncate(length);
+        self.path.pop();
     }
 
     fn value(&mut self, rule: &'a Value, value: &'a Value, depth: usize) {
@@ -387,7 +405,7 @@ impl<'a> Check<'a> {
             ("prefixItems", Value::Array(rules)) => {
                 if let Value::Array(items) = value {
                     for (index, (rule, item)) in rules.iter().zip(items).enumerate() {
-                        self.child(&index.to_string(), rule, item, depth);
+                        self.child(Segment::Item(index), rule, item, depth);
                     }
                 }
             }
@@ -413,7 +431,7 @@ impl<'a> Check<'a> {
                             },
                             None => argument,
                         };
-                        self.child(&index.to_string(), rule, item, depth);
+                        self.child(Segment::Item(index), rule, item, depth);
                     }
                 }
             }
@@ -457,9 +475,10 @@ impl<'a> Check<'a> {
             }
             ("properties", Value::Object(properties)) => {
                 if let Value::Object(members) = value {
+                    let mut members_in_order = Members::new(members);
                     for (name, rule) in properties {
-                        if let Some(member) = members.get(name) {
-                            self.child(name, rule, member, depth);
+                        if let Some(member) = members_in_order.get(name) {
+                            self.child(Segment::Member(name), rule, member, depth);
                         }
                     }
                 }
@@ -472,7 +491,7 @@ impl<'a> Check<'a> {
                         };
                         for (name, member) in members {
                             if regex.is_match(name) {
-                                self.child(name, rule, member, depth);
+                                self.child(Segment::Member(name), rule, member, depth);
                             }
                         }
                     }
@@ -488,8 +507,11 @@ impl<'a> Check<'a> {
                         .flat_map(|by_pattern| by_pattern.keys())
                         .filter_map(|pattern| self.schema.patterns.get(pattern))
                         .collect();
-                    let additional = members.iter().filter(|(name, _)| {
-                        !properties.is_some_and(|properties| properties.contains_key(*name))
+                    let mut named = properties.map(Members::new);
+                    let additional = members.iter().filter(move |(name, _)| {
+                        named
+                            .as_mut()
+                            .is_none_or(|properties| properties.get(name).is_none())
                             && !patterns.iter().any(|regex| regex.is_match(name))
                     });
                     if argument == &Value::Bool(false) {
@@ -500,15 +522,16 @@ impl<'a> Check<'a> {
                         }
                     } else {
                         for (name, member) in additional {
-                            self.child(name, argument, member, depth);
+                            self.child(Segment::Member(name), argument, member, depth);
                         }
                     }
                 }
             }
             ("required", Value::Array(names)) => {
                 if let Value::Object(members) = value {
+                    let mut members_in_order = Members::new(members);
                     for property in names.iter().filter_map(Value::as_str) {
-                        if !members.contains_key(property) {
+                        if members_in_order.get(property).is_none() {
                             self.fail(rule, value, ErrorKind::Required { property });
                         }
                     }
@@ -608,6 +631,35 @@ impl<'a> Check<'a> {
         let pointer = reference.strip_prefix('#')?;
         let pointer = percent_decode(pointer);
         self.schema.root.pointer(&pointer)
+    }
+}
+
+/// An object's members, looked up by name in the order a schema names them. An answer usually
+/// lists its members in the order its schema does, so each lookup first tries the member after
+/// the one found last, a comparison of two strings, before it hashes the name: checking a
+/// list of 50 objects of 13 members spent a third of its time hashing names without this.
+struct Members<'m> {
+    members: &'m Map<String, Value>,
+    next: serde_json::map::Iter<'m>,
+}
+
+impl<'m> Members<'m> {
+    fn new(members: &'m Map<String, Value>) -> Self {
+        Self {
+            members,
+            next: members.iter(),
+        }
+    }
+
+    fn get(&mut self, name: &str) -> Option<&'m Value> {
+        let mut ahead = self.next.clone();
+        match ahead.next() {
+            Some((key, member)) if key == name => {
+                self.next = ahead;
+                Some(member)
+            }
+            _ => self.members.get(name),
+        }
     }
 }
 
@@ -911,11 +963,12 @@ fn is_absolute_uri(text: &str, international: bool) -> bool {
 
 /// `123e4567-e89b-12d3-a456-426614174000`: 32 hexadecimal digits in groups of 8-4-4-4-12.
 fn is_uuid(text: &str) -> bool {
-    let groups: Vec<&str> = text.split('-').collect();
-    groups.len() == 5
-        && groups.iter().zip([8, 4, 4, 4, 12]).all(|(group, length)| {
+    let mut groups = text.split('-');
+    [8, 4, 4, 4, 12].into_iter().all(|length| {
+        groups.next().is_some_and(|group| {
             group.len() == length && group.bytes().all(|byte| byte.is_ascii_hexdigit())
         })
+    }) && groups.next().is_none()
 }
 
 /// `/labels/0`: empty, or `/`-separated tokens where `~` is only `~0` or `~1`.
