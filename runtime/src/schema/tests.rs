@@ -43,6 +43,10 @@ fn enum_and_const_compare_numbers_by_value() {
         errors(json!({"enum": ["open", "closed"]}), json!("gone")),
         [": \"gone\" is not one of \"open\" or \"closed\""]
     );
+    assert_eq!(
+        errors(json!({"enum": [1, 2, 3, 4, 5]}), json!(9)),
+        [": 9 is not one of 1, 2 or 3 other candidates"]
+    );
     assert!(fits(json!({"const": {"a": [1]}}), json!({"a": [1.0]})));
     assert_eq!(
         errors(json!({"const": "x"}), json!("y")),

@@ -1004,11 +1004,18 @@ impl fmt::Display for SchemaError<'_> {
                     .flatten()
                     .map(Value::to_string)
                     .collect();
+                // At most three are named: `"a", "b" or 7 other candidates`.
                 match options.split_last() {
                     Some((last, [])) => write!(f, "{value} is not one of {last}"),
-                    Some((last, rest)) => {
+                    Some((last, rest)) if rest.len() < 3 => {
                         write!(f, "{value} is not one of {} or {last}", rest.join(", "))
                     }
+                    Some(_) => write!(
+                        f,
+                        "{value} is not one of {} or {} other candidates",
+                        options[..2].join(", "),
+                        options.len() - 2
+                    ),
                     None => write!(f, "{value} is not one of nothing"),
                 }
             }
