@@ -4,9 +4,9 @@
 use super::*;
 
 use super::arguments::argument_name;
-use super::arguments::fits_format;
 use super::arguments::format_example;
 use super::arguments::valid_with_example;
+use super::schema::fits_format;
 use serde_json::json;
 
 /// An upstream client whose requests the tests of several modules build and check.

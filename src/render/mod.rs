@@ -137,6 +137,11 @@ const RUNTIME_FILES: &[(&str, &str, &str)] = &[
         include_str!("../../runtime/src/search.rs"),
     ),
     (
+        "schema.rs",
+        "server",
+        include_str!("../../runtime/src/schema.rs"),
+    ),
+    (
         "server.rs",
         "server",
         include_str!("../../runtime/src/server.rs"),

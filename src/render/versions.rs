@@ -26,10 +26,6 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
     // (unicode-bidi, unicode-normalization), as idna_adapter's documentation describes, instead
     // of ICU4X's ten crates and their data tables; host names are mapped the same way.
     ("idna_adapter", r#""~1.1""#),
-    (
-        "jsonschema",
-        r#"{ version = "0.61.2", default-features = false }"#,
-    ),
     // Access tokens (the runtime's oauth/resource.rs): no back end of jsonwebtoken's own (aws-lc-rs
     // is a C library built with cmake, RustCrypto 31 crates); signatures are checked with `ring`
     // below (oauth/signatures.rs). No PEM, since keys come as JWKs.
@@ -37,6 +33,9 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
         "jsonwebtoken",
         r#"{ version = "12.0.0", default-features = false }"#,
     ),
+    // The patterns of the tools' schemas (the runtime's schema.rs, which says why it is not a
+    // JSON Schema crate): a few seconds to build where `regex` takes half a minute.
+    ("regex-lite", r#""0.1.9""#),
     (
         "reqwest",
         r#"{ version = "0.13.5", default-features = false, features = ["form", "json", "multipart", "query", "rustls-no-provider"] }"#,

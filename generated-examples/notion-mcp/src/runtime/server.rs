@@ -17,6 +17,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use super::arguments::{compile_schema, describe_argument_error, misfit};
+use super::schema::Schema;
 use super::tool::{ToolError, ToolFuture};
 
 /// The most problems with one call's arguments listed back to the model.
@@ -47,29 +48,24 @@ struct LoadedTool<C> {
     definition: Tool,
     structured: bool,
     call: fn(Arc<C>, JsonObject) -> ToolFuture,
-    input: OnceLock<Option<jsonschema::Validator>>,
-    output: OnceLock<Option<jsonschema::Validator>>,
+    input: OnceLock<Schema>,
+    output: OnceLock<Schema>,
 }
 
 impl<C> LoadedTool<C> {
     /// Every way `arguments` break the tool's `inputSchema`, worded for the model; `None` when
     /// they fit.
     fn check_arguments(&self, arguments: &JsonObject) -> Option<String> {
-        let schema = || Value::Object(self.definition.input_schema.as_ref().clone());
-        let validator = self
-            .input
-            .get_or_init(|| compile_schema(&self.definition.name, "input", &schema()))
-            .as_ref()?;
+        let schema = self.input.get_or_init(|| {
+            let schema = Value::Object(self.definition.input_schema.as_ref().clone());
+            compile_schema(&self.definition.name, "input", &schema)
+        });
         let arguments = Value::Object(arguments.clone());
-        let mut errors = validator
-            .iter_errors(&arguments)
-            .take(MAX_ARGUMENT_PROBLEMS)
-            .peekable();
-        errors.peek()?;
-        let schema = schema();
-        let problems: Vec<String> = errors
-            .map(|error| describe_argument_error(&error, &schema))
-            .collect();
+        let errors = schema.errors(&arguments, MAX_ARGUMENT_PROBLEMS);
+        if errors.is_empty() {
+            return None;
+        }
+        let problems: Vec<String> = errors.iter().map(describe_argument_error).collect();
         Some(problems.join("\n"))
     }
 
@@ -86,17 +82,14 @@ impl<C> LoadedTool<C> {
     /// Why a successful result does not fit the tool's `outputSchema`, if it does not.
     fn check_output(&self, value: &Value) -> Option<String> {
         let schema = self.definition.output_schema.as_deref()?;
-        let validator = self
-            .output
-            .get_or_init(|| {
-                compile_schema(
-                    &self.definition.name,
-                    "output",
-                    &Value::Object(schema.clone()),
-                )
-            })
-            .as_ref()?;
-        misfit(validator, value)
+        let checker = self.output.get_or_init(|| {
+            compile_schema(
+                &self.definition.name,
+                "output",
+                &Value::Object(schema.clone()),
+            )
+        });
+        misfit(checker, value)
     }
 }
 

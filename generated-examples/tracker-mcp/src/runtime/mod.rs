@@ -26,6 +26,8 @@ pub mod curated;
 pub mod oauth;
 #[cfg(feature = "server")]
 pub mod request;
+#[cfg(feature = "server")]
+pub mod schema;
 #[cfg(feature = "search")]
 pub mod search;
 #[cfg(feature = "server")]

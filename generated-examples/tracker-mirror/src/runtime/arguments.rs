@@ -8,18 +8,20 @@ use rmcp::model::JsonObject;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+use super::schema::{ErrorKind as Kind, Schema, SchemaError};
 use super::tool::{ToolError, shorten};
 
-/// Where and how `value` breaks the schema `validator` checks, if it does: `at /gid: 100 is not
-/// of type "string"`; `the answer: text, not JSON: "<html>…"`.
-pub(crate) fn misfit(validator: &jsonschema::Validator, value: &Value) -> Option<String> {
-    let error = validator.iter_errors(value).next()?;
-    let place = match error.instance_path().as_str() {
+/// Where and how `value` breaks `schema`, if it does: `at /gid: 100 is not of type "string"`;
+/// `the answer: text, not JSON: "<html>…"`.
+pub(crate) fn misfit(schema: &Schema, value: &Value) -> Option<String> {
+    let errors = schema.errors(value, 1);
+    let error = errors.first()?;
+    let place = match error.path.as_str() {
         "" => "the answer".to_string(),
         pointer => format!("at {pointer}"),
     };
-    let found = match error.instance().as_ref() {
-        Value::String(text) if error.instance_path().as_str().is_empty() => {
+    let found = match error.instance {
+        Value::String(text) if error.path.is_empty() => {
             format!("text, not JSON: {:?}", shorten(text, 200))
         }
         _ => shorten(&error.to_string(), 300),
@@ -27,46 +29,29 @@ pub(crate) fn misfit(validator: &jsonschema::Validator, value: &Value) -> Option
     Some(format!("{place}: {found}"))
 }
 
-/// A validator for one of a tool's schemas. A schema the validator cannot compile (a pattern in
-/// a syntax it does not know, say) is logged and skipped: the typed parsing of the arguments
-/// still checks them.
-pub(crate) fn compile_schema(
-    tool: &str,
-    which: &str,
-    schema: &Value,
-) -> Option<jsonschema::Validator> {
-    match jsonschema::options()
-        .should_validate_formats(true)
-        .build(schema)
-    {
-        Ok(validator) => Some(validator),
-        Err(error) => {
-            tracing::warn!(tool, "the {which} schema cannot be checked: {error}");
-            None
-        }
+/// The checker of one of a tool's schemas. A pattern it cannot read (a look-around, say) is
+/// logged and left unchecked; the rest of the schema is checked.
+pub(crate) fn compile_schema(tool: &str, which: &str, schema: &Value) -> Schema {
+    let (schema, problems) = Schema::new(schema);
+    for problem in problems {
+        tracing::warn!(tool, "in the {which} schema, {problem}");
     }
+    schema
 }
 
 /// One way a call's arguments break the tool's input schema, as a sentence that names the
 /// argument, the value given, what is valid and an example where the schema gives or implies
 /// one: "Invalid argument `priority`: 7 is above the maximum 5; give an integer from 1 to 5,
 /// e.g. 3."
-pub(super) fn describe_argument_error(
-    error: &jsonschema::ValidationError<'_>,
-    schema: &Value,
-) -> String {
-    use jsonschema::error::ValidationErrorKind as Kind;
-    let path = error.instance_path().as_str();
-    // The schema object that holds the keyword that failed.
-    let keyword = error.schema_path().as_str();
-    let holder = keyword.rsplit_once('/').map_or("", |(holder, _)| holder);
-    let rule = schema.pointer(holder).unwrap_or(&Value::Null);
-    let value = error.instance().as_ref();
+pub(super) fn describe_argument_error(error: &SchemaError<'_>) -> String {
+    let path = error.path.as_str();
+    let rule = error.rule;
+    let value = error.instance;
     let given = show(value);
     let valid = || valid_with_example(rule);
-    let (argument, problem) = match error.kind() {
+    let (argument, problem) = match &error.kind {
         Kind::Required { property } => {
-            let name = property.as_str().unwrap_or_default();
+            let name = *property;
             let member = format!("/properties/{}", escape_pointer(name));
             let wanted = rule.pointer(&member).unwrap_or(&Value::Null);
             let argument = format!("{path}/{}", escape_pointer(name));
@@ -110,9 +95,9 @@ pub(super) fn describe_argument_error(
             path,
             format!("{given} is not allowed; use one of {}", list(options)),
         ),
-        Kind::Constant { expected_value } => (
+        Kind::Const { expected } => (
             path,
-            format!("{given} is not allowed; use {}", show(expected_value)),
+            format!("{given} is not allowed; use {}", show(expected)),
         ),
         Kind::Type { .. } => (
             path,
@@ -327,7 +312,7 @@ fn example(rule: &Value) -> Option<Value> {
         .or_else(|| rule.pointer("/enum/0"));
     let format = rule.get("format").and_then(Value::as_str);
     if let Some(given) = given
-        && format.is_none_or(|format| fits_format(format, given))
+        && format.is_none_or(|format| super::schema::fits_format(format, given))
     {
         return Some(given.clone());
     }
@@ -366,15 +351,6 @@ pub(super) fn format_example(format: &str) -> Option<&'static str> {
         "uuid" => "123e4567-e89b-12d3-a456-426614174000",
         _ => return None,
     })
-}
-
-/// Whether `value` fits the string format `format`, by the same checker the arguments go
-/// through; a format the checker does not know fits anything.
-pub(super) fn fits_format(format: &str, value: &Value) -> bool {
-    jsonschema::options()
-        .should_validate_formats(true)
-        .build(&serde_json::json!({ "format": format }))
-        .map_or(true, |validator| validator.is_valid(value))
 }
 
 /// Deserializes a tool's arguments into its input type, naming the argument that does not fit.

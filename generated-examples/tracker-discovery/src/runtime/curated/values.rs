@@ -67,14 +67,14 @@ pub fn checked<T: serde::de::DeserializeOwned>(
 /// workflow at the step that got it, as the API's fault, rather than feed a later request.
 pub struct Documented {
     schema: &'static str,
-    validator: OnceLock<Option<jsonschema::Validator>>,
+    checker: OnceLock<Option<super::super::schema::Schema>>,
 }
 
 impl Documented {
     pub const fn new(schema: &'static str) -> Self {
         Self {
             schema,
-            validator: OnceLock::new(),
+            checker: OnceLock::new(),
         }
     }
 
@@ -87,13 +87,13 @@ impl Documented {
         operation: &str,
         writes: bool,
     ) -> Result<(), ToolError> {
-        let validator = self.validator.get_or_init(|| {
+        let checker = self.checker.get_or_init(|| {
             let schema = serde_json::from_str(self.schema).ok()?;
-            super::super::compile_schema(operation, "answer", &schema)
+            Some(super::super::compile_schema(operation, "answer", &schema))
         });
-        let Some(problem) = validator
+        let Some(problem) = checker
             .as_ref()
-            .and_then(|validator| super::super::misfit(validator, answer))
+            .and_then(|checker| super::super::misfit(checker, answer))
         else {
             return Ok(());
         };
