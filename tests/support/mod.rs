@@ -273,7 +273,45 @@ pub fn generate_and_build(name: &str, spec: &Path, curation: Option<&Path>) -> P
         "{name} does not pass clippy:\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    build_crate(&dir, &plan.server.crate_name).unwrap_or_else(|message| panic!("{message}"))
+    let binary =
+        build_crate(&dir, &plan.server.crate_name).unwrap_or_else(|message| panic!("{message}"));
+    run_own_tests(&dir).unwrap_or_else(|message| panic!("{name}: {message}"));
+    binary
+}
+
+/// Runs the generated crate's own tests (`tests/tools.rs`: every tool called against its
+/// stand-in, the exact requests and the output schemas checked), so that a generated test that
+/// fails on a fixture's crate fails mcpgen's suite, not only a user's CI.
+pub fn run_own_tests(crate_dir: &Path) -> Result<(), String> {
+    let _one_at_a_time = generated_target_lock();
+    let manifest = crate_dir.join("Cargo.toml");
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut output = Log::new("cargo test");
+    let mut command = Command::new(cargo);
+    command
+        .args(["test", "--quiet", "--test", "tools", "--manifest-path"])
+        .arg(&manifest)
+        .env("CARGO_TARGET_DIR", repo().join("target/generated"))
+        .env("CARGO_PROFILE_DEV_DEBUG", "false")
+        .stdin(Stdio::null())
+        .stdout(output.writer())
+        .stderr(output.writer());
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("cannot run cargo to test {}: {e}", manifest.display()))?;
+    match wait_or_kill(&mut child, BUILD_TIMEOUT) {
+        Some(status) if status.success() => Ok(()),
+        Some(status) => Err(format!(
+            "the crate's own tests fail (cargo test --test tools --manifest-path {}, {status}):\n{}",
+            manifest.display(),
+            output.read()
+        )),
+        None => Err(format!(
+            "cargo test --manifest-path {} did not finish within {BUILD_TIMEOUT:?}:\n{}",
+            manifest.display(),
+            output.read()
+        )),
+    }
 }
 
 /// Builds the crate in `crate_dir` in debug with `cargo build --manifest-path
