@@ -33,6 +33,9 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
         "jsonwebtoken",
         r#"{ version = "12.0.0", default-features = false }"#,
     ),
+    // `$ref` fragments of the tools' schemas (the runtime's schema.rs); already built for
+    // reqwest's URLs.
+    ("percent-encoding", r#""2.3.2""#),
     // The patterns of the tools' schemas (the runtime's schema.rs, which says why it is not a
     // JSON Schema crate): a few seconds to build where `regex` takes half a minute.
     ("regex-lite", r#""0.1.9""#),

@@ -628,8 +628,9 @@ impl<'a> Check<'a> {
 
     /// The schema a local reference (`#`, `#/$defs/Name`) points to.
     fn resolve(&self, reference: &str) -> Option<&'a Value> {
+        // A URI fragment: its `%XX` escapes decoded, it is a JSON pointer.
         let pointer = reference.strip_prefix('#')?;
-        let pointer = percent_decode(pointer);
+        let pointer = percent_encoding::percent_decode_str(pointer).decode_utf8_lossy();
         self.schema.root.pointer(&pointer)
     }
 }
@@ -728,33 +729,6 @@ fn is_multiple(number: &Number, factor: &Number) -> bool {
     }
     let quotient = number / factor;
     (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
-}
-
-/// A JSON pointer from a URI fragment, its `%XX` escapes decoded.
-fn percent_decode(text: &str) -> String {
-    if !text.contains('%') {
-        return text.to_string();
-    }
-    let bytes = text.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        let hex = bytes
-            .get(index + 1..index + 3)
-            .and_then(|hex| std::str::from_utf8(hex).ok())
-            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
-        match (bytes[index], hex) {
-            (b'%', Some(byte)) => {
-                decoded.push(byte);
-                index += 3;
-            }
-            (byte, _) => {
-                decoded.push(byte);
-                index += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&decoded).into_owned()
 }
 
 /// Whether `value` fits the string format `format`. Values that are not strings, and formats
