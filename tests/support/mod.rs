@@ -284,31 +284,40 @@ pub fn generate_and_build(name: &str, spec: &Path, curation: Option<&Path>) -> P
 /// fails on a fixture's crate fails mcpgen's suite, not only a user's CI.
 pub fn run_own_tests(crate_dir: &Path) -> Result<(), String> {
     let _one_at_a_time = generated_target_lock();
+    cargo_on_generated(&["test", "--quiet", "--test", "tools"], crate_dir)
+}
+
+/// Runs `cargo ARGS --manifest-path CRATE_DIR/Cargo.toml` into `target/generated` (the caller
+/// holds [`generated_target_lock`]), bounded by [`BUILD_TIMEOUT`]; on failure, what cargo printed.
+fn cargo_on_generated(args: &[&str], crate_dir: &Path) -> Result<(), String> {
+    let target_dir = repo().join("target/generated");
     let manifest = crate_dir.join("Cargo.toml");
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut output = Log::new("cargo test");
+    let mut output = Log::new(format!("cargo {}", args[0]));
     let mut command = Command::new(cargo);
     command
-        .args(["test", "--quiet", "--test", "tools", "--manifest-path"])
+        .args(args)
+        .arg("--manifest-path")
         .arg(&manifest)
-        .env("CARGO_TARGET_DIR", repo().join("target/generated"))
+        .env("CARGO_TARGET_DIR", &target_dir)
         .env("CARGO_PROFILE_DEV_DEBUG", "false")
         .stdin(Stdio::null())
         .stdout(output.writer())
         .stderr(output.writer());
+    let ran = format!(
+        "cargo {} --manifest-path {} (CARGO_TARGET_DIR={})",
+        args.join(" "),
+        manifest.display(),
+        target_dir.display()
+    );
     let mut child = command
         .spawn()
-        .map_err(|e| format!("cannot run cargo to test {}: {e}", manifest.display()))?;
+        .map_err(|e| format!("cannot run {ran}: {e}"))?;
     match wait_or_kill(&mut child, BUILD_TIMEOUT) {
         Some(status) if status.success() => Ok(()),
-        Some(status) => Err(format!(
-            "the crate's own tests fail (cargo test --test tools --manifest-path {}, {status}):\n{}",
-            manifest.display(),
-            output.read()
-        )),
+        Some(status) => Err(format!("{ran} failed ({status}):\n{}", output.read())),
         None => Err(format!(
-            "cargo test --manifest-path {} did not finish within {BUILD_TIMEOUT:?}:\n{}",
-            manifest.display(),
+            "{ran} did not finish within {BUILD_TIMEOUT:?}:\n{}",
             output.read()
         )),
     }
@@ -321,42 +330,13 @@ pub fn run_own_tests(crate_dir: &Path) -> Result<(), String> {
 pub fn build_crate(crate_dir: &Path, binary_name: &str) -> Result<PathBuf, String> {
     let _one_at_a_time = generated_target_lock();
     let target_dir = repo().join("target/generated");
-    let manifest = crate_dir.join("Cargo.toml");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let mut stderr = Log::new("cargo build");
-    let mut command = Command::new(cargo);
-    command
-        .args(["build", "--quiet", "--manifest-path"])
-        .arg(&manifest)
-        .env("CARGO_TARGET_DIR", &target_dir)
-        .env("CARGO_PROFILE_DEV_DEBUG", "false")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(stderr.writer());
-    let mut child = command
-        .spawn()
-        .map_err(|e| format!("cannot run cargo to build {}: {e}", manifest.display()))?;
-    let status = wait_or_kill(&mut child, BUILD_TIMEOUT);
-    let built = format!(
-        "cargo build --manifest-path {} (CARGO_TARGET_DIR={})",
-        manifest.display(),
-        target_dir.display()
-    );
-    match status {
-        Some(status) if status.success() => {}
-        Some(status) => return Err(format!("{built} failed ({status}):\n{}", stderr.read())),
-        None => {
-            return Err(format!(
-                "{built} did not finish within {BUILD_TIMEOUT:?}:\n{}",
-                stderr.read()
-            ));
-        }
-    }
+    cargo_on_generated(&["build", "--quiet"], crate_dir)?;
     let file_name = format!("{binary_name}{}", std::env::consts::EXE_SUFFIX);
     let binary = target_dir.join("debug").join(&file_name);
     if !binary.is_file() {
         return Err(format!(
-            "{built} succeeded but did not make {}",
+            "cargo build --manifest-path {} succeeded but did not make {}",
+            crate_dir.join("Cargo.toml").display(),
             binary.display()
         ));
     }
