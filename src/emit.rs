@@ -44,10 +44,15 @@ fn unparse(path: &str, tokens: TokenStream) -> Result<String, String> {
     Ok(prettyplease::unparse(&file))
 }
 
+/// What writes a direct part's text (see [`Part::direct`]).
+type Write<'a> = dyn Fn() -> Option<String> + Send + Sync + 'a;
+
 /// Some of a Rust file's top-level items, built when they are formatted (token trees are not
 /// `Send`; the function that builds them is).
 pub struct Part<'a> {
     build: Box<dyn Fn() -> TokenStream + Send + Sync + 'a>,
+    /// Writes the part directly in its final layout (see [`Part::direct`]).
+    write: Option<Box<Write<'a>>>,
     /// The part goes on with the previous part's `impl` block: it is written as a whole
     /// `impl ... {` block, whose first line the file leaves out.
     continues: bool,
@@ -61,9 +66,25 @@ impl<'a> Part<'a> {
     pub fn items(build: impl Fn() -> TokenStream + Send + Sync + 'a) -> Self {
         Part {
             build: Box::new(build),
+            write: None,
             continues: false,
             continued: false,
         }
+    }
+
+    /// Whole items that `write` writes as text in the layout rustfmt gives them, or, when it
+    /// cannot (`None`: a construct it does not lay out), that `build` makes as tokens to print
+    /// and format like other parts. Direct parts at the end of a file are neither printed nor
+    /// formatted by rustfmt: their text is appended to the file after rustfmt ran over the rest
+    /// (see [`FormattedFile`]); a direct part followed by a printed part, or any direct part of
+    /// a file where one of them gave up, is printed.
+    pub fn direct(
+        write: impl Fn() -> Option<String> + Send + Sync + 'a,
+        build: impl Fn() -> TokenStream + Send + Sync + 'a,
+    ) -> Self {
+        let mut part = Part::items(build);
+        part.write = Some(Box::new(write));
+        part
     }
 
     /// The next part continues this part's last item, an `impl` block (see [`Part::continues`]).
@@ -111,36 +132,131 @@ impl<'a> Part<'a> {
     }
 }
 
+/// A Rust file as [`format_files`] leaves it: `text`, printed, for rustfmt to format, then
+/// `written`, the text of the file's last direct parts (see [`Part::direct`]), already in
+/// rustfmt's layout, to append after it. [`FormattedFile::join`] gives the whole file.
+#[derive(Debug, PartialEq, Eq)]
+pub struct FormattedFile {
+    pub path: String,
+    pub text: String,
+    pub written: String,
+}
+
+impl FormattedFile {
+    /// The whole file: the (formatted) printed text, then the written text.
+    pub fn join(mut self) -> (String, String) {
+        self.text.push_str(&self.written);
+        (self.path, self.text)
+    }
+}
+
+/// What one part became: printed text, or text written directly (each item after a blank line).
+enum Formatted {
+    Printed(String),
+    Written(String),
+}
+
 /// Formats every part of every file, on every core, and joins each file's parts: `(path, parts)`
-/// in, `(path, text)` out, in the same order, each text starting with `head`.
+/// in, one [`FormattedFile`] out for each, in the same order, each text starting with `head`.
 pub fn format_files(
     files: Vec<(String, Vec<Part>)>,
     head: &str,
-) -> Result<Vec<(String, String)>, String> {
-    let jobs: Vec<(&str, &Part)> = files
+) -> Result<Vec<FormattedFile>, String> {
+    // The direct parts that end each file: only those are written (a direct part before a
+    // printed one is printed, since rustfmt formats the file's text as a whole).
+    let tails: Vec<usize> = files
         .iter()
-        .flat_map(|(path, parts)| parts.iter().map(move |part| (path.as_str(), part)))
+        .map(|(_, parts)| {
+            parts
+                .iter()
+                .rev()
+                .take_while(|part| part.write.is_some())
+                .count()
+        })
         .collect();
-    let formatted: Vec<Result<String, String>> = jobs
+    let jobs: Vec<(&str, &Part, bool)> = files
+        .iter()
+        .zip(&tails)
+        .flat_map(|((path, parts), tail)| {
+            let first_written = parts.len() - tail;
+            parts
+                .iter()
+                .enumerate()
+                .map(move |(index, part)| (path.as_str(), part, index >= first_written))
+        })
+        .collect();
+    let formatted: Vec<Result<Formatted, String>> = jobs
         .into_par_iter()
-        .map(|(path, part)| part.format(path))
+        .map(|(path, part, written)| {
+            if written && let Some(text) = part.write.as_ref().and_then(|write| write()) {
+                verify_rust(path, &text)?;
+                return Ok(Formatted::Written(text));
+            }
+            part.format(path).map(Formatted::Printed)
+        })
         .collect();
     let mut formatted = formatted.into_iter();
     let mut out = Vec::with_capacity(files.len());
     for (path, parts) in &files {
-        let parts: Vec<String> = formatted
+        let mut done: Vec<Formatted> = formatted
             .by_ref()
             .take(parts.len())
             .collect::<Result<_, _>>()?;
+        // A file whose direct parts did not all write is printed whole: a printed part among
+        // the written ones would need rustfmt's layout around it.
+        if done.iter().any(|d| matches!(d, Formatted::Printed(_)))
+            && done.iter().any(|d| matches!(d, Formatted::Written(_)))
+        {
+            for (part, done) in parts.iter().zip(&mut done) {
+                if matches!(done, Formatted::Written(_)) {
+                    *done = Formatted::Printed(part.format(path)?);
+                }
+            }
+        }
         // Spaced straight from the parts into the file's text: a large file is megabytes, and
         // every copy of it is memory the process touches afresh.
-        let length: usize = parts.iter().map(String::len).sum();
-        let mut text = String::with_capacity(head.len() + length + length / 16);
+        let (mut printed, mut written) = (0, 0);
+        for done in &done {
+            match done {
+                Formatted::Printed(text) => printed += text.len(),
+                Formatted::Written(text) => written += text.len() + 1,
+            }
+        }
+        let mut text = String::with_capacity(head.len() + printed + printed / 16);
         text.push_str(head);
-        space_items(parts.iter().flat_map(|part| part.lines()), &mut text);
-        out.push((path.clone(), text));
+        space_items(
+            done.iter()
+                .filter_map(|d| match d {
+                    Formatted::Printed(text) => Some(text.lines()),
+                    Formatted::Written(_) => None,
+                })
+                .flatten(),
+            &mut text,
+        );
+        let mut tail = String::with_capacity(written);
+        for done in &done {
+            if let Formatted::Written(part) = done {
+                tail.push('\n');
+                tail.push_str(part);
+            }
+        }
+        out.push(FormattedFile {
+            path: path.clone(),
+            text,
+            written: tail,
+        });
     }
     Ok(out)
+}
+
+/// `text` spaced as [`space_items`] spaces printed text, for text written directly (see
+/// [`Part::direct`]): a blank line is added where the printed path adds one, inside items too
+/// (after a doc comment line that ends with `}` or `;`, before another doc line, attribute or
+/// field), since rustfmt keeps the blank lines it is given.
+pub fn spaced(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 64);
+    space_items(text.lines(), &mut out);
+    out
 }
 
 /// prettyplease prints items back to back; a blank line between items (but not inside a run of
@@ -220,7 +336,7 @@ pub fn rustfmt_files(files: &mut [(String, String)]) -> Result<(), String> {
 
 /// [`rustfmt_files`] with `program` as rustfmt: whether it ran (`false`, files untouched, when it
 /// cannot be started).
-fn rustfmt_files_with(
+pub(crate) fn rustfmt_files_with(
     program: &std::ffi::OsStr,
     files: &mut [(String, String)],
 ) -> Result<bool, String> {
@@ -351,7 +467,7 @@ fn escape_hidden_text(tokens: TokenStream) -> TokenStream {
 }
 
 /// `text` with each hidden code point (see [`is_hidden`]) written as `\u{…}`.
-fn escape_hidden(text: &str) -> String {
+pub(crate) fn escape_hidden(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if is_hidden(c) {
@@ -368,7 +484,7 @@ fn escape_hidden(text: &str) -> String {
 /// paragraph separators, tag characters, and control characters other than tab and line feed.
 /// Letters that look like others (a Cyrillic `а`) are left alone: they are how other languages
 /// are written, and rustc accepts them in literals and comments.
-fn is_hidden(c: char) -> bool {
+pub(crate) fn is_hidden(c: char) -> bool {
     matches!(
         c,
         '\u{202a}'..='\u{202e}'
@@ -452,7 +568,11 @@ mod tests {
             Part::items(|| quote! { struct P; }),
             Part::items(|| quote! { struct Q; }),
         ];
-        let files = format_files(vec![("c.rs".into(), parts)], "").expect("valid Rust");
+        let files: Vec<(String, String)> = format_files(vec![("c.rs".into(), parts)], "")
+            .expect("valid Rust")
+            .into_iter()
+            .map(FormattedFile::join)
+            .collect();
         assert_eq!(files, [("c.rs".to_string(), whole)]);
     }
 
@@ -469,7 +589,11 @@ mod tests {
                 (format!("f{file}.rs"), parts.collect())
             })
             .collect();
-        let formatted = format_files(files, "").expect("valid Rust");
+        let formatted: Vec<(String, String)> = format_files(files, "")
+            .expect("valid Rust")
+            .into_iter()
+            .map(FormattedFile::join)
+            .collect();
         for (file, (path, text)) in formatted.iter().enumerate() {
             assert_eq!(path, &format!("f{file}.rs"));
             let expected: Vec<String> = (0..40)

@@ -7,7 +7,10 @@ use crate::plan::{Field, FieldTarget, FieldType, OperationPlan, Plan};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::syntax::{OPERATIONS_PER_PART, collect_enums, docs, enum_type, ident, rust_type};
+use super::direct;
+use super::syntax::{
+    OPERATIONS_PER_PART, collect_enums, doc_lines, docs, enum_type, ident, rust_type,
+};
 
 /// `src/client.rs`: the upstream client, one method and one parameter struct per operation. In
 /// parts: the head (imports, `Client` and its constructor), the methods a chunk of operations at a
@@ -40,12 +43,149 @@ pub fn client_rs(plan: &Plan) -> Vec<emit::Part<'_>> {
     }
     parts.push(emit::Part::items(move || super::curated::resolvers(plan)));
     for chunk in chunks {
-        parts.push(emit::Part::items(move || {
-            let params = chunk.iter().map(params_struct);
-            quote! { #( #params )* }
-        }));
+        parts.push(emit::Part::direct(
+            move || {
+                let mut text = String::new();
+                for operation in chunk {
+                    write_params_struct(&mut text, operation)?;
+                }
+                Some(emit::spaced(&text))
+            },
+            move || {
+                let params = chunk.iter().map(params_struct);
+                quote! { #( #params )* }
+            },
+        ));
     }
     parts
+}
+
+/// [`params_struct`] written directly in rustfmt's layout (see [`direct`]), each item after a
+/// blank line but the first; `None` if some line would not fit.
+fn write_params_struct(out: &mut String, operation: &OperationPlan) -> Option<()> {
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    let doc = format!(
+        " The parameters of `{}` (`{}`).",
+        operation.api_id,
+        operation.label()
+    );
+    direct::doc_line(out, "", &doc)?;
+    out.push_str("#[derive(Debug, Clone, serde::Deserialize)]\n#[serde(deny_unknown_fields)]\n");
+    let mut line = String::new();
+    if operation.fields.is_empty() {
+        direct::push_line(out, &format!("pub struct {} {{}}", operation.params_type))?;
+    } else {
+        direct::push_line(out, &format!("pub struct {} {{", operation.params_type))?;
+        for field in &operation.fields {
+            if let Some(text) = field.description.as_deref().map(str::trim) {
+                if !text.is_empty() {
+                    for doc in doc_lines(text) {
+                        line.clear();
+                        line.push(' ');
+                        line.push_str(&doc);
+                        direct::doc_line(out, "    ", &line)?;
+                    }
+                }
+                out.push_str("    ///\n");
+            }
+            let location = format!(" `{}`: {}.", field.api_name, target_text(&field.target));
+            direct::doc_line(out, "    ", &location)?;
+            if field.ident != field.property {
+                direct::serde_rename(out, "    ", &direct::string_literal(&field.property)?)?;
+            }
+            line.clear();
+            line.push_str("    pub ");
+            line.push_str(&field.ident);
+            line.push_str(": ");
+            if !field.required {
+                line.push_str("Option<");
+            }
+            write_type(&mut line, &field.ty);
+            if !field.required {
+                line.push('>');
+            }
+            line.push(',');
+            direct::push_line(out, &line)?;
+        }
+        out.push_str("}\n");
+    }
+    let mut enums = Vec::new();
+    for field in &operation.fields {
+        collect_enums(&field.ty, &mut enums);
+    }
+    for found in enums {
+        out.push('\n');
+        write_enum_type(out, found)?;
+    }
+    Some(())
+}
+
+/// [`rust_type`] as text.
+fn write_type(out: &mut String, ty: &FieldType) {
+    match ty {
+        FieldType::String => out.push_str("String"),
+        FieldType::Integer { .. } => out.push_str("i64"),
+        FieldType::Number => out.push_str("f64"),
+        FieldType::Boolean => out.push_str("bool"),
+        FieldType::StringEnum { type_name, .. } => out.push_str(type_name),
+        FieldType::List(item) => {
+            out.push_str("Vec<");
+            write_type(out, item);
+            out.push('>');
+        }
+        FieldType::Json => out.push_str("Value"),
+    }
+}
+
+/// [`enum_type`] written directly in rustfmt's layout; `None` if some line would not fit, or the
+/// enum has no variants.
+fn write_enum_type(
+    out: &mut String,
+    (name, variants): (&String, &Vec<(String, String)>),
+) -> Option<()> {
+    if variants.is_empty() {
+        return None;
+    }
+    let values: Vec<String> = variants
+        .iter()
+        .map(|(_, value)| format!("`{value}`"))
+        .collect();
+    direct::doc_line(out, "", &format!(" One of {}.", values.join(", ")))?;
+    out.push_str(
+        "#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize, serde::Serialize)]\n",
+    );
+    direct::push_line(out, &format!("pub enum {name} {{"))?;
+    let literals: Vec<String> = variants
+        .iter()
+        .map(|(_, value)| direct::string_literal(value))
+        .collect::<Option<_>>()?;
+    for ((variant, _), literal) in variants.iter().zip(&literals) {
+        direct::serde_rename(out, "    ", literal)?;
+        direct::push_line(out, &format!("    {variant},"))?;
+    }
+    out.push_str("}\n\n");
+    direct::push_line(out, &format!("impl {name} {{"))?;
+    out.push_str(
+        "    /// The value as the API spells it.\n    pub fn as_str(self) -> &'static str {\n        match self {\n",
+    );
+    for ((variant, _), literal) in variants.iter().zip(&literals) {
+        direct::match_arm(out, "            ", &format!("{name}::{variant}"), literal)?;
+    }
+    out.push_str("        }\n    }\n}\n\n");
+    direct::push_line(out, &format!("impl std::fmt::Display for {name} {{"))?;
+    out.push_str(
+        "    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {\n        f.write_str(self.as_str())\n    }\n}\n\n",
+    );
+    direct::push_line(
+        out,
+        &format!("impl crate::runtime::ParamValue for {name} {{"),
+    )?;
+    out.push_str(
+        "    fn texts(&self) -> Vec<String> {\n        vec![self.as_str().to_string()]\n    }\n}\n",
+    );
+    Some(())
 }
 
 /// The head of `src/client.rs`, up to the `impl Client` block's constructor.
@@ -479,5 +619,93 @@ fn target_text(target: &FieldTarget) -> &'static str {
         FieldTarget::Param(Location::Cookie) => "cookie",
         FieldTarget::BodyProperty => "property of the request body",
         FieldTarget::WholeBody => "the request body",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The oracle of the direct writer: for specs with hostile text (bidi controls, invisible
+    /// code points, quotes and backslashes in names), code in descriptions, cursed names, enums
+    /// and renamed fields, the parameter structs written directly are byte for byte what
+    /// printing their tokens and running rustfmt over the print makes of them.
+    #[test]
+    fn params_structs_written_directly_are_what_printing_and_rustfmt_make_of_them() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for spec in [
+            "tests/fixtures/hostile-text.yaml",
+            "tests/fixtures/doc-code.yaml",
+            "tests/fixtures/cursed-names.yaml",
+            "tests/fixtures/uploads.yaml",
+            "specs/tracker/openapi.yaml",
+            "tests/corpus/stripe/spec2.json",
+            "tests/corpus/slack-web/slack_web_openapi_v2.json",
+        ] {
+            let options = crate::Options {
+                no_discovery: true,
+                ..Default::default()
+            };
+            let (plan, _) = crate::generate(&root.join(spec), None, &options)
+                .unwrap_or_else(|e| panic!("{spec}: {e:#}"));
+            // The operations the writer lays out: all but those of names longer than a line.
+            let mut written = String::new();
+            let mut laid_out = Vec::new();
+            for operation in &plan.operations {
+                let mut text = written.clone();
+                if write_params_struct(&mut text, operation).is_some() {
+                    written = text;
+                    laid_out.push(operation);
+                } else {
+                    assert!(
+                        spec.ends_with("cursed-names.yaml"),
+                        "{spec}: {} is not written",
+                        operation.api_id
+                    );
+                }
+            }
+            assert!(laid_out.len() + 1 >= plan.operations.len(), "{spec}");
+            let written = emit::spaced(&written);
+            let printed = emit::format_rust("src/client.rs", {
+                let params = laid_out.iter().copied().map(params_struct);
+                quote! { #( #params )* }
+            })
+            .expect("valid Rust");
+            let mut files = vec![("src/client.rs".to_string(), printed)];
+            assert!(
+                emit::rustfmt_files_with("rustfmt".as_ref(), &mut files).expect("rustfmt runs")
+            );
+            assert!(
+                written == files[0].1,
+                "{spec}:\n{written}\n---\n{}",
+                files[0].1
+            );
+        }
+    }
+
+    #[test]
+    fn a_line_the_writer_does_not_lay_out_makes_it_give_up() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let (mut plan, _) = crate::generate(
+            &root.join("specs/tracker/openapi.yaml"),
+            None,
+            &crate::Options::default(),
+        )
+        .expect("the tracker generates");
+        let operation = plan
+            .operations
+            .iter_mut()
+            .find(|op| !op.fields.is_empty())
+            .expect("an operation with parameters");
+        let mut out = String::new();
+        assert!(write_params_struct(&mut out, operation).is_some());
+        let renamed = 0;
+        // `#[serde(rename = "…")]` longer than rustfmt's line: rustfmt would break it.
+        operation.fields[renamed].property = "p".repeat(90);
+        assert_eq!(write_params_struct(&mut String::new(), operation), None);
+        // A doc comment whose text spans lines does not print as `///` lines.
+        operation.fields[renamed].property = operation.fields[renamed].ident.clone();
+        operation.api_id = "two\nlines".into();
+        assert_eq!(write_params_struct(&mut String::new(), operation), None);
     }
 }

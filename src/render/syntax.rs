@@ -28,7 +28,7 @@ pub(super) fn docs(text: Option<&str>) -> TokenStream {
 /// Doc lines that rustdoc will never run: the generated crate has a library, so its docs are
 /// doctested. Code fences without a language (or marked Rust) become `text` fences, and indented
 /// lines outside fences lose their indentation (an indented block is a doctest too).
-fn doc_lines(text: &str) -> Vec<String> {
+pub(super) fn doc_lines(text: &str) -> Vec<String> {
     let mut in_fence = false;
     let mut list_indent: Option<usize> = None;
     text.lines()

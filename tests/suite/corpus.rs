@@ -540,3 +540,41 @@ fn ref_paths_are_normalised_lexically_before_they_are_read() {
         ("limit", &serde_json::json!({ "type": "integer" }))
     );
 }
+
+/// The Rust files mcpgen writes for every corpus document that generates are what rustfmt would
+/// make of them (`crate::large_specs::rustfmt_check`): the per-operation items written directly
+/// in rustfmt's layout (`render::direct`) are checked on every kind of document the corpus holds.
+#[test]
+fn every_corpus_crate_is_laid_out_as_rustfmt_lays_it_out() {
+    let dir = specs();
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for path in files(&dir) {
+        let relative = path
+            .strip_prefix(&dir)
+            .expect("under specs")
+            .to_string_lossy()
+            .replace('\\', "/");
+        if !is_document(&path) || REFUSED.iter().any(|(r, _)| *r == relative) {
+            continue;
+        }
+        let options = mcpgen::Options {
+            name: Some(name_for(&relative)),
+            refs_root: refs_root(&path),
+            ..Default::default()
+        };
+        let (_, files) = mcpgen::generate(&path, None, &options)
+            .unwrap_or_else(|e| panic!("{relative} does not generate: {e:#}"));
+        for file in files.iter().filter(|f| f.path.ends_with(".rs")) {
+            if file.path.starts_with("src/runtime") {
+                continue;
+            }
+            if let Err(problem) = crate::large_specs::rustfmt_check(&file.path, &file.contents) {
+                problems.push(format!("{relative}: {problem}"));
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 40, "only {checked} documents generated");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -107,3 +107,63 @@ fn stripe_generates_the_same_bytes_every_time_although_its_schemas_form_cycles()
         assert!(a == b, "{path} differs between two generations");
     }
 }
+
+/// Where `rustfmt --check` (the generated crate's `rustfmt.toml`, as `cargo fmt --check` in the
+/// crate runs it) would change `text`, the generated `path`: `Err` with its diff.
+pub(crate) fn rustfmt_check(path: &str, text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let config = dir.path().join("rustfmt.toml");
+    std::fs::write(&config, "edition = \"2024\"\nstyle_edition = \"2024\"\n")
+        .map_err(|e| e.to_string())?;
+    let mut child = std::process::Command::new("rustfmt")
+        .arg("--check")
+        .arg("--config-path")
+        .arg(&config)
+        .args(["--edition", "2024"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("rustfmt runs (rustup component add rustfmt)");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let output = std::thread::scope(|scope| {
+        scope.spawn(move || stdin.write_all(text.as_bytes()));
+        child.wait_with_output().expect("rustfmt finishes")
+    });
+    if output.status.success() {
+        return Ok(());
+    }
+    let diff = String::from_utf8_lossy(&output.stdout);
+    let shown: String = diff.lines().take(60).collect::<Vec<_>>().join("\n");
+    Err(format!(
+        "{path} is not as rustfmt lays it out:\n{shown}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    ))
+}
+
+/// The large files of the large specs' crates, whose per-operation items mcpgen writes directly
+/// in rustfmt's layout instead of printing them and running rustfmt (`render::direct`), are what
+/// rustfmt would make of them: a change to the writer that rustfmt would undo fails here.
+#[test]
+fn the_large_specs_rust_files_are_laid_out_as_rustfmt_lays_them_out() {
+    for file in ["github-rest.json", "stripe.yaml", "kubernetes.yaml"] {
+        let path = large_specs().join(file);
+        for no_discovery in [false, true] {
+            let options = mcpgen::Options {
+                no_discovery,
+                ..Default::default()
+            };
+            let (_, files) = mcpgen::generate(&path, None, &options)
+                .unwrap_or_else(|e| panic!("{} does not generate: {e:#}", path.display()));
+            for generated in files.iter().filter(|f| f.path.ends_with(".rs")) {
+                if generated.path.starts_with("src/runtime") {
+                    continue;
+                }
+                if let Err(problem) = rustfmt_check(&generated.path, &generated.contents) {
+                    panic!("{file} (no_discovery: {no_discovery}): {problem}");
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,205 @@
+//! Rust written directly as text in the layout rustfmt gives it (2024 style edition, the
+//! generated crate's `rustfmt.toml`), for the repetitive per-operation items of the large files:
+//! building a syntax tree of them, printing it and running rustfmt over the print was most of the
+//! CPU a large API's generation took.
+//!
+//! What it covers is only what the generator writes there, in the layout rustfmt keeps as it is:
+//! doc comments, attributes and item lines that fit in rustfmt's widths. A writer asks [`Line`]
+//! whether a line fits; when one does not (rustfmt would break it), or a doc comment would not be
+//! a `///` line, the writer gives up and the part is printed and formatted the usual way
+//! ([`crate::emit::Part::direct`]). So the direct text either is what rustfmt writes or is not used.
+//!
+//! Text from the spec reaches the output only through [`string_literal`] and [`doc_line`]: the
+//! same escaping the printed path applies (`proc_macro2::Literal::string`, then hidden code points
+//! as `\u{…}`), and the written text is lexed back like printed text (`emit`'s check).
+
+use crate::emit::{escape_hidden, is_hidden};
+
+/// rustfmt's `max_width`.
+pub(super) const MAX_WIDTH: usize = 100;
+
+/// Whether `line` (its indentation included) fits in rustfmt's `max_width`. Measured in bytes, which
+/// is never less than the display width rustfmt measures (a character two columns wide is at
+/// least three bytes in UTF-8): a line that fits here fits for rustfmt; one that does not makes the
+/// writer give up rather than guess.
+pub(super) fn fits(line: &str) -> bool {
+    line.len() <= MAX_WIDTH
+}
+
+/// Appends `line` and a line feed to `out` if it [`fits`]; `None` if it does not.
+pub(super) fn push_line(out: &mut String, line: &str) -> Option<()> {
+    fits(line).then(|| {
+        out.push_str(line);
+        out.push('\n');
+    })
+}
+
+/// `#[serde(rename = literal)]` at `indent`: on one line if it fits, else as rustfmt breaks an
+/// attribute's list (the name-value pair on a line of its own, without a trailing comma); `None`
+/// if that line does not fit either.
+pub(super) fn serde_rename(out: &mut String, indent: &str, literal: &str) -> Option<()> {
+    let line = format!("{indent}#[serde(rename = {literal})]");
+    if fits(&line) {
+        return push_line(out, &line);
+    }
+    let inner = format!("{indent}    rename = {literal}");
+    fits(&inner).then(|| {
+        out.push_str(indent);
+        out.push_str("#[serde(\n");
+        out.push_str(&inner);
+        out.push('\n');
+        out.push_str(indent);
+        out.push_str(")]\n");
+    })
+}
+
+/// A match arm `pattern => value,` at `indent`: on one line if it fits, else as rustfmt wraps a
+/// body that does not fit beside its pattern (in a block, the value on a line of its own);
+/// `None` if the pattern's line or the value's does not fit.
+pub(super) fn match_arm(out: &mut String, indent: &str, pattern: &str, value: &str) -> Option<()> {
+    let line = format!("{indent}{pattern} => {value},");
+    if fits(&line) {
+        return push_line(out, &line);
+    }
+    let open = format!("{indent}{pattern} => {{");
+    let body = format!("{indent}    {value}");
+    (fits(&open) && fits(&body)).then(|| {
+        out.push_str(&open);
+        out.push('\n');
+        out.push_str(&body);
+        out.push('\n');
+        out.push_str(indent);
+        out.push_str("}\n");
+    })
+}
+
+/// A string literal holding `value` as the printed path writes it: `proc_macro2::Literal::string`
+/// (`char::escape_debug` for every character but `'`, `\0` as `\0`, or `\x00` before an octal
+/// digit), or, when that still shows a hidden code point ([`is_hidden`]), the literal the printed
+/// path rewrites it to: quotes and backslashes escaped, hidden code points as `\u{…}`, everything
+/// else as it is. `None` for a literal that would span lines (the writer does not lay those out).
+pub(super) fn string_literal(value: &str) -> Option<String> {
+    let mut repr = String::with_capacity(value.len() + 2);
+    repr.push('"');
+    let mut chars = value.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\0' if chars.as_str().starts_with(|next: char| next.is_digit(8)) => {
+                repr.push_str("\\x00")
+            }
+            '\0' => repr.push_str("\\0"),
+            '\'' => repr.push('\''),
+            c => repr.extend(c.escape_debug()),
+        }
+    }
+    repr.push('"');
+    if repr.chars().any(is_hidden) {
+        repr.clear();
+        repr.push('"');
+        for c in value.chars() {
+            match c {
+                '"' => repr.push_str("\\\""),
+                '\\' => repr.push_str("\\\\"),
+                '\n' => return None,
+                c if is_hidden(c) => repr.push_str(&escape_hidden(&c.to_string())),
+                c => repr.push(c),
+            }
+        }
+        repr.push('"');
+    }
+    Some(repr)
+}
+
+/// The `///` line `#[doc = value]` becomes at `indent`, as prettyplease prints it (hidden code
+/// points escaped, trailing spaces dropped) and rustfmt keeps it (trailing white space dropped).
+/// `None` when the attribute would not print as a `///` line (a value with a line feed, or one
+/// that starts with `/`).
+pub(super) fn doc_line(out: &mut String, indent: &str, value: &str) -> Option<()> {
+    if value.contains('\n') || value.starts_with('/') {
+        return None;
+    }
+    let value = if value.chars().any(is_hidden) {
+        std::borrow::Cow::Owned(escape_hidden(value))
+    } else {
+        std::borrow::Cow::Borrowed(value)
+    };
+    out.push_str(indent);
+    out.push_str("///");
+    out.push_str(value.trim_end());
+    out.push('\n');
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn string_literals_are_written_as_proc_macro2_prints_them() {
+        for value in [
+            "plain",
+            "quote \" backslash \\ apostrophe '",
+            "tab\tline\nfeed\r",
+            "nul\0 nul\x007",
+            "combining e\u{301} and \u{7f}",
+            "ünïcödé 漢字",
+        ] {
+            assert_eq!(
+                string_literal(value).as_deref(),
+                Some(proc_macro2::Literal::string(value).to_string().as_str()),
+                "{value:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_literal_that_would_show_a_hidden_code_point_escapes_it() {
+        // U+3164 is printable for `escape_debug`, but hidden for a reader.
+        assert_eq!(
+            string_literal("a\u{3164}\"b\\").as_deref(),
+            Some("\"a\\u{3164}\\\"b\\\\\"")
+        );
+        assert_eq!(string_literal("a\u{3164}\nb"), None);
+        let text = string_literal("x\u{202e}y\u{200b}").unwrap();
+        assert!(!text.chars().any(is_hidden), "{text}");
+    }
+
+    #[test]
+    fn doc_lines_escape_hidden_text_and_drop_trailing_white_space() {
+        let mut out = String::new();
+        doc_line(&mut out, "    ", " Doc \u{202e}x\u{2069} \t\u{a0} ").unwrap();
+        doc_line(&mut out, "", "").unwrap();
+        assert_eq!(out, "    /// Doc \\u{202e}x\\u{2069}\n///\n");
+        assert_eq!(doc_line(&mut out, "", " two\nlines"), None);
+        assert_eq!(doc_line(&mut out, "", "/ slash"), None);
+    }
+
+    #[test]
+    fn long_attributes_and_match_arms_break_as_rustfmt_breaks_them() {
+        let mut out = String::new();
+        let long = format!("\"{}\"", "y".repeat(80));
+        serde_rename(&mut out, "    ", "\"short\"").unwrap();
+        serde_rename(&mut out, "    ", &long).unwrap();
+        match_arm(&mut out, "            ", "E::A", "\"a\"").unwrap();
+        match_arm(&mut out, "            ", "E::B", &long).unwrap();
+        assert_eq!(
+            out,
+            format!(
+                "    #[serde(rename = \"short\")]\n    #[serde(\n        rename = {long}\n    )]\n            E::A => \"a\",\n            E::B => {{\n                {long}\n            }}\n"
+            )
+        );
+        let too_long = format!("\"{}\"", "y".repeat(90));
+        assert_eq!(serde_rename(&mut out, "    ", &too_long), None);
+        assert_eq!(match_arm(&mut out, "            ", "E::B", &too_long), None);
+        assert_eq!(match_arm(&mut out, "", &"E".repeat(98), "\"a\""), None);
+    }
+
+    #[test]
+    fn a_line_fits_up_to_rustfmts_max_width() {
+        assert!(fits(&"x".repeat(100)));
+        assert!(!fits(&"x".repeat(101)));
+        let mut out = String::new();
+        assert_eq!(push_line(&mut out, &"x".repeat(101)), None);
+        assert!(out.is_empty());
+    }
+}
