@@ -1,7 +1,8 @@
-//! Format and verify: every Rust file is parsed as syntax (a gate against anything that is not
-//! valid Rust) and printed by prettyplease; the render step then runs rustfmt over the printed
-//! files with a pinned configuration ([`rustfmt_files`], which says why), so that the crate is
-//! `cargo fmt --check` clean as written. The printed text is lexed back: that is where text from the spec
+//! Format and verify: every Rust file (but the parts written directly, below) is parsed as
+//! syntax (a gate against anything that is not valid Rust) and printed by prettyplease; the
+//! render step then runs rustfmt over the printed files with a pinned configuration
+//! ([`rustfmt_files`], which says why), so that the crate is `cargo fmt --check` clean as
+//! written. The printed text is lexed back: that is where text from the spec
 //! (string literals, doc comments) meets the printer, and a literal or comment that does not end
 //! where it should, a bare carriage return in a doc comment or unbalanced delimiters are refused.
 //! The grammar itself is not parsed a second time: prettyplease prints any syntax tree as text
@@ -10,6 +11,19 @@
 //! A file is built in [`Part`]s that are formatted on their own, on every core: for an API of a
 //! thousand operations a file is megabytes of Rust, and one syntax tree of it would be a hundred
 //! megabytes held at once and formatted on one core.
+//!
+//! The bulk of `src/client.rs`, a parameter struct (and the enums it names) per operation, takes
+//! neither path: it is written directly as text in the layout rustfmt gives it ([`Part::direct`],
+//! `render::direct`), and appended after rustfmt ran over the rest of the file. That is not a
+//! second rustfmt: the writer lays out only the few constructs the generator writes there (`///`
+//! lines, derives, `#[serde(rename = …)]`, `pub field: Type,`, match arms of a string), computes
+//! the width decisions rustfmt makes for them (`max_width`, the long attribute and arm forms),
+//! and gives up on anything else, so that the part is printed and formatted as before. What keeps
+//! that safe: spec text reaches the written text only through `render::direct`'s literal and doc
+//! comment functions (the escaping of the printed path, tested against `proc_macro2`'s), the
+//! written text is lexed back like printed text, a unit test compares it byte for byte with
+//! printing and rustfmt on hostile specs, and the suite runs `rustfmt --check` over the Rust files
+//! of the large specs and of every corpus document.
 
 use proc_macro2::TokenStream;
 use rayon::prelude::*;
@@ -197,15 +211,16 @@ pub fn format_files(
         .collect();
     let mut formatted = formatted.into_iter();
     let mut out = Vec::with_capacity(files.len());
-    for (path, parts) in &files {
+    for ((path, parts), tail) in files.iter().zip(tails) {
         let mut done: Vec<Formatted> = formatted
             .by_ref()
             .take(parts.len())
             .collect::<Result<_, _>>()?;
-        // A file whose direct parts did not all write is printed whole: a printed part among
+        // A file whose direct parts did not all write prints them all: a printed part among
         // the written ones would need rustfmt's layout around it.
-        if done.iter().any(|d| matches!(d, Formatted::Printed(_)))
-            && done.iter().any(|d| matches!(d, Formatted::Written(_)))
+        if done[parts.len() - tail..]
+            .iter()
+            .any(|d| matches!(d, Formatted::Printed(_)))
         {
             for (part, done) in parts.iter().zip(&mut done) {
                 if matches!(done, Formatted::Written(_)) {
@@ -314,7 +329,9 @@ pub const RUSTFMT_TOML: &str = "edition = \"2024\"\nstyle_edition = \"2024\"\n";
 ///
 /// Why an external rustfmt after prettyplease: prettyplease gives the syntax tree a layout, but not
 /// rustfmt's (it breaks method chains and signatures at other widths and does not sort imports),
-/// and matching rustfmt line for line would be a second implementation of rustfmt. What keeps the
+/// and matching rustfmt line for line for every construct the generator writes (method chains,
+/// closures, nested calls) would be a second implementation of rustfmt; only the simplest bulk is
+/// written in rustfmt's layout directly (see the module's documentation). What keeps the
 /// output deterministic is the pinned configuration ([`RUSTFMT_TOML`], passed with
 /// `--config-path`, so no `rustfmt.toml` around the user's directories applies) and rustfmt's
 /// stability promise: within a style edition, formatting of formatted code does not change across
@@ -602,6 +619,60 @@ mod tests {
             let items: Vec<&str> = text.lines().filter(|line| !line.is_empty()).collect();
             assert_eq!(items, expected);
         }
+    }
+
+    #[test]
+    fn direct_parts_at_the_end_of_a_file_are_written_after_the_printed_text_unless_one_gives_up() {
+        // The written text differs from the printed one, so that the test sees which was used.
+        let file = |last_gives_up: bool| {
+            let parts = vec![
+                Part::items(|| quote! { struct A; }),
+                Part::direct(
+                    || Some("struct B; // written\n".into()),
+                    || quote! { struct B; },
+                ),
+                Part::direct(
+                    move || (!last_gives_up).then(|| "struct C; // written\n".into()),
+                    || quote! { struct C; },
+                ),
+            ];
+            format_files(vec![("a.rs".into(), parts)], "").expect("valid Rust")
+        };
+        let written = file(false);
+        assert_eq!(
+            written,
+            [FormattedFile {
+                path: "a.rs".into(),
+                text: "struct A;\n".into(),
+                written: "\nstruct B; // written\n\nstruct C; // written\n".into(),
+            }]
+        );
+        let printed = file(true);
+        assert_eq!(
+            printed,
+            [FormattedFile {
+                path: "a.rs".into(),
+                text: "struct A;\n\nstruct B;\n\nstruct C;\n".into(),
+                written: String::new(),
+            }]
+        );
+        // A direct part before a printed one is printed.
+        let parts = vec![
+            Part::direct(
+                || Some("struct B; // written\n".into()),
+                || quote! { struct B; },
+            ),
+            Part::items(|| quote! { struct A; }),
+        ];
+        let files = format_files(vec![("a.rs".into(), parts)], "").expect("valid Rust");
+        assert_eq!(files[0].text, "struct B;\n\nstruct A;\n");
+        // Written text is lexed back like printed text.
+        let parts = vec![Part::direct(
+            || Some("const A: &str = \"open;\n".into()),
+            TokenStream::new,
+        )];
+        let error = format_files(vec![("a.rs".into(), parts)], "").expect_err("does not lex");
+        assert!(error.contains("does not lex back"), "{error}");
     }
 
     #[test]
