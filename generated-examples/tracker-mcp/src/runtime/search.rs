@@ -1564,11 +1564,27 @@ const COMPOUND_WEIGHT: f64 = 0.5;
 /// How much a word derived from the same root as a request's word counts.
 const RELATED_WEIGHT: f64 = 0.6;
 
+/// The Dirichlet prior of the second ranking, query likelihood ([`Index::likelihood`]): how
+/// much an operation's own text is smoothed toward the whole index's.
+const LIKELIHOOD_PRIOR: f64 = 50.0;
+
+/// How much the second ranking's order counts beside the first's when the two are fused.
+const LIKELIHOOD_FUSION_WEIGHT: f64 = 0.2;
+
+/// The rank offset of reciprocal-rank fusion (the usual 60: a place near the top counts little
+/// more than the next).
+const FUSION_OFFSET: f64 = 60.0;
+
 /// The index, read.
 #[derive(Debug, Clone)]
 pub struct Index {
     pub entries: Vec<Entry>,
     postings: HashMap<String, Vec<(u32, f32)>>,
+    /// Per operation, the sum of its terms' weights: the length of its text for
+    /// [`Index::likelihood`].
+    lengths: Vec<f64>,
+    /// The sum of every term's weight in every operation.
+    mass: f64,
 }
 
 /// One search result: the entry's position and its score.
@@ -1630,7 +1646,19 @@ impl Index {
                 _ => return Err(bad()),
             }
         }
-        Ok(Index { entries, postings })
+        let mut lengths = vec![0.0; entries.len()];
+        for list in postings.values() {
+            for &(index, weight) in list {
+                lengths[index as usize] += f64::from(weight);
+            }
+        }
+        let mass = lengths.iter().sum();
+        Ok(Index {
+            entries,
+            postings,
+            lengths,
+            mass,
+        })
     }
 
     /// The position of the operation called `name`.
@@ -1640,6 +1668,12 @@ impl Index {
 
     /// The operations that match `query` and `filter`, best first, at most `limit`. Ties keep
     /// the index's order, so results are stable.
+    ///
+    /// Two rankings decide the order. The first (BM25F over the fields, with what the request
+    /// asks to do, how much of it an operation covers and its name) picks the first result and
+    /// gives each hit its [`Hit::score`]; below the first, its order is fused with a second,
+    /// different model's, query likelihood ([`Index::likelihood`]), by reciprocal rank: an
+    /// operation both rank well climbs above one only the first favours.
     pub fn search(&self, query: &str, filter: &Filter<'_>, limit: usize) -> Vec<Hit> {
         let total = self.entries.len() as f64;
         // Per operation: the score so far, and how much of the query it matched.
@@ -1711,8 +1745,76 @@ impl Index {
             })
             .collect();
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.entry.cmp(&b.entry)));
+        self.fuse(&mut hits, &query_terms);
         hits.truncate(limit);
         hits
+    }
+
+    /// Reorders `hits` (sorted by the first ranking) below the first one by reciprocal-rank
+    /// fusion with query likelihood: each counts `1 / (FUSION_OFFSET + rank)` of the first
+    /// ranking plus [`LIKELIHOOD_FUSION_WEIGHT`] times that of the second. The first result
+    /// stays: fused in at any weight, the second model cost first places on the tuning half
+    /// (tests/discovery/eval/README.md, round 6).
+    fn fuse(&self, hits: &mut [Hit], query_terms: &[(String, f64)]) {
+        if hits.len() < 3 {
+            return;
+        }
+        let likelihood = self.likelihood(query_terms, hits);
+        let mut by_likelihood: Vec<(usize, f64)> = hits
+            .iter()
+            .map(|hit| (hit.entry, likelihood[&hit.entry]))
+            .collect();
+        by_likelihood.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let second_rank: HashMap<usize, usize> = by_likelihood
+            .iter()
+            .enumerate()
+            .map(|(rank, (entry, _))| (*entry, rank))
+            .collect();
+        let fused = |rank: usize, hit: &Hit| {
+            1.0 / (FUSION_OFFSET + rank as f64)
+                + LIKELIHOOD_FUSION_WEIGHT / (FUSION_OFFSET + second_rank[&hit.entry] as f64)
+        };
+        let mut ranked: Vec<(f64, Hit)> = hits[1..]
+            .iter()
+            .enumerate()
+            .map(|(rank, hit)| (fused(rank + 1, hit), *hit))
+            .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.entry.cmp(&b.1.entry)));
+        for (slot, (_, hit)) in hits[1..].iter_mut().zip(ranked) {
+            *slot = hit;
+        }
+    }
+
+    /// The query likelihood of each of `hits` (a language model of its text with Dirichlet
+    /// smoothing, [`LIKELIHOOD_PRIOR`]): the log-probability that its text, smoothed with the
+    /// whole index's, says the request's terms. The index's term weights stand for counts.
+    /// Unlike BM25 it rewards an operation whose text is mostly the request's words, and it
+    /// does not saturate a term's count.
+    fn likelihood(&self, query_terms: &[(String, f64)], hits: &[Hit]) -> HashMap<usize, f64> {
+        let total: f64 = query_terms.iter().map(|(_, weight)| weight).sum();
+        let mut scores: HashMap<usize, f64> = hits
+            .iter()
+            .map(|hit| {
+                let length = self.lengths[hit.entry];
+                (
+                    hit.entry,
+                    total * (LIKELIHOOD_PRIOR / (length + LIKELIHOOD_PRIOR)).ln(),
+                )
+            })
+            .collect();
+        for (term, query_weight) in query_terms {
+            let Some(list) = self.postings.get(term) else {
+                continue;
+            };
+            let share = list.iter().map(|(_, w)| f64::from(*w)).sum::<f64>() / self.mass;
+            for &(index, weight) in list {
+                if let Some(score) = scores.get_mut(&(index as usize)) {
+                    *score +=
+                        query_weight * (1.0 + f64::from(weight) / (LIKELIHOOD_PRIOR * share)).ln();
+                }
+            }
+        }
+        scores
     }
 
     /// `terms` with the index's words derived from the same root (`react` and `reaction`,
