@@ -641,7 +641,7 @@ mod tests {
             params_type: "Params".into(),
             fields: Vec::new(),
             body: None,
-            input_schema: json!({}),
+            input_schema: json!({}).into(),
             link_paged: false,
             server: None,
             credentials: Vec::new(),

@@ -127,7 +127,7 @@ pub fn schemas_compile(plan: &plan::Plan) -> Result<(), String> {
             (
                 operation.name.as_str(),
                 "operation input",
-                &plan.operations[operation.operation].input_schema,
+                &*plan.operations[operation.operation].input_schema,
             )
         })
     });

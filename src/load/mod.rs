@@ -12,6 +12,7 @@ mod swagger2;
 mod unused;
 mod validate;
 mod yaml;
+mod yaml_events;
 
 use std::path::{Path, PathBuf};
 

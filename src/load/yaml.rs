@@ -30,6 +30,15 @@ pub enum Error {
 /// Reads the YAML `text` into a JSON value; `leave_out_unused`: the parts of an API description
 /// no tool is made from are left out as they are read (see `load/unused.rs`).
 pub fn parse(text: &str, leave_out_unused: bool) -> Result<Value, Error> {
+    match super::yaml_events::read(text, leave_out_unused) {
+        Some(value) => Ok(value),
+        None => parse_with_yaml_serde(text, leave_out_unused),
+    }
+}
+
+/// [`parse`] through yaml_serde's deserializer, which holds the events of the whole text: what
+/// the streaming reader (`yaml_events.rs`) gives up on, every error among it.
+pub(super) fn parse_with_yaml_serde(text: &str, leave_out_unused: bool) -> Result<Value, Error> {
     let key_error = RefCell::new(None);
     let seed = Seed {
         part: leave_out_unused.then_some(Part::Root),
@@ -71,7 +80,7 @@ impl<'de> DeserializeSeed<'de> for Seed<'_> {
 }
 
 /// The text a scalar key becomes, as a JSON object's key; `None` for a key that is not a scalar.
-fn key_text(key: &yaml_serde::Value) -> Option<String> {
+pub(super) fn key_text(key: &yaml_serde::Value) -> Option<String> {
     use yaml_serde::Value as Y;
     match key {
         Y::String(text) => Some(text.clone()),

@@ -106,25 +106,35 @@ pub fn plan(
             read_only: is_read_only(operation),
         });
     }
-    // The catalog and the search index are built side by side, the catalog's lines on every core:
-    // for a large API they are half of planning.
+    // The catalog and the search index are built side by side: for a large API they are half of
+    // planning. The catalog (13 MB for Kubernetes) is written once at its size, measured first
+    // on every core: its lines made apart and then joined, or the catalog grown as it was
+    // written, left as much again or twice as much freed beside it at the peak of generation.
     let plans = &builder.operations;
     let (catalog, index) = rayon::join(
         || {
-            let lines: Vec<String> = chosen
+            let lines = || {
+                chosen.iter().zip(&operations).map(|(operation, found)| {
+                    catalog_line(operation, &plans[found.operation], found.read_only)
+                })
+            };
+            let size: usize = chosen
                 .par_iter()
                 .zip(&operations)
                 .map(|(operation, found)| {
-                    catalog_line(operation, &plans[found.operation], found.read_only)
+                    let mut counted = Counted(0);
+                    write_line(
+                        &mut counted,
+                        &catalog_line(operation, &plans[found.operation], found.read_only),
+                    );
+                    counted.0
                 })
-                .collect();
-            // Each line is freed once copied, so that the lines and the whole catalog are not
-            // held at once (Kubernetes' catalog is 13 MB).
-            let mut catalog = String::with_capacity(lines.iter().map(String::len).sum());
-            for line in lines {
-                catalog.push_str(&line);
+                .sum();
+            let mut catalog = Vec::with_capacity(size);
+            for line in lines() {
+                write_line(&mut catalog, &line);
             }
-            catalog
+            String::from_utf8(catalog).expect("JSON text is UTF-8")
         },
         || {
             let documents: Vec<Document> = chosen
@@ -209,9 +219,34 @@ struct CatalogLine<'a> {
     returns: Value,
 }
 
-/// The catalog's line for `operation` (planned as `plan`), with its newline.
-fn catalog_line(operation: &Operation, plan: &OperationPlan, read_only: bool) -> String {
-    let line = CatalogLine {
+/// Writes `line` as JSON on a line of its own.
+fn write_line(out: &mut impl std::io::Write, line: &CatalogLine) {
+    serde_json::to_writer(&mut *out, line).expect("a JSON value always serializes");
+    out.write_all(b"\n")
+        .expect("writing to memory does not fail");
+}
+
+/// Counts the bytes written to it.
+struct Counted(usize);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0 += bytes.len();
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The catalog's line for `operation` (planned as `plan`).
+fn catalog_line<'a>(
+    operation: &'a Operation,
+    plan: &'a OperationPlan,
+    read_only: bool,
+) -> CatalogLine<'a> {
+    CatalogLine {
         operation: &operation.id,
         request: plan.label(),
         summary: operation
@@ -231,10 +266,7 @@ fn catalog_line(operation: &Operation, plan: &OperationPlan, read_only: bool) ->
             .unwrap_or(json!({})),
         input_schema: &plan.input_schema,
         returns: returns(operation),
-    };
-    let mut text = serde_json::to_string(&line).expect("a JSON value always serializes");
-    text.push('\n');
-    text
+    }
 }
 
 /// Is `operation` deprecated: marked so, or its description says so first (Kubernetes'

@@ -13,6 +13,10 @@
 //! takes the parameters that carry a credential out of the operations, and [`lean`] trims the
 //! schemas the tools publish.
 
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
@@ -97,6 +101,7 @@ pub fn plan(api: &Api, options: &Options, model: Option<&Model>) -> Result<Plan,
         by_id: IndexMap::new(),
         fn_names: Scope::with_reserved(&["new", "upstream", "resolvers"]),
         type_names: Scope::with_reserved(&["Client", "Value", "Map", "Input", "ResponseFormat"]),
+        schemas: SharedSchemas::default(),
     };
     let mut tool_names = Scope::default();
     let mut tools = Vec::new();
@@ -281,6 +286,69 @@ pub struct Builder<'a> {
     by_id: IndexMap<String, usize>,
     fn_names: Scope,
     pub type_names: Scope,
+    schemas: SharedSchemas,
+}
+
+/// The operations' input and response schemas, each distinct one held once: operations with the
+/// same parameters or the same answer share one value (Kubernetes' 1,067 discoverable operations
+/// have 443 distinct input schemas, 12 MB of JSON of which 6.9 MB distinct).
+#[derive(Default)]
+struct SharedSchemas {
+    /// The schemas by the hash of their content (keys in their order).
+    by_hash: HashMap<u64, Vec<Arc<Value>>>,
+}
+
+impl SharedSchemas {
+    /// `schema`, or the one held already that is the same keyword for keyword, in the same order.
+    fn share(&mut self, schema: Value) -> Arc<Value> {
+        let mut hasher = std::hash::DefaultHasher::new();
+        hash_value(&schema, &mut hasher);
+        let same = self.by_hash.entry(hasher.finish()).or_default();
+        if let Some(held) = same.iter().find(|held| same_in_order(held, &schema)) {
+            return Arc::clone(held);
+        }
+        let schema = Arc::new(schema);
+        same.push(Arc::clone(&schema));
+        schema
+    }
+}
+
+/// Feeds `value` to `hasher`, its objects' entries in their order.
+fn hash_value(value: &Value, hasher: &mut impl Hasher) {
+    match value {
+        Value::Null => hasher.write_u8(0),
+        Value::Bool(boolean) => (1u8, boolean).hash(hasher),
+        Value::Number(number) => (2u8, number).hash(hasher),
+        Value::String(text) => (3u8, text).hash(hasher),
+        Value::Array(items) => {
+            (4u8, items.len()).hash(hasher);
+            items.iter().for_each(|item| hash_value(item, hasher));
+        }
+        Value::Object(object) => {
+            (5u8, object.len()).hash(hasher);
+            for (key, value) in object {
+                key.hash(hasher);
+                hash_value(value, hasher);
+            }
+        }
+    }
+}
+
+/// Whether `a` and `b` are the same value written the same way: [`Value`]'s own equality does
+/// not look at the order of an object's entries, which the generated files show.
+fn same_in_order(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(a, b)| same_in_order(a, b))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_in_order(va, vb))
+        }
+        _ => a == b,
+    }
 }
 
 impl<'a> Builder<'a> {
@@ -315,11 +383,17 @@ impl<'a> Builder<'a> {
             params_type,
             fields,
             body,
-            input_schema: lean::input(&hoist_defs(Value::Object(input))),
+            input_schema: self
+                .schemas
+                .share(lean::input(&hoist_defs(Value::Object(input)))),
             link_paged: false,
             server: operation.server.clone(),
             credentials: operation.credentials.clone(),
-            response: operation.success.as_ref().and_then(|r| r.schema.clone()),
+            response: operation
+                .success
+                .as_ref()
+                .and_then(|r| r.schema.clone())
+                .map(|schema| self.schemas.share(schema)),
         });
         self.by_id.insert(operation.id.clone(), index);
         index

@@ -261,8 +261,9 @@ pub struct OperationPlan {
     pub fields: Vec<Field>,
     /// How the body is sent, when the operation has one.
     pub body: Option<BodyPlan>,
-    /// The operation's parameters as one JSON Schema object (a one-to-one tool's input).
-    pub input_schema: Value,
+    /// The operation's parameters as one JSON Schema object (a one-to-one tool's input), shared
+    /// by the operations whose input schemas are the same.
+    pub input_schema: std::sync::Arc<Value>,
     /// Whether a tool walks its pages through `Link` headers (the client then also gets a
     /// `<name>_page` method).
     pub link_paged: bool,
@@ -272,7 +273,7 @@ pub struct OperationPlan {
     pub credentials: Vec<crate::api::CredentialParam>,
     /// The JSON Schema of the first success response's body, when it has one (the generated
     /// crate's tests answer from it).
-    pub response: Option<Value>,
+    pub response: Option<std::sync::Arc<Value>>,
 }
 
 impl OperationPlan {

@@ -257,7 +257,7 @@ fn derived_input_schemas_lose_number_formats_and_empty_descriptions_only() {
         .iter()
         .find(|o| o.api_id == "addPet")
         .unwrap();
-    assert_eq!(operation.input_schema, tool(&plan, "add_pet").input_schema);
+    assert_eq!(*operation.input_schema, tool(&plan, "add_pet").input_schema);
 }
 
 #[test]

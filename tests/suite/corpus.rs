@@ -106,7 +106,7 @@ fn invalid_schemas(plan: &mcpgen::plan::Plan) -> Result<(), String> {
         (
             &operation.api_id,
             "operation input",
-            &operation.input_schema,
+            &*operation.input_schema,
         )
     });
     for (name, which, schema) in tools.chain(operations) {
