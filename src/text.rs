@@ -66,6 +66,21 @@ pub fn restates(text: &str, other: &str) -> bool {
     words(text).iter().all(|word| others.any(|o| o == *word))
 }
 
+/// `words` after the indefinite article it takes: "an assignee login", "a user name". By the
+/// first letter, except that a `u` read as "you" (user, unique, url) takes "a", and `un`, `up`
+/// ("an unread thread", "an update") take "an".
+pub fn with_article(words: &str) -> String {
+    let lower = words.to_ascii_lowercase();
+    let an = match lower.chars().next() {
+        Some('a' | 'e' | 'i' | 'o') => true,
+        Some('u') => {
+            (lower.starts_with("un") && !lower.starts_with("uni")) || lower.starts_with("up")
+        }
+        _ => false,
+    };
+    format!("{} {words}", if an { "an" } else { "a" })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,5 +129,17 @@ mod tests {
         assert_eq!(words("userStatus"), words("User Status"));
         assert_eq!(words("user_status"), words("UserStatus"));
         assert_eq!(words("Logs user in."), ["log", "user", "in"]);
+    }
+
+    #[test]
+    fn with_article_picks_an_before_a_vowel_sound_and_a_before_a_you() {
+        assert_eq!(with_article("assignee login"), "an assignee login");
+        assert_eq!(with_article("integer"), "an integer");
+        assert_eq!(with_article("object or array"), "an object or array");
+        assert_eq!(with_article("user name"), "a user name");
+        assert_eq!(with_article("unique key"), "a unique key");
+        assert_eq!(with_article("unread thread"), "an unread thread");
+        assert_eq!(with_article("project key"), "a project key");
+        assert_eq!(with_article("string"), "a string");
     }
 }

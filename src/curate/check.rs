@@ -23,6 +23,7 @@ use super::semantics::{
 };
 use crate::api::{Api, CredentialSource, Location, Operation};
 use crate::naming;
+use crate::text::with_article;
 
 /// Checks `curation` against `api`, returning it with every diagnostic found.
 pub fn check(api: &Api, curation: Curation) -> (Curation, Vec<Diagnostic>) {
@@ -4285,13 +4286,6 @@ fn any_branch(schema: &Value) -> &Value {
         }
     }
     schema
-}
-
-fn with_article(types: &str) -> String {
-    match types.chars().next() {
-        Some('a' | 'e' | 'i' | 'o' | 'u') => format!("an {types}"),
-        _ => format!("a {types}"),
-    }
 }
 
 /// Is `name` a page size by its name (`limit`, `per_page`, `pageSize`, `maxResults`, `cards_limit`,

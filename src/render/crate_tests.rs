@@ -2014,14 +2014,14 @@ fn resolver_test(plan: &Plan, index: usize, answers: &mut [Value]) -> Option<Tok
         " (within a scope)"
     };
     let doc = format!(
-        " The `{}` resolver lists `{}`{within_scope}, finds a {} there and says which are there for one that is not.",
+        " The `{}` resolver lists `{}`{within_scope}, finds {} there and says which are there for one that is not.",
         resolver.name,
         plan.operations[match &resolver.source {
             ResolverSource::List { operation, .. } => *operation,
             ResolverSource::Lookup { operation, .. } => *operation,
         }]
         .label(),
-        resolver.what
+        crate::text::with_article(&resolver.what)
     );
     Some(quote! {
         #[doc = #doc]

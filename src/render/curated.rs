@@ -589,8 +589,8 @@ fn resolver(plan: &Plan, r: &ResolverPlan) -> TokenStream {
         },
     });
     let aliases: Vec<TokenStream> = aliases.collect();
-    let resolve_doc = format!(" The id for a {what}.");
-    let spec_doc = format!(" How a {what} becomes an id.");
+    let resolve_doc = format!(" The id for {}.", crate::text::with_article(what));
+    let spec_doc = format!(" How {} becomes an id.", crate::text::with_article(what));
     match &r.source {
         ResolverSource::List {
             operation,

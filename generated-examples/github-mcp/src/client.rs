@@ -269,7 +269,7 @@ impl Client {
     }
 }
 
-/// How a assignee login becomes an id.
+/// How an assignee login becomes an id.
 pub static ASSIGNEE_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
     what: "assignee login",
     match_fields: &["/login"],
@@ -280,7 +280,7 @@ pub static ASSIGNEE_RESOLVER: curated::ResolverSpec = curated::ResolverSpec {
 };
 
 impl Client {
-    /// The id for a assignee login.
+    /// The id for an assignee login.
     pub async fn resolve_assignee(
         &self,
         scope: &serde_json::Map<String, serde_json::Value>,

@@ -375,7 +375,7 @@ async fn the_label_resolver_finds_a_listed_value_and_names_a_missing_one() {
     assert_eq!(missing.available, ["bug"]);
 }
 
-/// The `assignee` resolver lists `GET /repos/{owner}/{repo}/assignees` (within a scope), finds a assignee login there and says which are there for one that is not.
+/// The `assignee` resolver lists `GET /repos/{owner}/{repo}/assignees` (within a scope), finds an assignee login there and says which are there for one that is not.
 #[tokio::test]
 async fn the_assignee_resolver_finds_a_listed_value_and_names_a_missing_one() {
     let api = StandIn::start().await;
