@@ -2,9 +2,6 @@
 //! of the plan ([`super::discovery`]'s types): which operations the three tools reach, their
 //! definitions, the search index and what `describe` returns of each operation.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::LazyLock;
-
 use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -329,26 +326,6 @@ fn document(operation: &Operation, read_only: bool, search_words: &str) -> Docum
                 .to_string()
         })
         .unwrap_or_default();
-    let mut fields = vec![
-        (Field::Name, operation.id.clone()),
-        // Without a summary (Slack's Web API has none), the description's first sentence
-        // says what the operation does.
-        (
-            Field::Summary,
-            match operation.summary.as_deref() {
-                Some(summary) if !summary.trim().is_empty() => summary.to_string(),
-                _ => crate::text::first_sentence(&description).to_string(),
-            },
-        ),
-        (Field::Tags, operation.tags.join(" ")),
-        (Field::Path, path_words.join(" ")),
-        (Field::Description, description),
-        (Field::Parameters, parameters.join(" ")),
-        (Field::Curated, search_words.to_string()),
-        (Field::Schema, objects(operation).join(" ")),
-    ];
-    let related = related_words(&fields);
-    fields.push((Field::Related, related));
     Document {
         entry: Entry {
             name: operation.id.clone(),
@@ -361,71 +338,26 @@ fn document(operation: &Operation, read_only: bool, search_words: &str) -> Docum
                 .unwrap_or_default(),
             tags: operation.tags.clone(),
         },
-        fields,
+        fields: vec![
+            (Field::Name, operation.id.clone()),
+            // Without a summary (Slack's Web API has none), the description's first sentence
+            // says what the operation does.
+            (
+                Field::Summary,
+                match operation.summary.as_deref() {
+                    Some(summary) if !summary.trim().is_empty() => summary.to_string(),
+                    _ => crate::text::first_sentence(&description).to_string(),
+                },
+            ),
+            (Field::Tags, operation.tags.join(" ")),
+            (Field::Path, path_words.join(" ")),
+            (Field::Description, description),
+            (Field::Parameters, parameters.join(" ")),
+            (Field::Curated, search_words.to_string()),
+            (Field::Schema, objects(operation).join(" ")),
+        ],
         deprecated: is_deprecated(operation),
     }
-}
-
-/// WordNet's derivational links between words (`approve` and `approval`, `publish` and
-/// `publication`), one word a line: `word<TAB>d:derived,derived`. Made from WordNet 3.1 by
-/// `scripts/wordnet-table`, which data/wordnet/README.md describes with the licence beside it.
-/// General English: nothing in it comes from an API description or a request.
-const WORDNET: &str = include_str!("../../data/wordnet/related.tsv");
-
-/// [`WORDNET`] read: per search term (a word's stem), the terms of the words derived from it,
-/// each with the word.
-static DERIVED: LazyLock<HashMap<String, Vec<(String, &'static str)>>> = LazyLock::new(|| {
-    let mut table: HashMap<String, Vec<(String, &'static str)>> = HashMap::new();
-    for line in WORDNET.lines() {
-        let mut parts = line.split('\t');
-        let Some(term) = parts.next().and_then(|word| search::terms(word).pop()) else {
-            continue;
-        };
-        let derived = parts
-            .filter_map(|part| part.strip_prefix("d:"))
-            .flat_map(|list| list.split(','));
-        for word in derived {
-            let Some(derived_term) = search::terms(word).pop() else {
-                continue;
-            };
-            let known = table.entry(term.clone()).or_default();
-            // Forms the stemmer already joins (`killing` for `kill`) add nothing.
-            if derived_term != term && !known.iter().any(|(t, _)| *t == derived_term) {
-                known.push((derived_term, word));
-            }
-        }
-    }
-    table
-});
-
-/// The words WordNet derives from the words of an operation's name, summary, tags and path
-/// that none of its `fields` uses, each once, in the order found: an operation that "creates an
-/// approval" is found by "approve", one that "removes" by "removal". They go
-/// into the index's [`Field::Related`], which counts less than anything the operation's own
-/// text says.
-fn related_words(fields: &[(Field, String)]) -> String {
-    let own: HashSet<String> = fields
-        .iter()
-        .flat_map(|(_, text)| search::terms(text))
-        .collect();
-    let mut added: HashSet<&str> = HashSet::new();
-    let mut out: Vec<&str> = Vec::new();
-    let titles = fields.iter().filter(|(field, _)| {
-        matches!(
-            field,
-            Field::Name | Field::Summary | Field::Tags | Field::Path
-        )
-    });
-    for (_, text) in titles {
-        for term in search::terms(text) {
-            for (derived_term, word) in DERIVED.get(&term).into_iter().flatten() {
-                if !own.contains(derived_term) && added.insert(derived_term) {
-                    out.push(word);
-                }
-            }
-        }
-    }
-    out.join(" ")
 }
 
 /// What the objects `operation` takes and returns are: the first sentence of the description
@@ -947,94 +879,6 @@ mod tests {
             .expect("a success response")
             .schema = Some(schema);
         operation
-    }
-
-    /// The documents of an API whose operations are `(operationId, path, summary)`, all `POST`.
-    fn documents(operations: &[(&str, &str, &str)]) -> Vec<Document> {
-        let mut text = String::from("openapi: 3.1.0\ninfo: {title: A, version: '1'}\npaths:\n");
-        for (id, path, summary) in operations {
-            text.push_str(&format!(
-                "  {path}:\n    post:\n      operationId: {id}\n      summary: {summary}\n      responses:\n        '200': {{description: ok}}\n"
-            ));
-        }
-        let api = crate::load::load_text(std::path::Path::new("openapi.yaml"), &text)
-            .expect("the document loads");
-        api.operations
-            .iter()
-            .map(|operation| document(operation, false, ""))
-            .collect()
-    }
-
-    fn first(documents: &[Document], request: &str) -> Option<String> {
-        let index = search::Index::parse(&search::build(documents)).expect("the index reads");
-        index
-            .search(request, &search::Filter::default(), 5)
-            .first()
-            .map(|hit| index.entries[hit.entry].name.clone())
-    }
-
-    #[test]
-    fn a_request_word_found_only_through_wordnet_ranks_its_operation_first() {
-        let documents = documents(&[
-            ("createDraft", "/drafts", "Create a draft"),
-            ("scheduleDelivery", "/deliveries", "Schedule a delivery"),
-        ]);
-        // The stemmer does not join them (`deliv`, `deliveri`).
-        assert_ne!(search::terms("deliver"), search::terms("delivery"));
-        assert_eq!(
-            first(&documents, "deliver the parcel").as_deref(),
-            Some("scheduleDelivery")
-        );
-        let related = |document: &Document| {
-            document
-                .fields
-                .iter()
-                .find(|(field, _)| *field == Field::Related)
-                .map(|(_, words)| words.clone())
-        };
-        assert_eq!(related(&documents[1]).as_deref(), Some("deliver"));
-        // Without the words WordNet adds, nothing matches the request.
-        let without: Vec<Document> = documents
-            .iter()
-            .cloned()
-            .map(|mut document| {
-                document
-                    .fields
-                    .retain(|(field, _)| *field != Field::Related);
-                document
-            })
-            .collect();
-        assert_eq!(first(&without, "deliver the parcel"), None);
-    }
-
-    #[test]
-    fn a_word_wordnet_adds_counts_less_than_the_operations_own_words() {
-        let documents = documents(&[
-            ("scheduleDelivery", "/deliveries", "Schedule a delivery"),
-            ("deliverParcel", "/parcels", "Deliver a parcel"),
-        ]);
-        assert_eq!(
-            first(&documents, "deliver").as_deref(),
-            Some("deliverParcel")
-        );
-    }
-
-    #[test]
-    fn wordnet_adds_only_derived_words_the_stemmer_does_not_already_join_or_the_text_uses() {
-        // WordNet derives `selling` and `seller` from `sell`; the stemmer makes `selling` `sell`.
-        assert_eq!(
-            DERIVED.get("sell"),
-            Some(&vec![("seller".to_string(), "seller")])
-        );
-        let fields = |summary: &str| {
-            vec![
-                (Field::Name, "deliverParcel".to_string()),
-                (Field::Summary, summary.to_string()),
-            ]
-        };
-        assert_eq!(related_words(&fields("Send it")), "delivery");
-        // What the operation's text already says is not added again.
-        assert_eq!(related_words(&fields("Track the delivery")), "");
     }
 
     #[test]

@@ -140,15 +140,10 @@ pub enum Field {
     /// The initials of the words the name is made of (`pv` for `PersistentVolume`), which
     /// [`build`] adds.
     Initials,
-    /// Words a dictionary derives from the words of the operation's name, summary, tags and
-    /// path (`approve` for "approval", `publish` for "publication"), which its own text
-    /// does not use: mcpgen adds them from WordNet when it generates the crate. A list, each
-    /// word once, so its length says nothing and is not normalised.
-    Related,
 }
 
 impl Field {
-    pub const ALL: [Field; 10] = [
+    pub const ALL: [Field; 9] = [
         Field::Name,
         Field::Summary,
         Field::Tags,
@@ -158,7 +153,6 @@ impl Field {
         Field::Curated,
         Field::Schema,
         Field::Initials,
-        Field::Related,
     ];
 
     /// How much a term found in this field counts.
@@ -174,9 +168,6 @@ impl Field {
             Field::Curated => 3.0,
             Field::Schema => 0.5,
             Field::Initials => 2.0,
-            // Below everything the operation's own text says (tests/discovery/eval/README.md,
-            // round 7).
-            Field::Related => 0.3,
         }
     }
 }
@@ -1512,11 +1503,7 @@ pub fn build(documents: &[Document]) -> String {
         };
         let mut weights: BTreeMap<&str, f64> = BTreeMap::new();
         for (field, words) in fields {
-            let norm = if *field == Field::Related {
-                1.0
-            } else {
-                1.0 - B + B * words.len() as f64 / average(*field)
-            };
+            let norm = 1.0 - B + B * words.len() as f64 / average(*field);
             let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
             for word in words {
                 *counts.entry(word).or_default() += 1;
