@@ -245,6 +245,39 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
 
 /// Every file of the crate for `plan`, taking the runtime from `runtime`, sorted by path.
 pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> {
+    render_files(plan, runtime, None)
+}
+
+/// [`render_with`], moving the discovery catalog out of `plan` into its file
+/// (`data/operations.jsonl`) instead of copying it: `plan.discovery`'s `catalog` is empty
+/// afterwards. The catalog is the largest text of a large API (13 MB for Kubernetes), and a copy
+/// of it was held through rendering and writing.
+pub fn render_taking_catalog(plan: &mut Plan, runtime: &Runtime) -> Result<Vec<File>, String> {
+    let catalog = plan
+        .discovery
+        .as_mut()
+        .map(|found| std::mem::take(&mut found.catalog));
+    render_files(plan, runtime, catalog)
+}
+
+/// `text` as a data file, the header on its first line like the data files [`render_with`]
+/// copies from the plan (their readers skip lines that start with `//`). Made in place: a
+/// catalog is megabytes.
+fn data_file(mut text: String) -> String {
+    let header = format!("{HEADER}\n");
+    // Exactly: `insert_str` alone would double the capacity of a text this large.
+    text.reserve_exact(header.len());
+    text.insert_str(0, &header);
+    text
+}
+
+/// [`render_with`], with the discovery catalog given (taken out of the plan) or, when `None`,
+/// copied from the plan.
+fn render_files(
+    plan: &Plan,
+    runtime: &Runtime,
+    catalog: Option<String>,
+) -> Result<Vec<File>, String> {
     let templates = templates()?;
     let fields = template_values(plan, runtime);
     let registry_entry = server_json(plan, &fields.env_vars);
@@ -326,15 +359,16 @@ pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> 
                 include_str!("../../templates/discovery.rs")
             ),
         });
-        // The data files' first line is the header too: their readers skip lines that start
-        // with `//`.
         files.push(File {
             path: discovery::INDEX_PATH.into(),
             contents: format!("{HEADER}\n{}", found.index),
         });
         files.push(File {
             path: discovery::CATALOG_PATH.into(),
-            contents: format!("{HEADER}\n{}", found.catalog),
+            contents: match catalog {
+                Some(catalog) => data_file(catalog),
+                None => format!("{HEADER}\n{}", found.catalog),
+            },
         });
     }
     // Only these files are lexed back (each part on its own, see `emit::Part`) and formatted by
@@ -838,6 +872,38 @@ mod tests {
         let api = crate::load::load_text(std::path::Path::new("openapi.yaml"), &spec)
             .expect("the spec loads");
         crate::plan::plan(&api, &crate::plan::Options::default(), None).expect("the spec plans")
+    }
+
+    #[test]
+    fn taking_the_catalog_out_of_the_plan_renders_the_same_files_as_copying_it() {
+        let spec = [
+            "openapi: 3.0.3",
+            "info: { title: Things, version: '1' }",
+            "paths:",
+            "  /a: { get: { operationId: getA, summary: Gets an a, responses: { '200': { description: ok } } } }",
+            "  /b: { post: { operationId: makeB, responses: { '200': { description: ok } } } }",
+        ]
+        .join("\n");
+        let api = crate::load::load_text(std::path::Path::new("openapi.yaml"), &spec)
+            .expect("the spec loads");
+        let options = crate::plan::Options {
+            discovery_threshold: Some(1),
+            ..Default::default()
+        };
+        let plan = crate::plan::plan(&api, &options, None).expect("the spec plans");
+        let catalog = plan.discovery.as_ref().expect("discovery").catalog.clone();
+        assert!(catalog.contains("\"operation\":\"getA\""), "{catalog}");
+        let copied = super::render_with(&plan, &super::Runtime::Vendored).expect("renders");
+        let mut taken_from = plan.clone();
+        let taken = super::render_taking_catalog(&mut taken_from, &super::Runtime::Vendored)
+            .expect("renders");
+        assert_eq!(taken, copied);
+        let file = taken
+            .iter()
+            .find(|file| file.path == super::discovery::CATALOG_PATH)
+            .expect("the catalog's file");
+        assert_eq!(file.contents, format!("{}\n{catalog}", super::HEADER));
+        assert_eq!(taken_from.discovery.expect("discovery").catalog, "");
     }
 
     #[test]
