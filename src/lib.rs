@@ -35,8 +35,7 @@ pub use plan::Options;
 pub use render::File;
 
 /// Loads `spec` (and the curation file `curation`, when given), plans the server and renders its
-/// files, without touching the disk. The plan comes back without its discovery catalog, which is
-/// the text of its data file (`data/operations.jsonl`, see [`render::render_taking_catalog`]).
+/// files, without touching the disk.
 pub fn generate(
     spec: &Path,
     curation: Option<&Path>,
@@ -98,14 +97,14 @@ pub fn generate_with(
         "planning tools for {} operations",
         api.operations.len()
     ));
-    let mut plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.model))
+    let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.model))
         .map_err(anyhow::Error::msg)?;
     schemas_compile(&plan).map_err(anyhow::Error::msg)?;
     // The plan holds all that rendering needs; for a large API the model is tens of megabytes.
     drop((checked, api));
     release_freed_memory();
     progress(&format!("rendering {} tools", plan.tools.len()));
-    let files = render::render_taking_catalog(&mut plan, runtime).map_err(anyhow::Error::msg)?;
+    let files = render::render_with(&plan, runtime).map_err(anyhow::Error::msg)?;
     Ok((plan, files))
 }
 

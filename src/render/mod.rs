@@ -245,39 +245,6 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
 
 /// Every file of the crate for `plan`, taking the runtime from `runtime`, sorted by path.
 pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> {
-    render_files(plan, runtime, None)
-}
-
-/// [`render_with`], moving the discovery catalog out of `plan` into its file
-/// (`data/operations.jsonl`) instead of copying it: `plan.discovery`'s `catalog` is empty
-/// afterwards. The catalog is the largest text of a large API (13 MB for Kubernetes), and a copy
-/// of it was held through rendering and writing.
-pub fn render_taking_catalog(plan: &mut Plan, runtime: &Runtime) -> Result<Vec<File>, String> {
-    let catalog = plan
-        .discovery
-        .as_mut()
-        .map(|found| std::mem::take(&mut found.catalog));
-    render_files(plan, runtime, catalog)
-}
-
-/// `text` as a data file, the header on its first line like the data files [`render_with`]
-/// copies from the plan (their readers skip lines that start with `//`). Made in place: a
-/// catalog is megabytes.
-fn data_file(mut text: String) -> String {
-    let header = format!("{HEADER}\n");
-    // Exactly: `insert_str` alone would double the capacity of a text this large.
-    text.reserve_exact(header.len());
-    text.insert_str(0, &header);
-    text
-}
-
-/// [`render_with`], with the discovery catalog given (taken out of the plan) or, when `None`,
-/// copied from the plan.
-fn render_files(
-    plan: &Plan,
-    runtime: &Runtime,
-    catalog: Option<String>,
-) -> Result<Vec<File>, String> {
     let templates = templates()?;
     let fields = template_values(plan, runtime);
     let registry_entry = server_json(plan, &fields.env_vars);
@@ -359,16 +326,15 @@ fn render_files(
                 include_str!("../../templates/discovery.rs")
             ),
         });
+        // The data files' first line is the header too: their readers skip lines that start
+        // with `//`.
         files.push(File {
             path: discovery::INDEX_PATH.into(),
             contents: format!("{HEADER}\n{}", found.index),
         });
         files.push(File {
             path: discovery::CATALOG_PATH.into(),
-            contents: match catalog {
-                Some(catalog) => data_file(catalog),
-                None => format!("{HEADER}\n{}", found.catalog),
-            },
+            contents: found.catalog(&plan.operations, &format!("{HEADER}\n")),
         });
     }
     // Only these files are lexed back (each part on its own, see `emit::Part`) and formatted by
@@ -875,13 +841,13 @@ mod tests {
     }
 
     #[test]
-    fn taking_the_catalog_out_of_the_plan_renders_the_same_files_as_copying_it() {
+    fn the_catalog_file_is_what_describe_returns_of_each_operation_with_its_input_schema() {
         let spec = [
             "openapi: 3.0.3",
             "info: { title: Things, version: '1' }",
             "paths:",
-            "  /a: { get: { operationId: getA, summary: Gets an a, responses: { '200': { description: ok } } } }",
-            "  /b: { post: { operationId: makeB, responses: { '200': { description: ok } } } }",
+            "  /a/{id}: { get: { operationId: getA, summary: Gets an a, tags: [as], parameters: [{ name: id, in: path, required: true, schema: { type: string } }], responses: { '200': { description: The a, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } } } } }",
+            "  /b: { post: { operationId: makeB, description: \"Makes a b.\\n\\nIn \\\"quotes\\\".\", responses: { '204': { description: made } } } }",
         ]
         .join("\n");
         let api = crate::load::load_text(std::path::Path::new("openapi.yaml"), &spec)
@@ -891,19 +857,51 @@ mod tests {
             ..Default::default()
         };
         let plan = crate::plan::plan(&api, &options, None).expect("the spec plans");
-        let catalog = plan.discovery.as_ref().expect("discovery").catalog.clone();
-        assert!(catalog.contains("\"operation\":\"getA\""), "{catalog}");
-        let copied = super::render_with(&plan, &super::Runtime::Vendored).expect("renders");
-        let mut taken_from = plan.clone();
-        let taken = super::render_taking_catalog(&mut taken_from, &super::Runtime::Vendored)
-            .expect("renders");
-        assert_eq!(taken, copied);
-        let file = taken
+        let files = super::render(&plan).expect("renders");
+        let catalog = &files
             .iter()
             .find(|file| file.path == super::discovery::CATALOG_PATH)
-            .expect("the catalog's file");
-        assert_eq!(file.contents, format!("{}\n{catalog}", super::HEADER));
-        assert_eq!(taken_from.discovery.expect("discovery").catalog, "");
+            .expect("the catalog's file")
+            .contents;
+        let (header, lines) = catalog.split_once('\n').expect("a header line");
+        assert_eq!(header, super::HEADER);
+        let lines: Vec<serde_json::Value> = lines
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a line is a JSON object"))
+            .collect();
+        let found = plan.discovery.as_ref().expect("discovery");
+        assert_eq!(lines.len(), found.operations.len());
+        for (line, operation) in lines.iter().zip(&found.operations) {
+            let keys: Vec<&str> = line
+                .as_object()
+                .expect("an object")
+                .keys()
+                .map(String::as_str)
+                .collect();
+            assert_eq!(
+                keys,
+                [
+                    "operation",
+                    "request",
+                    "summary",
+                    "description",
+                    "tags",
+                    "read_only",
+                    "annotations",
+                    "input_schema",
+                    "returns"
+                ]
+            );
+            assert_eq!(line["operation"], operation.name.as_str());
+            assert_eq!(
+                line["input_schema"],
+                *plan.operations[operation.operation].input_schema
+            );
+        }
+        assert_eq!(lines[0]["summary"], "Gets an a");
+        assert_eq!(lines[0]["tags"], serde_json::json!(["as"]));
+        assert_eq!(lines[0]["returns"]["status"], "200");
+        assert_eq!(lines[1]["description"], "Makes a b.\n\nIn \"quotes\".");
     }
 
     #[test]
