@@ -177,12 +177,17 @@ pub fn schemas_compile(plan: &plan::Plan) -> Result<(), String> {
 /// Has mimalloc return freed memory to the operating system within [`PURGE_DELAY_MS`] of its
 /// freeing, unless `MIMALLOC_PURGE_DELAY` in the environment asks for another delay. mimalloc's
 /// own delay, a second, is longer than a stage of generation: what loading, planning and
-/// rendering free in passing stayed resident beside what the next step takes afresh.
+/// rendering free in passing stayed resident beside what the next step takes afresh. Set once
+/// per process (generations may run side by side on threads of one process, and mimalloc's
+/// options are plain variables).
 fn return_freed_memory_promptly() {
-    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-        // SAFETY: mi_option_set has no preconditions; options may be set at any time.
-        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) }
-    }
+    static SET: std::sync::Once = std::sync::Once::new();
+    SET.call_once(|| {
+        if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+            // SAFETY: mi_option_set has no preconditions; options may be set at any time.
+            unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS) }
+        }
+    });
 }
 
 /// How long, in milliseconds, mimalloc keeps freed memory before returning it to the operating

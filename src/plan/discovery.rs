@@ -49,7 +49,7 @@ pub struct DiscoveryPlan {
 
 /// A line of the catalog without the operation's input schema, as JSON text: `head` is the
 /// object up to `"input_schema":`, `tail` what follows the schema. The schemas are most of the
-/// catalog (13 MB of Kubernetes' 13.5 MB), and the plan holds each once already, as a value of
+/// catalog (11.8 MB of Kubernetes' 12.8 MB), and the plan holds each once already, as a value of
 /// its operation's plan: the catalog's text is written only when the crate's files are, after
 /// the API's model is gone, rather than held beside it while planning.
 #[derive(Debug, Clone)]
