@@ -8,6 +8,8 @@
 //! The search index and the operations' descriptions are data of the plan; `render` writes them
 //! into the crate.
 
+use super::OperationPlan;
+
 /// Without a curation file, a spec with more operations than this gets discovery mode.
 pub const DEFAULT_DISCOVERY_THRESHOLD: usize = 40;
 
@@ -37,11 +39,75 @@ pub struct DiscoveryPlan {
     pub call_tool: String,
     /// The search index (`search::build`).
     pub index: String,
-    /// One JSON object per line, per operation in order: what `describe` returns.
-    pub catalog: String,
+    /// What `describe` returns of each operation in `operations`, in order, but its input
+    /// schema: the catalog's lines, which [`DiscoveryPlan::catalog`] writes.
+    pub described: Vec<Described>,
     /// The API's other operations, by name, and why the discovery tools do not reach them (in
     /// words that end a sentence: "it has a tool of its own, `tracker_create_issue`").
     pub unavailable: Vec<(String, String)>,
+}
+
+/// A line of the catalog without the operation's input schema, as JSON text: `head` is the
+/// object up to `"input_schema":`, `tail` what follows the schema. The schemas are most of the
+/// catalog (11.8 MB of Kubernetes' 12.8 MB), and the plan holds each once already, as a value of
+/// its operation's plan: the catalog's text is written only when the crate's files are, after
+/// the API's model is gone, rather than held beside it while planning.
+#[derive(Debug, Clone)]
+pub struct Described {
+    pub head: String,
+    pub tail: String,
+}
+
+impl DiscoveryPlan {
+    /// The catalog the describe tool reads, after `first_line`: one JSON object per line, per
+    /// operation in order, with its input schema from `operations` (the plan's). Written once
+    /// at its size, measured first on every core: its lines made apart and then joined, or the
+    /// catalog grown as it was written, left as much again or twice as much freed beside it.
+    pub fn catalog(&self, operations: &[OperationPlan], first_line: &str) -> String {
+        use rayon::prelude::*;
+        let lines = || {
+            self.operations
+                .iter()
+                .zip(&self.described)
+                .map(|(found, described)| (&*operations[found.operation].input_schema, described))
+        };
+        let schemas: usize = self
+            .operations
+            .par_iter()
+            .map(|found| {
+                let mut counted = Counted(0);
+                serde_json::to_writer(&mut counted, &*operations[found.operation].input_schema)
+                    .expect("a JSON value always serializes");
+                counted.0
+            })
+            .sum();
+        let rest: usize = lines()
+            .map(|(_, described)| described.head.len() + described.tail.len() + 1)
+            .sum();
+        let mut catalog = Vec::with_capacity(first_line.len() + schemas + rest);
+        catalog.extend_from_slice(first_line.as_bytes());
+        for (schema, described) in lines() {
+            catalog.extend_from_slice(described.head.as_bytes());
+            serde_json::to_writer(&mut catalog, schema).expect("a JSON value always serializes");
+            catalog.extend_from_slice(described.tail.as_bytes());
+            catalog.push(b'\n');
+        }
+        String::from_utf8(catalog).expect("JSON text is UTF-8")
+    }
+}
+
+/// Counts the bytes written to it.
+struct Counted(usize);
+
+impl std::io::Write for Counted {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0 += bytes.len();
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// One operation the discovery tools reach.

@@ -7,8 +7,8 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::discovery::{
-    DEFAULT_DISCOVERY_THRESHOLD, DEFAULT_RESULTS, Discoverable, DiscoveryPlan, DiscoveryTool,
-    MAX_RESULTS, Mode,
+    DEFAULT_DISCOVERY_THRESHOLD, DEFAULT_RESULTS, Described, Discoverable, DiscoveryPlan,
+    DiscoveryTool, MAX_RESULTS, Mode,
 };
 use super::{Action, Annotations, Builder, OperationPlan, Options, Tool};
 use crate::api::{Api, Method, Operation};
@@ -106,35 +106,18 @@ pub fn plan(
             read_only: is_read_only(operation),
         });
     }
-    // The catalog and the search index are built side by side: for a large API they are half of
-    // planning. The catalog (13 MB for Kubernetes) is written once at its size, measured first
-    // on every core: its lines made apart and then joined, or the catalog grown as it was
-    // written, left as much again or twice as much freed beside it at the peak of generation.
+    // What `describe` returns (the catalog but the input schemas, which the plans of the
+    // operations hold) and the search index are made side by side.
     let plans = &builder.operations;
-    let (catalog, index) = rayon::join(
+    let (described, index) = rayon::join(
         || {
-            let lines = || {
-                chosen.iter().zip(&operations).map(|(operation, found)| {
-                    catalog_line(operation, &plans[found.operation], found.read_only)
-                })
-            };
-            let size: usize = chosen
+            chosen
                 .par_iter()
                 .zip(&operations)
                 .map(|(operation, found)| {
-                    let mut counted = Counted(0);
-                    write_line(
-                        &mut counted,
-                        &catalog_line(operation, &plans[found.operation], found.read_only),
-                    );
-                    counted.0
+                    described(operation, &plans[found.operation], found.read_only)
                 })
-                .sum();
-            let mut catalog = Vec::with_capacity(size);
-            for line in lines() {
-                write_line(&mut catalog, &line);
-            }
-            String::from_utf8(catalog).expect("JSON text is UTF-8")
+                .collect::<Vec<Described>>()
         },
         || {
             let documents: Vec<Document> = chosen
@@ -183,7 +166,7 @@ pub fn plan(
             describe_tool,
             call_tool,
             index,
-            catalog,
+            described,
             unavailable,
         },
         tools,
@@ -204,10 +187,9 @@ fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// One line of the catalog the describe tool reads (borrowing the input schema rather than
-/// copying it: for a large API the schemas are most of the plan).
+/// A line of the catalog the describe tool reads, but its input schema (see [`Described`]).
 #[derive(Serialize)]
-struct CatalogLine<'a> {
+struct CatalogHead<'a> {
     operation: &'a str,
     request: String,
     summary: String,
@@ -215,38 +197,13 @@ struct CatalogLine<'a> {
     tags: &'a [String],
     read_only: bool,
     annotations: Value,
-    input_schema: &'a Value,
-    returns: Value,
 }
 
-/// Writes `line` as JSON on a line of its own.
-fn write_line(out: &mut impl std::io::Write, line: &CatalogLine) {
-    serde_json::to_writer(&mut *out, line).expect("a JSON value always serializes");
-    out.write_all(b"\n")
-        .expect("writing to memory does not fail");
-}
-
-/// Counts the bytes written to it.
-struct Counted(usize);
-
-impl std::io::Write for Counted {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0 += bytes.len();
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// The catalog's line for `operation` (planned as `plan`).
-fn catalog_line<'a>(
-    operation: &'a Operation,
-    plan: &'a OperationPlan,
-    read_only: bool,
-) -> CatalogLine<'a> {
-    CatalogLine {
+/// The catalog's line for `operation` (planned as `plan`), but its input schema: the JSON object
+/// of [`CatalogHead`]'s fields, then `input_schema` (written by [`DiscoveryPlan::catalog`]), then
+/// `returns`.
+fn described(operation: &Operation, plan: &OperationPlan, read_only: bool) -> Described {
+    let head = CatalogHead {
         operation: &operation.id,
         request: plan.label(),
         summary: operation
@@ -264,8 +221,16 @@ fn catalog_line<'a>(
         annotations: Annotations::for_operation(operation)
             .to_json()
             .unwrap_or(json!({})),
-        input_schema: &plan.input_schema,
-        returns: returns(operation),
+    };
+    let mut head = serde_json::to_string(&head).expect("a JSON value always serializes");
+    // The object goes on: `{…}` loses its `}`.
+    head.pop();
+    head.push_str(",\"input_schema\":");
+    let returns =
+        serde_json::to_string(&returns(operation)).expect("a JSON value always serializes");
+    Described {
+        head,
+        tail: format!(",\"returns\":{returns}}}"),
     }
 }
 

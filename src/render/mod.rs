@@ -334,7 +334,7 @@ pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> 
         });
         files.push(File {
             path: discovery::CATALOG_PATH.into(),
-            contents: format!("{HEADER}\n{}", found.catalog),
+            contents: found.catalog(&plan.operations, &format!("{HEADER}\n")),
         });
     }
     // Only these files are lexed back (each part on its own, see `emit::Part`) and formatted by
@@ -838,6 +838,70 @@ mod tests {
         let api = crate::load::load_text(std::path::Path::new("openapi.yaml"), &spec)
             .expect("the spec loads");
         crate::plan::plan(&api, &crate::plan::Options::default(), None).expect("the spec plans")
+    }
+
+    #[test]
+    fn the_catalog_file_is_what_describe_returns_of_each_operation_with_its_input_schema() {
+        let spec = [
+            "openapi: 3.0.3",
+            "info: { title: Things, version: '1' }",
+            "paths:",
+            "  /a/{id}: { get: { operationId: getA, summary: Gets an a, tags: [as], parameters: [{ name: id, in: path, required: true, schema: { type: string } }], responses: { '200': { description: The a, content: { application/json: { schema: { type: object, properties: { id: { type: string } } } } } } } } }",
+            "  /b: { post: { operationId: makeB, description: \"Makes a b.\\n\\nIn \\\"quotes\\\".\", responses: { '204': { description: made } } } }",
+        ]
+        .join("\n");
+        let api = crate::load::load_text(std::path::Path::new("openapi.yaml"), &spec)
+            .expect("the spec loads");
+        let options = crate::plan::Options {
+            discovery_threshold: Some(1),
+            ..Default::default()
+        };
+        let plan = crate::plan::plan(&api, &options, None).expect("the spec plans");
+        let files = super::render(&plan).expect("renders");
+        let catalog = &files
+            .iter()
+            .find(|file| file.path == super::discovery::CATALOG_PATH)
+            .expect("the catalog's file")
+            .contents;
+        let (header, lines) = catalog.split_once('\n').expect("a header line");
+        assert_eq!(header, super::HEADER);
+        let lines: Vec<serde_json::Value> = lines
+            .lines()
+            .map(|line| serde_json::from_str(line).expect("a line is a JSON object"))
+            .collect();
+        let found = plan.discovery.as_ref().expect("discovery");
+        assert_eq!(lines.len(), found.operations.len());
+        for (line, operation) in lines.iter().zip(&found.operations) {
+            let keys: Vec<&str> = line
+                .as_object()
+                .expect("an object")
+                .keys()
+                .map(String::as_str)
+                .collect();
+            assert_eq!(
+                keys,
+                [
+                    "operation",
+                    "request",
+                    "summary",
+                    "description",
+                    "tags",
+                    "read_only",
+                    "annotations",
+                    "input_schema",
+                    "returns"
+                ]
+            );
+            assert_eq!(line["operation"], operation.name.as_str());
+            assert_eq!(
+                line["input_schema"],
+                *plan.operations[operation.operation].input_schema
+            );
+        }
+        assert_eq!(lines[0]["summary"], "Gets an a");
+        assert_eq!(lines[0]["tags"], serde_json::json!(["as"]));
+        assert_eq!(lines[0]["returns"]["status"], "200");
+        assert_eq!(lines[1]["description"], "Makes a b.\n\nIn \"quotes\".");
     }
 
     #[test]
