@@ -216,27 +216,31 @@ impl Reader<'_> {
                 },
                 false => (key.value, true),
             };
-            if object.contains_key(&text) || left_out.contains(&text) {
+            if left_out.contains(&text) {
                 return None;
             }
+            // One lookup of the key, where a check and an insertion would hash it twice.
+            let serde_json::map::Entry::Vacant(entry) = object.entry(text) else {
+                return None;
+            };
             let part = part.filter(|_| is_text);
             let event = self.next()?;
-            if part.is_some_and(|part| part.leaves_out(&text)) {
+            if part.is_some_and(|part| part.leaves_out(entry.key())) {
                 let value = self.value(event, None, depth)?;
                 let has_entries = value.as_object().is_some_and(|o| !o.is_empty());
                 if matches!(part, Some(Part::Root)) && has_entries {
-                    object.insert(text, Value::Object(Map::new()));
+                    entry.insert(Value::Object(Map::new()));
                 } else {
-                    left_out.push(text);
+                    left_out.push(entry.key().clone());
                 }
                 continue;
             }
-            let inner = match (part, text.as_str()) {
+            let inner = match (part, entry.key().as_str()) {
                 (Some(Part::Root), "components") => Some(Part::Components),
                 _ => None,
             };
             let value = self.value(event, inner, depth)?;
-            object.insert(text, value);
+            entry.insert(value);
         }
     }
 }
@@ -288,6 +292,9 @@ fn resolve(text: &str) -> Option<Plain> {
         "" | "~" | "null" | "Null" | "NULL" => Plain::Null,
         "true" | "True" | "TRUE" => Plain::Bool(true),
         "false" | "False" | "FALSE" => Plain::Bool(false),
+        // Most plain scalars are words: no number starts with a letter (Rust's float parsing
+        // reads `inf` and `nan`, which are not finite, so text as below).
+        _ if text.as_bytes()[0].is_ascii_alphabetic() => Plain::Text,
         _ => {
             if let Some(number) = unsigned(text, u64::from_str_radix) {
                 Plain::Unsigned(number)
