@@ -62,7 +62,12 @@ pub fn run(args: BuildArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     if args.check {
         return check(&dir, &files, out);
     }
+    out.progress(
+        false,
+        &format!("writing {} files to {}", files.len(), dir.display()),
+    );
     let changes = crate::write::write(&dir, &files).map_err(anyhow::Error::msg)?;
+    out.end_stage();
     if changes.is_empty() {
         out.status(&format!(
             "up to date: {} ({} tools) in {}, nothing written",

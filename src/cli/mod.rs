@@ -41,7 +41,7 @@ pub struct Cli {
 /// Flags every command takes.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
-    /// Say more (repeat for even more).
+    /// Say more: -v lists what was written, -vv also each stage and how long it took.
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
     /// Say nothing but errors.
@@ -311,6 +311,7 @@ pub fn run(cli: Cli) -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
     };
+    out.end_stage();
     match result {
         Ok(code) => code,
         Err(error) => {

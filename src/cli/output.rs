@@ -12,6 +12,9 @@ pub struct Output {
     pub verbosity: u8,
     /// Colour what goes to stderr.
     pub color: bool,
+    /// The stage [`Output::progress`] announced last and when it began: with `-vv`, how long
+    /// it took is said when the next one begins or the command ends ([`Output::end_stage`]).
+    stage: Option<(String, std::time::Instant)>,
 }
 
 impl Output {
@@ -25,7 +28,11 @@ impl Output {
                     && std::io::stderr().is_terminal()
             }
         };
-        Self { verbosity, color }
+        Self {
+            verbosity,
+            color,
+            stage: None,
+        }
     }
 
     /// A quiet, colourless voice (for tests).
@@ -33,6 +40,7 @@ impl Output {
         Self {
             verbosity: 1,
             color: false,
+            stage: None,
         }
     }
 
@@ -65,10 +73,24 @@ impl Output {
     }
 
     /// A progress line on stderr for work that takes a moment: shown when `slow` (a large spec)
-    /// or with `-vv`, never with `-q`.
+    /// or with `-vv`, never with `-q`. With `-vv` the stage it ends is timed: `  loading took
+    /// 0.391 s` (wall time; the stage's name is the line's first word).
     pub fn progress(&mut self, slow: bool, text: &str) {
+        self.end_stage();
         if self.verbosity >= 3 || (slow && self.verbosity >= 1) {
             let _ = writeln!(std::io::stderr(), "{text}…");
+        }
+        if self.verbosity >= 3 {
+            let name = text.split_whitespace().next().unwrap_or_default();
+            self.stage = Some((name.to_string(), std::time::Instant::now()));
+        }
+    }
+
+    /// With `-vv`, says how long the stage [`Output::progress`] announced last took (once).
+    pub fn end_stage(&mut self) {
+        if let Some((name, start)) = self.stage.take() {
+            let seconds = start.elapsed().as_secs_f64();
+            let _ = writeln!(std::io::stderr(), "  {name} took {seconds:.3} s");
         }
     }
 

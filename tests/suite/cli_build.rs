@@ -476,3 +476,60 @@ fn a_curation_file_given_as_the_spec_is_named_as_one() {
     );
     assert_eq!(entries(dir.path()), Vec::<String>::new());
 }
+
+#[test]
+fn with_vv_each_stage_of_a_build_says_how_long_it_took() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = mcpgen(
+        dir.path(),
+        &[
+            "-vv",
+            "build",
+            &tracker_spec(),
+            "-c",
+            &repo()
+                .join("specs/tracker/mcpgen.yaml")
+                .display()
+                .to_string(),
+            "-o",
+            "out",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    // Each stage's line, then its time, in order, before the summary.
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    let mut stages = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(rest) = line.strip_prefix("  ").and_then(|l| l.strip_suffix(" s")) else {
+            continue;
+        };
+        let Some((name, seconds)) = rest.split_once(" took ") else {
+            continue;
+        };
+        assert!(seconds.parse::<f64>().is_ok(), "{line}");
+        assert!(
+            lines[..i]
+                .iter()
+                .any(|l| l.starts_with(name) && l.ends_with('…')),
+            "the stage `{name}` was announced before its time:\n{}",
+            run.stderr
+        );
+        stages.push(name);
+    }
+    assert_eq!(
+        stages,
+        ["loading", "checking", "planning", "rendering", "writing"],
+        "{}",
+        run.stderr
+    );
+    let written = lines
+        .iter()
+        .position(|l| l.starts_with("wrote tracker-mcp"));
+    let timed = lines.iter().rposition(|l| l.contains(" took "));
+    assert!(timed < written, "{}", run.stderr);
+
+    // Without -vv nothing is timed.
+    let run = mcpgen(dir.path(), &["-v", "build", &tracker_spec(), "-o", "out2"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(!run.stderr.contains(" took "), "{}", run.stderr);
+}
