@@ -216,31 +216,27 @@ impl Reader<'_> {
                 },
                 false => (key.value, true),
             };
-            if left_out.contains(&text) {
+            if object.contains_key(&text) || left_out.contains(&text) {
                 return None;
             }
-            // One lookup of the key, where a check and an insertion would hash it twice.
-            let serde_json::map::Entry::Vacant(entry) = object.entry(text) else {
-                return None;
-            };
             let part = part.filter(|_| is_text);
             let event = self.next()?;
-            if part.is_some_and(|part| part.leaves_out(entry.key())) {
+            if part.is_some_and(|part| part.leaves_out(&text)) {
                 let value = self.value(event, None, depth)?;
                 let has_entries = value.as_object().is_some_and(|o| !o.is_empty());
                 if matches!(part, Some(Part::Root)) && has_entries {
-                    entry.insert(Value::Object(Map::new()));
+                    object.insert(text, Value::Object(Map::new()));
                 } else {
-                    left_out.push(entry.key().clone());
+                    left_out.push(text);
                 }
                 continue;
             }
-            let inner = match (part, entry.key().as_str()) {
+            let inner = match (part, text.as_str()) {
                 (Some(Part::Root), "components") => Some(Part::Components),
                 _ => None,
             };
             let value = self.value(event, inner, depth)?;
-            entry.insert(value);
+            object.insert(text, value);
         }
     }
 }
