@@ -58,18 +58,105 @@ const INLINE_LIMIT: u64 = 200;
 pub struct SchemaContext {
     /// Referenced schema (JSON pointer) → its name under `$defs`, unique in the document.
     names: RefCell<IndexMap<String, String>>,
-    /// Referenced schema → how many JSON values it has with every `$ref` inlined (a reference back
-    /// into a schema being measured counts as one).
-    sizes: RefCell<HashMap<String, u64>>,
-    /// Referenced schema → the `$ref`s in it (see [`refs_in`]): every root that reaches a schema
-    /// counts its references, and in a large API most roots reach the same few hundred schemas.
-    refs: RefCell<HashMap<String, Rc<[String]>>>,
+    /// The referenced schemas met so far, each with a number of its own ([`Targets`]).
+    targets: RefCell<Targets>,
     /// What was repaired or dropped to make the schemas valid ([`repair`]): (JSON pointer in the
     /// document, what was done), each once, in the order met.
     warnings: RefCell<IndexSet<(String, String)>>,
     /// Pattern → why the servers' regex engine refuses it (`None`: it compiles), each pattern
     /// compiled once however many roots inline its schema.
-    patterns: RefCell<HashMap<String, Option<String>>>,
+    patterns: RefCell<FastMap<String, Option<String>>>,
+}
+
+/// A map looked up by key only (never iterated, so its order cannot reach the output), with a
+/// hasher faster than the standard one on the short keys loading hashes by the million.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+type FastSet<T> = HashSet<T, foldhash::fast::RandomState>;
+
+/// The referenced schemas of a document (JSON pointers), numbered as they are met, with what is
+/// known of each. Every root counts the references of every schema it reaches, and in a large
+/// API most roots reach the same few hundred schemas: by number, that is a walk over arrays,
+/// where by pointer it hashed and copied a string for every reference of every root (an eighth
+/// of loading Stripe's description).
+#[derive(Debug, Default)]
+struct Targets {
+    /// Pointer → its number.
+    ids: FastMap<String, u32>,
+    /// Number → pointer.
+    pointers: Vec<String>,
+    /// Number → the numbers of the `$ref`s in the schema (see [`refs_in`]), once looked for.
+    refs: Vec<Option<Rc<[u32]>>>,
+    /// Number → how many JSON values the schema has with every `$ref` inlined (a reference back
+    /// into a schema being measured counts as one), once measured.
+    sizes: Vec<Option<u64>>,
+    /// Number → the count of its references from the root being counted ([`Self::counted`]),
+    /// valid where its `round` is the current one.
+    counts: Vec<u32>,
+    rounds: Vec<u32>,
+    round: u32,
+}
+
+impl Targets {
+    /// The number of the schema at `pointer`.
+    fn id(&mut self, pointer: &str) -> u32 {
+        if let Some(id) = self.ids.get(pointer) {
+            return *id;
+        }
+        let id = self.pointers.len() as u32;
+        self.ids.insert(pointer.to_string(), id);
+        self.pointers.push(pointer.to_string());
+        self.refs.push(None);
+        self.sizes.push(None);
+        self.counts.push(0);
+        self.rounds.push(0);
+        id
+    }
+
+    /// The numbers of the local `$ref`s in `value`, in document order (see [`refs_in`]).
+    fn ids_in(&mut self, value: &Value) -> Vec<u32> {
+        let mut refs = Vec::new();
+        refs_in(value, &mut refs);
+        refs.iter().map(|target| self.id(target)).collect()
+    }
+
+    /// The numbers of the `$ref`s in the schema numbered `id` of `document`.
+    fn refs_of(&mut self, document: &Value, id: u32) -> Rc<[u32]> {
+        if let Some(refs) = &self.refs[id as usize] {
+            return Rc::clone(refs);
+        }
+        let refs: Rc<[u32]> = match document.pointer(&self.pointers[id as usize]) {
+            Some(schema) => self.ids_in(schema).into(),
+            None => Rc::from([]),
+        };
+        self.refs[id as usize] = Some(Rc::clone(&refs));
+        refs
+    }
+
+    /// How many local `$ref`s to each schema are reachable from `value`, entering each
+    /// referenced schema once: the schemas in the order they are first met, with their counts.
+    fn counted(&mut self, document: &Value, value: &Value) -> Vec<(u32, u32)> {
+        self.round += 1;
+        let round = self.round;
+        let mut met = Vec::new();
+        // Depth first, each schema's references in order: the order the recursive walk meets them.
+        let mut pending = self.ids_in(value);
+        pending.reverse();
+        while let Some(id) = pending.pop() {
+            let at = id as usize;
+            if self.rounds[at] == round {
+                self.counts[at] += 1;
+                continue;
+            }
+            self.rounds[at] = round;
+            self.counts[at] = 1;
+            met.push(id);
+            let refs = self.refs_of(document, id);
+            pending.extend(refs.iter().rev());
+        }
+        met.into_iter()
+            .map(|id| (id, self.counts[id as usize]))
+            .collect()
+    }
 }
 
 impl SchemaContext {
@@ -112,62 +199,41 @@ impl SchemaContext {
         name
     }
 
-    /// The inlined size of the schema at `target` (see `sizes`).
-    fn inlined_size(&self, document: &Value, target: &str, measuring: &mut Vec<String>) -> u64 {
-        if let Some(size) = self.sizes.borrow().get(target) {
-            return *size;
-        }
-        let Some(schema) = document.pointer(target) else {
+    /// The inlined size of the schema at `target` (see [`Targets::sizes`]).
+    fn inlined_size(&self, document: &Value, target: &str, measuring: &mut Vec<u32>) -> u64 {
+        let id = self.targets.borrow_mut().id(target);
+        self.inlined_size_of(document, id, measuring)
+    }
+
+    /// [`Self::inlined_size`] of the schema numbered `id`; `measuring`: the schemas being
+    /// measured, outermost first.
+    fn inlined_size_of(&self, document: &Value, id: u32, measuring: &mut Vec<u32>) -> u64 {
+        let schema = {
+            let targets = self.targets.borrow();
+            if let Some(size) = targets.sizes[id as usize] {
+                return size;
+            }
+            document.pointer(&targets.pointers[id as usize])
+        };
+        let Some(schema) = schema else {
             return 1;
         };
-        measuring.push(target.to_string());
+        measuring.push(id);
         let size = self.size_of(document, schema, measuring);
         measuring.pop();
-        self.sizes.borrow_mut().insert(target.to_string(), size);
+        self.targets.borrow_mut().sizes[id as usize] = Some(size);
         size
     }
 
-    /// Counts the local `$ref`s to each schema reachable from `value`, entering each referenced
-    /// schema once, in the order they are met.
-    fn count_refs(&self, document: &Value, value: &Value, counts: &mut IndexMap<String, u32>) {
-        let mut refs = Vec::new();
-        refs_in(value, &mut refs);
-        for target in &refs {
-            self.count_ref(document, target, counts);
-        }
-    }
-
-    fn count_ref(&self, document: &Value, target: &str, counts: &mut IndexMap<String, u32>) {
-        if let Some(count) = counts.get_mut(target) {
-            *count += 1;
-            return;
-        }
-        counts.insert(target.to_string(), 1);
-        let cached = self.refs.borrow().get(target).cloned();
-        let refs = cached.unwrap_or_else(|| {
-            let mut refs = Vec::new();
-            if let Some(schema) = document.pointer(target) {
-                refs_in(schema, &mut refs);
-            }
-            let refs: Rc<[String]> = refs.into();
-            self.refs
-                .borrow_mut()
-                .insert(target.to_string(), Rc::clone(&refs));
-            refs
-        });
-        for next in refs.iter() {
-            self.count_ref(document, next, counts);
-        }
-    }
-
-    fn size_of(&self, document: &Value, value: &Value, measuring: &mut Vec<String>) -> u64 {
+    fn size_of(&self, document: &Value, value: &Value, measuring: &mut Vec<u32>) -> u64 {
         match value {
             Value::Object(object) => {
                 if let Some(target) = local_ref(object) {
-                    if measuring.contains(&target) {
+                    let id = self.targets.borrow_mut().id(&target);
+                    if measuring.contains(&id) {
                         return 1;
                     }
-                    return self.inlined_size(document, &target, measuring);
+                    return self.inlined_size_of(document, id, measuring);
                 }
                 object.values().fold(1, |sum, value| {
                     sum.saturating_add(self.size_of(document, value, measuring))
@@ -249,11 +315,11 @@ pub struct SchemaConverter<'a> {
     /// How deep in the root `convert` is (1 = the root itself, which is always inlined).
     depth: usize,
     /// Large schemas this root refers to more than once: placed under `$defs`.
-    shared: HashSet<String>,
+    shared: FastSet<String>,
     /// Schema keywords converted so far for this root (see [`ROOT_BUDGET`]).
     converted: usize,
     /// References placed under `$defs` so far: pointer → name.
-    recursive: IndexMap<String, String>,
+    recursive: IndexMap<String, String, foldhash::fast::RandomState>,
     /// Whether a schema cut short (see [`stub`]) names the schema it stands for, so that what
     /// reads an answer's fields can convert it after all ([`expand_stubs`]).
     expandable: bool,
@@ -266,9 +332,9 @@ impl<'a> SchemaConverter<'a> {
             context,
             stack: Vec::new(),
             depth: 0,
-            shared: HashSet::new(),
+            shared: FastSet::default(),
             converted: 0,
-            recursive: IndexMap::new(),
+            recursive: IndexMap::default(),
             expandable: false,
         }
     }
@@ -285,19 +351,22 @@ impl<'a> SchemaConverter<'a> {
         // In the order the references are met: the sizes measured first are cached, and a size
         // measured inside a cycle depends on where the measuring entered it, so a random order
         // (a HashMap's) made the output of documents with cycles (Stripe's) differ run to run.
-        let mut counts = IndexMap::new();
-        self.context.count_refs(self.document, schema, &mut counts);
+        let counts = self
+            .context
+            .targets
+            .borrow_mut()
+            .counted(self.document, schema);
         let mut measuring = Vec::new();
         self.shared = counts
             .into_iter()
-            .filter(|(target, count)| {
+            .filter(|(id, count)| {
                 *count > 1
                     && self
                         .context
-                        .inlined_size(self.document, target, &mut measuring)
+                        .inlined_size_of(self.document, *id, &mut measuring)
                         > INLINE_LIMIT
             })
-            .map(|(target, _)| target)
+            .map(|(id, _)| self.context.targets.borrow().pointers[id as usize].clone())
             .collect();
         let mut converted = self.convert(schema, &At::Pointer(pointer))?;
         let mut defs = Map::new();
@@ -365,7 +434,11 @@ impl<'a> SchemaConverter<'a> {
         let mut out = Map::new();
         // A `required` list written inside `properties`, moved to where it belongs.
         let mut misplaced_required = Vec::new();
+        // The keywords looked up again once the others are converted, noted as they pass: most
+        // schemas have none of them, and a lookup hashes the key.
+        let mut later = Later::default();
         for (key, value) in object {
+            later.note(key);
             if DROPPED.contains(&key.as_str()) || (key.starts_with("x-") && key != "x-mcp-header") {
                 continue;
             }
@@ -449,15 +522,20 @@ impl<'a> SchemaConverter<'a> {
                 }
             }
         }
-        discriminate(object, &mut out);
-        rewrite_exclusive_bounds(&mut out);
-        if let Some(example) = object.get("example")
+        if later.discriminator {
+            discriminate(object, &mut out);
+        }
+        if later.exclusive_bound {
+            rewrite_exclusive_bounds(&mut out);
+        }
+        if later.example
+            && let Some(example) = object.get("example")
             && !out.contains_key("examples")
         {
             out.insert("examples".into(), json!([example]));
         }
         let mut converted = Value::Object(out);
-        if object.get("nullable") == Some(&Value::Bool(true)) {
+        if later.nullable && object.get("nullable") == Some(&Value::Bool(true)) {
             converted = make_nullable(converted);
         }
         Ok(converted)
@@ -559,6 +637,28 @@ impl<'a> SchemaConverter<'a> {
         let name = self.context.name(target);
         self.recursive.insert(target.to_string(), name.clone());
         name
+    }
+}
+
+/// Which of the keywords that [`SchemaConverter::convert`] reads again after converting the
+/// others a schema object has.
+#[derive(Default)]
+struct Later {
+    discriminator: bool,
+    exclusive_bound: bool,
+    example: bool,
+    nullable: bool,
+}
+
+impl Later {
+    fn note(&mut self, key: &str) {
+        match key {
+            "discriminator" => self.discriminator = true,
+            "exclusiveMinimum" | "exclusiveMaximum" => self.exclusive_bound = true,
+            "example" => self.example = true,
+            "nullable" => self.nullable = true,
+            _ => {}
+        }
     }
 }
 

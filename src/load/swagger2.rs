@@ -104,12 +104,21 @@ impl Converter<'_> {
             out.insert("components".into(), Value::Object(components));
         }
         let mut converted = Value::Object(out);
-        let snapshot = converted.clone();
+        // The places are looked up in a copy of the converted document, made only when a `$ref`
+        // points into `/paths` (few documents have one): a copy of a large document was a third
+        // of converting it, and memory for a third document beside the other two.
+        let mut into_paths = false;
         for_each_ref(&mut converted, None, None, &mut |reference| {
-            if let Some(moved) = self.moved_path_pointer(reference, &snapshot) {
-                *reference = moved;
-            }
+            into_paths = into_paths || points_into_paths(reference);
         });
+        if into_paths {
+            let snapshot = converted.clone();
+            for_each_ref(&mut converted, None, None, &mut |reference| {
+                if let Some(moved) = self.moved_path_pointer(reference, &snapshot) {
+                    *reference = moved;
+                }
+            });
+        }
         Ok(converted)
     }
 
@@ -120,11 +129,11 @@ impl Converter<'_> {
     /// `schema`. `None` when the `$ref` does not point into `/paths` or names a place the
     /// conversion did not keep.
     fn moved_path_pointer(&self, reference: &str, converted: &Value) -> Option<String> {
-        let pointer = percent_decode(reference.strip_prefix('#')?);
         // Always a 2.0 place: the conversion copies these `$ref`s as written.
-        if !pointer.starts_with("/paths/") {
+        if !points_into_paths(reference) {
             return None;
         }
+        let pointer = percent_decode(reference.strip_prefix('#')?);
         let tokens: Vec<String> = pointer[1..]
             .split('/')
             .map(|token| token.replace("~1", "/").replace("~0", "~"))
@@ -743,6 +752,13 @@ fn security_scheme(scheme: &Value) -> Value {
         out.insert("description".into(), description.clone());
     }
     Value::Object(out)
+}
+
+/// Whether the `$ref` `reference` points into the document's `/paths`.
+fn points_into_paths(reference: &str) -> bool {
+    reference
+        .strip_prefix('#')
+        .is_some_and(|fragment| percent_decode(fragment).starts_with("/paths/"))
 }
 
 /// Calls `f` with every `$ref` of `value` (whose object is under `parent`, and that one under

@@ -288,6 +288,9 @@ fn resolve(text: &str) -> Option<Plain> {
         "" | "~" | "null" | "Null" | "NULL" => Plain::Null,
         "true" | "True" | "TRUE" => Plain::Bool(true),
         "false" | "False" | "FALSE" => Plain::Bool(false),
+        // Most plain scalars are words: no number starts with a letter (Rust's float parsing
+        // reads `inf` and `nan`, which are not finite, so text as below).
+        _ if text.as_bytes()[0].is_ascii_alphabetic() => Plain::Text,
         _ => {
             if let Some(number) = unsigned(text, u64::from_str_radix) {
                 Plain::Unsigned(number)
