@@ -331,34 +331,69 @@ pub(crate) fn join_with(
     files: Vec<FormattedFile>,
     format: &Formatter,
 ) -> Result<Vec<(String, String)>, String> {
-    // Pieces of nothing but white space (an empty part) are left out, not formatted.
+    // The printed texts are moved out to be formatted (a large file's are megabytes, and a
+    // copy of them memory the process touches afresh); a piece of nothing but white space (an
+    // empty part) is left out, not formatted.
+    let mut files = files;
     let mut printed: Vec<(String, String)> = Vec::new();
-    for file in &files {
-        for piece in &file.pieces {
-            if let Piece::Printed { text, .. } = piece
-                && !text.trim().is_empty()
-            {
-                printed.push((file.path.clone(), text.clone()));
+    for file in &mut files {
+        for piece in &mut file.pieces {
+            if let Piece::Printed { text, .. } = piece {
+                if text.trim().is_empty() {
+                    *piece = Piece::Written(String::new());
+                } else {
+                    printed.push((file.path.clone(), std::mem::take(text)));
+                }
             }
         }
     }
     format(&mut printed)?;
-    let mut printed = printed.into_iter().map(|(_, text)| text);
+    let mut printed: Vec<String> = printed.into_iter().map(|(_, text)| text).collect();
+    let mut next = 0;
     let mut out = Vec::with_capacity(files.len());
     for file in files {
-        let mut text = String::new();
+        // The file's text is allocated once, at its whole length (or is its one formatted
+        // piece): a large file is megabytes, and growing it by doubling touches twice that.
+        let formatted = file
+            .pieces
+            .iter()
+            .filter(|piece| matches!(piece, Piece::Printed { .. }))
+            .count();
+        if let [
+            Piece::Printed {
+                cut_open: false,
+                cut_close: false,
+                ..
+            },
+        ] = file.pieces.as_slice()
+        {
+            out.push((file.path, std::mem::take(&mut printed[next])));
+            next += 1;
+            continue;
+        }
+        let written: usize = file
+            .pieces
+            .iter()
+            .map(|piece| match piece {
+                Piece::Written(text) => text.len() + 1,
+                Piece::Printed { .. } => 1,
+            })
+            .sum();
+        let length: usize = printed[next..next + formatted]
+            .iter()
+            .map(String::len)
+            .sum();
+        let mut text = String::with_capacity(length + written);
         for piece in file.pieces {
             match piece {
                 Piece::Written(written) => join_spaced(&mut text, &written),
                 Piece::Printed {
-                    text: unformatted,
                     cut_open,
                     cut_close,
+                    ..
                 } => {
-                    if unformatted.trim().is_empty() {
-                        continue;
-                    }
-                    let formatted = printed.next().expect("one text for each printed piece");
+                    let formatted = std::mem::take(&mut printed[next]);
+                    next += 1;
                     let mut kept = formatted.as_str();
                     if cut_open {
                         kept = kept
@@ -385,9 +420,6 @@ pub(crate) fn join_with(
                                     file.path
                                 )
                             })?;
-                    }
-                    if text.is_empty() {
-                        text.reserve(kept.len());
                     }
                     join_spaced(&mut text, kept);
                 }
@@ -467,9 +499,10 @@ pub const RUSTFMT_TOML: &str = "edition = \"2024\"\nstyle_edition = \"2024\"\n";
 ///
 /// Why an external rustfmt after prettyplease: prettyplease gives the syntax tree a layout, but not
 /// rustfmt's (it breaks method chains and signatures at other widths and does not sort imports),
-/// and matching rustfmt line for line for every construct the generator writes (method chains,
-/// closures, nested calls) would be a second implementation of rustfmt; only the simplest bulk is
-/// written in rustfmt's layout directly (see the module's documentation). What keeps the
+/// and matching rustfmt line for line for every construct the generator writes (closures, nested
+/// calls, comments) would be a second implementation of rustfmt; only the repetitive bulk of
+/// `src/client.rs` (its methods and parameter structs, in the few forms the generator writes
+/// there) is written in rustfmt's layout directly (see the module's documentation). What keeps the
 /// output deterministic is the pinned configuration ([`RUSTFMT_TOML`], passed with
 /// `--config-path`, so no `rustfmt.toml` around the user's directories applies) and rustfmt's
 /// stability promise: within a style edition, formatting of formatted code does not change across
