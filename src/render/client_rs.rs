@@ -1197,12 +1197,15 @@ mod method_tests {
                     not.push(operation.api_id.clone());
                 }
             }
-            eprintln!(
-                "{spec}: {} of {} written; not: {:?}",
-                laid_out.len(),
-                plan.operations.len(),
-                &not[..not.len().min(8)]
-            );
+            // The tracker, Stripe and Slack: all but at most one in a hundred methods written
+            // (the uploads fixture's body is multipart, the cursed names' longest is wider than
+            // a line).
+            if spec.starts_with("specs/") || spec.starts_with("tests/corpus/") {
+                assert!(
+                    not.len() * 100 <= plan.operations.len(),
+                    "{spec}: not written: {not:?}"
+                );
+            }
             if !laid_out.is_empty() {
                 assert_written_as_rustfmt_formats(spec, &laid_out, &written, &plan);
             }
