@@ -12,18 +12,25 @@
 //! thousand operations a file is megabytes of Rust, and one syntax tree of it would be a hundred
 //! megabytes held at once and formatted on one core.
 //!
-//! The bulk of `src/client.rs`, a parameter struct (and the enums it names) per operation, takes
-//! neither path: it is written directly as text in the layout rustfmt gives it ([`Part::direct`],
-//! `render::direct`), and appended after rustfmt ran over the rest of the file. That is not a
-//! second rustfmt: the writer lays out only the few constructs the generator writes there (`///`
-//! lines, derives, `#[serde(rename = …)]`, `pub field: Type,`, match arms of a string), computes
-//! the width decisions rustfmt makes for them (`max_width`, the long attribute and arm forms),
-//! and gives up on anything else, so that the part is printed and formatted as before. What keeps
-//! that safe: spec text reaches the written text only through `render::direct`'s literal and doc
-//! comment functions (the escaping of the printed path, tested against `proc_macro2`'s), the
-//! written text is lexed back like printed text, a unit test compares it byte for byte with
-//! printing and rustfmt on hostile specs, and the suite runs `rustfmt --check` over the Rust files
-//! of the large specs and of every corpus document.
+//! The bulk of `src/client.rs` takes neither path: its methods (a `self.upstream.request(…)`
+//! chain per operation) and its parameter structs (one per operation, with the enums they name)
+//! are written directly as text in the layout rustfmt gives them ([`Part::direct`],
+//! `render::direct`). A file is then a sequence of [`Piece`]s: runs of printed parts, each
+//! formatted by rustfmt on its own (as whole items: a run between written members of one `impl`
+//! block keeps the block's `impl … {` or closing line for rustfmt, cut after it ran), and runs
+//! of written parts, joined in the file's order. That is not a second rustfmt: the writers lay
+//! out only the few constructs the generator writes there (`///` lines, derives,
+//! `#[serde(rename = …)]`, `pub field: Type,`, match arms of a string, a method's signature,
+//! calls of literals and field references, the request chain), compute the width decisions
+//! rustfmt makes for them (`max_width` 100, `fn_call_width`, `chain_width` and `array_width`
+//! 60, a call that overflows its chain, the long attribute and arm forms), and give up on
+//! anything else (a form or multipart body, a styled path segment, code that is not ASCII …),
+//! so that the part is printed and formatted as before. What keeps that safe: spec text reaches
+//! the written text only through `render::direct`'s literal and doc comment functions (the
+//! escaping of the printed path, tested against `proc_macro2`'s), the written text is lexed
+//! back like printed text, unit tests compare it byte for byte with printing and rustfmt on
+//! hostile specs, the tracker, Stripe and Slack, and the suite runs `rustfmt --check` over the
+//! Rust files of the large specs and of every corpus document.
 
 use proc_macro2::TokenStream;
 use rayon::prelude::*;
@@ -86,12 +93,12 @@ impl<'a> Part<'a> {
         }
     }
 
-    /// Whole items that `write` writes as text in the layout rustfmt gives them, or, when it
-    /// cannot (`None`: a construct it does not lay out), that `build` makes as tokens to print
-    /// and format like other parts. Direct parts at the end of a file are neither printed nor
-    /// formatted by rustfmt: their text is appended to the file after rustfmt ran over the rest
-    /// (see [`FormattedFile`]); a direct part followed by a printed part, or any direct part of
-    /// a file where one of them gave up, is printed.
+    /// Whole items (or, with [`Part::continues`], members of an `impl` block) that `write`
+    /// writes as text in the layout rustfmt gives them, or, when it cannot (`None`: a construct
+    /// it does not lay out), that `build` makes as tokens to print and format like other parts.
+    /// Written parts are neither printed nor formatted by rustfmt: their text takes its place
+    /// between the formatted runs of printed parts (see [`Piece`]). A part whose members end
+    /// the `impl` block writes its closing `}` line too.
     pub fn direct(
         write: impl Fn() -> Option<String> + Send + Sync + 'a,
         build: impl Fn() -> TokenStream + Send + Sync + 'a,
@@ -114,10 +121,13 @@ impl<'a> Part<'a> {
         self
     }
 
-    /// Builds, formats and verifies this part on its own. The `impl` lines are cut from the
-    /// printed text in place: a part is tens of kilobytes, and a large file a hundred parts.
-    fn format(&self, path: &str) -> Result<String, String> {
-        let mut text = print(path, &self.build)?;
+    /// Builds, formats and verifies this part on its own: the whole printed text, and where the
+    /// text the file keeps of it starts and ends (after the `impl … {` line of a part that
+    /// [`continues`](Part::continues), before the closing `}` line of one that is
+    /// [`continued`](Part::continued)). The lines are cut when the file is joined: a part at the
+    /// edge of a printed run keeps them for rustfmt (see [`Piece::Printed`]).
+    fn format(&self, path: &str) -> Result<Printed, String> {
+        let text = print(path, &self.build)?;
         let mut start = 0;
         if self.continues {
             let members = text
@@ -131,79 +141,87 @@ impl<'a> Part<'a> {
                 })?;
             start = text.len() - members.len();
         }
+        let mut end = text.len();
         if self.continued {
-            let kept = text[start..]
-                .strip_suffix("}\n")
-                .filter(|rest| rest.ends_with('\n'))
-                .map(str::len)
-                .ok_or_else(|| {
-                    format!("internal error: a part of generated {path} does not end an impl block")
-                })?;
-            text.truncate(start + kept);
+            end = start
+                + text[start..]
+                    .strip_suffix("}\n")
+                    .filter(|rest| rest.ends_with('\n'))
+                    .map(str::len)
+                    .ok_or_else(|| {
+                        format!(
+                            "internal error: a part of generated {path} does not end an impl block"
+                        )
+                    })?;
         }
-        text.drain(..start);
-        Ok(text)
+        Ok(Printed { text, start, end })
     }
 }
 
-/// A Rust file as [`format_files`] leaves it: `text`, printed, for rustfmt to format, then
-/// `written`, the text of the file's last direct parts (see [`Part::direct`]), already in
-/// rustfmt's layout, to append after it. [`FormattedFile::join`] gives the whole file.
-#[derive(Debug, PartialEq, Eq)]
-pub struct FormattedFile {
-    pub path: String,
-    pub text: String,
-    pub written: String,
+/// A printed part: its whole text, and the span the file keeps (see [`Part::format`]).
+struct Printed {
+    text: String,
+    start: usize,
+    end: usize,
 }
 
-impl FormattedFile {
-    /// The whole file: the (formatted) printed text, then the written text.
-    pub fn join(mut self) -> (String, String) {
-        self.text.push_str(&self.written);
-        (self.path, self.text)
-    }
-}
-
-/// What one part became: printed text, or text written directly (each item after a blank line).
+/// What one part became: printed text, or text written directly.
 enum Formatted {
-    Printed(String),
+    Printed(Printed),
     Written(String),
 }
 
-/// Formats every part of every file, on every core, and joins each file's parts: `(path, parts)`
-/// in, one [`FormattedFile`] out for each, in the same order, each text starting with `head`.
+/// A run of a file's text as [`format_files`] leaves it.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Piece {
+    /// Printed parts, spaced, for rustfmt to format: whole items, so that rustfmt formats the
+    /// run as it formats it inside the whole file (rustfmt lays out each item on its own; what
+    /// it does across items, sorting imports and keeping blank lines, stays within the file's
+    /// head and the blank lines given). A run between written parts of one `impl` block keeps
+    /// that block's opening line (`cut_open`) or closing line (`cut_close`), so that rustfmt
+    /// reads whole items; [`rustfmt_and_join`] cuts them after rustfmt ran.
+    Printed {
+        text: String,
+        cut_open: bool,
+        cut_close: bool,
+    },
+    /// Parts written directly in rustfmt's layout (see [`Part::direct`]), spaced.
+    Written(String),
+}
+
+/// A Rust file as [`format_files`] leaves it: its text in [`Piece`]s, printed and written
+/// runs in the file's order. [`rustfmt_and_join`] gives the whole file.
+#[derive(Debug, PartialEq, Eq)]
+pub struct FormattedFile {
+    pub path: String,
+    pub pieces: Vec<Piece>,
+}
+
+/// Formats every part of every file, on every core, and groups each file's parts in runs of
+/// printed and written text: `(path, parts)` in, one [`FormattedFile`] out for each, in the same
+/// order, each text starting with `head`. A direct part that gives up is printed with its
+/// neighbours; the others stay written wherever they are in the file.
 pub fn format_files(
     files: Vec<(String, Vec<Part>)>,
     head: &str,
 ) -> Result<Vec<FormattedFile>, String> {
-    // The direct parts that end each file: only those are written (a direct part before a
-    // printed one is printed, since rustfmt formats the file's text as a whole).
-    let tails: Vec<usize> = files
+    let jobs: Vec<(&str, &Part)> = files
         .iter()
-        .map(|(_, parts)| {
-            parts
-                .iter()
-                .rev()
-                .take_while(|part| part.write.is_some())
-                .count()
-        })
-        .collect();
-    let jobs: Vec<(&str, &Part, bool)> = files
-        .iter()
-        .zip(&tails)
-        .flat_map(|((path, parts), tail)| {
-            let first_written = parts.len() - tail;
-            parts
-                .iter()
-                .enumerate()
-                .map(move |(index, part)| (path.as_str(), part, index >= first_written))
-        })
+        .flat_map(|(path, parts)| parts.iter().map(move |part| (path.as_str(), part)))
         .collect();
     let formatted: Vec<Result<Formatted, String>> = jobs
         .into_par_iter()
-        .map(|(path, part, written)| {
-            if written && let Some(text) = part.write.as_ref().and_then(|write| write()) {
-                verify_rust(path, &text)?;
+        .map(|(path, part)| {
+            if let Some(text) = part.write.as_ref().and_then(|write| write()) {
+                // Members of an `impl` block lex back inside the block's braces: the part
+                // leaves out its opening line, or (`continued`) its closing one.
+                if part.continues || part.continued {
+                    let open = if part.continues { "{" } else { "" };
+                    let close = if part.continued { "}" } else { "" };
+                    verify_rust(path, &format!("{open}{text}{close}"))?;
+                } else {
+                    verify_rust(path, &text)?;
+                }
                 return Ok(Formatted::Written(text));
             }
             part.format(path).map(Formatted::Printed)
@@ -211,55 +229,203 @@ pub fn format_files(
         .collect();
     let mut formatted = formatted.into_iter();
     let mut out = Vec::with_capacity(files.len());
-    for ((path, parts), tail) in files.iter().zip(tails) {
-        let mut done: Vec<Formatted> = formatted
+    for (path, parts) in &files {
+        let done: Vec<Formatted> = formatted
             .by_ref()
             .take(parts.len())
             .collect::<Result<_, _>>()?;
-        // A file whose direct parts did not all write prints them all: a printed part among
-        // the written ones would need rustfmt's layout around it.
-        if done[parts.len() - tail..]
-            .iter()
-            .any(|d| matches!(d, Formatted::Printed(_)))
-        {
-            for (part, done) in parts.iter().zip(&mut done) {
-                if matches!(done, Formatted::Written(_)) {
-                    *done = Formatted::Printed(part.format(path)?);
+        out.push(FormattedFile {
+            path: path.clone(),
+            pieces: pieces(parts, &done, head),
+        });
+    }
+    Ok(out)
+}
+
+/// The runs of one file's formatted parts (see [`Piece`]), `head` first.
+fn pieces(parts: &[Part], done: &[Formatted], head: &str) -> Vec<Piece> {
+    let mut pieces = Vec::new();
+    let mut index = 0;
+    while index < done.len() {
+        if let Formatted::Written(_) = &done[index] {
+            let mut run = String::new();
+            if index == 0 {
+                run.push_str(head);
+            }
+            while let Some(Formatted::Written(text)) = done.get(index) {
+                join_spaced(&mut run, text);
+                index += 1;
+            }
+            pieces.push(Piece::Written(run));
+            continue;
+        }
+        let first = index;
+        while let Some(Formatted::Printed(_)) = done.get(index) {
+            index += 1;
+        }
+        // The `impl` lines at the run's edges stay (for rustfmt) only where a written part
+        // goes on with the block.
+        let cut_open = first > 0 && parts[first].continues;
+        let cut_close = index < done.len() && parts[index - 1].continued;
+        let printed = || {
+            done[first..index].iter().map(|d| match d {
+                Formatted::Printed(p) => p,
+                Formatted::Written(_) => unreachable!("a run of printed parts"),
+            })
+        };
+        // Spaced straight from the parts into the run's text: a large file is megabytes, and
+        // every copy of it is memory the process touches afresh.
+        let len: usize = printed().map(|p| p.text.len()).sum();
+        let mut text = String::with_capacity(head.len() + len + len / 16);
+        if first == 0 {
+            text.push_str(head);
+        }
+        let last = index - 1;
+        space_items(
+            printed().enumerate().flat_map(|(at, p)| {
+                let start = if at == 0 && cut_open { 0 } else { p.start };
+                let end = if first + at == last && cut_close {
+                    p.text.len()
+                } else {
+                    p.end
+                };
+                p.text[start..end].lines()
+            }),
+            &mut text,
+        );
+        pieces.push(Piece::Printed {
+            text,
+            cut_open,
+            cut_close,
+        });
+    }
+    pieces
+}
+
+/// Appends `text` to `out` after a blank line where [`space_items`] would put one between the
+/// last line of `out` and the first of `text`.
+fn join_spaced(out: &mut String, text: &str) {
+    let last = out.trim_end_matches('\n').rsplit('\n').next();
+    let first = text.lines().next();
+    if let (Some(last), Some(first)) = (last, first)
+        && !last.is_empty()
+        && blank_between(last, first)
+    {
+        out.push('\n');
+    }
+    out.push_str(text);
+}
+
+/// Runs rustfmt over the printed pieces of `files` (all of them at once, on every core; see
+/// [`rustfmt_files`]), cuts the `impl` lines they kept (see [`Piece::Printed`]) and joins each
+/// file's pieces: `(path, text)` for each file, in the same order.
+pub fn rustfmt_and_join(files: Vec<FormattedFile>) -> Result<Vec<(String, String)>, String> {
+    join_with(files, &|printed| rustfmt_files(printed))
+}
+
+/// What runs a formatter over `(path, text)` pairs in place (see [`join_with`]).
+pub(crate) type Formatter = dyn Fn(&mut [(String, String)]) -> Result<(), String>;
+
+/// [`rustfmt_and_join`] with `format` running the formatter over `(path, text)` pairs in place.
+pub(crate) fn join_with(
+    files: Vec<FormattedFile>,
+    format: &Formatter,
+) -> Result<Vec<(String, String)>, String> {
+    // The printed texts are moved out to be formatted (a large file's are megabytes, and a
+    // copy of them memory the process touches afresh); a piece of nothing but white space (an
+    // empty part) is left out, not formatted.
+    let mut files = files;
+    let mut printed: Vec<(String, String)> = Vec::new();
+    for file in &mut files {
+        for piece in &mut file.pieces {
+            if let Piece::Printed { text, .. } = piece {
+                if text.trim().is_empty() {
+                    *piece = Piece::Written(String::new());
+                } else {
+                    printed.push((file.path.clone(), std::mem::take(text)));
                 }
             }
         }
-        // Spaced straight from the parts into the file's text: a large file is megabytes, and
-        // every copy of it is memory the process touches afresh.
-        let (mut printed, mut written) = (0, 0);
-        for done in &done {
-            match done {
-                Formatted::Printed(text) => printed += text.len(),
-                Formatted::Written(text) => written += text.len() + 1,
+    }
+    format(&mut printed)?;
+    let mut printed: Vec<String> = printed.into_iter().map(|(_, text)| text).collect();
+    let mut next = 0;
+    let mut out = Vec::with_capacity(files.len());
+    for file in files {
+        // The file's text is allocated once, at its whole length (or is its one formatted
+        // piece): a large file is megabytes, and growing it by doubling touches twice that.
+        let formatted = file
+            .pieces
+            .iter()
+            .filter(|piece| matches!(piece, Piece::Printed { .. }))
+            .count();
+        if let [
+            Piece::Printed {
+                cut_open: false,
+                cut_close: false,
+                ..
+            },
+        ] = file.pieces.as_slice()
+        {
+            out.push((file.path, std::mem::take(&mut printed[next])));
+            next += 1;
+            continue;
+        }
+        let written: usize = file
+            .pieces
+            .iter()
+            .map(|piece| match piece {
+                Piece::Written(text) => text.len() + 1,
+                Piece::Printed { .. } => 1,
+            })
+            .sum();
+        let length: usize = printed[next..next + formatted]
+            .iter()
+            .map(String::len)
+            .sum();
+        let mut text = String::with_capacity(length + written);
+        for piece in file.pieces {
+            match piece {
+                Piece::Written(written) => join_spaced(&mut text, &written),
+                Piece::Printed {
+                    cut_open,
+                    cut_close,
+                    ..
+                } => {
+                    let formatted = std::mem::take(&mut printed[next]);
+                    next += 1;
+                    let mut kept = formatted.as_str();
+                    if cut_open {
+                        kept = kept
+                            .strip_prefix("impl ")
+                            .and_then(|rest| rest.split_once(" {\n"))
+                            .filter(|(line, _)| !line.contains('\n'))
+                            .map(|(_, members)| members)
+                            .ok_or_else(|| {
+                                format!(
+                                    "internal error: a formatted part of generated {} does not \
+                                     start an impl block",
+                                    file.path
+                                )
+                            })?;
+                    }
+                    if cut_close {
+                        kept = kept
+                            .strip_suffix("}\n")
+                            .filter(|rest| rest.ends_with('\n'))
+                            .ok_or_else(|| {
+                                format!(
+                                    "internal error: a formatted part of generated {} does not \
+                                     end an impl block",
+                                    file.path
+                                )
+                            })?;
+                    }
+                    join_spaced(&mut text, kept);
+                }
             }
         }
-        let mut text = String::with_capacity(head.len() + printed + printed / 16);
-        text.push_str(head);
-        space_items(
-            done.iter()
-                .filter_map(|d| match d {
-                    Formatted::Printed(text) => Some(text.lines()),
-                    Formatted::Written(_) => None,
-                })
-                .flatten(),
-            &mut text,
-        );
-        let mut tail = String::with_capacity(written);
-        for done in &done {
-            if let Formatted::Written(part) = done {
-                tail.push('\n');
-                tail.push_str(part);
-            }
-        }
-        out.push(FormattedFile {
-            path: path.clone(),
-            text,
-            written: tail,
-        });
+        out.push((file.path, text));
     }
     Ok(out)
 }
@@ -278,6 +444,21 @@ pub fn spaced(text: &str) -> String {
 /// `use` or `mod` declarations) makes the files read like hand-written ones. Appends `lines`,
 /// spaced, to `out`.
 fn space_items<'t>(lines: impl Iterator<Item = &'t str>, out: &mut String) {
+    let mut previous: Option<&str> = None;
+    for line in lines {
+        if let Some(prev) = previous
+            && blank_between(prev, line)
+        {
+            out.push('\n');
+        }
+        out.push_str(line);
+        out.push('\n');
+        previous = Some(line);
+    }
+}
+
+/// Whether [`space_items`] puts a blank line between the lines `prev` and `line`.
+fn blank_between(prev: &str, line: &str) -> bool {
     const STARTERS: &[&str] = &[
         "///",
         "#[",
@@ -295,29 +476,18 @@ fn space_items<'t>(lines: impl Iterator<Item = &'t str>, out: &mut String) {
         "trait ",
         "macro_rules!",
     ];
-    let mut previous: Option<&str> = None;
-    for line in lines {
-        let current = line.trim_start();
-        if let Some(prev) = previous.map(str::trim_start) {
-            let ends_item = prev.ends_with('}') || prev.ends_with(';');
-            let same_run = |word: &str| {
-                let kind = |l: &str| l.trim_start_matches("pub ").starts_with(word);
-                kind(prev) && kind(current)
-            };
-            let after_module_doc = prev.starts_with("//!") && !current.starts_with("//!");
-            if (ends_item
-                && STARTERS.iter().any(|s| current.starts_with(s))
-                && !same_run("use ")
-                && !same_run("mod "))
-                || after_module_doc
-            {
-                out.push('\n');
-            }
-        }
-        out.push_str(line);
-        out.push('\n');
-        previous = Some(line);
-    }
+    let (prev, current) = (prev.trim_start(), line.trim_start());
+    let ends_item = prev.ends_with('}') || prev.ends_with(';');
+    let same_run = |word: &str| {
+        let kind = |l: &str| l.trim_start_matches("pub ").starts_with(word);
+        kind(prev) && kind(current)
+    };
+    let after_module_doc = prev.starts_with("//!") && !current.starts_with("//!");
+    (ends_item
+        && STARTERS.iter().any(|s| current.starts_with(s))
+        && !same_run("use ")
+        && !same_run("mod "))
+        || after_module_doc
 }
 
 /// The `rustfmt.toml` written into every generated crate, and the only configuration its files are
@@ -329,9 +499,10 @@ pub const RUSTFMT_TOML: &str = "edition = \"2024\"\nstyle_edition = \"2024\"\n";
 ///
 /// Why an external rustfmt after prettyplease: prettyplease gives the syntax tree a layout, but not
 /// rustfmt's (it breaks method chains and signatures at other widths and does not sort imports),
-/// and matching rustfmt line for line for every construct the generator writes (method chains,
-/// closures, nested calls) would be a second implementation of rustfmt; only the simplest bulk is
-/// written in rustfmt's layout directly (see the module's documentation). What keeps the
+/// and matching rustfmt line for line for every construct the generator writes (closures, nested
+/// calls, comments) would be a second implementation of rustfmt; only the repetitive bulk of
+/// `src/client.rs` (its methods and parameter structs, in the few forms the generator writes
+/// there) is written in rustfmt's layout directly (see the module's documentation). What keeps the
 /// output deterministic is the pinned configuration ([`RUSTFMT_TOML`], passed with
 /// `--config-path`, so no `rustfmt.toml` around the user's directories applies) and rustfmt's
 /// stability promise: within a style edition, formatting of formatted code does not change across
@@ -585,11 +756,8 @@ mod tests {
             Part::items(|| quote! { struct P; }),
             Part::items(|| quote! { struct Q; }),
         ];
-        let files: Vec<(String, String)> = format_files(vec![("c.rs".into(), parts)], "")
-            .expect("valid Rust")
-            .into_iter()
-            .map(FormattedFile::join)
-            .collect();
+        let files =
+            unformatted(format_files(vec![("c.rs".into(), parts)], "").expect("valid Rust"));
         assert_eq!(files, [("c.rs".to_string(), whole)]);
     }
 
@@ -606,11 +774,7 @@ mod tests {
                 (format!("f{file}.rs"), parts.collect())
             })
             .collect();
-        let formatted: Vec<(String, String)> = format_files(files, "")
-            .expect("valid Rust")
-            .into_iter()
-            .map(FormattedFile::join)
-            .collect();
+        let formatted = unformatted(format_files(files, "").expect("valid Rust"));
         for (file, (path, text)) in formatted.iter().enumerate() {
             assert_eq!(path, &format!("f{file}.rs"));
             let expected: Vec<String> = (0..40)
@@ -621,51 +785,60 @@ mod tests {
         }
     }
 
+    /// The files joined without running a formatter over the printed pieces.
+    fn unformatted(files: Vec<FormattedFile>) -> Vec<(String, String)> {
+        join_with(files, &|_| Ok(())).expect("the pieces join")
+    }
+
     #[test]
-    fn direct_parts_at_the_end_of_a_file_are_written_after_the_printed_text_unless_one_gives_up() {
+    fn direct_parts_are_written_where_they_are_and_one_that_gives_up_is_printed() {
         // The written text differs from the printed one, so that the test sees which was used.
-        let file = |last_gives_up: bool| {
-            let parts = vec![
+        let parts = |gives_up: bool| {
+            vec![
                 Part::items(|| quote! { struct A; }),
                 Part::direct(
-                    || Some("struct B; // written\n".into()),
+                    || Some("/// written\nstruct B;\n".into()),
                     || quote! { struct B; },
                 ),
                 Part::direct(
-                    move || (!last_gives_up).then(|| "struct C; // written\n".into()),
+                    move || (!gives_up).then(|| "/// written\nstruct C;\n".into()),
                     || quote! { struct C; },
                 ),
-            ];
-            format_files(vec![("a.rs".into(), parts)], "").expect("valid Rust")
+                Part::items(|| quote! { struct D; }),
+                Part::direct(
+                    || Some("/// written\nstruct E;\n".into()),
+                    || quote! { struct E; },
+                ),
+            ]
         };
-        let written = file(false);
+        let written = format_files(vec![("a.rs".into(), parts(false))], "").expect("valid Rust");
         assert_eq!(
-            written,
-            [FormattedFile {
-                path: "a.rs".into(),
-                text: "struct A;\n".into(),
-                written: "\nstruct B; // written\n\nstruct C; // written\n".into(),
-            }]
+            written[0].pieces,
+            [
+                Piece::Printed {
+                    text: "struct A;\n".into(),
+                    cut_open: false,
+                    cut_close: false
+                },
+                Piece::Written("/// written\nstruct B;\n\n/// written\nstruct C;\n".into()),
+                Piece::Printed {
+                    text: "struct D;\n".into(),
+                    cut_open: false,
+                    cut_close: false
+                },
+                Piece::Written("/// written\nstruct E;\n".into()),
+            ]
         );
-        let printed = file(true);
         assert_eq!(
-            printed,
-            [FormattedFile {
-                path: "a.rs".into(),
-                text: "struct A;\n\nstruct B;\n\nstruct C;\n".into(),
-                written: String::new(),
-            }]
+            unformatted(written)[0].1,
+            "struct A;\n\n/// written\nstruct B;\n\n/// written\nstruct C;\n\nstruct D;\n\n/// written\nstruct E;\n"
         );
-        // A direct part before a printed one is printed.
-        let parts = vec![
-            Part::direct(
-                || Some("struct B; // written\n".into()),
-                || quote! { struct B; },
-            ),
-            Part::items(|| quote! { struct A; }),
-        ];
-        let files = format_files(vec![("a.rs".into(), parts)], "").expect("valid Rust");
-        assert_eq!(files[0].text, "struct B;\n\nstruct A;\n");
+        let files =
+            unformatted(format_files(vec![("a.rs".into(), parts(true))], "").expect("valid Rust"));
+        assert_eq!(
+            files[0].1,
+            "struct A;\n\n/// written\nstruct B;\n\nstruct C;\n\nstruct D;\n\n/// written\nstruct E;\n"
+        );
         // Written text is lexed back like printed text.
         let parts = vec![Part::direct(
             || Some("const A: &str = \"open;\n".into()),
@@ -673,6 +846,76 @@ mod tests {
         )];
         let error = format_files(vec![("a.rs".into(), parts)], "").expect_err("does not lex");
         assert!(error.contains("does not lex back"), "{error}");
+    }
+
+    #[test]
+    fn members_written_inside_a_printed_impl_block_join_it_as_rustfmt_formats_the_whole_block() {
+        // What printing and rustfmt make of the whole file.
+        let mut whole = vec![(
+            "c.rs".to_string(),
+            format_rust(
+                "c.rs",
+                quote! {
+                    use std::fmt;
+                    use std::collections::HashMap;
+                    pub struct C;
+                    impl C {
+                        fn new() -> Self { C }
+                        fn a(&self) -> u8 { 1 }
+                        fn b(&self) -> u8 { 2 }
+                        fn c(&self, x: HashMap<u8, u8>, y: HashMap<u8, u8>, z: HashMap<u8, u8>) -> fmt::Result { todo!() }
+                    }
+                    struct P;
+                    struct Q;
+                },
+            )
+            .expect("valid Rust"),
+        )];
+        assert!(rustfmt_files_with("rustfmt".as_ref(), &mut whole).expect("rustfmt runs"));
+        // The same with `a` written directly between printed members, and `Q` at the end; the
+        // printed member after it is long, so that rustfmt has something to lay out.
+        let parts = |b_gives_up: bool| {
+            vec![
+                Part::items(|| quote! { use std::fmt; use std::collections::HashMap; pub struct C; impl C { fn new() -> Self { C } } }).continued(),
+                Part::direct(
+                    || Some("    fn a(&self) -> u8 {\n        1\n    }\n".into()),
+                    || quote! { impl C { fn a(&self) -> u8 { 1 } } },
+                )
+                .continues()
+                .continued(),
+                Part::direct(
+                    move || (!b_gives_up).then(|| "    fn b(&self) -> u8 {\n        2\n    }\n".into()),
+                    || quote! { impl C { fn b(&self) -> u8 { 2 } } },
+                )
+                .continues()
+                .continued(),
+                Part::items(|| quote! { impl C { fn c(&self, x: HashMap<u8, u8>, y: HashMap<u8, u8>, z: HashMap<u8, u8>) -> fmt::Result { todo!() } } }).continues(),
+                Part::items(|| quote! { struct P; }),
+                Part::direct(|| Some("struct Q;\n".into()), || quote! { struct Q; }),
+            ]
+        };
+        for b_gives_up in [false, true] {
+            let files =
+                format_files(vec![("c.rs".into(), parts(b_gives_up))], "").expect("valid Rust");
+            let kept = |piece: &Piece| match piece {
+                Piece::Printed {
+                    cut_open,
+                    cut_close,
+                    ..
+                } => (*cut_open, *cut_close),
+                Piece::Written(_) => (false, false),
+            };
+            // The printed runs keep the `impl` lines a written member needs cut after rustfmt.
+            assert_eq!(
+                files[0].pieces.iter().map(kept).collect::<Vec<_>>()[..2],
+                [(false, true), (false, false)]
+            );
+            let joined = join_with(files, &|printed| {
+                rustfmt_files_with("rustfmt".as_ref(), printed).map(|ran| assert!(ran))
+            })
+            .expect("the pieces join");
+            assert_eq!(joined, whole, "b gives up: {b_gives_up}");
+        }
     }
 
     #[test]

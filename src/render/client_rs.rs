@@ -25,21 +25,30 @@ pub fn client_rs(plan: &Plan) -> Vec<emit::Part<'_>> {
         head.continued()
     }];
     for (index, chunk) in chunks.iter().copied().enumerate() {
-        let methods = emit::Part::items(move || {
-            let upload_env = format!("{}_UPLOAD_DIR", plan.server.env_prefix);
-            let methods = chunk.iter().map(|op| client_method(op, &upload_env));
-            quote! {
-                impl Client {
-                    #( #methods )*
+        let last = index + 1 == chunks.len();
+        let methods = emit::Part::direct(
+            move || {
+                let mut text = String::new();
+                for operation in chunk {
+                    write_method(&mut text, operation)?;
                 }
-            }
-        })
+                if last {
+                    text.push_str("}\n");
+                }
+                Some(text)
+            },
+            move || {
+                let upload_env = format!("{}_UPLOAD_DIR", plan.server.env_prefix);
+                let methods = chunk.iter().map(|op| client_method(op, &upload_env));
+                quote! {
+                    impl Client {
+                        #( #methods )*
+                    }
+                }
+            },
+        )
         .continues();
-        parts.push(if index + 1 < chunks.len() {
-            methods.continued()
-        } else {
-            methods
-        });
+        parts.push(if last { methods } else { methods.continued() });
     }
     parts.push(emit::Part::items(move || super::curated::resolvers(plan)));
     for chunk in chunks {
@@ -120,6 +129,447 @@ fn write_params_struct(out: &mut String, operation: &OperationPlan) -> Option<()
         write_enum_type(out, found)?;
     }
     Some(())
+}
+
+/// [`client_method`] written directly in rustfmt's layout (see [`direct`]): the members of the
+/// `impl Client` block at its indentation, each after a blank line; `None` where the writer
+/// does not lay out what the method holds (an operation with a server of its own, a styled or
+/// multi-part path segment, a form or multipart body, text that is not ASCII) or a width is too
+/// close to one of rustfmt's limits to decide.
+fn write_method(out: &mut String, operation: &OperationPlan) -> Option<()> {
+    write_method_variant(out, operation, false)?;
+    if operation.link_paged {
+        write_method_variant(out, operation, true)?;
+    }
+    Some(())
+}
+
+/// The indentation of a method's body.
+const BODY: &str = "        ";
+/// The indentation of a chain's links and a call's arguments in a method's body.
+const NESTED: &str = "            ";
+
+/// [`client_method_variant`] written directly (see [`write_method`]).
+fn write_method_variant(out: &mut String, operation: &OperationPlan, page: bool) -> Option<()> {
+    if operation.server.is_some() {
+        return None;
+    }
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    let label = operation.label();
+    let doc = match (&operation.summary, page) {
+        (_, true) => format!(
+            " One page of `{}`: the body and the `Link` header; `next` follows a next-page link.",
+            operation.api_id
+        ),
+        (Some(summary), false) => format!(" {summary} — `{label}` (`{}`).", operation.api_id),
+        (None, false) => format!(" `{label}` (`{}`).", operation.api_id),
+    };
+    direct::doc_line(out, "    ", &doc)?;
+    let mut params = vec!["&self".to_string()];
+    if !operation.fields.is_empty() {
+        params.push(format!("params: &{}", operation.params_type));
+    }
+    let returns = if page {
+        params.push("next: Option<&str>".into());
+        "Result<(Value, Option<String>), ToolError>"
+    } else {
+        "Result<Value, ToolError>"
+    };
+    let name = if page {
+        format!("{}_page", operation.fn_name)
+    } else {
+        operation.fn_name.clone()
+    };
+    direct::ascii(&name)?;
+    let signature = format!(
+        "    pub async fn {name}({}) -> {returns} {{",
+        params.join(", ")
+    );
+    if signature.len() <= direct::MAX_WIDTH {
+        out.push_str(&signature);
+        out.push('\n');
+    } else {
+        direct::push_line(out, &format!("    pub async fn {name}("))?;
+        for param in &params {
+            direct::push_line(out, &format!("        {param},"))?;
+        }
+        direct::push_line(out, &format!("    ) -> {returns} {{"))?;
+    }
+    let body_fields: Vec<&Field> = operation
+        .fields
+        .iter()
+        .filter(|f| f.target == FieldTarget::BodyProperty)
+        .collect();
+    let whole_body = operation
+        .fields
+        .iter()
+        .find(|f| f.target == FieldTarget::WholeBody);
+    let mut send_body = None;
+    let mut statement = None;
+    if let Some(body) = &operation.body {
+        if !body_fields.is_empty() {
+            out.push_str("        let mut body = Map::new();\n");
+            for field in &body_fields {
+                let args = [
+                    "&mut body".to_string(),
+                    direct::string_literal(direct::ascii(&field.api_name)?)?,
+                    format!("&params.{}", field.ident),
+                ];
+                direct::call(out, BODY, "runtime::put", &args, ";")?;
+            }
+            send_body = Some(match body.kind {
+                BodyKind::Form => ("form", vec!["body".to_string()]),
+                BodyKind::Multipart => return None,
+                _ => ("json", vec!["Value::Object(body)".to_string()]),
+            });
+        } else if let Some(field) = whole_body {
+            statement = Some(write_whole_body(field, body)?);
+        }
+    }
+    write_request_chain(out, operation, send_body)?;
+    if let Some(statement) = statement {
+        out.push_str(&statement);
+    }
+    if page {
+        out.push_str(
+            "        let request = match next {\n            Some(link) => request.follow(link),\n            None => request,\n        };\n        self.upstream.send_with_link(request).await\n",
+        );
+    } else {
+        out.push_str("        self.upstream.send(request).await\n");
+    }
+    out.push_str("    }\n");
+    Some(())
+}
+
+/// The statement that adds the request body made of `field`, the whole body, to the request:
+/// a JSON or text body (the writer does not lay out the others).
+fn write_whole_body(field: &Field, body: &crate::plan::BodyPlan) -> Option<String> {
+    let (method, args) = match body.kind {
+        BodyKind::Json => (
+            "json",
+            vec!["serde_json::to_value(body).unwrap_or(Value::Null)".to_string()],
+        ),
+        BodyKind::Text => (
+            "text",
+            vec![
+                direct::string_literal(direct::ascii(&body.content_type)?)?,
+                "body.to_string()".to_string(),
+            ],
+        ),
+        BodyKind::Form | BodyKind::Multipart => return None,
+    };
+    let mut out = String::new();
+    let mut made = String::new();
+    // A chain of one link (`request.json(…)`) stays on one line when it fits.
+    let head = format!("request.{method}");
+    if field.required {
+        out.push_str(BODY);
+        out.push_str("let request = {\n");
+        direct::push_line(
+            &mut out,
+            &format!("{NESTED}let body = &params.{};", field.ident),
+        )?;
+        direct::call(&mut made, NESTED, &head, &args, "")?;
+        if made.lines().count() != 1 {
+            return None;
+        }
+        out.push_str(&made);
+        out.push_str(BODY);
+        out.push_str("};\n");
+    } else {
+        direct::push_line(
+            &mut out,
+            &format!("{BODY}let request = match &params.{} {{", field.ident),
+        )?;
+        direct::call(
+            &mut made,
+            NESTED,
+            &format!("Some(body) => {head}"),
+            &args,
+            ",",
+        )?;
+        if made.lines().count() != 1 {
+            return None;
+        }
+        out.push_str(&made);
+        out.push_str(NESTED);
+        out.push_str("None => request,\n");
+        out.push_str(BODY);
+        out.push_str("};\n");
+    }
+    Some(out)
+}
+
+/// `let request = self.upstream.request(…)…;`, the chain that builds the request, as rustfmt
+/// lays out such a chain in a `let` statement: on one line when it is short; when the chain is
+/// only `.request(…)` and its arguments do not fit beside `self.upstream`, either the chain goes
+/// on the next line (`self.upstream` and `.request(…)`, when the call fits on one line) or the
+/// call overflows (`self.upstream.request(` and one argument a line); else one link a line.
+fn write_request_chain(
+    out: &mut String,
+    operation: &OperationPlan,
+    send_body: Option<(&str, Vec<String>)>,
+) -> Option<()> {
+    let segments = segment_texts(operation)?;
+    let array_width = direct::list_width(&segments);
+    let request_args = [
+        format!("reqwest::Method::{}", operation.method.as_upper()),
+        direct::string_literal(direct::ascii(&operation.label())?)?,
+        format!("&[{}]", segments.join(", ")),
+    ];
+    let mut steps: Vec<(String, Vec<String>)> = step_calls(operation)?;
+    if let Some((method, args)) = send_body {
+        steps.push((format!(".{method}"), args));
+    }
+    let args_width = direct::list_width(&request_args);
+    if steps.is_empty() {
+        // `self` and `.upstream` take 13 columns of the chain's 60; `.request()` 10 more.
+        if args_width <= 37 {
+            return direct::push_line(
+                out,
+                &format!(
+                    "{BODY}let request = self.upstream.request({});",
+                    request_args.join(", ")
+                ),
+            );
+        }
+        if args_width <= 54 {
+            out.push_str(BODY);
+            out.push_str("let request = self\n");
+            out.push_str(NESTED);
+            out.push_str(".upstream\n");
+            return direct::call(out, NESTED, ".request", &request_args, ";");
+        }
+        // Overflowed, the call takes five lines; rustfmt prefers the chain on the next line
+        // (`self.upstream` joined there) when that takes two, i.e. when `.request(…)` fits on
+        // one line of a chain.
+        if args_width <= direct::CALL_WIDTH {
+            out.push_str(BODY);
+            out.push_str("let request =\n");
+            out.push_str(NESTED);
+            out.push_str("self.upstream\n");
+            return direct::call(
+                out,
+                &format!("{NESTED}    "),
+                ".request",
+                &request_args,
+                ";",
+            );
+        }
+        out.push_str(BODY);
+        out.push_str("let request = self.upstream.request(\n");
+        write_request_args(out, NESTED, &request_args, &segments, array_width, false)?;
+        out.push_str(BODY);
+        out.push_str(");\n");
+        return Some(());
+    }
+    // The chain on one line would take at least `self.upstream.request()` and a step: far beyond
+    // the 60 columns of a chain, unless every argument is tiny.
+    let one_line = 13
+        + 10
+        + args_width
+        + steps
+            .iter()
+            .map(|(h, a)| h.len() + 2 + direct::list_width(a))
+            .sum::<usize>();
+    if one_line <= direct::CALL_WIDTH + 4 {
+        return None;
+    }
+    out.push_str(BODY);
+    out.push_str("let request = self\n");
+    out.push_str(NESTED);
+    out.push_str(".upstream\n");
+    let line = NESTED.len() + ".request()".len() + args_width;
+    if args_width <= direct::CALL_WIDTH && line <= direct::MAX_WIDTH {
+        out.push_str(NESTED);
+        out.push_str(".request(");
+        out.push_str(&request_args.join(", "));
+        out.push_str(")\n");
+    } else {
+        out.push_str(NESTED);
+        out.push_str(".request(\n");
+        write_request_args(
+            out,
+            &format!("{NESTED}    "),
+            &request_args,
+            &segments,
+            array_width,
+            true,
+        )?;
+        out.push_str(NESTED);
+        out.push_str(")\n");
+    }
+    let last = steps.len() - 1;
+    for (index, (head, args)) in steps.iter().enumerate() {
+        let suffix = if index == last { ";" } else { "" };
+        direct::call(out, NESTED, head, args, suffix)?;
+    }
+    Some(())
+}
+
+/// The arguments of `.request(…)` one a line at `indent`: the method, the label and the array of
+/// the path's segments, on one line if it fits, else one segment a line (rustfmt's mixed layout
+/// of an array of short items is not written: the writer gives up on it).
+fn write_request_args(
+    out: &mut String,
+    indent: &str,
+    args: &[String; 3],
+    segments: &[String],
+    array_width: usize,
+    long_label: bool,
+) -> Option<()> {
+    direct::push_line(out, &format!("{indent}{},", args[0]))?;
+    let label = format!("{indent}{},", args[1]);
+    if long_label && !direct::fits(&label) {
+        // rustfmt cannot fit the chain, and leaves the statement as printed: one argument a line
+        // and the label's line longer than the others.
+        out.push_str(&label);
+        out.push('\n');
+    } else {
+        direct::push_line(out, &label)?;
+    }
+    let line = indent.len() + array_width + 4;
+    if array_width <= direct::CALL_WIDTH && line <= direct::MAX_WIDTH {
+        out.push_str(indent);
+        out.push_str(&args[2]);
+        out.push_str(",\n");
+        return Some(());
+    }
+    if segments.iter().all(|segment| segment.len() <= 12) {
+        return None;
+    }
+    out.push_str(indent);
+    out.push_str("&[\n");
+    for segment in segments {
+        if indent.len() + 4 + segment.len() + 1 > direct::MAX_WIDTH {
+            return None;
+        }
+        out.push_str(indent);
+        out.push_str("    ");
+        out.push_str(segment);
+        out.push_str(",\n");
+    }
+    out.push_str(indent);
+    out.push_str("],\n");
+    Some(())
+}
+
+/// [`path_segments`] as text; `None` for a segment the writer does not lay out (a styled path
+/// parameter, a segment of several parts, a segment of more than a short chain).
+fn segment_texts(operation: &OperationPlan) -> Option<Vec<String>> {
+    operation
+        .path
+        .split('/')
+        .filter(|segment| !segment.is_empty())
+        .map(|segment| {
+            let parts = split_template(segment);
+            let [part] = parts.as_slice() else {
+                return None;
+            };
+            let text =
+                match part {
+                    Part::Literal(text) => direct::string_literal(direct::ascii(text)?)?,
+                    Part::Param(name) => match operation.fields.iter().find(|f| {
+                        f.target == FieldTarget::Param(Location::Path) && f.api_name == *name
+                    }) {
+                        Some(Field { style: Some(_), .. }) => return None,
+                        Some(field) => match field.ty {
+                            FieldType::String => format!("params.{}.as_str()", field.ident),
+                            FieldType::Integer { .. }
+                            | FieldType::Number
+                            | FieldType::Boolean
+                            | FieldType::StringEnum { .. } => {
+                                format!("params.{}.to_string().as_str()", field.ident)
+                            }
+                            _ => format!("runtime::path_text(&params.{}).as_str()", field.ident),
+                        },
+                        None => direct::string_literal(direct::ascii(&format!("{{{name}}}"))?)?,
+                    },
+                };
+            // A segment is a chain of its own: well within a chain's width, it stays on one line.
+            (text.len() <= direct::CALL_WIDTH - 10).then_some(text)
+        })
+        .collect()
+}
+
+/// The chain's steps after `.request(…)` (see [`client_method_variant`]), as `(.method, args)`.
+fn step_calls(operation: &OperationPlan) -> Option<Vec<(String, Vec<String>)>> {
+    let mut steps = Vec::new();
+    for segment in operation.path.split('/') {
+        let parts = split_template(segment);
+        if parts.len() < 2 {
+            continue;
+        }
+        for part in parts {
+            let Part::Param(name) = part else { continue };
+            if let Some(field) = operation.fields.iter().find(|f| {
+                f.target == FieldTarget::Param(Location::Path)
+                    && f.api_name == name
+                    && f.ty == FieldType::String
+                    && f.required
+                    && f.style.is_none()
+            }) {
+                steps.push((
+                    ".path_value".to_string(),
+                    vec![
+                        direct::string_literal(direct::ascii(&name)?)?,
+                        format!("params.{}.as_str()", field.ident),
+                    ],
+                ));
+            }
+        }
+    }
+    for field in &operation.fields {
+        let FieldTarget::Param(location @ (Location::Query | Location::Header | Location::Cookie)) =
+            field.target
+        else {
+            continue;
+        };
+        let name = direct::string_literal(direct::ascii(&field.api_name)?)?;
+        let value = format!("&params.{}", field.ident);
+        steps.push(match field.style {
+            None => (format!(".{}", location.as_str()), vec![name, value]),
+            Some(style) => (
+                format!(".{}_styled", location.as_str()),
+                vec![
+                    name,
+                    value,
+                    format!("runtime::Style::{}", style.style.variant()),
+                    style.explode.to_string(),
+                ],
+            ),
+        });
+    }
+    for param in operation.credentials.iter().filter(|param| param.required) {
+        let carries = match &param.source {
+            CredentialSource::Bearer => "runtime::Carries::Bearer".to_string(),
+            CredentialSource::ApiKey(key) => format!(
+                "runtime::Carries::ApiKey({})",
+                direct::string_literal(direct::ascii(key)?)?
+            ),
+            CredentialSource::Sent | CredentialSource::Missing { .. } => continue,
+        };
+        let place = match (param.location, operation.body.as_ref().map(|b| b.kind)) {
+            (Some(Location::Query), _) => "Query",
+            (Some(Location::Header), _) => "Header",
+            (Some(Location::Cookie), _) => "Cookie",
+            (Some(Location::Path), _) => continue,
+            (None, Some(BodyKind::Form)) => "Form",
+            (None, Some(BodyKind::Multipart)) => "Multipart",
+            (None, _) => "Json",
+        };
+        steps.push((
+            ".carry".to_string(),
+            vec![
+                format!("runtime::CarriedIn::{place}"),
+                direct::string_literal(direct::ascii(&param.name)?)?,
+                carries,
+            ],
+        ));
+    }
+    Some(steps)
 }
 
 /// [`rust_type`] as text.
@@ -707,5 +1157,151 @@ mod tests {
         operation.fields[renamed].property = operation.fields[renamed].ident.clone();
         operation.api_id = "two\nlines".into();
         assert_eq!(write_params_struct(&mut String::new(), operation), None);
+    }
+}
+
+#[cfg(test)]
+mod method_tests {
+    use super::*;
+
+    /// The oracle of the methods' writer: for the hostile fixtures, the tracker, Stripe and
+    /// Slack, the methods written directly are byte for byte what printing their tokens and
+    /// running rustfmt over the print makes of them; and the writer lays out most of them.
+    #[test]
+    fn methods_written_directly_are_what_printing_and_rustfmt_make_of_them() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        for spec in [
+            "tests/fixtures/hostile-text.yaml",
+            "tests/fixtures/doc-code.yaml",
+            "tests/fixtures/cursed-names.yaml",
+            "tests/fixtures/uploads.yaml",
+            "specs/tracker/openapi.yaml",
+            "tests/corpus/stripe/spec2.json",
+            "tests/corpus/slack-web/slack_web_openapi_v2.json",
+        ] {
+            let options = crate::Options {
+                no_discovery: true,
+                ..Default::default()
+            };
+            let (plan, _) = crate::generate(&root.join(spec), None, &options)
+                .unwrap_or_else(|e| panic!("{spec}: {e:#}"));
+            let mut written = String::new();
+            let mut laid_out = Vec::new();
+            let mut not = Vec::new();
+            for operation in &plan.operations {
+                let mut text = written.clone();
+                if write_method(&mut text, operation).is_some() {
+                    written = text;
+                    laid_out.push(operation.clone());
+                } else {
+                    not.push(operation.api_id.clone());
+                }
+            }
+            // The tracker, Stripe and Slack: all but at most one in a hundred methods written
+            // (the uploads fixture's body is multipart, the cursed names' longest is wider than
+            // a line).
+            if spec.starts_with("specs/") || spec.starts_with("tests/corpus/") {
+                assert!(
+                    not.len() * 100 <= plan.operations.len(),
+                    "{spec}: not written: {not:?}"
+                );
+            }
+            if !laid_out.is_empty() {
+                assert_written_as_rustfmt_formats(spec, &laid_out, &written, &plan);
+            }
+        }
+    }
+
+    /// Asserts that `written`, the methods of `operations` written directly, is what printing
+    /// them and running rustfmt over the print makes of them.
+    fn assert_written_as_rustfmt_formats(
+        what: &str,
+        operations: &[OperationPlan],
+        written: &str,
+        plan: &Plan,
+    ) {
+        let upload_env = format!("{}_UPLOAD_DIR", plan.server.env_prefix);
+        let printed = emit::format_rust("src/client.rs", {
+            let methods = operations.iter().map(|op| client_method(op, &upload_env));
+            quote! { impl Client { #( #methods )* } }
+        })
+        .expect("valid Rust");
+        let mut files = vec![("src/client.rs".to_string(), printed)];
+        assert!(emit::rustfmt_files_with("rustfmt".as_ref(), &mut files).expect("rustfmt runs"));
+        let written = format!("impl Client {{\n{written}}}\n");
+        let formatted = &files[0].1;
+        if &written != formatted {
+            let w: Vec<&str> = written.lines().collect();
+            let f: Vec<&str> = formatted.lines().collect();
+            let at = w
+                .iter()
+                .zip(&f)
+                .position(|(a, b)| a != b)
+                .unwrap_or(w.len().min(f.len()));
+            let around = |lines: &[&str]| {
+                lines[at.saturating_sub(12)..(at + 12).min(lines.len())].join("\n")
+            };
+            panic!(
+                "{what}: differs at line {at}:\nwritten:\n{}\n---\nrustfmt:\n{}",
+                around(&w),
+                around(&f)
+            );
+        }
+    }
+
+    /// The request chain's layouts turn on widths (the chain on one line, one link a line, on
+    /// the next line, the call overflowed; the segments' array on one line or one a line):
+    /// paths of every length from 1 to 120 columns, with and without steps after `.request(…)`,
+    /// are laid out as rustfmt lays them out.
+    #[test]
+    fn request_chains_of_every_width_are_laid_out_as_rustfmt_lays_them_out() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let (plan, _) = crate::generate(
+            &root.join("specs/tracker/openapi.yaml"),
+            None,
+            &crate::Options::default(),
+        )
+        .expect("the tracker generates");
+        let without_steps = plan
+            .operations
+            .iter()
+            .find(|op| op.fields.is_empty())
+            .expect("an operation without parameters");
+        let with_steps = plan
+            .operations
+            .iter()
+            .find(|op| {
+                op.body.is_none()
+                    && !op.fields.is_empty()
+                    && op
+                        .fields
+                        .iter()
+                        .all(|f| f.target == FieldTarget::Param(Location::Query))
+            })
+            .expect("an operation of query parameters");
+        let mut operations = Vec::new();
+        let mut written = String::new();
+        for base in [without_steps, with_steps] {
+            for length in 1..=120 {
+                // One segment, and segments of four letters, up to `length` columns.
+                let one = format!("/{}", "x".repeat(length));
+                let many: String = (0..length.div_ceil(5))
+                    .map(|i| format!("/s{i:03}"))
+                    .collect();
+                for path in [one, many] {
+                    let mut operation = base.clone();
+                    operation.path = path;
+                    let mut text = written.clone();
+                    if write_method(&mut text, &operation).is_some() {
+                        written = text;
+                        operations.push(operation);
+                    }
+                }
+            }
+        }
+        // All but the arrays of many short segments that do not fit on a line (rustfmt's mixed
+        // layout) and segments too long to stay on a line, which the writer leaves to rustfmt.
+        assert!(operations.len() > 150, "{}", operations.len());
+        assert_written_as_rustfmt_formats("paths of every width", &operations, &written, &plan);
     }
 }

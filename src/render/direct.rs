@@ -73,6 +73,65 @@ pub(super) fn match_arm(out: &mut String, indent: &str, pattern: &str, value: &s
     })
 }
 
+/// rustfmt's `fn_call_width`, `chain_width` and `array_width`: the widest argument list, chain
+/// and array elements laid out on one line (the 2024 style's defaults for `max_width` 100).
+pub(super) const CALL_WIDTH: usize = 60;
+
+/// Code (not a comment) the writers lay out: only ASCII, whose width in bytes is the width
+/// rustfmt measures (`None` otherwise, and the writer gives up).
+pub(super) fn ascii(code: &str) -> Option<&str> {
+    code.is_ascii().then_some(code)
+}
+
+/// The width of `items` on one line, separated by `, `.
+pub(super) fn list_width(items: &[String]) -> usize {
+    items.iter().map(String::len).sum::<usize>() + 2 * items.len().saturating_sub(1)
+}
+
+/// A call `head(args)` followed by `suffix` (`;`, `,` or nothing) at `indent`, as rustfmt lays
+/// out a call whose arguments are simple expressions (literals, paths, references to fields,
+/// none of them a closure, block or call it could overflow): on one line when the arguments are
+/// no wider than [`CALL_WIDTH`] and the line fits, else one argument a line with a trailing
+/// comma. `None` when a line does not fit.
+pub(super) fn call(
+    out: &mut String,
+    indent: &str,
+    head: &str,
+    args: &[String],
+    suffix: &str,
+) -> Option<()> {
+    let width = list_width(args);
+    let line = indent.len() + head.len() + width + 2 + suffix.len();
+    if width <= CALL_WIDTH && line <= MAX_WIDTH {
+        out.push_str(indent);
+        out.push_str(head);
+        out.push('(');
+        out.push_str(&args.join(", "));
+        out.push(')');
+        out.push_str(suffix);
+        out.push('\n');
+        return Some(());
+    }
+    if args.is_empty() {
+        return None;
+    }
+    push_line(out, &format!("{indent}{head}("))?;
+    for arg in args {
+        if indent.len() + 4 + arg.len() + 1 > MAX_WIDTH {
+            return None;
+        }
+        out.push_str(indent);
+        out.push_str("    ");
+        out.push_str(arg);
+        out.push_str(",\n");
+    }
+    out.push_str(indent);
+    out.push(')');
+    out.push_str(suffix);
+    out.push('\n');
+    Some(())
+}
+
 /// A string literal holding `value` as the printed path writes it: `proc_macro2::Literal::string`
 /// (`char::escape_debug` for every character but `'`, `\0` as `\0`, or `\x00` before an octal
 /// digit), or, when that still shows a hidden code point ([`is_hidden`]), the literal the printed

@@ -342,16 +342,10 @@ pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> 
     // templates/ are the same on every run and already rustfmt-clean (`.ci/run` checks them, and
     // `golden::every_committed_example_is_rustfmt_clean_with_its_own_rustfmt_toml` checks every
     // file of every example): formatting them again took most of a large API's generation time.
-    // The parts written directly in rustfmt's layout (see `emit::Part::direct`) are appended
-    // after rustfmt ran over the rest of their file.
-    let (mut generated, written): (Vec<(String, String)>, Vec<String>) =
-        emit::format_files(rust_files, &format!("{HEADER}\n\n"))?
-            .into_iter()
-            .map(|file| ((file.path, file.text), file.written))
-            .unzip();
-    emit::rustfmt_files(&mut generated)?;
-    for ((path, mut contents), written) in generated.into_iter().zip(written) {
-        contents.push_str(&written);
+    // The parts written directly in rustfmt's layout (see `emit::Part::direct`) are joined
+    // with the rest of their file after rustfmt ran over the rest.
+    let formatted = emit::format_files(rust_files, &format!("{HEADER}\n\n"))?;
+    for (path, contents) in emit::rustfmt_and_join(formatted)? {
         files.push(File { path, contents });
     }
     files.push(File {
