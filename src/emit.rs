@@ -130,32 +130,34 @@ impl<'a> Part<'a> {
         let text = print(path, &self.build)?;
         let mut start = 0;
         if self.continues {
-            let members = text
-                .strip_prefix("impl ")
-                .and_then(|rest| rest.split_once(" {\n"))
-                .map(|(_, members)| members)
-                .ok_or_else(|| {
-                    format!(
-                        "internal error: a part of generated {path} does not start an impl block"
-                    )
-                })?;
-            start = text.len() - members.len();
+            start = text.len() - after_impl_line(&text, path)?.len();
         }
         let mut end = text.len();
         if self.continued {
-            end = start
-                + text[start..]
-                    .strip_suffix("}\n")
-                    .filter(|rest| rest.ends_with('\n'))
-                    .map(str::len)
-                    .ok_or_else(|| {
-                        format!(
-                            "internal error: a part of generated {path} does not end an impl block"
-                        )
-                    })?;
+            end = start + before_closing_line(&text[start..], path)?.len();
         }
         Ok(Printed { text, start, end })
     }
+}
+
+/// The members of the `impl` block `text` starts: what follows its one-line `impl … {`.
+fn after_impl_line<'t>(text: &'t str, path: &str) -> Result<&'t str, String> {
+    text.strip_prefix("impl ")
+        .and_then(|rest| rest.split_once(" {\n"))
+        .filter(|(line, _)| !line.contains('\n'))
+        .map(|(_, members)| members)
+        .ok_or_else(|| {
+            format!("internal error: a part of generated {path} does not start an impl block")
+        })
+}
+
+/// `text` without the closing `}` line of the `impl` block it ends.
+fn before_closing_line<'t>(text: &'t str, path: &str) -> Result<&'t str, String> {
+    text.strip_suffix("}\n")
+        .filter(|rest| rest.ends_with('\n'))
+        .ok_or_else(|| {
+            format!("internal error: a part of generated {path} does not end an impl block")
+        })
 }
 
 /// A printed part: its whole text, and the span the file keeps (see [`Part::format`]).
@@ -320,7 +322,7 @@ fn join_spaced(out: &mut String, text: &str) {
 /// [`rustfmt_files`]), cuts the `impl` lines they kept (see [`Piece::Printed`]) and joins each
 /// file's pieces: `(path, text)` for each file, in the same order.
 pub fn rustfmt_and_join(files: Vec<FormattedFile>) -> Result<Vec<(String, String)>, String> {
-    join_with(files, &|printed| rustfmt_files(printed))
+    join_with(files, &rustfmt_files)
 }
 
 /// What runs a formatter over `(path, text)` pairs in place (see [`join_with`]).
@@ -396,30 +398,10 @@ pub(crate) fn join_with(
                     next += 1;
                     let mut kept = formatted.as_str();
                     if cut_open {
-                        kept = kept
-                            .strip_prefix("impl ")
-                            .and_then(|rest| rest.split_once(" {\n"))
-                            .filter(|(line, _)| !line.contains('\n'))
-                            .map(|(_, members)| members)
-                            .ok_or_else(|| {
-                                format!(
-                                    "internal error: a formatted part of generated {} does not \
-                                     start an impl block",
-                                    file.path
-                                )
-                            })?;
+                        kept = after_impl_line(kept, &file.path)?;
                     }
                     if cut_close {
-                        kept = kept
-                            .strip_suffix("}\n")
-                            .filter(|rest| rest.ends_with('\n'))
-                            .ok_or_else(|| {
-                                format!(
-                                    "internal error: a formatted part of generated {} does not \
-                                     end an impl block",
-                                    file.path
-                                )
-                            })?;
+                        kept = before_closing_line(kept, &file.path)?;
                     }
                     join_spaced(&mut text, kept);
                 }

@@ -199,9 +199,9 @@ const PURGE_DELAY_MS: std::ffi::c_long = 10;
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 /// Returns the memory freed so far to the operating system. mimalloc (the binary's allocator)
-/// keeps freed pages a while before it does (see [`return_freed_memory_promptly`]); for a large API the document and the model
-/// are most of what generation ever holds, and rendering, on other threads, would take fresh
-/// pages instead of theirs. Harmless under any other allocator.
+/// keeps freed pages a while before it does (see [`return_freed_memory_promptly`]); for a large
+/// API the document and the model are most of what generation ever holds, and rendering, on
+/// other threads, would take fresh pages instead of theirs. Harmless under any other allocator.
 fn release_freed_memory() {
     // SAFETY: mi_collect has no preconditions; it only frees what mimalloc holds unused.
     unsafe { libmimalloc_sys::mi_collect(true) }
