@@ -4,10 +4,11 @@
 //! CPU a large API's generation took.
 //!
 //! What it covers is only what the generator writes there, in the layout rustfmt keeps as it is:
-//! doc comments, attributes and item lines that fit in rustfmt's widths. A writer asks [`Line`]
+//! doc comments, attributes and item lines that fit in rustfmt's widths. A writer asks [`fits`]
 //! whether a line fits; when one does not (rustfmt would break it), or a doc comment would not be
 //! a `///` line, the writer gives up and the part is printed and formatted the usual way
-//! ([`crate::emit::Part::direct`]). So the direct text either is what rustfmt writes or is not used.
+//! ([`crate::emit::Part::direct`]). So the direct text either is what rustfmt writes or is not
+//! used.
 //!
 //! Text from the spec reaches the output only through [`string_literal`] and [`doc_line`]: the
 //! same escaping the printed path applies (`proc_macro2::Literal::string`, then hidden code points
@@ -18,10 +19,10 @@ use crate::emit::{escape_hidden, is_hidden};
 /// rustfmt's `max_width`.
 pub(super) const MAX_WIDTH: usize = 100;
 
-/// Whether `line` (its indentation included) fits in rustfmt's `max_width`. Measured in bytes, which
-/// is never less than the display width rustfmt measures (a character two columns wide is at
-/// least three bytes in UTF-8): a line that fits here fits for rustfmt; one that does not makes the
-/// writer give up rather than guess.
+/// Whether `line` (its indentation included) fits in rustfmt's `max_width`. Measured in bytes,
+/// which is never less than the display width rustfmt measures (a character two columns wide is
+/// at least three bytes in UTF-8): a line that fits here fits for rustfmt; one that does not makes
+/// the writer give up rather than guess.
 pub(super) fn fits(line: &str) -> bool {
     line.len() <= MAX_WIDTH
 }
