@@ -15,7 +15,8 @@
 //! The bulk of `src/client.rs` takes neither path: its methods (a `self.upstream.request(…)`
 //! chain per operation) and its parameter structs (one per operation, with the enums they name)
 //! are written directly as text in the layout rustfmt gives them ([`Part::direct`],
-//! `render::direct`). A file is then a sequence of [`Piece`]s: runs of printed parts, each
+//! `render::direct`), and so is discovery mode's `src/operations.rs` (`render::discovery`).
+//! A file is then a sequence of [`Piece`]s: runs of printed parts, each
 //! formatted by rustfmt on its own (as whole items: a run between written members of one `impl`
 //! block keeps the block's `impl … {` or closing line for rustfmt, cut after it ran), and runs
 //! of written parts, joined in the file's order. That is not a second rustfmt: the writers lay
@@ -484,7 +485,8 @@ pub const RUSTFMT_TOML: &str = "edition = \"2024\"\nstyle_edition = \"2024\"\n";
 /// and matching rustfmt line for line for every construct the generator writes (closures, nested
 /// calls, comments) would be a second implementation of rustfmt; only the repetitive bulk of
 /// `src/client.rs` (its methods and parameter structs, in the few forms the generator writes
-/// there) is written in rustfmt's layout directly (see the module's documentation). What keeps the
+/// there) and `src/operations.rs` are written in rustfmt's layout directly (see the module's
+/// documentation). What keeps the
 /// output deterministic is the pinned configuration ([`RUSTFMT_TOML`], passed with
 /// `--config-path`, so no `rustfmt.toml` around the user's directories applies) and rustfmt's
 /// stability promise: within a style edition, formatting of formatted code does not change across
