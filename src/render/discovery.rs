@@ -107,7 +107,8 @@ pub(super) fn operation_modules(plan: &Plan, discovery: &DiscoveryPlan) -> Vec<S
 /// operations, the unavailable ones, then each operation's module, in parts written directly in
 /// rustfmt's layout (see [`emit::Part::direct`] and [`direct`]). The modules are grouped by
 /// whether [`write_module`] lays them out: a run it does not (a doc comment that is not a `///`
-/// line, say) is printed and formatted on its own, and the runs around it stay written.
+/// line, say) is printed and formatted on its own, and the runs around it stay written (see
+/// [`module_runs`]).
 pub fn operations_rs<'a>(plan: &'a Plan, discovery: &'a DiscoveryPlan) -> Vec<emit::Part<'a>> {
     let modules: Arc<[String]> = operation_modules(plan, discovery).into();
     let mut parts = vec![
@@ -140,13 +141,8 @@ pub fn operations_rs<'a>(plan: &'a Plan, discovery: &'a DiscoveryPlan) -> Vec<em
             write_module(&mut scratch, &plan.operations[op.operation], module).is_some()
         })
         .collect();
-    let mut start = 0;
-    while start < writes.len() {
-        let written = writes[start];
-        let mut end = start + 1;
-        while end < writes.len() && writes[end] == written && end - start < OPERATIONS_PER_PART {
-            end += 1;
-        }
+    for (range, written) in module_runs(&writes) {
+        let (start, end) = (range.start, range.end);
         let operations = &discovery.operations[start..end];
         let names = Arc::clone(&modules);
         let build = move || module_items(plan, operations, &names[start..end]);
@@ -168,9 +164,45 @@ pub fn operations_rs<'a>(plan: &'a Plan, discovery: &'a DiscoveryPlan) -> Vec<em
         } else {
             emit::Part::items(build)
         });
-        start = end;
     }
     parts
+}
+
+/// The parts of the modules, from whether each is written (`writes`): runs of written modules
+/// and runs of printed ones, each at most [`OPERATIONS_PER_PART`] long, in order. A run of
+/// printed modules is one rustfmt process, whose start costs what formatting a few dozen
+/// modules does: a written run of fewer than half a part between two printed ones is printed
+/// with them, so that a spec where every other operation is printed does not start a process
+/// for each.
+fn module_runs(writes: &[bool]) -> Vec<(std::ops::Range<usize>, bool)> {
+    let mut writes = writes.to_vec();
+    let mut start = 0;
+    while start < writes.len() {
+        let end = start
+            + writes[start..]
+                .iter()
+                .take_while(|&&w| w == writes[start])
+                .count();
+        if writes[start] && start > 0 && end < writes.len() && end - start < OPERATIONS_PER_PART / 2
+        {
+            writes[start..end].fill(false);
+        }
+        start = end;
+    }
+    let mut runs = Vec::new();
+    let mut start = 0;
+    while start < writes.len() {
+        let written = writes[start];
+        let end = start
+            + writes[start..]
+                .iter()
+                .take(OPERATIONS_PER_PART)
+                .take_while(|&&w| w == written)
+                .count();
+        runs.push((start..end, written));
+        start = end;
+    }
+    runs
 }
 
 /// The modules of `operations`, named `modules`, as tokens.
@@ -592,6 +624,41 @@ mod tests {
             "{what}: differs at line {at}:\nwritten:\n{}\n---\nprinted and formatted:\n{}",
             around(&w),
             around(&p)
+        );
+    }
+
+    #[test]
+    fn modules_are_cut_in_runs_and_short_written_runs_between_printed_ones_are_printed() {
+        let runs = |writes: &[bool]| {
+            module_runs(writes)
+                .into_iter()
+                .map(|(range, written)| (range.start, range.end, written))
+                .collect::<Vec<_>>()
+        };
+        let part = OPERATIONS_PER_PART;
+        assert_eq!(runs(&[]), []);
+        assert_eq!(
+            runs(&vec![true; part + 3]),
+            [(0, part, true), (part, part + 3, true)]
+        );
+        // Short written runs at the edges stay written; one between printed ones does not.
+        let mut writes = vec![true, false, true, true, false, true];
+        assert_eq!(runs(&writes), [(0, 1, true), (1, 5, false), (5, 6, true)]);
+        // Every other module printed: one printed run, not one a module.
+        writes = (0..41).map(|i| i % 2 == 0).collect();
+        assert_eq!(
+            runs(&writes),
+            [(0, 1, true), (1, 40, false), (40, 41, true)]
+        );
+        // A written run of half a part or more between printed ones stays written.
+        writes = [vec![false], vec![true; part / 2], vec![false]].concat();
+        assert_eq!(
+            runs(&writes),
+            [
+                (0, 1, false),
+                (1, part / 2 + 1, true),
+                (part / 2 + 1, part / 2 + 2, false)
+            ]
         );
     }
 
