@@ -1584,7 +1584,7 @@ fn quote_value(rule: QuoteRule, value: &str, quoted: bool, words: bool) -> Optio
 /// groups of tools that are printed and formatted on their own.
 pub fn tests_rs(plan: &Plan) -> Vec<emit::Part<'_>> {
     let mut parts = vec![
-        emit::Part::items(head),
+        emit::Part::direct(|| Some(HEAD.to_string()), head),
         emit::Part::direct(
             move || write_answers(answer_entries(plan, &final_answers(plan))),
             move || answers_table(answer_entries(plan, &final_answers(plan))),
@@ -1632,18 +1632,22 @@ pub fn tests_rs(plan: &Plan) -> Vec<emit::Part<'_>> {
     parts
 }
 
-/// The file's documentation and imports.
-fn head() -> TokenStream {
-    quote! {
-        //! The crate's own tests: `tools/list` is the reviewed snapshot in `tests/tools.json`, and
-        //! every tool is called with example arguments against a stand-in of the API on
-        //! 127.0.0.1, which answers each operation with an example of its response: each test
-        //! checks the exact requests the tool sent and that its result fits its output schema.
+/// The file's documentation and imports, in rustfmt's layout: written as they are (see
+/// [`emit::Part::direct`]), or parsed as tokens to be printed (see [`head`]).
+const HEAD: &str = "\
+//! The crate's own tests: `tools/list` is the reviewed snapshot in `tests/tools.json`, and
+//! every tool is called with example arguments against a stand-in of the API on
+//! 127.0.0.1, which answers each operation with an example of its response: each test
+//! checks the exact requests the tool sent and that its result fits its output schema.
 
-        use rmcp::model::JsonObject;
-        use serde_json::Value;
-        use stand_in::{StandIn, tools, within};
-    }
+use rmcp::model::JsonObject;
+use serde_json::Value;
+use stand_in::{StandIn, tools, within};
+";
+
+/// [`HEAD`] as tokens.
+fn head() -> TokenStream {
+    HEAD.parse().expect("the head lexes")
 }
 
 /// What the stand-in answers each operation with once every test is worked out: [`answers`],
@@ -2575,6 +2579,11 @@ paths:
                 .position(|(a, b)| a != b);
             panic!("{what}: differs at line {line:?}:\n{written}\n---\n{formatted}");
         }
+    }
+
+    #[test]
+    fn the_head_written_as_it_is_is_what_printing_and_rustfmt_make_of_it() {
+        assert_eq!(printed_and_formatted(head()), HEAD);
     }
 
     /// The raw strings of the answers are written as the printed path prints them: enough `#`
