@@ -2699,6 +2699,7 @@ paths:
         entries.push(("GET /hidden".to_string(), json!("a\u{202e}b \" \\ c")));
         entries.push(("GET /\u{200b}".to_string(), json!({ "k": "\u{2066}" })));
         entries.push(("GET /long".to_string(), json!("y".repeat(300))));
+        entries.push(("GET /a\"b\\c'd/{x}".to_string(), json!({ "q": "\"#\"" })));
         let (written, not): (Vec<_>, Vec<_>) = entries
             .into_iter()
             .partition(|(label, answer)| answer_entry(label, answer).is_some());
