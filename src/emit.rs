@@ -32,6 +32,8 @@
 //! back like printed text, unit tests compare it byte for byte with printing and rustfmt on
 //! hostile specs, the tracker, Stripe and Slack, and the suite runs `rustfmt --check` over the
 //! Rust files of the large specs and of every corpus document.
+//! `tests/tools.rs`'s head and its `ANSWERS` table (an entry a line) are written directly too
+//! (`render::crate_tests`).
 
 use proc_macro2::TokenStream;
 use rayon::prelude::*;

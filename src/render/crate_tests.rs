@@ -17,9 +17,11 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::{Map, Value, json};
 
-use super::syntax::{ident, raw_string, tool_modules};
+use super::direct;
+use super::syntax::{OPERATIONS_PER_PART, ident, raw_string, tool_modules};
 use crate::api::{BodyKind, Location};
 use crate::curate::model::{PagingStyle, QuoteRule};
+use crate::emit;
 use crate::plan::curated::{
     CuratedBody, CuratedTool, PagingPlan, ParamKind, ResolverSource, ScopeValue, StepPlan,
     TemplatePart, TemplatePlan, ToolParam, ValueRef,
@@ -1577,22 +1579,217 @@ fn quote_value(rule: QuoteRule, value: &str, quoted: bool, words: bool) -> Optio
     }
 }
 
-/// `tests/tools.rs` of the generated crate.
-pub fn tests_rs(plan: &Plan) -> TokenStream {
-    let lib = ident(&plan.server.crate_name.replace('-', "_"));
-    let mut tests = Vec::new();
-    // Helpers of the stand-in module some crates' tests do not use are left out.
-    let mut checks_output = false;
-    let mut checks_refusals = false;
+/// `tests/tools.rs` of the generated crate, in parts (see [`emit::Part`]): its head, the
+/// stand-in's answers (written directly, see [`write_answers`]), the stand-in and the tests, in
+/// groups of tools that are printed and formatted on their own.
+pub fn tests_rs(plan: &Plan) -> Vec<emit::Part<'_>> {
+    let mut parts = vec![
+        emit::Part::direct(|| Some(HEAD.to_string()), head),
+        emit::Part::direct(
+            move || write_answers(answer_entries(plan, &final_answers(plan))),
+            move || answers_table(answer_entries(plan, &final_answers(plan))),
+        ),
+    ];
+    // Curated tools and resolvers fill in answers as their tests are worked out, in order: their
+    // tests are worked out together, with the stand-in (whose helpers depend on them).
+    let curated = plan
+        .tools
+        .iter()
+        .any(|tool| matches!(tool.action, Action::Curated(_)));
+    if curated || !plan.resolvers.is_empty() {
+        parts.push(emit::Part::items(move || {
+            let mut answers = answers(plan);
+            let tests = tool_tests(plan, 0..plan.tools.len(), &mut answers);
+            let stand_in = stand_in(plan, tests.checks_output, tests.checks_refusals);
+            let tests = tests.tokens;
+            quote! {
+                #stand_in
+                #( #tests )*
+            }
+        }));
+        return parts;
+    }
+    // One-to-one and discovery tools' tests read no answers: each group is worked out on its own.
+    let checks_output = plan
+        .tools
+        .iter()
+        .any(|tool| matches!(tool.action, Action::Call { .. }) && tool.output_schema.is_some());
+    let checks_refusals = plan
+        .tools
+        .iter()
+        .any(|tool| matches!(tool.action, Action::Discovery(DiscoveryTool::Call)));
+    parts.push(emit::Part::items(move || {
+        stand_in(plan, checks_output, checks_refusals)
+    }));
+    let count = plan.tools.len();
+    for start in (0..count).step_by(OPERATIONS_PER_PART) {
+        let tools = start..(start + OPERATIONS_PER_PART).min(count);
+        parts.push(emit::Part::items(move || {
+            let tests = tool_tests(plan, tools.clone(), &mut []).tokens;
+            quote! { #( #tests )* }
+        }));
+    }
+    parts
+}
+
+/// The file's documentation and imports, in rustfmt's layout: written as they are (see
+/// [`emit::Part::direct`]), or parsed as tokens to be printed (see [`head`]).
+const HEAD: &str = "\
+//! The crate's own tests: `tools/list` is the reviewed snapshot in `tests/tools.json`, and
+//! every tool is called with example arguments against a stand-in of the API on
+//! 127.0.0.1, which answers each operation with an example of its response: each test
+//! checks the exact requests the tool sent and that its result fits its output schema.
+
+use rmcp::model::JsonObject;
+use serde_json::Value;
+use stand_in::{StandIn, tools, within};
+";
+
+/// [`HEAD`] as tokens.
+fn head() -> TokenStream {
+    HEAD.parse().expect("the head lexes")
+}
+
+/// What the stand-in answers each operation with once every test is worked out: [`answers`],
+/// with what the curated tools' and the resolvers' tests fill in, in the order the tests are
+/// worked out.
+fn final_answers(plan: &Plan) -> Vec<Value> {
     let mut answers = answers(plan);
-    // Before any test is worked out, since every test reads the same answers.
     for tool in &plan.tools {
         if let Action::Curated(curated) = &tool.action {
             numeric_scoping_ids(plan, &curated.params, &mut answers);
         }
     }
-    for (tool, module) in plan.tools.iter().zip(tool_modules(plan)) {
-        let module_ident = ident(&module);
+    for tool in &plan.tools {
+        if let Action::Curated(curated) = &tool.action {
+            curated_case(plan, tool, curated, &mut answers);
+        }
+    }
+    for index in 0..plan.resolvers.len() {
+        resolver_test(plan, index, &mut answers);
+    }
+    answers
+}
+
+/// The documentation of the `ANSWERS` table, a line each.
+const ANSWERS_DOC: [&str; 2] = [
+    " What the stand-in answers, by operation: `METHOD /path` (a `{name}` segment matches",
+    " any value) and an example of the operation's success response.",
+];
+
+/// The `ANSWERS` table: `METHOD /path` and the answer of each operation, from `(label, answer)`.
+fn answers_table<'a>(entries: impl Iterator<Item = (String, &'a Value)>) -> TokenStream {
+    let entries = entries.map(|(label, answer)| {
+        let answer = raw_string(&answer.to_string());
+        quote! { (#label, #answer) }
+    });
+    let doc = ANSWERS_DOC;
+    quote! {
+        #( #[doc = #doc] )*
+        const ANSWERS: &[(&str, &str)] = &[#( #entries ),*];
+    }
+}
+
+/// Each operation's label and answer, the entries of [`answers_table`].
+fn answer_entries<'a>(
+    plan: &'a Plan,
+    answers: &'a [Value],
+) -> impl Iterator<Item = (String, &'a Value)> {
+    plan.operations
+        .iter()
+        .map(OperationPlan::label)
+        .zip(answers)
+}
+
+/// One entry of the `ANSWERS` table as written: its two literals, and whether rustfmt keeps it
+/// on one line (its literals fit in rustfmt's `fn_call_width`: a tuple is laid out as a call's
+/// arguments are); else it is one literal a line. `None` when its width may be on the other side
+/// of that limit for rustfmt (text that is not ASCII, whose display width rustfmt measures, is
+/// not its length) or its answer would not be written as one line.
+fn answer_entry(label: &str, answer: &Value) -> Option<(String, String, bool)> {
+    let label = direct::string_literal(label)?;
+    let answer = direct::raw_string_literal(&answer.to_string())?;
+    // The width rustfmt measures (display columns) lies between the count of ASCII characters
+    // and the length in bytes.
+    let ascii = |text: &str| text.bytes().filter(u8::is_ascii).count();
+    let least = ascii(&label) + 2 + ascii(&answer);
+    let most = label.len() + 2 + answer.len();
+    match (most <= direct::CALL_WIDTH, least > direct::CALL_WIDTH) {
+        (true, _) => Some((label, answer, true)),
+        (_, true) => Some((label, answer, false)),
+        _ => None,
+    }
+}
+
+/// [`answers_table`] written directly in rustfmt's layout (see [`direct`]): one entry a line
+/// (see [`answer_entry`]). `None` (printed and formatted instead) when an entry is not written,
+/// and for a table that rustfmt may lay out otherwise: one within `array_width` goes on the
+/// `const` line, an only tuple is broken open after `&[`.
+fn write_answers<'a>(entries: impl Iterator<Item = (String, &'a Value)>) -> Option<String> {
+    let entries: Vec<(String, String, bool)> = entries
+        .map(|(label, answer)| answer_entry(&label, answer))
+        .collect::<Option<_>>()?;
+    // Six entries are wider than `array_width` whatever their text: each is at least twelve
+    // columns (`("GET /", "")`) and a separator.
+    if entries.len() < 6 {
+        return None;
+    }
+    let length: usize = entries
+        .iter()
+        .map(|(label, answer, _)| label.len() + answer.len() + 32)
+        .sum();
+    let mut out = String::with_capacity(length + 256);
+    for line in ANSWERS_DOC {
+        direct::doc_line(&mut out, "", line)?;
+    }
+    out.push_str("const ANSWERS: &[(&str, &str)] = &[\n");
+    for (label, answer, one_line) in entries {
+        if one_line {
+            out.push_str("    (");
+            out.push_str(&label);
+            out.push_str(", ");
+            out.push_str(&answer);
+            out.push_str("),\n");
+        } else {
+            out.push_str("    (\n        ");
+            out.push_str(&label);
+            out.push_str(",\n        ");
+            out.push_str(&answer);
+            out.push_str(",\n    ),\n");
+        }
+    }
+    out.push_str("];\n");
+    Some(out)
+}
+
+/// The tests of the tools `tools` (in `plan.tools`), then, for all tools, of the resolvers, and
+/// which of the stand-in's helpers they use. Curated tools and resolvers fill in `answers` (see
+/// [`final_answers`]); other tools do not read them.
+struct ToolTests {
+    tokens: Vec<TokenStream>,
+    checks_output: bool,
+    checks_refusals: bool,
+}
+
+fn tool_tests(plan: &Plan, tools: std::ops::Range<usize>, answers: &mut [Value]) -> ToolTests {
+    let lib = ident(&plan.server.crate_name.replace('-', "_"));
+    let mut tests = Vec::new();
+    // Helpers of the stand-in module some crates' tests do not use are left out.
+    let mut checks_output = false;
+    let mut checks_refusals = false;
+    let every_tool = tools.start == 0 && tools.end == plan.tools.len();
+    if every_tool {
+        // Before any test is worked out, since every test reads the same answers.
+        for tool in &plan.tools {
+            if let Action::Curated(curated) = &tool.action {
+                numeric_scoping_ids(plan, &curated.params, answers);
+            }
+        }
+    }
+    let modules = tool_modules(plan);
+    for (tool, module) in plan.tools[tools.clone()].iter().zip(&modules[tools]) {
+        let module = module.as_str();
+        let module_ident = ident(module);
         match &tool.action {
             Action::Call { operation, .. } => {
                 let operation = &plan.operations[*operation];
@@ -1639,12 +1836,12 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
             Action::Discovery(kind) => {
                 checks_refusals |= *kind == DiscoveryTool::Call;
                 if let Some(discovery) = &plan.discovery {
-                    tests.push(discovery_test(plan, discovery, *kind, &module, &lib));
+                    tests.push(discovery_test(plan, discovery, *kind, module, &lib));
                 }
             }
             Action::Curated(curated) => {
                 checks_refusals = true;
-                if let Some((arguments, requests)) = curated_case(plan, tool, curated, &mut answers)
+                if let Some((arguments, requests)) = curated_case(plan, tool, curated, answers)
                     .filter(|(_, requests)| requests.iter().all(|r| r.exact))
                 {
                     let arguments = raw_string(&arguments.to_string());
@@ -1699,21 +1896,25 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
             }
         }
     }
-    for index in 0..plan.resolvers.len() {
-        if let Some(test) = resolver_test(plan, index, &mut answers) {
-            checks_refusals = true;
-            tests.push(test);
+    if every_tool {
+        for index in 0..plan.resolvers.len() {
+            if let Some(test) = resolver_test(plan, index, answers) {
+                checks_refusals = true;
+                tests.push(test);
+            }
         }
     }
-    let answers = plan
-        .operations
-        .iter()
-        .zip(&answers)
-        .map(|(operation, answer)| {
-            let operation = operation.label();
-            let answer = raw_string(&answer.to_string());
-            quote! { (#operation, #answer) }
-        });
+    ToolTests {
+        tokens: tests,
+        checks_output,
+        checks_refusals,
+    }
+}
+
+/// The stand-in's headers, the stand-in itself (using `assert_conforms` and `ToolError` as
+/// told) and the tests every crate has.
+fn stand_in(plan: &Plan, checks_output: bool, checks_refusals: bool) -> TokenStream {
+    let lib = ident(&plan.server.crate_name.replace('-', "_"));
     let headers = header_names(plan);
     // A multipart body is recorded as its parts: its boundary is random.
     let multipart = plan.operations.iter().any(|operation| {
@@ -1814,19 +2015,6 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
         }
     });
     quote! {
-        //! The crate's own tests: `tools/list` is the reviewed snapshot in `tests/tools.json`, and
-        //! every tool is called with example arguments against a stand-in of the API on
-        //! 127.0.0.1, which answers each operation with an example of its response: each test
-        //! checks the exact requests the tool sent and that its result fits its output schema.
-
-        use rmcp::model::JsonObject;
-        use serde_json::Value;
-        use stand_in::{StandIn, tools, within};
-
-        /// What the stand-in answers, by operation: `METHOD /path` (a `{name}` segment matches
-        /// any value) and an example of the operation's success response.
-        const ANSWERS: &[(&str, &str)] = &[#( #answers ),*];
-
         /// The request headers the API's parameters set, which the stand-in records.
         const HEADERS: &[&str] = &[#( #headers ),*];
 
@@ -1965,7 +2153,6 @@ pub fn tests_rs(plan: &Plan) -> TokenStream {
             assert_eq!(served, snapshot);
         }
 
-        #( #tests )*
     }
 }
 
@@ -2365,5 +2552,170 @@ paths:
         assert_eq!(put(&mut document, "/a/c/d", json!("x")), Some(()));
         assert_eq!(document, json!({"a": {"b": 1, "c": {"d": "x"}}}));
         assert_eq!(put(&mut json!({"a": "text"}), "/a/b", json!(1)), None);
+    }
+
+    /// `text` printed and formatted: what the printed path makes of it.
+    fn printed_and_formatted(tokens: TokenStream) -> String {
+        let printed = emit::format_rust("tests/tools.rs", tokens).expect("valid Rust");
+        let mut files = vec![("tests/tools.rs".to_string(), printed)];
+        assert!(emit::rustfmt_files_with("rustfmt".as_ref(), &mut files).expect("rustfmt runs"));
+        files.remove(0).1
+    }
+
+    /// Asserts that the `ANSWERS` table of `entries` written directly is byte for byte what
+    /// printing its tokens and running rustfmt over the print makes of it.
+    fn assert_answers_written_as_rustfmt_formats(what: &str, entries: &[(String, Value)]) {
+        let pairs = || {
+            entries
+                .iter()
+                .map(|(label, answer)| (label.clone(), answer))
+        };
+        let written = write_answers(pairs()).unwrap_or_else(|| panic!("{what}: not written"));
+        let formatted = printed_and_formatted(answers_table(pairs()));
+        if written != formatted {
+            let line = written
+                .lines()
+                .zip(formatted.lines())
+                .position(|(a, b)| a != b);
+            panic!("{what}: differs at line {line:?}:\n{written}\n---\n{formatted}");
+        }
+    }
+
+    #[test]
+    fn the_head_written_as_it_is_is_what_printing_and_rustfmt_make_of_it() {
+        assert_eq!(printed_and_formatted(head()), HEAD);
+    }
+
+    /// The raw strings of the answers are written as the printed path prints them: enough `#`
+    /// for any run in the text, and an ordinary string escaping any hidden code point.
+    #[test]
+    fn raw_strings_are_written_as_the_printed_path_prints_them() {
+        for text in [
+            "plain",
+            "",
+            r#"{"a":"b"}"#,
+            "a \"# b",
+            "\"## and \"#",
+            "\"#####",
+            "ünïcödé 漢字 e\u{301}",
+            "tab\tquote'",
+            "back\\slash",
+        ] {
+            let written = direct::raw_string_literal(text).expect("written");
+            assert_eq!(written, raw_string(text).to_string(), "{text:?}");
+        }
+        // A hidden code point makes the printed path write an ordinary string, escaping it (and
+        // quotes and backslashes) but nothing else.
+        for text in [
+            "x\u{202e}y",
+            "\"q\" \\ \u{200b} e\u{301} \u{7f}",
+            "nul \0 and \u{e0041}",
+        ] {
+            let written = direct::raw_string_literal(text).expect("written");
+            assert!(!written.chars().any(crate::emit::is_hidden), "{written}");
+            let raw = raw_string(text);
+            assert_eq!(
+                emit::format_rust("x.rs", quote! { const X: &str = #raw; }).ok(),
+                Some(format!("const X: &str = {written};\n")),
+                "{text:?}"
+            );
+        }
+        assert_eq!(direct::raw_string_literal("two\nlines"), None);
+        assert_eq!(direct::raw_string_literal("carriage\rreturn"), None);
+        assert_eq!(
+            direct::raw_string_literal(&format!("\"{}", "#".repeat(255))),
+            None
+        );
+    }
+
+    /// The oracle of the `ANSWERS` writer on specs: for hostile text (bidi controls, invisible
+    /// code points, quotes, backslashes, `#` runs), code in descriptions, cursed names, the
+    /// tracker (curated, so its answers are filled in by its tests), Stripe and Slack, the table
+    /// written directly is what printing and rustfmt make of it, and all but a few entries (text
+    /// that is not ASCII close to rustfmt's limit) are written.
+    #[test]
+    fn the_answers_written_directly_are_what_printing_and_rustfmt_make_of_them() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut hostile = Vec::new();
+        for (spec, curation) in [
+            ("tests/fixtures/hostile-text.yaml", None),
+            ("tests/fixtures/doc-code.yaml", None),
+            ("tests/fixtures/cursed-names.yaml", None),
+            (
+                "specs/tracker/openapi.yaml",
+                Some("specs/tracker/mcpgen.yaml"),
+            ),
+            ("tests/corpus/stripe/spec2.json", None),
+            ("tests/corpus/slack-web/slack_web_openapi_v2.json", None),
+        ] {
+            let options = crate::Options {
+                no_discovery: true,
+                ..Default::default()
+            };
+            let curation = curation.map(|c| root.join(c));
+            let (plan, _) = crate::generate(&root.join(spec), curation.as_deref(), &options)
+                .unwrap_or_else(|e| panic!("{spec}: {e:#}"));
+            let answers = final_answers(&plan);
+            let (written, not): (Vec<_>, Vec<_>) = answer_entries(&plan, &answers)
+                .map(|(label, answer)| (label, answer.clone()))
+                .partition(|(label, answer)| answer_entry(label, answer).is_some());
+            assert!(
+                not.len() * 100 <= plan.operations.len(),
+                "{spec}: not written: {:?}",
+                not.iter().map(|(label, _)| label).collect::<Vec<_>>()
+            );
+            // The fixtures have a few operations each: their entries make one table.
+            if spec.starts_with("tests/fixtures/") {
+                hostile.extend(written);
+            } else {
+                assert_answers_written_as_rustfmt_formats(spec, &written);
+            }
+        }
+        assert!(hostile.len() >= 6, "{}", hostile.len());
+        assert_answers_written_as_rustfmt_formats("the hostile fixtures", &hostile);
+    }
+
+    /// rustfmt's decision turns on the entry's width: labels and answers of every length around
+    /// `fn_call_width` and beyond `max_width`, very short ones, raw strings with `#` runs, text
+    /// that is not ASCII far from the limit and hidden code points are written as rustfmt lays
+    /// them out; text that is not ASCII close to the limit is not written.
+    #[test]
+    fn answers_of_every_width_are_laid_out_as_rustfmt_lays_them_out() {
+        let mut entries = Vec::new();
+        for length in 0..=110 {
+            let text = "x".repeat(length);
+            entries.push(("GET /".to_string(), json!(text)));
+            entries.push((format!("POST /{}", "p".repeat(length)), json!({})));
+            entries.push((
+                format!("PUT /{}", "q".repeat(length / 2)),
+                json!({ "a": text }),
+            ));
+            entries.push(("DELETE /x".to_string(), json!(format!("\"#{text}"))));
+            entries.push((
+                format!("GET /ü/{}", "u".repeat(length / 4)),
+                json!(format!("漢字 \"## {text}")),
+            ));
+        }
+        entries.push(("GET /hidden".to_string(), json!("a\u{202e}b \" \\ c")));
+        entries.push(("GET /\u{200b}".to_string(), json!({ "k": "\u{2066}" })));
+        entries.push(("GET /long".to_string(), json!("y".repeat(300))));
+        entries.push(("GET /a\"b\\c'd/{x}".to_string(), json!({ "q": "\"#\"" })));
+        let (written, not): (Vec<_>, Vec<_>) = entries
+            .into_iter()
+            .partition(|(label, answer)| answer_entry(label, answer).is_some());
+        // Only the entries with text that is not ASCII near 60 columns are left to rustfmt.
+        assert!(written.len() > 540, "{}", written.len());
+        assert!(
+            not.iter()
+                .all(|(label, answer)| !label.is_ascii() || !answer.to_string().is_ascii()),
+            "{not:?}"
+        );
+        assert_answers_written_as_rustfmt_formats("entries of every width", &written);
+        // A table of a few entries may go on the `const` line: rustfmt lays it out.
+        let few = &written[..5];
+        assert_eq!(
+            write_answers(few.iter().map(|(label, answer)| (label.clone(), answer))),
+            None
+        );
     }
 }

@@ -190,6 +190,48 @@ pub(super) fn doc_line(out: &mut String, indent: &str, value: &str) -> Option<()
     Some(())
 }
 
+/// The literal `super::syntax::raw_string` makes of `text` as the printed path prints it: a raw
+/// string `r#"…"#` with one `#` more than the longest run of `#` after a `"` in the text, or,
+/// when the text holds a hidden code point ([`is_hidden`]), the ordinary string the printed path
+/// rewrites it to: quotes and backslashes escaped, hidden code points as `\u{…}`, everything else
+/// as it is. `None` for text the raw string would not lex as one line (a carriage return or line
+/// feed) or that needs more than 255 `#`.
+pub(super) fn raw_string_literal(text: &str) -> Option<String> {
+    if text.contains(['\r', '\n']) {
+        return None;
+    }
+    if text.chars().any(is_hidden) {
+        let mut plain = String::with_capacity(text.len() + 16);
+        plain.push('"');
+        for c in text.chars() {
+            match c {
+                '"' => plain.push_str("\\\""),
+                '\\' => plain.push_str("\\\\"),
+                c if is_hidden(c) => plain.push_str(&escape_hidden(&c.to_string())),
+                c => plain.push(c),
+            }
+        }
+        plain.push('"');
+        return Some(plain);
+    }
+    let mut hashes = 1;
+    for (at, _) in text.match_indices('"') {
+        let run = text[at + 1..].bytes().take_while(|&b| b == b'#').count();
+        hashes = hashes.max(run + 1);
+    }
+    if hashes > 255 {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len() + 2 * hashes + 3);
+    out.push('r');
+    out.extend(std::iter::repeat_n('#', hashes));
+    out.push('"');
+    out.push_str(text);
+    out.push('"');
+    out.extend(std::iter::repeat_n('#', hashes));
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

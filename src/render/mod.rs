@@ -309,10 +309,7 @@ pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> 
         ),
         ("src/client.rs".into(), client_rs::client_rs(plan)),
         ("src/tools.rs".into(), tools_rs::tools_rs(plan)),
-        (
-            "tests/tools.rs".into(),
-            vec![emit::Part::items(|| crate_tests::tests_rs(plan))],
-        ),
+        ("tests/tools.rs".into(), crate_tests::tests_rs(plan)),
     ];
     if let Some(found) = &plan.discovery {
         rust_files.push((
