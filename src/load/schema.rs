@@ -66,11 +66,13 @@ pub struct SchemaContext {
     /// Pattern → why the servers' regex engine refuses it (`None`: it compiles), each pattern
     /// compiled once however many roots inline its schema.
     patterns: RefCell<FastMap<String, Option<String>>>,
+    /// Every warning told while recording ([`Self::record`]), repeats included.
+    recorded: RefCell<Option<Vec<(String, String)>>>,
 }
 
 /// A map looked up by key only (never iterated, so its order cannot reach the output), with a
 /// hasher faster than the standard one on the short keys loading hashes by the million.
-type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+pub(super) type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 type FastSet<T> = HashSet<T, foldhash::fast::RandomState>;
 
 /// The referenced schemas of a document (JSON pointers), numbered as they are met, with what is
@@ -178,7 +180,21 @@ impl SchemaContext {
     }
 
     pub(super) fn warn(&self, pointer: String, message: String) {
+        if let Some(recorded) = self.recorded.borrow_mut().as_mut() {
+            recorded.push((pointer.clone(), message.clone()));
+        }
         self.warnings.borrow_mut().insert((pointer, message));
+    }
+
+    /// Keeps a copy of every warning told from now until [`Self::recorded`], whether or not
+    /// it was told before.
+    pub(super) fn record(&self) {
+        *self.recorded.borrow_mut() = Some(Vec::new());
+    }
+
+    /// The warnings told since [`Self::record`], in order; recording stops.
+    pub(super) fn recorded(&self) -> Vec<(String, String)> {
+        self.recorded.borrow_mut().take().unwrap_or_default()
     }
 
     /// The name under `$defs` for the schema at `target`: its last pointer token, numbered when

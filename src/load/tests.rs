@@ -2511,3 +2511,101 @@ components:
         json!({ "type": "string" })
     );
 }
+
+#[test]
+fn a_root_schema_that_is_a_ref_alone_is_converted_once_and_loads_as_if_converted_at_each_place() {
+    // `Thing` is repaired inside (`type: String`, told at its own place) and invalid at the root of
+    // each conversion (`maximum: "10"`, twice: in the schema and in its `$defs` copy, told at the
+    // place of the root): answers, JSON bodies and a multipart body refer to it alone, two answers
+    // through the same shared response.
+    let text = r##"
+openapi: 3.0.3
+info: { title: Things, version: "1" }
+paths:
+  /things:
+    get:
+      operationId: listThings
+      responses: { "200": { $ref: "#/components/responses/Things" } }
+    post:
+      operationId: createThing
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/Thing" } } } }
+      responses: { "200": { description: made, content: { application/json: { schema: { $ref: "#/components/schemas/Thing" } } } } }
+  /things/{id}:
+    parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+    get:
+      operationId: getThing
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Thing" } } } } }
+    put:
+      operationId: replaceThing
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/Thing" } } } }
+      responses: { "200": { $ref: "#/components/responses/Things" } }
+    patch:
+      operationId: uploadThing
+      requestBody: { content: { multipart/form-data: { schema: { $ref: "#/components/schemas/Thing" } } } }
+      responses: { "204": { description: done } }
+components:
+  responses:
+    Things: { description: all, content: { application/json: { schema: { $ref: "#/components/schemas/Thing" } } } }
+  schemas:
+    Thing:
+      type: object
+      properties:
+        name: { type: String }
+        size: { type: integer, maximum: "10" }
+        parts: { type: array, items: { $ref: "#/components/schemas/Thing" } }
+"##;
+    let mut document = parse_text(text).expect("the test document parses");
+    let paths = take_paths(&mut document).expect("the document has paths");
+    let cut = Answers {
+        above: 0,
+        keep: &plan::discovery_planner::answer_as_read,
+    };
+    for answers in [None, Some(&cut)] {
+        let each = Loader::new(&document)
+            .keeping(answers)
+            .api(Some(paths.clone()))
+            .expect("the document loads");
+        let loader = Loader::new(&document)
+            .keeping(answers)
+            .converting_once(true);
+        let once = loader.api(Some(paths.clone())).expect("the document loads");
+        assert_eq!(format!("{once:?}"), format!("{each:?}"));
+        // Converted once each: the answer, the JSON body and the multipart body.
+        assert_eq!(loader.converted.borrow().len(), 3);
+        let invalid_at: Vec<&str> = once
+            .warnings
+            .iter()
+            .filter(|w| w.message.contains("maximum"))
+            .map(|w| w.pointer.as_str())
+            .collect();
+        let root = |path: &str, method: &str, what: &str| {
+            format!(
+                "/paths/{}/{method}/{what}/content/{{}}/schema",
+                pointer_token(path)
+            )
+        };
+        let json = |place: String| place.replace("{}", "application~1json");
+        let places = [
+            "/components/responses/Things/content/application~1json/schema".to_string(),
+            json(root("/things", "post", "requestBody")),
+            json(root("/things", "post", "responses/200")),
+            json(root("/things/{id}", "get", "responses/200")),
+            json(root("/things/{id}", "put", "requestBody")),
+            root("/things/{id}", "patch", "requestBody").replace("{}", "multipart~1form-data"),
+        ];
+        for place in &places {
+            assert_eq!(
+                invalid_at.iter().filter(|at| *at == place).count(),
+                2,
+                "{place}: {invalid_at:?}"
+            );
+        }
+        assert_eq!(invalid_at.len(), 2 * places.len(), "{invalid_at:?}");
+        let repaired: Vec<&Warning> = once
+            .warnings
+            .iter()
+            .filter(|w| w.pointer == "/components/schemas/Thing/properties/name/type")
+            .collect();
+        assert_eq!(repaired.len(), 1, "{:?}", once.warnings);
+    }
+}

@@ -14,7 +14,7 @@
 //! schemas the tools publish.
 
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::Arc;
 
 use indexmap::IndexMap;
@@ -301,16 +301,47 @@ struct SharedSchemas {
 impl SharedSchemas {
     /// `schema`, or the one held already that is the same keyword for keyword, in the same order.
     fn share(&mut self, schema: Value) -> Arc<Value> {
-        let mut hasher = std::hash::DefaultHasher::new();
-        hash_value(&schema, &mut hasher);
-        let same = self.by_hash.entry(hasher.finish()).or_default();
-        if let Some(held) = same.iter().find(|held| same_in_order(held, &schema)) {
-            return Arc::clone(held);
+        let hash = content_hash(&schema);
+        match self.held(hash, &schema) {
+            Some(held) => held,
+            None => self.hold(hash, schema),
         }
+    }
+
+    /// [`Self::share`] of a copy of `schema`, copied only when no same one is held.
+    fn share_copy(&mut self, schema: &Value) -> Arc<Value> {
+        let hash = content_hash(schema);
+        match self.held(hash, schema) {
+            Some(held) => held,
+            None => self.hold(hash, schema.clone()),
+        }
+    }
+
+    /// The schema held that is the same as `schema`, of hash `hash`.
+    fn held(&self, hash: u64, schema: &Value) -> Option<Arc<Value>> {
+        self.by_hash
+            .get(&hash)?
+            .iter()
+            .find(|held| same_in_order(held, schema))
+            .map(Arc::clone)
+    }
+
+    fn hold(&mut self, hash: u64, schema: Value) -> Arc<Value> {
         let schema = Arc::new(schema);
-        same.push(Arc::clone(&schema));
+        self.by_hash
+            .entry(hash)
+            .or_default()
+            .push(Arc::clone(&schema));
         schema
     }
+}
+
+/// The hash of `schema`'s content ([`hash_value`]): foldhash rather than SipHash, since schemas
+/// are hashed whole and the hash only finds the held ones to compare with.
+fn content_hash(schema: &Value) -> u64 {
+    let mut hasher = foldhash::fast::FixedState::default().build_hasher();
+    hash_value(schema, &mut hasher);
+    hasher.finish()
 }
 
 /// Feeds `value` to `hasher`, its objects' entries in their order.
@@ -392,8 +423,8 @@ impl<'a> Builder<'a> {
             response: operation
                 .success
                 .as_ref()
-                .and_then(|r| r.schema.clone())
-                .map(|schema| self.schemas.share(schema)),
+                .and_then(|r| r.schema.as_ref())
+                .map(|schema| self.schemas.share_copy(schema)),
         });
         self.by_id.insert(operation.id.clone(), index);
         index
@@ -611,12 +642,22 @@ fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
     }
     let body = operation.body.as_ref().map(|body| {
         if let Some(body_properties) = body.flattened_properties() {
+            // The body's definitions go with its properties, for `hoist_defs` to gather at the
+            // root of the input schema, where the first of them that holds them puts them all;
+            // the others' are replaced by none rather than by copies it would find there
+            // already (for Kubernetes, a copy per property of every body's `$defs`).
+            let mut defs_given = false;
             for (name, schema) in body_properties {
                 let mut schema = schema.clone();
                 if let (Some(defs), Some(object)) =
                     (body.schema.get("$defs"), schema.as_object_mut())
                 {
-                    object.insert("$defs".into(), defs.clone());
+                    let defs = match defs_given {
+                        true => Value::Object(Map::new()),
+                        false => defs.clone(),
+                    };
+                    object.insert("$defs".into(), defs);
+                    defs_given = true;
                 }
                 add(
                     name,

@@ -1078,3 +1078,61 @@ fn plan_makes_one_tool_per_tracker_operation_in_document_order() {
         ]
     );
 }
+
+#[test]
+fn plan_gathers_a_flattened_bodys_defs_once_at_the_root_of_the_input_schema() {
+    let plan = plan_of(
+        r#"
+openapi: 3.0.3
+info: { title: T, version: '1' }
+paths:
+  /trees:
+    post:
+      operationId: plantTree
+      parameters:
+        - { name: at, in: query, schema: { $ref: '#/components/schemas/Place' } }
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                anything: true
+                root: { $ref: '#/components/schemas/Node' }
+                name: { type: string }
+                spare: { $ref: '#/components/schemas/Node' }
+      responses:
+        '204': { description: planted }
+components:
+  schemas:
+    Place:
+      type: object
+      properties:
+        near: { $ref: '#/components/schemas/Place' }
+    Node:
+      type: object
+      properties:
+        children: { type: array, items: { $ref: '#/components/schemas/Node' } }
+"#,
+    );
+    let plant = plan.tools.iter().find(|t| t.name == "plant_tree").unwrap();
+    let input = &plant.input_schema;
+    let defs: Vec<&String> = input["$defs"].as_object().unwrap().keys().collect();
+    assert_eq!(defs, ["Place", "Node"]);
+    let properties = input["properties"].as_object().unwrap();
+    assert_eq!(
+        properties.keys().collect::<Vec<_>>(),
+        ["at", "anything", "root", "name", "spare"]
+    );
+    for (name, property) in properties {
+        assert!(property.get("$defs").is_none(), "{name}: {property}");
+    }
+    assert_eq!(properties["anything"], json!(true));
+    for name in ["root", "spare"] {
+        let text = properties[name].to_string();
+        assert!(
+            text.contains(r##""$ref":"#/$defs/Node""##),
+            "{name}: {text}"
+        );
+    }
+}
