@@ -12,25 +12,27 @@
 //! thousand operations a file is megabytes of Rust, and one syntax tree of it would be a hundred
 //! megabytes held at once and formatted on one core.
 //!
-//! The bulk of `src/client.rs` takes neither path: its methods (a `self.upstream.request(…)`
-//! chain per operation) and its parameter structs (one per operation, with the enums they name)
-//! are written directly as text in the layout rustfmt gives them ([`Part::direct`],
-//! `render::direct`). A file is then a sequence of [`Piece`]s: runs of printed parts, each
-//! formatted by rustfmt on its own (as whole items: a run between written members of one `impl`
-//! block keeps the block's `impl … {` or closing line for rustfmt, cut after it ran), and runs
-//! of written parts, joined in the file's order. That is not a second rustfmt: the writers lay
-//! out only the few constructs the generator writes there (`///` lines, derives,
-//! `#[serde(rename = …)]`, `pub field: Type,`, match arms of a string, a method's signature,
-//! calls of literals and field references, the request chain), compute the width decisions
-//! rustfmt makes for them (`max_width` 100, `fn_call_width`, `chain_width` and `array_width`
-//! 60, a call that overflows its chain, the long attribute and arm forms), and give up on
-//! anything else (a form or multipart body, a styled path segment, code that is not ASCII …),
-//! so that the part is printed and formatted as before. What keeps that safe: spec text reaches
-//! the written text only through `render::direct`'s literal and doc comment functions (the
-//! escaping of the printed path, tested against `proc_macro2`'s), the written text is lexed
-//! back like printed text, unit tests compare it byte for byte with printing and rustfmt on
-//! hostile specs, the tracker, Stripe and Slack, and the suite runs `rustfmt --check` over the
-//! Rust files of the large specs and of every corpus document.
+//! The bulk of `src/client.rs` takes neither path: its head (imports, `Client`, its constructor),
+//! its methods (a `self.upstream.request(…)` chain per operation) and its parameter structs (one
+//! per operation, with the enums they name) are written directly as text in the layout rustfmt
+//! gives them ([`Part::direct`], `render::direct`). A file is then a sequence of [`Piece`]s: runs
+//! of printed parts, each formatted by rustfmt on its own (as whole items: a run between written
+//! members of one `impl` block keeps the block's `impl … {` or closing line for rustfmt, cut after
+//! it ran), and runs of written parts, joined in the file's order. That is not a second rustfmt:
+//! the writers lay out only the few constructs the generator writes there (`///` lines, derives,
+//! `#[serde(rename = …)]`, `pub field: Type,`, sorted imports, match arms of a string, a method's
+//! signature, calls of literals and field references, the request chain), compute the width
+//! decisions rustfmt makes for them (`max_width` 100, `fn_call_width`, `chain_width` and
+//! `array_width` 60, a call that overflows its chain, the long attribute and arm forms, and a
+//! statement too wide for rustfmt, which it leaves as prettyplease printed it), and give up on
+//! anything else (a whole body sent as a form or multipart, a styled or multi-part path segment,
+//! code that is not ASCII …), so that the part (one method, or a chunk of parameter structs) is
+//! printed and formatted as before. What keeps that safe: spec text reaches the written text only
+//! through `render::direct`'s literal and doc comment functions (the escaping of the printed path,
+//! tested against `proc_macro2`'s), the written text is lexed back like printed text, unit tests
+//! compare it byte for byte with printing and rustfmt on hostile specs, the tracker, Stripe and
+//! Slack, and the suite runs `rustfmt --check` over the Rust files of the large specs and of every
+//! corpus document.
 
 use proc_macro2::TokenStream;
 use rayon::prelude::*;
