@@ -360,10 +360,11 @@ fn write_request_chain(
     {
         return write_printed_chain(out, head, &request_args, &segments, &steps);
     }
-    // A segment is a chain of its own: within a chain's width, it stays on one line.
+    // A segment is a chain of its own: within a chain's width, it stays on one line; one of
+    // several parts wider than that is broken, one call a line (see `write_request_args`).
     if segments
         .iter()
-        .any(|segment| segment.len() > direct::CALL_WIDTH)
+        .any(|segment| segment.len() > direct::CALL_WIDTH && !segment.ends_with(CONCAT))
     {
         return None;
     }
@@ -495,12 +496,18 @@ fn write_printed_chain(
     } else {
         out.push_str(&indent);
         out.push_str("&[\n");
-        for segment in segments {
-            if indent.len() + 4 + segment.len() + 1 > PRINT_MARGIN {
-                return None;
+        let element = format!("{indent}    ");
+        for (index, segment) in segments.iter().enumerate() {
+            // The last element's comma is not printed as part of its line (prettyplease adds it
+            // when it breaks the array), so it may end at the margin.
+            let comma = usize::from(index + 1 < segments.len());
+            if element.len() + segment.len() + comma > PRINT_MARGIN {
+                write_broken_segment(out, &element, segment, |width| {
+                    element.len() + width <= PRINT_MARGIN
+                })?;
+                continue;
             }
-            out.push_str(&indent);
-            out.push_str("    ");
+            out.push_str(&element);
             out.push_str(segment);
             out.push_str(",\n");
         }
@@ -568,12 +575,18 @@ fn write_request_args(
     }
     out.push_str(indent);
     out.push_str("&[\n");
+    let element = format!("{indent}    ");
     for segment in segments {
-        if indent.len() + 4 + segment.len() + 1 > direct::MAX_WIDTH {
-            return None;
+        if segment.len() > direct::CALL_WIDTH
+            || element.len() + segment.len() + 1 > direct::MAX_WIDTH
+        {
+            // The array of the parts: on one line within `array_width` and `max_width`.
+            write_broken_segment(out, &element, segment, |width| {
+                width - 2 <= direct::CALL_WIDTH && element.len() + width <= direct::MAX_WIDTH
+            })?;
+            continue;
         }
-        out.push_str(indent);
-        out.push_str("    ");
+        out.push_str(&element);
         out.push_str(segment);
         out.push_str(",\n");
     }
@@ -583,7 +596,7 @@ fn write_request_args(
 }
 
 /// [`path_segments`] as text; `None` for a segment the writer does not lay out (a styled path
-/// parameter, a segment of several parts).
+/// parameter). A segment of several parts is `[…].concat().as_str()` (see [`CONCAT`]).
 fn segment_texts(operation: &OperationPlan) -> Option<Vec<String>> {
     operation
         .path
@@ -591,17 +604,15 @@ fn segment_texts(operation: &OperationPlan) -> Option<Vec<String>> {
         .filter(|segment| !segment.is_empty())
         .map(|segment| {
             let parts = split_template(segment);
-            let [part] = parts.as_slice() else {
-                return None;
-            };
-            let text =
-                match part {
-                    Part::Literal(text) => direct::string_literal(direct::ascii(text)?)?,
+            let texts = parts
+                .iter()
+                .map(|part| match part {
+                    Part::Literal(text) => direct::string_literal(direct::ascii(text)?),
                     Part::Param(name) => match operation.fields.iter().find(|f| {
                         f.target == FieldTarget::Param(Location::Path) && f.api_name == *name
                     }) {
-                        Some(Field { style: Some(_), .. }) => return None,
-                        Some(field) => match field.ty {
+                        Some(Field { style: Some(_), .. }) => None,
+                        Some(field) => Some(match field.ty {
                             FieldType::String => format!("params.{}.as_str()", field.ident),
                             FieldType::Integer { .. }
                             | FieldType::Number
@@ -610,13 +621,43 @@ fn segment_texts(operation: &OperationPlan) -> Option<Vec<String>> {
                                 format!("params.{}.to_string().as_str()", field.ident)
                             }
                             _ => format!("runtime::path_text(&params.{}).as_str()", field.ident),
-                        },
-                        None => direct::string_literal(direct::ascii(&format!("{{{name}}}"))?)?,
+                        }),
+                        None => direct::string_literal(direct::ascii(&format!("{{{name}}}"))?),
                     },
-                };
-            Some(text)
+                })
+                .collect::<Option<Vec<String>>>()?;
+            match texts.as_slice() {
+                [one] => Some(one.clone()),
+                many => Some(format!("[{}]{CONCAT}", many.join(", "))),
+            }
         })
         .collect()
+}
+
+/// What follows the array of a segment's parts.
+const CONCAT: &str = ".concat().as_str()";
+
+/// `segment` as an element of an array laid out one element a line at `indent`, when it does not
+/// fit on its line: a segment of several parts as a chain broken one call a line (the array of
+/// its parts on the element's line, when `fits` its width); `None` for any other.
+fn write_broken_segment(
+    out: &mut String,
+    indent: &str,
+    segment: &str,
+    fits: impl Fn(usize) -> bool,
+) -> Option<()> {
+    let parts = segment.strip_suffix(CONCAT)?;
+    if !parts.starts_with('[') || !fits(parts.len()) {
+        return None;
+    }
+    out.push_str(indent);
+    out.push_str(parts);
+    out.push('\n');
+    out.push_str(indent);
+    out.push_str("    .concat()\n");
+    out.push_str(indent);
+    out.push_str("    .as_str(),\n");
+    Some(())
 }
 
 /// The chain's steps after `.request(…)` (see [`client_method_variant`]), as `(.method, args)`.
@@ -1565,9 +1606,10 @@ mod method_tests {
     }
 
     /// A path parameter's segment (`params.….as_str()`, `.to_string()` of a number, or
-    /// `runtime::path_text(…)` of a list) is a chain of its own inside the request's arguments:
-    /// names of every length from 1 to 64 characters, of each type, with and without steps and
-    /// with short and long labels, are laid out as rustfmt lays them out.
+    /// `runtime::path_text(…)` of a list, alone or among other parts: `[…].concat().as_str()`)
+    /// is a chain of its own inside the request's arguments: names of every length from 1 to 64
+    /// characters, of each type, alone and in segments of several parts, with and without steps
+    /// and with short and long labels, are laid out as rustfmt lays them out.
     #[test]
     fn path_parameters_of_every_width_are_laid_out_as_rustfmt_lays_them_out() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -1597,7 +1639,9 @@ mod method_tests {
                 FieldType::Integer { allowed: None },
                 FieldType::List(Box::new(FieldType::String)),
             ] {
-                for length in 1..=64 {
+                for (length, shape) in (1..=64).flat_map(|length| {
+                    ["{name}", "v{name}.json", "{name}...{name}"].map(|shape| (length, shape))
+                }) {
                     for prefix in [
                         "/p",
                         "/a-prefix-long-enough/for-the-label/of-the-request-to/overflow-any-line/rustfmt-could-give-it",
@@ -1613,7 +1657,7 @@ mod method_tests {
                         field.api_name = "name".into();
                         field.style = None;
                         field.ty = ty.clone();
-                        operation.path = format!("{prefix}/{{name}}");
+                        operation.path = format!("{prefix}/{shape}");
                         operation.fields = vec![field.clone()];
                         if steps {
                             field.ident = "q".into();
@@ -1630,9 +1674,9 @@ mod method_tests {
                 }
             }
         }
-        // All but segments wider than a chain's 60 columns (under a label that fits) or than
-        // prettyplease's margin.
-        assert!(operations.len() > 400, "{}", operations.len());
+        // All but segments of one part wider than a chain's 60 columns (under a label that fits)
+        // or than prettyplease's margin, and segments of several parts too wide to break.
+        assert!(operations.len() > 700, "{}", operations.len());
         assert_written_as_rustfmt_formats("path parameters", &operations, &written, &plan);
     }
 }
