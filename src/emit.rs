@@ -25,7 +25,7 @@
 //! decisions rustfmt makes for them (`max_width` 100, `fn_call_width`, `chain_width` and
 //! `array_width` 60, a call that overflows its chain, the long attribute and arm forms, and a
 //! statement too wide for rustfmt, which it leaves as prettyplease printed it), and give up on
-//! anything else (a whole body sent as a form or multipart, a styled or multi-part path segment,
+//! anything else (a whole body sent as a form or multipart, a styled path segment,
 //! code that is not ASCII …), so that the part (one method, or a chunk of parameter structs) is
 //! printed and formatted as before. What keeps that safe: spec text reaches the written text only
 //! through `render::direct`'s literal and doc comment functions (the escaping of the printed path,

@@ -138,7 +138,7 @@ fn write_params_struct(out: &mut String, operation: &OperationPlan) -> Option<()
 /// [`client_method`] written directly in rustfmt's layout (see [`direct`]): the members of the
 /// `impl Client` block at its indentation, each after a blank line (`upload_env` names the
 /// variable of a multipart body's upload directory); `None` where the writer does not lay out
-/// what the method holds (a styled or multi-part path segment, a form or multipart body that is
+/// what the method holds (a styled path segment, a form or multipart body that is
 /// the whole body, text that is not ASCII) or a width is too close to one of rustfmt's limits to
 /// decide.
 fn write_method(out: &mut String, operation: &OperationPlan, upload_env: &str) -> Option<()> {
