@@ -12,28 +12,29 @@
 //! thousand operations a file is megabytes of Rust, and one syntax tree of it would be a hundred
 //! megabytes held at once and formatted on one core.
 //!
-//! The bulk of `src/client.rs` takes neither path: its methods (a `self.upstream.request(…)`
-//! chain per operation) and its parameter structs (one per operation, with the enums they name)
-//! are written directly as text in the layout rustfmt gives them ([`Part::direct`],
-//! `render::direct`), and so is discovery mode's `src/operations.rs` (`render::discovery`).
-//! A file is then a sequence of [`Piece`]s: runs of printed parts, each
-//! formatted by rustfmt on its own (as whole items: a run between written members of one `impl`
-//! block keeps the block's `impl … {` or closing line for rustfmt, cut after it ran), and runs
-//! of written parts, joined in the file's order. That is not a second rustfmt: the writers lay
-//! out only the few constructs the generator writes there (`///` lines, derives,
-//! `#[serde(rename = …)]`, `pub field: Type,`, match arms of a string, a method's signature,
-//! calls of literals and field references, the request chain), compute the width decisions
-//! rustfmt makes for them (`max_width` 100, `fn_call_width`, `chain_width` and `array_width`
-//! 60, a call that overflows its chain, the long attribute and arm forms), and give up on
-//! anything else (a form or multipart body, a styled path segment, code that is not ASCII …),
-//! so that the part is printed and formatted as before. What keeps that safe: spec text reaches
-//! the written text only through `render::direct`'s literal and doc comment functions (the
-//! escaping of the printed path, tested against `proc_macro2`'s), the written text is lexed
-//! back like printed text, unit tests compare it byte for byte with printing and rustfmt on
-//! hostile specs, the tracker, Stripe and Slack, and the suite runs `rustfmt --check` over the
-//! Rust files of the large specs and of every corpus document.
-//! `tests/tools.rs`'s head and its `ANSWERS` table (an entry a line) are written directly too
-//! (`render::crate_tests`).
+//! The repetitive bulk of the large files takes neither path: `src/client.rs` (its head: imports,
+//! `Client`, its constructor; its methods, a `self.upstream.request(…)` chain per operation; its
+//! parameter structs, one per operation, with the enums they name), discovery mode's
+//! `src/operations.rs` (`render::discovery`) and the head and `ANSWERS` table of `tests/tools.rs`
+//! (`render::crate_tests`) are written directly as text in the layout rustfmt gives them
+//! ([`Part::direct`], `render::direct`). A file is then a sequence of [`Piece`]s: runs of printed
+//! parts, each formatted by rustfmt on its own (as whole items: a run between written members of
+//! one `impl` block keeps the block's `impl … {` or closing line for rustfmt, cut after it ran),
+//! and runs of written parts, joined in the file's order. That is not a second rustfmt: the
+//! writers lay out only the few constructs the generator writes there (`///` lines, derives,
+//! `#[serde(rename = …)]`, `pub field: Type,`, sorted imports, match arms of a string, a method's
+//! signature, calls of literals and field references, the request chain, table entries), compute
+//! the width decisions rustfmt makes for them (`max_width` 100, `fn_call_width`, `chain_width`
+//! and `array_width` 60, a call that overflows its chain, the long attribute and arm forms, and a
+//! statement too wide for rustfmt, which it leaves as prettyplease printed it), and give up on
+//! anything else (a whole body sent as a form or multipart, a styled path segment, code that is
+//! not ASCII …), so that the part (one method, a chunk of parameter structs, one module) is
+//! printed and formatted as before. What keeps that safe: spec text reaches the written text only
+//! through `render::direct`'s literal and doc comment functions (the escaping of the printed path,
+//! tested against `proc_macro2`'s), the written text is lexed back like printed text, unit tests
+//! compare it byte for byte with printing and rustfmt on hostile specs, the tracker, Stripe and
+//! Slack, and the suite runs `rustfmt --check` over the Rust files of the large specs and of every
+//! corpus document.
 
 use proc_macro2::TokenStream;
 use rayon::prelude::*;
@@ -485,14 +486,13 @@ pub const RUSTFMT_TOML: &str = "edition = \"2024\"\nstyle_edition = \"2024\"\n";
 /// Why an external rustfmt after prettyplease: prettyplease gives the syntax tree a layout, but not
 /// rustfmt's (it breaks method chains and signatures at other widths and does not sort imports),
 /// and matching rustfmt line for line for every construct the generator writes (closures, nested
-/// calls, comments) would be a second implementation of rustfmt; only the repetitive bulk of
-/// `src/client.rs` (its methods and parameter structs, in the few forms the generator writes
-/// there) and `src/operations.rs` are written in rustfmt's layout directly (see the module's
-/// documentation). What keeps the
-/// output deterministic is the pinned configuration ([`RUSTFMT_TOML`], passed with
-/// `--config-path`, so no `rustfmt.toml` around the user's directories applies) and rustfmt's
-/// stability promise: within a style edition, formatting of formatted code does not change across
-/// versions. The input is already laid out by prettyplease, so without rustfmt (not installed,
+/// calls, comments) would be a second implementation of rustfmt; only the repetitive bulk of the
+/// large files (`src/client.rs`, `src/operations.rs`, `tests/tools.rs`'s table, in the few forms
+/// the generator writes there) is written in rustfmt's layout directly (see the module's
+/// documentation). What keeps the output deterministic is the pinned configuration
+/// ([`RUSTFMT_TOML`], passed with `--config-path`, so no `rustfmt.toml` around the user's
+/// directories applies) and rustfmt's stability promise: within a style edition, formatting of
+/// formatted code does not change across versions. The input is already laid out by prettyplease, so without rustfmt (not installed,
 /// or `RUSTFMT` names nothing) the crate is written as prettyplease prints it, with a warning
 /// on stderr saying so; the crate compiles the same either way.
 pub fn rustfmt_files(files: &mut [(String, String)]) -> Result<(), String> {

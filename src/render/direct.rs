@@ -190,6 +190,23 @@ pub(super) fn doc_line(out: &mut String, indent: &str, value: &str) -> Option<()
     Some(())
 }
 
+/// The `//!` line `#![doc = value]` becomes at the top of a file, as [`doc_line`] writes a `///`
+/// line; `None` when the value has a line feed (prettyplease prints it as a block comment).
+pub(super) fn inner_doc_line(out: &mut String, value: &str) -> Option<()> {
+    if value.contains('\n') {
+        return None;
+    }
+    let value = if value.chars().any(is_hidden) {
+        std::borrow::Cow::Owned(escape_hidden(value))
+    } else {
+        std::borrow::Cow::Borrowed(value)
+    };
+    out.push_str("//!");
+    out.push_str(value.trim_end());
+    out.push('\n');
+    Some(())
+}
+
 /// The literal `super::syntax::raw_string` makes of `text` as the printed path prints it: a raw
 /// string `r#"…"#` with one `#` more than the longest run of `#` after a `"` in the text, or,
 /// when the text holds a hidden code point ([`is_hidden`]), the ordinary string the printed path
@@ -274,6 +291,11 @@ mod tests {
         assert_eq!(out, "    /// Doc \\u{202e}x\\u{2069}\n///\n");
         assert_eq!(doc_line(&mut out, "", " two\nlines"), None);
         assert_eq!(doc_line(&mut out, "", "/ slash"), None);
+        let mut out = String::new();
+        inner_doc_line(&mut out, " The \u{202e}API\u{2069} \t").unwrap();
+        inner_doc_line(&mut out, "/ slash").unwrap();
+        assert_eq!(out, "//! The \\u{202e}API\\u{2069}\n//!/ slash\n");
+        assert_eq!(inner_doc_line(&mut out, " two\nlines"), None);
     }
 
     #[test]
