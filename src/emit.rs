@@ -211,6 +211,22 @@ pub fn format_files(
     files: Vec<(String, Vec<Part>)>,
     head: &str,
 ) -> Result<Vec<FormattedFile>, String> {
+    format_files_with(files, head, FEWEST_WRITTEN_BETWEEN)
+}
+
+/// The fewest written parts that stay written between two printed parts of a file: a shorter run
+/// is printed with its neighbours (see [`print_short_written_runs`]). Each printed run is a rustfmt
+/// process of its own, 10 to 20 ms of starting alone, and a writer gives up on one part here and
+/// there (one method of `src/client.rs`, one module of `src/operations.rs`): without this, a spec
+/// with a few hundred such parts scattered would start a few hundred processes.
+const FEWEST_WRITTEN_BETWEEN: usize = 32;
+
+/// [`format_files`] with `fewest` for [`FEWEST_WRITTEN_BETWEEN`].
+fn format_files_with(
+    files: Vec<(String, Vec<Part>)>,
+    head: &str,
+    fewest: usize,
+) -> Result<Vec<FormattedFile>, String> {
     let jobs: Vec<(&str, &Part)> = files
         .iter()
         .flat_map(|(path, parts)| parts.iter().map(move |part| (path.as_str(), part)))
@@ -236,16 +252,49 @@ pub fn format_files(
     let mut formatted = formatted.into_iter();
     let mut out = Vec::with_capacity(files.len());
     for (path, parts) in &files {
-        let done: Vec<Formatted> = formatted
+        let mut done: Vec<Formatted> = formatted
             .by_ref()
             .take(parts.len())
             .collect::<Result<_, _>>()?;
+        print_short_written_runs(path, parts, &mut done, fewest)?;
         out.push(FormattedFile {
             path: path.clone(),
             pieces: pieces(parts, &done, head),
         });
     }
     Ok(out)
+}
+
+/// Prints (on every core) the written parts of a run of fewer than `fewest` between two printed
+/// parts of one file, so that the printed parts on both sides and these make one printed run: one
+/// rustfmt process where there would be two. What rustfmt makes of a printed part is what the
+/// writer wrote, so the file's text is the same either way.
+fn print_short_written_runs(
+    path: &str,
+    parts: &[Part],
+    done: &mut [Formatted],
+    fewest: usize,
+) -> Result<(), String> {
+    let mut gaps = Vec::new();
+    let mut last_printed = None;
+    for (index, formatted) in done.iter().enumerate() {
+        if let Formatted::Printed(_) = formatted {
+            if let Some(last) = last_printed
+                && index - last - 1 < fewest
+            {
+                gaps.extend(last + 1..index);
+            }
+            last_printed = Some(index);
+        }
+    }
+    let printed: Vec<(usize, Result<Printed, String>)> = gaps
+        .into_par_iter()
+        .map(|index| (index, parts[index].format(path)))
+        .collect();
+    for (index, result) in printed {
+        done[index] = Formatted::Printed(result?);
+    }
+    Ok(())
 }
 
 /// The runs of one file's formatted parts (see [`Piece`]), `head` first.
@@ -797,7 +846,9 @@ mod tests {
                 ),
             ]
         };
-        let written = format_files(vec![("a.rs".into(), parts(false))], "").expect("valid Rust");
+        // Written runs between printed parts stay written however short (see the next test).
+        let written =
+            format_files_with(vec![("a.rs".into(), parts(false))], "", 1).expect("valid Rust");
         assert_eq!(
             written[0].pieces,
             [
@@ -819,8 +870,9 @@ mod tests {
             unformatted(written)[0].1,
             "struct A;\n\n/// written\nstruct B;\n\n/// written\nstruct C;\n\nstruct D;\n\n/// written\nstruct E;\n"
         );
-        let files =
-            unformatted(format_files(vec![("a.rs".into(), parts(true))], "").expect("valid Rust"));
+        let files = unformatted(
+            format_files_with(vec![("a.rs".into(), parts(true))], "", 1).expect("valid Rust"),
+        );
         assert_eq!(
             files[0].1,
             "struct A;\n\n/// written\nstruct B;\n\nstruct C;\n\nstruct D;\n\n/// written\nstruct E;\n"
@@ -881,8 +933,8 @@ mod tests {
             ]
         };
         for b_gives_up in [false, true] {
-            let files =
-                format_files(vec![("c.rs".into(), parts(b_gives_up))], "").expect("valid Rust");
+            let files = format_files_with(vec![("c.rs".into(), parts(b_gives_up))], "", 1)
+                .expect("valid Rust");
             let kept = |piece: &Piece| match piece {
                 Piece::Printed {
                     cut_open,
@@ -902,6 +954,59 @@ mod tests {
             .expect("the pieces join");
             assert_eq!(joined, whole, "b gives up: {b_gives_up}");
         }
+    }
+
+    #[test]
+    fn parts_given_up_here_and_there_make_one_printed_run_and_the_same_text() {
+        // Members of an `impl` block, as `src/client.rs`'s methods are: every third one gives up,
+        // and a member's written text is what printing and rustfmt make of it.
+        let parts = || {
+            let mut parts = vec![
+                Part::items(|| quote! { pub struct C; impl C { pub fn new() -> Self { C } } })
+                    .continued(),
+            ];
+            for n in 0..10usize {
+                let written = format!("    pub fn m{n}(&self) -> usize {{\n        {n}\n    }}\n");
+                let part = Part::direct(
+                    move || (n % 3 != 0).then(|| written.clone()),
+                    move || {
+                        let name = quote::format_ident!("m{n}");
+                        let value = proc_macro2::Literal::usize_unsuffixed(n);
+                        quote! { impl C { pub fn #name(&self) -> usize { #value } } }
+                    },
+                )
+                .continues();
+                parts.push(if n < 9 { part.continued() } else { part });
+            }
+            parts
+        };
+        let printed_runs = |files: &[FormattedFile]| {
+            files[0]
+                .pieces
+                .iter()
+                .filter(|piece| matches!(piece, Piece::Printed { .. }))
+                .count()
+        };
+        let rustfmt = |files| {
+            join_with(files, &|printed| {
+                rustfmt_files_with("rustfmt".as_ref(), printed).map(|ran| assert!(ran))
+            })
+            .expect("the pieces join")
+        };
+        // Runs of two written members stay written when two is enough: four printed runs (the
+        // head with `m0`, `m3`, `m6`, `m9`).
+        let apart = format_files_with(vec![("c.rs".into(), parts())], "", 2).expect("valid Rust");
+        assert_eq!(printed_runs(&apart), 4);
+        // By default they are printed with their neighbours: one printed run, one rustfmt.
+        let together = format_files(vec![("c.rs".into(), parts())], "").expect("valid Rust");
+        assert_eq!(printed_runs(&together), 1);
+        let (apart, together) = (rustfmt(apart), rustfmt(together));
+        assert_eq!(together, apart);
+        assert!(
+            together[0]
+                .1
+                .contains("    pub fn m4(&self) -> usize {\n        4\n    }\n")
+        );
     }
 
     #[test]
