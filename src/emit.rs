@@ -634,6 +634,16 @@ fn rustfmt(
         .map_err(|_| format!("internal error: rustfmt printed generated {path} as non-UTF-8"))
 }
 
+/// What the printed path makes of `tokens` as the file `path`: printed, then formatted by the
+/// `rustfmt` on `PATH` (which the test fails without). The oracle of every direct writer's tests.
+#[cfg(test)]
+pub(crate) fn printed_and_rustfmt(path: &str, tokens: TokenStream) -> String {
+    let printed = format_rust(path, tokens).expect("valid Rust");
+    let mut files = vec![(path.to_string(), printed)];
+    assert!(rustfmt_files_with("rustfmt".as_ref(), &mut files).expect("rustfmt runs"));
+    files.remove(0).1
+}
+
 /// `tokens` with every code point a reader cannot see, or that changes the visible order of the
 /// text around it, written as an escape (`\u{202e}`): rustc refuses bidirectional controls in
 /// literals and doc comments (the Trojan Source lint), and an invisible character could hide text
@@ -660,19 +670,11 @@ fn escape_hidden_text(tokens: TokenStream) -> TokenStream {
                     Ok(text) if may_hide && in_doc => {
                         TokenTree::Literal(Literal::string(&escape_hidden(&text.value())))
                     }
-                    Ok(text) if may_hide => {
-                        let mut plain = String::from('"');
-                        for c in text.value().chars() {
-                            match c {
-                                '"' => plain.push_str("\\\""),
-                                '\\' => plain.push_str("\\\\"),
-                                c if is_hidden(c) => plain.push_str(&escape_hidden(&c.to_string())),
-                                c => plain.push(c),
-                            }
-                        }
-                        plain.push('"');
-                        TokenTree::Literal(plain.parse().unwrap_or(literal))
-                    }
+                    Ok(text) if may_hide => TokenTree::Literal(
+                        plain_string_literal(&text.value())
+                            .parse()
+                            .unwrap_or(literal),
+                    ),
                     _ => TokenTree::Literal(literal),
                 }
             }
@@ -687,6 +689,24 @@ fn escape_hidden_text(tokens: TokenStream) -> TokenStream {
         out.push(tree);
     }
     out.into_iter().collect()
+}
+
+/// `text` as an ordinary string literal that shows every hidden code point as an escape
+/// ([`escape_hidden`]): quotes and backslashes escaped, everything else as it is (what a raw
+/// string holding hidden text is rewritten to, so that it keeps its value).
+pub(crate) fn plain_string_literal(text: &str) -> String {
+    let mut plain = String::with_capacity(text.len() + 16);
+    plain.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => plain.push_str("\\\""),
+            '\\' => plain.push_str("\\\\"),
+            c if is_hidden(c) => plain.push_str(&escape_hidden(&c.to_string())),
+            c => plain.push(c),
+        }
+    }
+    plain.push('"');
+    plain
 }
 
 /// `text` with each hidden code point (see [`is_hidden`]) written as `\u{…}`.

@@ -1341,20 +1341,11 @@ mod tests {
             }
             assert!(laid_out.len() + 1 >= plan.operations.len(), "{spec}");
             let written = emit::spaced(&written);
-            let printed = emit::format_rust("src/client.rs", {
+            let formatted = emit::printed_and_rustfmt("src/client.rs", {
                 let params = laid_out.iter().copied().map(params_struct);
                 quote! { #( #params )* }
-            })
-            .expect("valid Rust");
-            let mut files = vec![("src/client.rs".to_string(), printed)];
-            assert!(
-                emit::rustfmt_files_with("rustfmt".as_ref(), &mut files).expect("rustfmt runs")
-            );
-            assert!(
-                written == files[0].1,
-                "{spec}:\n{written}\n---\n{}",
-                files[0].1
-            );
+            });
+            assert!(written == formatted, "{spec}:\n{written}\n---\n{formatted}");
         }
     }
 
@@ -1430,14 +1421,8 @@ mod head_tests {
                         }
                     }
                     let written = write_client_head(&plan, true).expect("a one-line title");
-                    let printed =
-                        emit::format_rust("src/client.rs", client_head(&plan)).expect("valid Rust");
-                    let mut files = vec![("src/client.rs".to_string(), printed)];
-                    assert!(
-                        emit::rustfmt_files_with("rustfmt".as_ref(), &mut files)
-                            .expect("rustfmt runs")
-                    );
-                    assert_eq!(written, files[0].1, "{spec}");
+                    let formatted = emit::printed_and_rustfmt("src/client.rs", client_head(&plan));
+                    assert_eq!(written, formatted, "{spec}");
                     variants += 1;
                 }
             }
@@ -1505,15 +1490,11 @@ mod method_tests {
         plan: &Plan,
     ) {
         let upload_env = format!("{}_UPLOAD_DIR", plan.server.env_prefix);
-        let printed = emit::format_rust("src/client.rs", {
+        let formatted = &emit::printed_and_rustfmt("src/client.rs", {
             let methods = operations.iter().map(|op| client_method(op, &upload_env));
             quote! { impl Client { #( #methods )* } }
-        })
-        .expect("valid Rust");
-        let mut files = vec![("src/client.rs".to_string(), printed)];
-        assert!(emit::rustfmt_files_with("rustfmt".as_ref(), &mut files).expect("rustfmt runs"));
+        });
         let written = format!("impl Client {{\n{written}}}\n");
-        let formatted = &files[0].1;
         if &written != formatted {
             let w: Vec<&str> = written.lines().collect();
             let f: Vec<&str> = formatted.lines().collect();

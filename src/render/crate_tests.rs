@@ -2554,12 +2554,9 @@ paths:
         assert_eq!(put(&mut json!({"a": "text"}), "/a/b", json!(1)), None);
     }
 
-    /// `text` printed and formatted: what the printed path makes of it.
+    /// `tokens` printed and formatted: what the printed path makes of them.
     fn printed_and_formatted(tokens: TokenStream) -> String {
-        let printed = emit::format_rust("tests/tools.rs", tokens).expect("valid Rust");
-        let mut files = vec![("tests/tools.rs".to_string(), printed)];
-        assert!(emit::rustfmt_files_with("rustfmt".as_ref(), &mut files).expect("rustfmt runs"));
-        files.remove(0).1
+        emit::printed_and_rustfmt("tests/tools.rs", tokens)
     }
 
     /// Asserts that the `ANSWERS` table of `entries` written directly is byte for byte what

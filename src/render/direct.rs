@@ -14,7 +14,7 @@
 //! same escaping the printed path applies (`proc_macro2::Literal::string`, then hidden code points
 //! as `\u{…}`), and the written text is lexed back like printed text (`emit`'s check).
 
-use crate::emit::{escape_hidden, is_hidden};
+use crate::emit::{escape_hidden, is_hidden, plain_string_literal};
 
 /// rustfmt's `max_width`.
 pub(super) const MAX_WIDTH: usize = 100;
@@ -218,18 +218,7 @@ pub(super) fn raw_string_literal(text: &str) -> Option<String> {
         return None;
     }
     if text.chars().any(is_hidden) {
-        let mut plain = String::with_capacity(text.len() + 16);
-        plain.push('"');
-        for c in text.chars() {
-            match c {
-                '"' => plain.push_str("\\\""),
-                '\\' => plain.push_str("\\\\"),
-                c if is_hidden(c) => plain.push_str(&escape_hidden(&c.to_string())),
-                c => plain.push(c),
-            }
-        }
-        plain.push('"');
-        return Some(plain);
+        return Some(plain_string_literal(text));
     }
     let mut hashes = 1;
     for (at, _) in text.match_indices('"') {

@@ -600,10 +600,8 @@ mod tests {
             unavailable_table(discovery),
             module_items(plan, &discovery.operations, &modules),
         ];
-        let printed = emit::format_rust(path, tokens.into_iter().collect()).expect("valid Rust");
-        let mut files = vec![(path.to_string(), printed)];
-        assert!(emit::rustfmt_files_with("rustfmt".as_ref(), &mut files).expect("rustfmt runs"));
-        (written[0].1.clone(), files.pop().expect("one file").1)
+        let printed = emit::printed_and_rustfmt(path, tokens.into_iter().collect());
+        (written[0].1.clone(), printed)
     }
 
     /// Asserts that `written` is `printed`, showing the lines around the first difference.
