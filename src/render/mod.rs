@@ -244,7 +244,68 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
 }
 
 /// Every file of the crate for `plan`, taking the runtime from `runtime`, sorted by path.
+///
+/// The Rust files, most of the work, are formatted on every core while one thread of its own
+/// renders the rest (templates, `tests/tools.json`, discovery mode's catalog of 3 to 13 MB): the
+/// rest took a core alone before the Rust files began.
 pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> {
+    // The Rust files are built and formatted in parts (see `emit::Part`): for a large API they are
+    // megabytes, and formatting is most of the work. The small files come first: their printed
+    // pieces go to rustfmt while the large ones are formatted (see `emit::format_and_rustfmt`).
+    let mut rust_files: Vec<(String, Vec<emit::Part>)> = vec![
+        (
+            "src/lib.rs".into(),
+            vec![emit::Part::items(|| lib_rs::lib_rs(plan, runtime))],
+        ),
+        (
+            "src/main.rs".into(),
+            vec![emit::Part::items(|| main_rs::main_rs(plan))],
+        ),
+        ("src/tools.rs".into(), tools_rs::tools_rs(plan)),
+        ("tests/tools.rs".into(), crate_tests::tests_rs(plan)),
+        ("src/client.rs".into(), client_rs::client_rs(plan)),
+    ];
+    if let Some(found) = &plan.discovery {
+        rust_files.push((
+            "src/operations.rs".into(),
+            discovery::operations_rs(plan, found),
+        ));
+    }
+    // Only these files are lexed back (each part on its own, see `emit::Part`) and formatted by
+    // rustfmt (see `emit::rustfmt_files` for why it runs here). The files copied from runtime/ and
+    // templates/ are the same on every run and already rustfmt-clean (`.ci/run` checks them, and
+    // `golden::every_committed_example_is_rustfmt_clean_with_its_own_rustfmt_toml` checks every
+    // file of every example): formatting them again took most of a large API's generation time.
+    // The parts written directly in rustfmt's layout (see `emit::Part::direct`) are joined
+    // with the rest of their file after rustfmt ran over the rest.
+    let (files, rust) = std::thread::scope(|scope| {
+        let rest = scope.spawn(|| other_files(plan, runtime));
+        let rust = emit::format_and_rustfmt(rust_files, &format!("{HEADER}\n\n"));
+        (
+            rest.join()
+                .expect("rendering the other files does not panic"),
+            rust,
+        )
+    });
+    let mut files = files?;
+    let rust = rust?;
+    if let Some(program) = &rust.rustfmt_missing {
+        emit::warn_rustfmt_missing(program);
+    }
+    for (path, contents) in rust.files {
+        files.push(File { path, contents });
+    }
+    files.push(File {
+        path: "rustfmt.toml".into(),
+        contents: format!("# {}\n{}", &HEADER[3..], emit::RUSTFMT_TOML),
+    });
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
+}
+
+/// The files of the crate for `plan` that are not Rust built from it: the templates' files, the
+/// vendored runtime, `tests/tools.json` and discovery mode's `src/discovery.rs` and data files.
+fn other_files(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> {
     let templates = templates()?;
     let fields = template_values(plan, runtime);
     let registry_entry = server_json(plan, &fields.env_vars);
@@ -296,26 +357,7 @@ pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> 
         path: "tests/tools.json".into(),
         contents: crate_tests::snapshot(plan),
     });
-    // The Rust files are built and formatted in parts (see `emit::Part`): for a large API they are
-    // megabytes, and formatting is most of the work.
-    let mut rust_files: Vec<(String, Vec<emit::Part>)> = vec![
-        (
-            "src/lib.rs".into(),
-            vec![emit::Part::items(|| lib_rs::lib_rs(plan, runtime))],
-        ),
-        (
-            "src/main.rs".into(),
-            vec![emit::Part::items(|| main_rs::main_rs(plan))],
-        ),
-        ("src/client.rs".into(), client_rs::client_rs(plan)),
-        ("src/tools.rs".into(), tools_rs::tools_rs(plan)),
-        ("tests/tools.rs".into(), crate_tests::tests_rs(plan)),
-    ];
     if let Some(found) = &plan.discovery {
-        rust_files.push((
-            "src/operations.rs".into(),
-            discovery::operations_rs(plan, found),
-        ));
         files.push(File {
             path: "src/discovery.rs".into(),
             contents: format!(
@@ -334,22 +376,6 @@ pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> 
             contents: found.catalog(&plan.operations, &format!("{HEADER}\n")),
         });
     }
-    // Only these files are lexed back (each part on its own, see `emit::Part`) and formatted by
-    // rustfmt (see `emit::rustfmt_files` for why it runs here). The files copied from runtime/ and
-    // templates/ are the same on every run and already rustfmt-clean (`.ci/run` checks them, and
-    // `golden::every_committed_example_is_rustfmt_clean_with_its_own_rustfmt_toml` checks every
-    // file of every example): formatting them again took most of a large API's generation time.
-    // The parts written directly in rustfmt's layout (see `emit::Part::direct`) are joined
-    // with the rest of their file after rustfmt ran over the rest.
-    let formatted = emit::format_files(rust_files, &format!("{HEADER}\n\n"))?;
-    for (path, contents) in emit::rustfmt_and_join(formatted)? {
-        files.push(File { path, contents });
-    }
-    files.push(File {
-        path: "rustfmt.toml".into(),
-        contents: format!("# {}\n{}", &HEADER[3..], emit::RUSTFMT_TOML),
-    });
-    files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }
 
