@@ -346,8 +346,8 @@ struct Routes<C: Send + Sync + 'static> {
     metadata: Option<Metadata>,
 }
 
-/// Where MCP is served; paths under it go to rmcp too (not `/mcp/` itself: 404, as axum's nested
-/// route answered).
+/// Where MCP is served; paths under it (`/mcp/` included) go to rmcp too, as they went to the
+/// service axum nested there.
 const MCP_PATH: &str = "/mcp";
 
 impl<C: Send + Sync + 'static> Routes<C> {
@@ -370,7 +370,7 @@ impl<C: Send + Sync + 'static> Routes<C> {
         }
         let is_mcp = path
             .strip_prefix(MCP_PATH)
-            .is_some_and(|rest| rest.is_empty() || (rest.starts_with('/') && rest.len() > 1));
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
         let mut request = request.map(http_body_util::Either::Left);
         if let Some(token) = &self.required_token {
             request = match require_bearer(token, request) {
