@@ -4,15 +4,14 @@
 /// One dependency line of a generated `Cargo.toml`: name and the TOML after `=`.
 pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("anyhow", r#""1.0.100""#),
-    (
-        "axum",
-        r#"{ version = "0.8.9", default-features = false, features = ["http1", "tokio"] }"#,
-    ),
     ("base64", r#""0.22.1""#),
     (
         "clap",
         r#"{ version = "4.6", features = ["derive", "env", "string"] }"#,
     ),
+    // Bodies of the HTTP transport's requests and answers (the runtime's transport/http.rs);
+    // already built for rmcp and reqwest.
+    ("http-body-util", r#""0.1.3""#),
     ("httpdate", r#""1.0.3""#),
     (
         "hyper",
@@ -20,7 +19,7 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
     ),
     (
         "hyper-util",
-        r#"{ version = "0.1.19", features = ["http1", "server", "server-graceful", "service", "tokio"] }"#,
+        r#"{ version = "0.1.19", features = ["http1", "server", "server-graceful", "tokio"] }"#,
     ),
     // Not used by name: pins `url`'s international-domain back end to the unicode-rs one
     // (unicode-bidi, unicode-normalization), as idna_adapter's documentation describes, instead

@@ -321,7 +321,7 @@ impl<C: Send + Sync + 'static> ServerHandler for McpServer<C> {
 fn grant(context: &RequestContext<RoleServer>) -> Option<&super::oauth::Grant> {
     context
         .extensions
-        .get::<axum::http::request::Parts>()?
+        .get::<hyper::http::request::Parts>()?
         .extensions
         .get::<super::oauth::Grant>()
 }

@@ -107,7 +107,7 @@ const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 /// nothing else.
 fn parse_allowed_host(value: &str) -> Result<String, String> {
     let value = value.trim();
-    match value.parse::<axum::http::uri::Authority>() {
+    match value.parse::<hyper::http::uri::Authority>() {
         Ok(authority) if !authority.as_str().contains('@') => {
             Ok(authority.as_str().to_ascii_lowercase())
         }
@@ -125,7 +125,7 @@ fn allowed_origins(hosts: &[String]) -> Vec<String> {
         .flat_map(|host| {
             let (name, port) = if let Ok(address) = host.parse::<std::net::Ipv6Addr>() {
                 (format!("[{address}]"), None)
-            } else if let Ok(authority) = host.parse::<axum::http::uri::Authority>() {
+            } else if let Ok(authority) = host.parse::<hyper::http::uri::Authority>() {
                 (authority.host().to_string(), authority.port_u16())
             } else {
                 (host.clone(), None)
@@ -198,53 +198,18 @@ pub async fn serve_http<C: Send + Sync + 'static>(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let max_request_bytes = options.max_request_bytes;
-    let mut router =
-        axum::Router::new()
-            .nest_service("/mcp", service)
-            .layer(axum::middleware::from_fn(move |request, next| {
-                refuse_malformed(max_request_bytes, request, next)
-            }));
-    if let Some(token) = required_token {
-        router = router.layer(axum::middleware::from_fn(move |request, next| {
-            require_bearer(Arc::clone(&token), request, next)
-        }));
-    }
-    if let Some(resource) = &protected {
-        let resource = Arc::clone(resource);
-        router = router.layer(axum::middleware::from_fn(move |request, next| {
-            super::super::oauth::require_access_token(
-                Arc::clone(&resource),
-                Arc::clone(&scopes),
-                max_request_bytes,
-                request,
-                next,
-            )
-        }));
-    }
-    // Outside the layers above: a load balancer's health check and a client looking for how to
-    // get a token need no token.
-    router = router.route(HEALTH_PATH, axum::routing::get(|| async { "ok\n" }));
-    if let Some(resource) = protected {
-        let metadata = resource.metadata().to_string();
-        let answer = move || {
-            let metadata = metadata.clone();
-            async move {
-                (
-                    [(axum::http::header::CONTENT_TYPE, "application/json")],
-                    metadata,
-                )
-            }
-        };
-        let path = resource.metadata_path();
-        if path != super::super::oauth::METADATA_PATH {
-            router = router.route(
-                super::super::oauth::METADATA_PATH,
-                axum::routing::get(answer.clone()),
-            );
-        }
-        router = router.route(&path, axum::routing::get(answer));
-    }
+    let metadata = protected.as_ref().map(|resource| Metadata {
+        path: resource.metadata_path(),
+        json: resource.metadata().to_string(),
+    });
+    let routes = Arc::new(Routes {
+        mcp: service,
+        max_request_bytes: options.max_request_bytes,
+        required_token,
+        protected,
+        scopes,
+        metadata,
+    });
     let listen = options.listen;
     let listener = bind_listener(listen)
         .map_err(|error| anyhow::anyhow!("cannot listen on {listen}: {error}"))?;
@@ -258,7 +223,7 @@ pub async fn serve_http<C: Send + Sync + 'static>(
     let stop_accepting = tokio_util::sync::CancellationToken::new();
     let mut serving = tokio::spawn(accept_connections(
         listener,
-        router,
+        routes,
         limits,
         stop_accepting.clone(),
     ));
@@ -285,6 +250,170 @@ pub async fn serve_http<C: Send + Sync + 'static>(
             serving.abort();
             Ok(())
         }
+    }
+}
+
+/// The body of a request as the routes hand it on: as it arrives, or read whole by a check that
+/// had to look at it (a JSON-RPC message, a call that needs a scope) and handed on from memory.
+pub type RequestBody =
+    http_body_util::Either<hyper::body::Incoming, http_body_util::Full<hyper::body::Bytes>>;
+
+/// A request to the HTTP transport.
+pub type HttpRequest = hyper::Request<RequestBody>;
+
+/// An answer of the HTTP transport (rmcp's, or one of the routes' own).
+pub type HttpResponse = hyper::Response<
+    http_body_util::combinators::BoxBody<hyper::body::Bytes, std::convert::Infallible>,
+>;
+
+/// `bytes` as the body of a request handed on.
+pub(crate) fn read(bytes: hyper::body::Bytes) -> RequestBody {
+    http_body_util::Either::Right(http_body_util::Full::new(bytes))
+}
+
+/// The whole of `body`, or `None` when it is over `limit` bytes or breaks off.
+pub(crate) async fn read_body(body: RequestBody, limit: usize) -> Option<hyper::body::Bytes> {
+    use http_body_util::BodyExt;
+
+    let collected = http_body_util::Limited::new(body, limit).collect().await;
+    collected.ok().map(|collected| collected.to_bytes())
+}
+
+/// An answer with `status`, `content_type` (if any) and `body`.
+fn response(
+    status: hyper::StatusCode,
+    content_type: Option<&'static str>,
+    body: impl Into<hyper::body::Bytes>,
+) -> HttpResponse {
+    use http_body_util::BodyExt;
+
+    let body = http_body_util::Full::new(body.into())
+        .map_err(|never| match never {})
+        .boxed();
+    let mut response = hyper::Response::new(body);
+    *response.status_mut() = status;
+    if let Some(content_type) = content_type {
+        response.headers_mut().insert(
+            hyper::header::CONTENT_TYPE,
+            hyper::header::HeaderValue::from_static(content_type),
+        );
+    }
+    response
+}
+
+/// A plain-text answer.
+pub(crate) fn text_response(status: hyper::StatusCode, text: impl Into<String>) -> HttpResponse {
+    response(status, Some("text/plain; charset=utf-8"), text.into())
+}
+
+/// A JSON answer.
+pub(crate) fn json_response(status: hyper::StatusCode, json: String) -> HttpResponse {
+    response(status, Some("application/json"), json)
+}
+
+/// The 413 answer to a body over `--max-request-bytes`.
+pub(crate) fn payload_too_large(max_request_bytes: usize) -> HttpResponse {
+    text_response(
+        hyper::StatusCode::PAYLOAD_TOO_LARGE,
+        format!("Payload too large: the request body is over {max_request_bytes} bytes.\n"),
+    )
+}
+
+/// The protected resource's metadata document and the path it is served at.
+struct Metadata {
+    path: String,
+    json: String,
+}
+
+/// What the HTTP transport serves, and the checks in front of MCP.
+///
+/// Written by hand on hyper rather than with a router crate (axum, which this was until issue
+/// 26): three fixed paths need no route table, and axum, axum-core and matchit were about 5 s of
+/// the CPU time of a cold debug build of a generated server, besides the router's generic layers
+/// compiled into the server's own crate (BENCHMARKS.md, "Cold builds, fourth round"). It answers
+/// as the router did: `/health` and the metadata to GET and HEAD (405 with `Allow: GET,HEAD` to
+/// other methods) without any check; every other path through the token check and the refusal
+/// of malformed JSON-RPC, then `/mcp` (and paths under it) to rmcp and anything else 404.
+struct Routes<C: Send + Sync + 'static> {
+    mcp: rmcp::transport::StreamableHttpService<
+        McpServer<C>,
+        rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+    >,
+    max_request_bytes: usize,
+    required_token: Option<Arc<String>>,
+    protected: Option<Arc<super::super::oauth::ProtectedResource>>,
+    scopes: Arc<super::super::oauth::ToolScopes>,
+    metadata: Option<Metadata>,
+}
+
+/// Where MCP is served; paths under it (`/mcp/` included) go to rmcp too, as they went to the
+/// service axum nested there.
+const MCP_PATH: &str = "/mcp";
+
+impl<C: Send + Sync + 'static> Routes<C> {
+    async fn answer(
+        self: Arc<Self>,
+        request: hyper::Request<hyper::body::Incoming>,
+    ) -> Result<HttpResponse, std::convert::Infallible> {
+        let path = request.uri().path();
+        if path == HEALTH_PATH {
+            return Ok(get_only(&request, || {
+                text_response(hyper::StatusCode::OK, "ok\n")
+            }));
+        }
+        if let Some(metadata) = &self.metadata
+            && (path == metadata.path || path == super::super::oauth::METADATA_PATH)
+        {
+            return Ok(get_only(&request, || {
+                json_response(hyper::StatusCode::OK, metadata.json.clone())
+            }));
+        }
+        let is_mcp = path
+            .strip_prefix(MCP_PATH)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'));
+        let mut request = request.map(http_body_util::Either::Left);
+        if let Some(token) = &self.required_token {
+            request = match require_bearer(token, request) {
+                Ok(request) => request,
+                Err(refusal) => return Ok(*refusal),
+            };
+        }
+        if let Some(resource) = &self.protected {
+            request = match super::super::oauth::require_access_token(
+                resource,
+                &self.scopes,
+                self.max_request_bytes,
+                request,
+            )
+            .await
+            {
+                Ok(request) => request,
+                Err(refusal) => return Ok(*refusal),
+            };
+        }
+        let request = match refuse_malformed(self.max_request_bytes, request).await {
+            Ok(request) => request,
+            Err(refusal) => return Ok(*refusal),
+        };
+        if is_mcp {
+            Ok(self.mcp.handle(request).await)
+        } else {
+            Ok(response(hyper::StatusCode::NOT_FOUND, None, ""))
+        }
+    }
+}
+
+/// `answer()` to GET and HEAD (whose body hyper leaves out), 405 to any other method.
+fn get_only<B>(request: &hyper::Request<B>, answer: impl FnOnce() -> HttpResponse) -> HttpResponse {
+    if matches!(*request.method(), hyper::Method::GET | hyper::Method::HEAD) {
+        answer()
+    } else {
+        let mut refusal = response(hyper::StatusCode::METHOD_NOT_ALLOWED, None, "");
+        refusal.headers_mut().insert(
+            hyper::header::ALLOW,
+            hyper::header::HeaderValue::from_static("GET,HEAD"),
+        );
+        refusal
     }
 }
 
@@ -348,11 +477,11 @@ struct OpenConnection {
 }
 
 /// Accepts and serves HTTP/1.1 connections until `stop` is cancelled, then lets the open ones
-/// finish their answers. Written on hyper's connection builder rather than `axum::serve`, which
-/// has neither a header-read timeout nor a connection cap.
-async fn accept_connections(
+/// finish their answers. Written on hyper's connection builder, which has what `axum::serve` has
+/// not: a header-read timeout, and room for a connection cap.
+async fn accept_connections<C: Send + Sync + 'static>(
     listener: tokio::net::TcpListener,
-    router: axum::Router,
+    routes: Arc<Routes<C>>,
     limits: ConnectionLimits,
     stop: tokio_util::sync::CancellationToken,
 ) -> anyhow::Result<()> {
@@ -363,7 +492,6 @@ async fn accept_connections(
     let slots = Arc::new(tokio::sync::Semaphore::new(limits.max_connections));
     let open: std::sync::Mutex<VecDeque<Weak<OpenConnection>>> = Default::default();
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
-    let service = hyper_util::service::TowerToHyperService::new(router);
     // A burst lasts from the connection that found the cap reached until the cap has not been
     // reached for BURST_GAP; it is logged when it starts and, at the next connection, when it
     // has ended.
@@ -461,12 +589,11 @@ async fn accept_connections(
         }
         let (io, last_activity) = Watched::new(stream);
         let service = {
-            let service = service.clone();
+            let routes = Arc::clone(&routes);
             let connection = Arc::clone(&connection);
             hyper::service::service_fn(move |request| {
-                use hyper::service::Service;
                 connection.requested.store(true, Ordering::Relaxed);
-                service.call(request)
+                Arc::clone(&routes).answer(request)
             })
         };
         let serving = hyper::server::conn::http1::Builder::new()
@@ -636,11 +763,9 @@ const RESPONSE_FLUSH: Duration = Duration::from_secs(1);
 /// unchanged, a body over `--max-request-bytes` answered 413 as rmcp would.
 async fn refuse_malformed(
     max_request_bytes: usize,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    use axum::http::{Method, StatusCode, header};
-    use axum::response::IntoResponse;
+    request: HttpRequest,
+) -> Result<HttpRequest, Box<HttpResponse>> {
+    use hyper::{Method, StatusCode, header};
 
     let is_json = request
         .headers()
@@ -648,34 +773,24 @@ async fn refuse_malformed(
         .and_then(|value| value.to_str().ok())
         .is_some_and(|value| value.trim_start().starts_with("application/json"));
     if request.method() != Method::POST || !is_json {
-        return next.run(request).await;
+        return Ok(request);
     }
     let (parts, body) = request.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, max_request_bytes).await else {
-        return (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!("Payload too large: the request body is over {max_request_bytes} bytes.\n"),
-        )
-            .into_response();
+    let Some(bytes) = read_body(body, max_request_bytes).await else {
+        return Err(Box::new(payload_too_large(max_request_bytes)));
     };
-    let refusal = malformed_message(&bytes, "the request body");
-    match refusal {
-        None => {
-            let request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
-            next.run(request).await
-        }
+    match malformed_message(&bytes, "the request body") {
+        None => Ok(HttpRequest::from_parts(parts, read(bytes))),
         Some((code, message)) => {
             let error = serde_json::json!({
                 "jsonrpc": "2.0",
                 "id": null,
                 "error": { "code": code, "message": message },
             });
-            (
+            Err(Box::new(json_response(
                 StatusCode::BAD_REQUEST,
-                [(header::CONTENT_TYPE, "application/json")],
                 error.to_string(),
-            )
-                .into_response()
+            )))
         }
     }
 }
@@ -708,13 +823,8 @@ pub(super) fn malformed_message(bytes: &[u8], what: &str) -> Option<(i64, String
 
 /// Lets a request through only with `Authorization: Bearer <token>`; answers 401 otherwise. The
 /// comparison takes the same time whichever byte differs.
-async fn require_bearer(
-    token: Arc<String>,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    use axum::http::{StatusCode, header};
-    use axum::response::IntoResponse;
+fn require_bearer(token: &str, request: HttpRequest) -> Result<HttpRequest, Box<HttpResponse>> {
+    use hyper::{StatusCode, header};
     use subtle::ConstantTimeEq;
 
     // The scheme is case-insensitive (RFC 9110 §11.1); the token is compared exactly.
@@ -727,14 +837,17 @@ async fn require_bearer(
     let authorized =
         presented.is_some_and(|presented| bool::from(presented.ct_eq(token.as_bytes())));
     if authorized {
-        next.run(request).await
+        Ok(request)
     } else {
-        (
+        let mut response = text_response(
             StatusCode::UNAUTHORIZED,
-            [(header::WWW_AUTHENTICATE, "Bearer")],
             "Unauthorized: send this server's token as `Authorization: Bearer <token>`.\n",
-        )
-            .into_response()
+        );
+        response.headers_mut().insert(
+            header::WWW_AUTHENTICATE,
+            hyper::header::HeaderValue::from_static("Bearer"),
+        );
+        Err(Box::new(response))
     }
 }
 

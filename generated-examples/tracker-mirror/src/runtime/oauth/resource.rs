@@ -17,6 +17,10 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::super::transport::http::{
+    HttpRequest, HttpResponse, payload_too_large, read, read_body, text_response,
+};
+
 /// The shortest time between two fetches of the key set for a token signed with a key the server
 /// does not know: a stream of forged tokens cannot make it fetch more often than this.
 const MIN_REFETCH: Duration = Duration::from_secs(10);
@@ -624,9 +628,9 @@ fn quoted(text: &str) -> String {
 
 /// The bearer token of a request, when it sends one (`Authorization: Bearer <token>`, the
 /// scheme in any case).
-pub fn bearer_token(headers: &axum::http::HeaderMap) -> Option<&str> {
+pub fn bearer_token(headers: &hyper::HeaderMap) -> Option<&str> {
     headers
-        .get(axum::http::header::AUTHORIZATION)?
+        .get(hyper::header::AUTHORIZATION)?
         .to_str()
         .ok()?
         .split_once(' ')
@@ -639,38 +643,41 @@ pub fn bearer_token(headers: &axum::http::HeaderMap) -> Option<&str> {
 /// the request's extensions; answers 401 without one or with an invalid one, and 403 to a
 /// `tools/call` of a tool that needs scopes the token lacks, before anything is sent to the API.
 pub async fn require_access_token(
-    resource: Arc<ProtectedResource>,
-    scopes: Arc<ToolScopes>,
+    resource: &ProtectedResource,
+    scopes: &ToolScopes,
     max_request_bytes: usize,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    use axum::http::{StatusCode, header};
-    use axum::response::IntoResponse;
+    request: HttpRequest,
+) -> Result<HttpRequest, Box<HttpResponse>> {
+    use hyper::{StatusCode, header};
 
-    let unauthorized = |challenge: String, text: String| {
-        (
-            StatusCode::UNAUTHORIZED,
-            [(header::WWW_AUTHENTICATE, challenge)],
-            text,
-        )
-            .into_response()
+    let refusal = |status: StatusCode, challenge: String, text: String| {
+        let mut response = Box::new(text_response(status, text));
+        // A challenge is built from the resource's own URL and the token's refusal, both
+        // printable ASCII (`quoted`), so it is always a valid header value.
+        if let Ok(challenge) = header::HeaderValue::try_from(challenge) {
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, challenge);
+        }
+        response
     };
     let Some(token) = bearer_token(request.headers()) else {
-        return unauthorized(
+        return Err(refusal(
+            StatusCode::UNAUTHORIZED,
             resource.challenge(None, None),
             "Unauthorized: this server needs an OAuth access token (see its resource metadata).\n"
                 .to_string(),
-        );
+        ));
     };
     let grant = match resource.validate(token).await {
         Ok(grant) => grant,
         Err(Refusal(reason)) => {
             tracing::debug!("access token refused: {reason}");
-            return unauthorized(
+            return Err(refusal(
+                StatusCode::UNAUTHORIZED,
                 resource.challenge(Some(("invalid_token", &reason)), None),
                 format!("Unauthorized: {reason}.\n"),
-            );
+            ));
         }
     };
     // The body is read only when some tool needs a scope this token lacks: only then can the
@@ -681,12 +688,8 @@ pub async fn require_access_token(
     let mut request = request;
     if lacks_some {
         let (parts, body) = request.into_parts();
-        let Ok(bytes) = axum::body::to_bytes(body, max_request_bytes).await else {
-            return (
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("Payload too large: the request body is over {max_request_bytes} bytes.\n"),
-            )
-                .into_response();
+        let Some(bytes) = read_body(body, max_request_bytes).await else {
+            return Err(Box::new(payload_too_large(max_request_bytes)));
         };
         if let Some(tool) = called_tool(&bytes)
             && let Some(needed) = scopes.get(&tool)
@@ -696,21 +699,17 @@ pub async fn require_access_token(
                 let needed = needed.join(" ");
                 let reason = format!("the tool {tool} needs the scope {}", missing.join(" "));
                 tracing::debug!(subject = ?grant.subject, "refused: {reason}");
-                return (
+                return Err(refusal(
                     StatusCode::FORBIDDEN,
-                    [(
-                        header::WWW_AUTHENTICATE,
-                        resource.challenge(Some(("insufficient_scope", &reason)), Some(&needed)),
-                    )],
+                    resource.challenge(Some(("insufficient_scope", &reason)), Some(&needed)),
                     format!("Forbidden: {reason}.\n"),
-                )
-                    .into_response();
+                ));
             }
         }
-        request = axum::extract::Request::from_parts(parts, axum::body::Body::from(bytes));
+        request = HttpRequest::from_parts(parts, read(bytes));
     }
     request.extensions_mut().insert(grant);
-    next.run(request).await
+    Ok(request)
 }
 
 tokio::task_local! {
