@@ -718,6 +718,78 @@ fn request_bodies_over_max_request_bytes_are_refused_with_413() {
     });
 }
 
+#[test]
+fn health_needs_no_token_and_only_mcp_and_paths_under_it_reach_mcp() {
+    support::run_with(SERVER, || async {
+        let api = RecordedApi::start().await;
+        let server = HttpServer::start(
+            &api.base_url,
+            &["--auth-token-env", "MCP_CLIENT_TOKEN"],
+            &[("MCP_CLIENT_TOKEN", CLIENT_TOKEN)],
+        )
+        .await;
+        let base = format!("http://{}", server.address);
+        let right = format!("Bearer {CLIENT_TOKEN}");
+        let http = reqwest::Client::builder()
+            .timeout(PATIENCE)
+            .build()
+            .expect("an HTTP client");
+        let send = |method: reqwest::Method, path: &str, token: bool| {
+            let mut request = http.request(method, format!("{base}{path}"));
+            if token {
+                request = request.header("Authorization", &right);
+            }
+            async move {
+                let response = request.send().await.expect("an answer");
+                let status = response.status().as_u16();
+                let allow = response
+                    .headers()
+                    .get("allow")
+                    .map(|value| value.to_str().expect("an ASCII header").to_owned());
+                (status, allow, response.text().await.unwrap_or_default())
+            }
+        };
+
+        // A load balancer's health check needs no token, and is only read.
+        let (status, _, body) = send(reqwest::Method::GET, "/health", false).await;
+        assert_eq!((status, body.as_str()), (200, "ok\n"), "GET /health");
+        let (status, _, body) = send(reqwest::Method::HEAD, "/health", false).await;
+        assert_eq!((status, body.as_str()), (200, ""), "HEAD /health");
+        for method in [reqwest::Method::POST, reqwest::Method::DELETE] {
+            let (status, allow, _) = send(method.clone(), "/health", true).await;
+            assert_eq!(status, 405, "{method} /health");
+            assert_eq!(allow.as_deref(), Some("GET,HEAD"), "{method} /health");
+        }
+
+        // Every other path is behind the token, and only /mcp and paths under it are MCP.
+        for path in ["/", "/mcpx", "/nowhere", "/health/x"] {
+            let (status, _, _) = send(reqwest::Method::GET, path, false).await;
+            assert_eq!(status, 401, "GET {path} without the token");
+            let (status, _, _) = send(reqwest::Method::GET, path, true).await;
+            assert_eq!(status, 404, "GET {path} with the token");
+        }
+        for path in ["/mcp", "/mcp/", "/mcp/x"] {
+            let url = format!("{base}{path}");
+            let (status, _) = post(&url, &[], &discover()).await;
+            assert_eq!(status, 401, "POST {path} without the token");
+            let (status, body) = post(&url, &[("Authorization", &right)], &discover()).await;
+            assert_ne!(status, 404, "POST {path} reaches MCP: {body}");
+            assert_ne!(status, 401, "POST {path} with the token: {body}");
+        }
+        let (status, body) = post(&server.url(), &[("Authorization", &right)], &discover()).await;
+        assert_eq!(status, 200, "server/discover at /mcp: {body}");
+        assert!(
+            result_of(&body)["_meta"]["io.modelcontextprotocol/serverInfo"]["name"]
+                == "tracker-mcp",
+            "server/discover answers who the server is: {body}"
+        );
+        assert!(
+            api.authorizations().is_empty(),
+            "none of these reached the API"
+        );
+    });
+}
+
 /// Sends SIGTERM to `pid` with `kill(1)`.
 fn sigterm(pid: u32) {
     let status = Command::new("kill")
