@@ -99,12 +99,18 @@ pub fn generate_with(
     ));
     let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.model))
         .map_err(anyhow::Error::msg)?;
-    schemas_compile(&plan).map_err(anyhow::Error::msg)?;
     // The plan holds all that rendering needs; for a large API the model is tens of megabytes.
     drop((checked, api));
     release_freed_memory();
     progress(&format!("rendering {} tools", plan.tools.len()));
-    let files = render::render_with(&plan, runtime).map_err(anyhow::Error::msg)?;
+    // The schemas are compiled beside the rendering, which reads the plan only; their error
+    // comes first, as when they were compiled before it, and nothing is written before both end.
+    let (compiled, files) = rayon::join(
+        || schemas_compile(&plan),
+        || render::render_with(&plan, runtime),
+    );
+    compiled.map_err(anyhow::Error::msg)?;
+    let files = files.map_err(anyhow::Error::msg)?;
     Ok((plan, files))
 }
 
