@@ -504,7 +504,7 @@ impl Prepared {
             input.insert("required".into(), json!(required));
         }
         input.insert("additionalProperties".into(), json!(false));
-        let input_schema = lean::input(&hoist_defs(Value::Object(input)));
+        let input_schema = lean::into_input(hoist_defs(Value::Object(input)));
         Prepared {
             fields,
             body,
