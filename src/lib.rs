@@ -99,14 +99,39 @@ pub fn generate_with(
     ));
     let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.model))
         .map_err(anyhow::Error::msg)?;
-    schemas_compile(&plan).map_err(anyhow::Error::msg)?;
-    // The plan holds all that rendering needs; for a large API the model is tens of megabytes.
-    drop((checked, api));
-    release_freed_memory();
-    progress(&format!("rendering {} tools", plan.tools.len()));
-    let files = render::render_with(&plan, runtime).map_err(anyhow::Error::msg)?;
+    // The schemas compile on a thread of their own (and the validator on all cores) while this
+    // one frees the model and then renders, which reads the plan only, on another: the stage
+    // `rendering` is announced once they compile, so that their error comes where it did, right
+    // after planning, and nothing is written before both end.
+    let (compiled, files) = std::thread::scope(|scope| {
+        let compiling = scope.spawn(|| schemas_compile(&plan));
+        // The plan holds all that rendering needs; for a large API the model is tens of
+        // megabytes, freed here, on the thread that took most of it, before rendering begins.
+        drop((checked, api));
+        release_freed_memory();
+        let rendering = std::thread::Builder::new()
+            .name("render".into())
+            .stack_size(RENDER_STACK)
+            .spawn_scoped(scope, || render::render_with(&plan, runtime))
+            .expect("the operating system starts a thread");
+        let compiled = compiling
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        if compiled.is_ok() {
+            progress(&format!("rendering {} tools", plan.tools.len()));
+        }
+        (compiled, rendering.join())
+    });
+    compiled.map_err(anyhow::Error::msg)?;
+    let files = files
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        .map_err(anyhow::Error::msg)?;
     Ok((plan, files))
 }
+
+/// The stack of the thread that renders: the main thread's usual 8 MiB, where rendering ran
+/// before it had a thread of its own (a spawned thread gets 2 MiB).
+const RENDER_STACK: usize = 8 << 20;
 
 /// Every schema the server will check values against (each tool's input and output schema, and
 /// each discoverable operation's input schema) compiles in the validator the generated server

@@ -280,7 +280,7 @@ impl<'c> CuratedPlanner<'c> {
             name,
             title: spec.title.clone(),
             description: spec.description.clone(),
-            input_schema: super::lean::input(&hoist_defs(Value::Object(input))),
+            input_schema: super::lean::into_input(hoist_defs(Value::Object(input))),
             output_schema,
             annotations: match &spec.annotations {
                 Some(written) => Annotations {

@@ -97,36 +97,38 @@ pub fn plan(
                 .to_string(),
         );
     }
-    let mut operations = Vec::new();
-    for operation in &chosen {
-        let index = builder.operation(operation);
-        operations.push(Discoverable {
-            operation: index,
-            name: operation.id.clone(),
-            read_only: is_read_only(operation),
-        });
-    }
-    // What `describe` returns (the catalog but the input schemas, which the plans of the
-    // operations hold) and the search index are made side by side.
-    let plans = &builder.operations;
-    let (described, index) = rayon::join(
+    // The search index reads the operations alone, not their plans: it is made beside the
+    // plans and what `describe` returns of each operation (the catalog but the input schemas,
+    // which the plans hold).
+    let ((operations, described), index) = rayon::join(
         || {
-            chosen
+            let planned = builder.operations(&chosen);
+            let operations: Vec<Discoverable> = chosen
+                .iter()
+                .zip(planned)
+                .map(|(operation, index)| Discoverable {
+                    operation: index,
+                    name: operation.id.clone(),
+                    read_only: is_read_only(operation),
+                })
+                .collect();
+            let plans = &builder.operations;
+            let described = chosen
                 .par_iter()
                 .zip(&operations)
                 .map(|(operation, found)| {
                     described(operation, &plans[found.operation], found.read_only)
                 })
-                .collect::<Vec<Described>>()
+                .collect::<Vec<Described>>();
+            (operations, described)
         },
         || {
             let documents: Vec<Document> = chosen
                 .iter()
-                .zip(&operations)
-                .map(|(operation, found)| {
+                .map(|operation| {
                     document(
                         operation,
-                        found.read_only,
+                        is_read_only(operation),
                         &search_words(section, operation),
                     )
                 })

@@ -95,14 +95,7 @@ pub fn plan(api: &Api, options: &Options, model: Option<&Model>) -> Result<Plan,
     // Parameters that carry a credential leave the operations here: no tool shows them.
     let api = &*credentials::carried(api, &server.auth);
 
-    let mut builder = Builder {
-        api,
-        operations: Vec::new(),
-        by_id: IndexMap::new(),
-        fn_names: Scope::with_reserved(&["new", "upstream", "resolvers"]),
-        type_names: Scope::with_reserved(&["Client", "Value", "Map", "Input", "ResponseFormat"]),
-        schemas: SharedSchemas::default(),
-    };
+    let mut builder = Builder::new(api);
     let mut tool_names = Scope::default();
     let mut tools = Vec::new();
     let curated = curated_planner::CuratedPlanner::new(model).plan(&mut builder, &mut tool_names);
@@ -299,18 +292,17 @@ struct SharedSchemas {
 }
 
 impl SharedSchemas {
-    /// `schema`, or the one held already that is the same keyword for keyword, in the same order.
-    fn share(&mut self, schema: Value) -> Arc<Value> {
-        let hash = content_hash(&schema);
+    /// `schema`, of content hash `hash` ([`content_hash`]), or the one held already that is the
+    /// same keyword for keyword, in the same order.
+    fn share_hashed(&mut self, hash: u64, schema: Value) -> Arc<Value> {
         match self.held(hash, &schema) {
             Some(held) => held,
             None => self.hold(hash, schema),
         }
     }
 
-    /// [`Self::share`] of a copy of `schema`, copied only when no same one is held.
-    fn share_copy(&mut self, schema: &Value) -> Arc<Value> {
-        let hash = content_hash(schema);
+    /// [`Self::share_hashed`] of a copy of `schema`, copied only when no same one is held.
+    fn share_copy_hashed(&mut self, hash: u64, schema: &Value) -> Arc<Value> {
         match self.held(hash, schema) {
             Some(held) => held,
             None => self.hold(hash, schema.clone()),
@@ -383,8 +375,63 @@ fn same_in_order(a: &Value, b: &Value) -> bool {
 }
 
 impl<'a> Builder<'a> {
+    /// A builder of the plans of `api`'s operations, none planned yet.
+    pub fn new(api: &'a Api) -> Self {
+        Builder {
+            api,
+            operations: Vec::new(),
+            by_id: IndexMap::new(),
+            fn_names: Scope::with_reserved(&["new", "upstream", "resolvers"]),
+            type_names: Scope::with_reserved(&[
+                "Client",
+                "Value",
+                "Map",
+                "Input",
+                "ResponseFormat",
+            ]),
+            schemas: SharedSchemas::default(),
+        }
+    }
+
     /// The index of `operation`'s plan, planning it on first use.
     pub fn operation(&mut self, operation: &Operation) -> usize {
+        if let Some(index) = self.by_id.get(&operation.id) {
+            return *index;
+        }
+        let prepared = Prepared::of(operation);
+        self.commit(operation, prepared)
+    }
+
+    /// [`Self::operation`] of each of `operations`, in their order: what each plan needs of its
+    /// operation alone (the fields, the input schema, the hashes of the schemas) is made on all
+    /// cores, a batch at a time; the names and the shared schemas are then taken in order, as
+    /// one call after another would take them. A batch is small enough that the input schemas it
+    /// holds before their duplicates are dropped cost little memory (Kubernetes' 1,067 input
+    /// schemas are 443 distinct ones).
+    pub fn operations(&mut self, operations: &[&Operation]) -> Vec<usize> {
+        use rayon::prelude::*;
+        const BATCH: usize = 64;
+        let mut indexes = Vec::with_capacity(operations.len());
+        for batch in operations.chunks(BATCH) {
+            let prepared: Vec<Option<Prepared>> = batch
+                .par_iter()
+                .map(|operation| {
+                    (!self.by_id.contains_key(&operation.id)).then(|| Prepared::of(operation))
+                })
+                .collect();
+            for (operation, prepared) in batch.iter().zip(prepared) {
+                indexes.push(match prepared {
+                    Some(prepared) => self.commit(operation, prepared),
+                    None => self.by_id[&operation.id],
+                });
+            }
+        }
+        indexes
+    }
+
+    /// Plans `operation` from what [`Prepared::of`] made of it, taking its names in this
+    /// builder's scopes, unless an operation of its id is planned already.
+    fn commit(&mut self, operation: &Operation, prepared: Prepared) -> usize {
         if let Some(index) = self.by_id.get(&operation.id) {
             return *index;
         }
@@ -395,14 +442,17 @@ impl<'a> Builder<'a> {
             &format!("{} params", operation.id),
             "OperationParams",
         ));
-        let (fields, properties, required, body) = fields(operation, &mut self.type_names);
-        let mut input = Map::new();
-        input.insert("type".into(), json!("object"));
-        input.insert("properties".into(), Value::Object(properties));
-        if !required.is_empty() {
-            input.insert("required".into(), json!(required));
+        let Prepared {
+            mut fields,
+            body,
+            input_schema,
+            input_hash,
+            response_hash,
+        } = prepared;
+        // The choices' type names, in the order `fields` would have taken them in this scope.
+        for field in &mut fields {
+            name_choices(&mut field.ty, &field.ident, &mut self.type_names);
         }
-        input.insert("additionalProperties".into(), json!(false));
         let index = self.operations.len();
         self.operations.push(OperationPlan {
             api_id: operation.id.clone(),
@@ -414,21 +464,70 @@ impl<'a> Builder<'a> {
             params_type,
             fields,
             body,
-            input_schema: self
-                .schemas
-                .share(lean::input(&hoist_defs(Value::Object(input)))),
+            input_schema: self.schemas.share_hashed(input_hash, input_schema),
             link_paged: false,
             server: operation.server.clone(),
             credentials: operation.credentials.clone(),
-            response: operation
-                .success
-                .as_ref()
-                .and_then(|r| r.schema.as_ref())
-                .map(|schema| self.schemas.share_copy(schema)),
+            response: response_schema(operation)
+                .zip(response_hash)
+                .map(|(schema, hash)| self.schemas.share_copy_hashed(hash, schema)),
         });
         self.by_id.insert(operation.id.clone(), index);
         index
     }
+}
+
+/// The success response's schema of `operation`, when it has one.
+fn response_schema(operation: &Operation) -> Option<&Value> {
+    operation.success.as_ref().and_then(|r| r.schema.as_ref())
+}
+
+/// What the plan of an operation needs of the operation alone, made apart from the builder (on
+/// any thread): its fields, whose choices (string enums) have type names of their own scope
+/// until [`Builder::commit`] names them in the builder's, its body, its input schema, and the
+/// content hashes of that schema and of the success response's.
+struct Prepared {
+    fields: Vec<Field>,
+    body: Option<BodyPlan>,
+    input_schema: Value,
+    input_hash: u64,
+    response_hash: Option<u64>,
+}
+
+impl Prepared {
+    fn of(operation: &Operation) -> Self {
+        let (fields, properties, required, body) = fields(operation, &mut Scope::default());
+        let mut input = Map::new();
+        input.insert("type".into(), json!("object"));
+        input.insert("properties".into(), Value::Object(properties));
+        if !required.is_empty() {
+            input.insert("required".into(), json!(required));
+        }
+        input.insert("additionalProperties".into(), json!(false));
+        let input_schema = lean::into_input(hoist_defs(Value::Object(input)));
+        Prepared {
+            fields,
+            body,
+            input_hash: content_hash(&input_schema),
+            input_schema,
+            response_hash: response_schema(operation).map(content_hash),
+        }
+    }
+}
+
+/// Names the choices of `ty` (the type of the field `ident`) in `type_names`, as
+/// [`field_type`] names them.
+fn name_choices(ty: &mut FieldType, ident: &str, type_names: &mut Scope) {
+    match ty {
+        FieldType::StringEnum { type_name, .. } => *type_name = choice_type_name(ident, type_names),
+        FieldType::List(item) => name_choices(item, ident, type_names),
+        _ => {}
+    }
+}
+
+/// The type name of the choice (string enum) of the field `ident`, unique in `type_names`.
+fn choice_type_name(ident: &str, type_names: &mut Scope) -> String {
+    type_names.unique_type(naming::rust_type_ident(ident, "Choice"))
 }
 
 /// The one-to-one tool for an operation: its input is the operation's (lean) input schema
@@ -706,7 +805,7 @@ pub fn field_type(schema: &Value, ident: &str, type_names: &mut Scope) -> FieldT
                     })
                     .collect();
                 FieldType::StringEnum {
-                    type_name: type_names.unique_type(naming::rust_type_ident(ident, "Choice")),
+                    type_name: choice_type_name(ident, type_names),
                     variants,
                 }
             }

@@ -1136,3 +1136,86 @@ components:
         );
     }
 }
+
+/// A spec of `count` operations, each taking a choice `state`, a list of choices `kinds` and a
+/// body with a choice `mode`, whose idents are the same in every operation (so that their type
+/// names are numbered across operations); every third operation takes the same input as the one
+/// before it.
+fn choices_spec(count: usize) -> String {
+    let mut spec = String::from("openapi: 3.0.3\ninfo: { title: Choices, version: '1' }\npaths:\n");
+    for n in 0..count {
+        let states = match n % 3 {
+            2 => format!("[open, closed, s{}]", n - 1),
+            _ => format!("[open, closed, s{n}]"),
+        };
+        spec.push_str(&format!(
+            "  /things{n}:\n    post:\n      operationId: thing{n}\n      parameters:\n\
+             \x20       - {{ name: state, in: query, schema: {{ type: string, enum: {states} }} }}\n\
+             \x20       - {{ name: kinds, in: query, schema: {{ type: array, items: {{ type: string, enum: [a, b] }} }} }}\n\
+             \x20     requestBody:\n        content:\n          application/json:\n\
+             \x20           schema: {{ type: object, properties: {{ mode: {{ type: string, enum: [fast, slow] }}, note: {{ type: string }} }} }}\n\
+             \x20     responses:\n        '200':\n          description: ok\n\
+             \x20         content:\n            application/json:\n\
+             \x20             schema: {{ type: object, properties: {{ id: {{ type: string }} }} }}\n"
+        ));
+    }
+    spec
+}
+
+/// Operations planned together (what each needs of itself made on all cores, in batches) get
+/// the plans that planning them one after another gives: the same function, parameter and
+/// choice type names, numbered across operations and batches in the operations' order, and the
+/// same input and response schemas, shared where they are the same.
+#[test]
+fn operations_planned_together_are_planned_as_one_after_another() {
+    let api = api(&choices_spec(150));
+    let mut operations: Vec<&crate::api::Operation> = api.operations.iter().collect();
+    // An operation asked for twice is planned once.
+    operations.insert(70, operations[3]);
+    let mut together = super::Builder::new(&api);
+    let indexes = together.operations(&operations);
+    let mut apart = super::Builder::new(&api);
+    let expected: Vec<usize> = operations.iter().map(|op| apart.operation(op)).collect();
+    assert_eq!(indexes, expected);
+    assert_eq!(together.operations.len(), 150);
+    assert_eq!(
+        format!("{:?}", together.operations),
+        format!("{:?}", apart.operations)
+    );
+    // The oracle of the names: `fields` of each operation in turn, in one scope of type names.
+    let mut type_names = super::Builder::new(&api).type_names;
+    for (operation, plan) in api.operations.iter().zip(&together.operations) {
+        type_names.unique_type(crate::naming::rust_type_ident(
+            &format!("{} params", operation.id),
+            "OperationParams",
+        ));
+        let (fields, ..) = super::fields(operation, &mut type_names);
+        assert_eq!(format!("{fields:?}"), format!("{:?}", plan.fields));
+    }
+    let choice = |plan: &super::OperationPlan, field: usize| match &plan.fields[field].ty {
+        super::FieldType::StringEnum { type_name, .. } => type_name.clone(),
+        super::FieldType::List(item) => match &**item {
+            super::FieldType::StringEnum { type_name, .. } => type_name.clone(),
+            other => panic!("{other:?}"),
+        },
+        other => panic!("{other:?}"),
+    };
+    let last = &together.operations[149];
+    assert_eq!(
+        [choice(last, 0), choice(last, 1), choice(last, 2)],
+        ["State150", "Kinds150", "Mode150"]
+    );
+    // Operations 1 and 2 take the same input; 0 and 1 do not.
+    let [zero, one, two] = [0, 1, 2].map(|i| &together.operations[i].input_schema);
+    assert!(std::sync::Arc::ptr_eq(one, two) && !std::sync::Arc::ptr_eq(zero, one));
+    let responses: Vec<_> = together
+        .operations
+        .iter()
+        .map(|op| op.response.clone().unwrap())
+        .collect();
+    assert!(
+        responses
+            .iter()
+            .all(|r| std::sync::Arc::ptr_eq(r, &responses[0]))
+    );
+}
