@@ -515,6 +515,9 @@ struct Loader<'a> {
 /// the document's order, and the operations get their answers in the end.
 struct Aside {
     send: std::sync::mpsc::SyncSender<Repair>,
+    /// The whole schemas of the answers cut, sent back to be freed on this thread, which
+    /// allocated them: mimalloc frees a block of another thread's heap by a slower path.
+    cut: std::sync::mpsc::Receiver<Value>,
     /// How many repairs were sent.
     sent: usize,
     /// (the operation, by index, the repair number whose result is its answer's schema).
@@ -846,28 +849,38 @@ impl<'a> Loader<'a> {
             return self.make_operations(root, paths);
         }
         let (send, receive) = std::sync::mpsc::sync_channel::<Repair>(64);
+        let (send_cut, cut) = std::sync::mpsc::channel::<Value>();
         let keep = self.answers.map(|answers| answers.keep);
         std::thread::scope(|scope| {
             let repairer = scope.spawn(move || {
                 receive
                     .into_iter()
-                    .map(|repair| repaired(repair, keep))
+                    .map(|repair| repaired(repair, keep, &send_cut))
                     .collect::<Vec<Repaired>>()
             });
             *self.answers_aside.borrow_mut() = Some(Aside {
                 send,
+                cut,
                 sent: 0,
                 answers: Vec::new(),
             });
             self.schemas.defer();
             let made = self.make_operations(root, paths);
-            // Closes the channel: the repairer ends once it has repaired what was sent.
             let aside = self.answers_aside.borrow_mut().take();
-            let answers = aside.map(|aside| aside.answers).unwrap_or_default();
+            let Some(Aside {
+                send, cut, answers, ..
+            }) = aside
+            else {
+                unreachable!("the aside is taken once");
+            };
+            // Closes the channel: the repairer ends once it has repaired what was sent.
+            drop(send);
             let repairs = match repairer.join() {
                 Ok(repairs) => repairs,
                 Err(panic) => std::panic::resume_unwind(panic),
             };
+            // The last whole answers are freed here too.
+            drop(cut);
             // Each repair was sent before whatever failed on this thread: the first failure of
             // a repair comes first in the document.
             let mut schemas = Vec::with_capacity(repairs.len());
@@ -1309,6 +1322,8 @@ impl<'a> Loader<'a> {
             let aside = aside.as_mut().expect("answers are sent aside");
             let repair = aside.sent;
             aside.sent += 1;
+            // What was cut so far is freed here.
+            while aside.cut.try_recv().is_ok() {}
             // The repairer ends only when the channel is closed, after this.
             let sent = aside.send.send(Repair {
                 schema: converted,
@@ -1345,17 +1360,27 @@ impl<'a> Loader<'a> {
     }
 }
 
-/// Makes `repair`'s schema valid ([`repair::make_valid`]), then cuts it with `keep` if asked.
-fn repaired(repair: Repair, keep: Option<&(dyn Fn(&Value) -> Value + Sync)>) -> Repaired {
+/// Makes `repair`'s schema valid ([`repair::make_valid`]), then cuts it with `keep` if asked,
+/// sending the whole schema to `cut` (to be freed by the thread that made it, [`Aside::cut`]).
+fn repaired(
+    repair: Repair,
+    keep: Option<&(dyn Fn(&Value) -> Value + Sync)>,
+    cut: &std::sync::mpsc::Sender<Value>,
+) -> Repaired {
     let Repair {
         mut schema,
         pointer,
-        keep: cut,
+        keep: cut_it,
     } = repair;
     let mut warnings = Vec::new();
     repair::make_valid(&mut schema, &pointer, &mut warnings)?;
-    let schema = match (cut, keep) {
-        (true, Some(keep)) => keep(&schema),
+    let schema = match (cut_it, keep) {
+        (true, Some(keep)) => {
+            let kept = keep(&schema);
+            // Freed here when the loader has ended already (it fails).
+            let _ = cut.send(schema);
+            kept
+        }
         _ => schema,
     };
     Ok((schema, warnings))
