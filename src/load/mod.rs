@@ -76,8 +76,8 @@ pub fn load_with(path: &Path, refs_root: Option<&Path>) -> Result<Api, LoadError
 pub struct Answers<'a> {
     /// Only when the document has more operations than this.
     pub above: usize,
-    /// What is kept of a converted schema.
-    pub keep: &'a dyn Fn(&Value) -> Value,
+    /// What is kept of a converted schema (on another thread than the caller's).
+    pub keep: &'a (dyn Fn(&Value) -> Value + Sync),
 }
 
 /// [`load_with`], keeping of each operation's success response schema only what `answers` keeps,
@@ -129,8 +129,13 @@ fn load_document(
     answers: Option<&Answers>,
 ) -> Result<Api, LoadError> {
     let mut places = Places::new(path, document.get("swagger").is_some());
-    let invalid = validate::against_specification(&document);
-    let api = normalize(path, document, refs_root, answers, &mut places);
+    // Checking the document against its specification reads it only; so do the first steps of
+    // normalizing it, which are done meanwhile on another core.
+    let (invalid, prepared) = rayon::join(
+        || validate::against_specification(&document),
+        || Prepared::of(&document),
+    );
+    let api = normalize(path, document, prepared, refs_root, answers, &mut places);
     match api {
         Ok(mut api) => {
             // What makes the document invalid comes first: the repairs often follow from it.
@@ -154,18 +159,48 @@ fn load_document(
     }
 }
 
-/// [`load_document`] without the places: bundles, upgrades and converts `document`.
+/// The first steps of [`normalize`] that only read the document, for a document without
+/// `$anchor`s (which are resolved first, changing its `$ref`s).
+struct Prepared {
+    targets: refs::RefTargets,
+    /// The OpenAPI 3.0 conversion of a Swagger 2.0 document that names no other file.
+    upgraded: Option<Result<Value, Fail>>,
+}
+
+impl Prepared {
+    fn of(document: &Value) -> Option<Prepared> {
+        if refs::has_anchor(document) {
+            return None;
+        }
+        let targets = refs::RefTargets::of(document);
+        let upgraded = match targets.external {
+            true => None,
+            false => upgraded(document),
+        };
+        Some(Prepared { targets, upgraded })
+    }
+}
+
+/// [`load_document`] without the places: bundles, upgrades and converts `document`; `prepared`,
+/// what of that was done already.
 fn normalize(
     path: &Path,
     document: Value,
+    prepared: Option<Prepared>,
     refs_root: Option<&Path>,
     answers: Option<&Answers>,
     places: &mut Places,
 ) -> Result<Api, LoadError> {
     let error = errors_in(path);
     let mut document = document;
-    let anchors = refs::resolve_anchors(&mut document);
-    let targets = refs::RefTargets::of(&document);
+    let (anchors, targets, upgraded) = match prepared {
+        // Without `$anchor`s there is nothing to resolve.
+        Some(prepared) => (Default::default(), prepared.targets, prepared.upgraded),
+        None => {
+            let anchors = refs::resolve_anchors(&mut document);
+            (anchors, refs::RefTargets::of(&document), None)
+        }
+    };
     let document = match targets.external {
         true => {
             let (document, sources) = refs::bundle(path, document, refs_root, anchors)?;
@@ -174,8 +209,15 @@ fn normalize(
         }
         false => document,
     };
-    let mut document =
-        upgrade(document).map_err(|(pointer, message)| error(Some(pointer), message))?;
+    let upgraded = match upgraded {
+        Some(upgraded) => {
+            // The Swagger 2.0 document is not needed beside its conversion.
+            drop(document);
+            upgraded
+        }
+        None => upgrade(document),
+    };
+    let mut document = upgraded.map_err(|(pointer, message)| error(Some(pointer), message))?;
     // The operations are converted one path at a time, and each path's part of the document is
     // freed once converted: in a large API it is a third of the document, which is most of what
     // loading holds. Not when a `$ref` may point into `paths`: those parts stay to be found.
@@ -187,6 +229,7 @@ fn normalize(
     let mut api = Loader::new(&document)
         .keeping(answers)
         .converting_once(once)
+        .answering_aside(true)
         .api(paths)
         .map_err(|(pointer, message)| error(Some(pointer), message))?;
     if api.operations.is_empty() {
@@ -373,9 +416,17 @@ fn parse(text: &str, leave_out_unused: bool) -> Result<Value, String> {
 /// Converts a Swagger 2.0 document to OpenAPI 3.0; other documents are returned as they are
 /// (their version is checked when they are loaded).
 pub fn upgrade(document: Value) -> Result<Value, (String, String)> {
-    let Some(swagger) = document.get("swagger") else {
-        return Ok(document);
-    };
+    upgraded(&document).unwrap_or(Ok(document))
+}
+
+/// [`upgrade`] of a Swagger 2.0 document (or of one with another `swagger` version: its error);
+/// `None` for other documents.
+fn upgraded(document: &Value) -> Option<Result<Value, (String, String)>> {
+    let swagger = document.get("swagger")?;
+    Some(upgrade_swagger(swagger, document))
+}
+
+fn upgrade_swagger(swagger: &Value, document: &Value) -> Result<Value, (String, String)> {
     let version = match swagger {
         Value::String(text) => text.clone(),
         other => other.to_string(),
@@ -388,7 +439,7 @@ pub fn upgrade(document: Value) -> Result<Value, (String, String)> {
             ),
         ));
     }
-    swagger2::convert(&document)
+    swagger2::convert(document)
 }
 
 /// The text of a parameter's `name`: a string, or a number as YAML reads `- name: 1` (its
@@ -449,7 +500,40 @@ struct Loader<'a> {
     once: bool,
     /// The roots converted so far that are a `$ref` alone, by reference and use.
     converted: std::cell::RefCell<schema::FastMap<(String, Use), Converted>>,
+    /// Whether the success responses' schemas are repaired and cut on another thread
+    /// ([`Aside`]).
+    aside: bool,
+    /// While the operations are made with `aside`: the answers sent to that thread.
+    answers_aside: std::cell::RefCell<Option<Aside>>,
 }
+
+/// The success responses' schemas sent to another thread to be repaired
+/// ([`repair::make_valid`]) and cut ([`Answers::keep`]) while the main thread converts the next
+/// operations: in a large API those two steps are a third of converting the answers, and both
+/// need nothing but the converted schema. What must come out as if each were done in its place
+/// does: the warnings are told in order ([`SchemaContext::defer`]), a failure is the first in
+/// the document's order, and the operations get their answers in the end.
+struct Aside {
+    send: std::sync::mpsc::SyncSender<Repair>,
+    /// The whole schemas of the answers cut, sent back to be freed on this thread, which
+    /// allocated them: mimalloc frees a block of another thread's heap by a slower path.
+    cut: std::sync::mpsc::Receiver<Value>,
+    /// How many repairs were sent.
+    sent: usize,
+    /// (the operation, by index, the repair number whose result is its answer's schema).
+    answers: Vec<(usize, usize)>,
+}
+
+/// A converted root schema to repair, and cut when `keep` is given.
+struct Repair {
+    schema: Value,
+    pointer: String,
+    keep: bool,
+}
+
+/// What a repair made: the schema and the warnings it told, or why the schema cannot be made
+/// valid.
+type Repaired = Result<(Value, Vec<(String, String)>), Fail>;
 
 /// What a root schema converted by [`Loader::convert_once`] is used as: what is made of it
 /// differs.
@@ -469,6 +553,9 @@ struct Converted {
     warnings: Vec<(String, String)>,
     /// The operation (its index among those made) that holds what was made of it.
     operation: usize,
+    /// The number of its repair when made aside ([`Aside`]): the operation's answer is its
+    /// result, and its warnings are among those at the root's place.
+    repair: Option<usize>,
 }
 
 /// Why a mapping without an `openapi` field is refused: the versions mcpgen reads, and, when its
@@ -498,7 +585,16 @@ impl<'a> Loader<'a> {
             keep_answers: std::cell::Cell::new(false),
             once: false,
             converted: Default::default(),
+            aside: false,
+            answers_aside: Default::default(),
         }
+    }
+
+    /// This loader, repairing and cutting the success responses' schemas on another thread
+    /// ([`Aside`]).
+    fn answering_aside(mut self, aside: bool) -> Self {
+        self.aside = aside;
+        self
     }
 
     /// This loader, converting a root schema that is a `$ref` alone once for all the places it
@@ -557,6 +653,7 @@ impl<'a> Loader<'a> {
             pointer: pointer.to_string(),
             warnings,
             operation: done.len(),
+            repair: None,
         });
         Ok(made)
     }
@@ -748,6 +845,78 @@ impl<'a> Loader<'a> {
             };
             self.keep_answers.set(count > answers.above);
         }
+        if !self.aside {
+            return self.make_operations(root, paths);
+        }
+        let (send, receive) = std::sync::mpsc::sync_channel::<Repair>(64);
+        let (send_cut, cut) = std::sync::mpsc::channel::<Value>();
+        let keep = self.answers.map(|answers| answers.keep);
+        std::thread::scope(|scope| {
+            let repairer = scope.spawn(move || {
+                receive
+                    .into_iter()
+                    .map(|repair| repaired(repair, keep, &send_cut))
+                    .collect::<Vec<Repaired>>()
+            });
+            *self.answers_aside.borrow_mut() = Some(Aside {
+                send,
+                cut,
+                sent: 0,
+                answers: Vec::new(),
+            });
+            self.schemas.defer();
+            let made = self.make_operations(root, paths);
+            let aside = self.answers_aside.borrow_mut().take();
+            let Some(Aside {
+                send, cut, answers, ..
+            }) = aside
+            else {
+                unreachable!("the aside is taken once");
+            };
+            // Closes the channel: the repairer ends once it has repaired what was sent.
+            drop(send);
+            let repairs = match repairer.join() {
+                Ok(repairs) => repairs,
+                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            // The last whole answers are freed here too.
+            drop(cut);
+            // Each repair was sent before whatever failed on this thread: the first failure of
+            // a repair comes first in the document.
+            let mut schemas = Vec::with_capacity(repairs.len());
+            let mut warnings = Vec::with_capacity(repairs.len());
+            for repair in repairs {
+                let (schema, told) = repair?;
+                schemas.push(Some(schema));
+                warnings.push(told);
+            }
+            let mut operations = made?;
+            self.schemas.settle(&warnings);
+            // The last operation to use a repair's schema takes it; the others a copy.
+            let mut last_use = vec![usize::MAX; schemas.len()];
+            for (index, &(_, repair)) in answers.iter().enumerate() {
+                last_use[repair] = index;
+            }
+            for (index, (operation, repair)) in answers.into_iter().enumerate() {
+                let schema = match last_use[repair] == index {
+                    true => schemas[repair].take(),
+                    false => schemas[repair].clone(),
+                };
+                if let Some(success) = operations[operation].success.as_mut() {
+                    success.schema = schema;
+                }
+            }
+            Ok(operations)
+        })
+    }
+
+    /// [`Self::operations`], the success responses' schemas left to the [`Aside`] when there is
+    /// one.
+    fn make_operations(
+        &self,
+        root: &Map<String, Value>,
+        paths: Option<Map<String, Value>>,
+    ) -> Result<Vec<Operation>, Fail> {
         let mut operations = Vec::new();
         match paths {
             Some(paths) => {
@@ -1074,6 +1243,11 @@ impl<'a> Loader<'a> {
         let keep = self.answers.filter(|_| self.keep_answers.get());
         let schema = match json {
             Some((media, content)) => match content.get("schema") {
+                Some(schema) if self.answers_aside.borrow().is_some() => {
+                    let pointer = format!("{at}/content/{}/schema", pointer_token(media));
+                    self.answer_aside(schema, pointer, keep.is_some(), done)?;
+                    None
+                }
                 Some(schema) => {
                     let pointer = format!("{at}/content/{}/schema", pointer_token(media));
                     let answer = |operation: &Operation| operation.success.as_ref()?.schema.clone();
@@ -1106,10 +1280,110 @@ impl<'a> Loader<'a> {
         }))
     }
 
+    /// Converts the success response schema `schema` at `pointer` of the operation after `done`
+    /// and sends it to be repaired and cut (`keep`) aside; [`Self::operations`] gives the
+    /// operation the result. As [`Self::convert_once`] does, a root that is a `$ref` alone
+    /// converted before is not converted again: the operation gets the same result, and the
+    /// warnings at the root's place are told again at this one.
+    fn answer_aside(
+        &self,
+        schema: &Value,
+        pointer: String,
+        keep: bool,
+        done: &[Operation],
+    ) -> Result<(), Fail> {
+        let key = match self.once {
+            true => alone_ref(schema).map(|reference| (reference.to_string(), Use::Answer)),
+            false => None,
+        };
+        let known = key.as_ref().and_then(|key| {
+            let converted = self.converted.borrow();
+            let known = converted.get(key)?;
+            Some((known.pointer.clone(), known.warnings.clone(), known.repair?))
+        });
+        if let Some((at, warnings, repair)) = known {
+            if at != pointer {
+                for (_, message) in warnings {
+                    self.schemas.warn(pointer.clone(), message);
+                }
+                self.schemas.repair_told(repair, Some(pointer));
+            }
+            self.use_repair(done.len(), repair);
+            return Ok(());
+        }
+        self.schemas.record();
+        let converted = SchemaConverter::new(self.root, &self.schemas)
+            .expandable()
+            .convert_unrepaired(schema, &pointer);
+        let told = self.schemas.recorded();
+        let converted = converted?;
+        let repair = {
+            let mut aside = self.answers_aside.borrow_mut();
+            let aside = aside.as_mut().expect("answers are sent aside");
+            let repair = aside.sent;
+            aside.sent += 1;
+            // What was cut so far is freed here.
+            while aside.cut.try_recv().is_ok() {}
+            // The repairer ends only when the channel is closed, after this.
+            let sent = aside.send.send(Repair {
+                schema: converted,
+                pointer: pointer.clone(),
+                keep,
+            });
+            assert!(sent.is_ok(), "the repairer takes every answer");
+            repair
+        };
+        self.schemas.repair_told(repair, None);
+        if let Some(key) = key {
+            let warnings = told.into_iter().filter(|(at, _)| *at == pointer).collect();
+            self.converted.borrow_mut().entry(key).or_insert(Converted {
+                pointer,
+                warnings,
+                operation: done.len(),
+                repair: Some(repair),
+            });
+        }
+        self.use_repair(done.len(), repair);
+        Ok(())
+    }
+
+    /// The answer of the operation numbered `operation` is what repair number `repair` makes.
+    fn use_repair(&self, operation: usize, repair: usize) {
+        if let Some(aside) = self.answers_aside.borrow_mut().as_mut() {
+            aside.answers.push((operation, repair));
+        }
+    }
+
     /// Converts one schema to self-contained JSON Schema 2020-12.
     fn schema(&self, schema: &Value, pointer: &str) -> Result<Value, Fail> {
         SchemaConverter::new(self.root, &self.schemas).convert_root(schema, pointer)
     }
+}
+
+/// Makes `repair`'s schema valid ([`repair::make_valid`]), then cuts it with `keep` if asked,
+/// sending the whole schema to `cut` (to be freed by the thread that made it, [`Aside::cut`]).
+fn repaired(
+    repair: Repair,
+    keep: Option<&(dyn Fn(&Value) -> Value + Sync)>,
+    cut: &std::sync::mpsc::Sender<Value>,
+) -> Repaired {
+    let Repair {
+        mut schema,
+        pointer,
+        keep: cut_it,
+    } = repair;
+    let mut warnings = Vec::new();
+    repair::make_valid(&mut schema, &pointer, &mut warnings)?;
+    let schema = match (cut_it, keep) {
+        (true, Some(keep)) => {
+            let kept = keep(&schema);
+            // Freed here when the loader has ended already (it fails).
+            let _ = cut.send(schema);
+            kept
+        }
+        _ => schema,
+    };
+    Ok((schema, warnings))
 }
 
 /// The reference of `schema` when it is a `$ref` and nothing else.

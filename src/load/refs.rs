@@ -155,7 +155,7 @@ pub fn resolve_anchors(value: &mut Value) -> HashMap<String, String> {
 
 /// Whether an `$anchor` key is anywhere in `value` (a quick look before the walk that keeps
 /// track of places).
-fn has_anchor(value: &Value) -> bool {
+pub(super) fn has_anchor(value: &Value) -> bool {
     match value {
         Value::Object(object) => object
             .iter()

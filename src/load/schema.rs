@@ -68,6 +68,19 @@ pub struct SchemaContext {
     patterns: RefCell<FastMap<String, Option<String>>>,
     /// Every warning told while recording ([`Self::record`]), repeats included.
     recorded: RefCell<Option<Vec<(String, String)>>>,
+    /// While roots are repaired on another thread ([`Self::defer`]): the warnings told, in
+    /// order, with a place kept for those of each repair, which are known later.
+    deferred: RefCell<Option<Vec<Told>>>,
+}
+
+/// A warning told while repairs are deferred ([`SchemaContext::defer`]), or the place of those
+/// of a repair.
+#[derive(Debug)]
+enum Told {
+    Warning(String, String),
+    /// The warnings of repair number `.0` (all at the root's own place); told again at the
+    /// place `.1` when given (a root converted once, used at another place).
+    Repair(usize, Option<String>),
 }
 
 /// A map looked up by key only (never iterated, so its order cannot reach the output), with a
@@ -183,7 +196,49 @@ impl SchemaContext {
         if let Some(recorded) = self.recorded.borrow_mut().as_mut() {
             recorded.push((pointer.clone(), message.clone()));
         }
-        self.warnings.borrow_mut().insert((pointer, message));
+        match self.deferred.borrow_mut().as_mut() {
+            Some(told) => told.push(Told::Warning(pointer, message)),
+            None => {
+                self.warnings.borrow_mut().insert((pointer, message));
+            }
+        }
+    }
+
+    /// From now until [`Self::settle`], the warnings are kept in order with a place for those of
+    /// each repair made aside ([`Self::repair_told`]).
+    pub(super) fn defer(&self) {
+        *self.deferred.borrow_mut() = Some(Vec::new());
+    }
+
+    /// Here come the warnings of repair number `repair`, at the root's place, or told again at
+    /// `at`. Only while deferring ([`Self::defer`]).
+    pub(super) fn repair_told(&self, repair: usize, at: Option<String>) {
+        if let Some(told) = self.deferred.borrow_mut().as_mut() {
+            told.push(Told::Repair(repair, at));
+        }
+    }
+
+    /// Ends [`Self::defer`]: the warnings told since, in order, with each repair's (`repairs`,
+    /// by number) in its place, as they would have been told had each repair been made where
+    /// its place is.
+    pub(super) fn settle(&self, repairs: &[Vec<(String, String)>]) {
+        let Some(told) = self.deferred.borrow_mut().take() else {
+            return;
+        };
+        let mut warnings = self.warnings.borrow_mut();
+        for told in told {
+            match told {
+                Told::Warning(pointer, message) => {
+                    warnings.insert((pointer, message));
+                }
+                Told::Repair(repair, at) => {
+                    for (pointer, message) in repairs.get(repair).into_iter().flatten() {
+                        let pointer = at.clone().unwrap_or_else(|| pointer.clone());
+                        warnings.insert((pointer, message.clone()));
+                    }
+                }
+            }
+        }
     }
 
     /// Keeps a copy of every warning told from now until [`Self::recorded`], whether or not
@@ -363,7 +418,25 @@ impl<'a> SchemaConverter<'a> {
 
     /// Converts `schema` (found at `pointer`) and attaches the definitions of its recursive and
     /// shared parts.
-    pub fn convert_root(mut self, schema: &Value, pointer: &str) -> Result<Value, Fail> {
+    pub fn convert_root(self, schema: &Value, pointer: &str) -> Result<Value, Fail> {
+        let context = self.context;
+        let mut converted = self.convert_unrepaired(schema, pointer)?;
+        let mut warnings = Vec::new();
+        repair::make_valid(&mut converted, pointer, &mut warnings)?;
+        for (pointer, message) in warnings {
+            context.warn(pointer, message);
+        }
+        Ok(converted)
+    }
+
+    /// [`Self::convert_root`] but for the last step, [`repair::make_valid`], which needs nothing
+    /// of the document or the context and may be run elsewhere ([`super::Loader`] runs it on
+    /// another thread).
+    pub(super) fn convert_unrepaired(
+        mut self,
+        schema: &Value,
+        pointer: &str,
+    ) -> Result<Value, Fail> {
         // In the order the references are met: the sizes measured first are cached, and a size
         // measured inside a cycle depends on where the measuring entered it, so a random order
         // (a HashMap's) made the output of documents with cycles (Stripe's) differ run to run.
@@ -422,11 +495,6 @@ impl<'a> SchemaConverter<'a> {
                     converted = Value::Object(wrapper);
                 }
             }
-        }
-        let mut warnings = Vec::new();
-        repair::make_valid(&mut converted, pointer, &mut warnings)?;
-        for (pointer, message) in warnings {
-            self.context.warn(pointer, message);
         }
         Ok(converted)
     }

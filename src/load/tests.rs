@@ -12,7 +12,7 @@ use crate::plan;
 fn api(text: &str) -> Api {
     let document = parse_text(text).expect("the test document parses");
     let document = upgrade(document).expect("the test document converts");
-    match Loader::new(&document).api(None) {
+    match loaded_both_ways(&document) {
         Ok(api) => api,
         Err((pointer, message)) => panic!("the test document does not load: {pointer}: {message}"),
     }
@@ -25,10 +25,19 @@ fn load_error(text: &str) -> (String, String) {
         Ok(document) => document,
         Err(failure) => return failure,
     };
-    match Loader::new(&document).api(None) {
+    match loaded_both_ways(&document) {
         Ok(_) => panic!("the test document loads, but it should not"),
         Err(failure) => failure,
     }
+}
+
+/// What loading `document` makes, with its answers repaired in place and aside ([`Aside`]),
+/// which must make the same (warnings, their order and the failure included).
+fn loaded_both_ways(document: &Value) -> Result<Api, Fail> {
+    let in_place = Loader::new(document).api(None);
+    let aside = Loader::new(document).answering_aside(true).api(None);
+    assert_eq!(format!("{aside:?}"), format!("{in_place:?}"));
+    aside
 }
 
 /// A 3.0 document whose `components/schemas` are `schemas` and whose one operation
@@ -2608,4 +2617,142 @@ components:
             .collect();
         assert_eq!(repaired.len(), 1, "{:?}", once.warnings);
     }
+}
+
+/// A document whose answers need the repairs made after conversion ([`repair::make_valid`]):
+/// `Bad` (by `$ref`, at several places, through a shared response too), an inline answer, and a
+/// body of the same schema; with warnings of other kinds told between them.
+const REPAIRED_ANSWERS: &str = r##"
+openapi: 3.1.0
+info: { title: Things, version: "1" }
+paths:
+  /a/{id}:
+    get:
+      operationId: getA
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Bad" } } } } }
+  /b:
+    get:
+      operationId: getB
+      responses: { "200": { description: ok, content: { application/json: { schema: { $ref: "#/components/schemas/Bad" } } } } }
+    post:
+      operationId: postB
+      requestBody: { content: { application/json: { schema: { $ref: "#/components/schemas/Bad" } } } }
+      responses: { "201": { $ref: "#/components/responses/Shared" } }
+  /c:
+    get:
+      operationId: getC
+      parameters: [{ name: gone, in: path, schema: { type: string } }]
+      responses: { "200": { $ref: "#/components/responses/Shared" } }
+    put:
+      operationId: putC
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: { type: object, properties: { n: { type: integer, minimum: "low" }, s: { $ref: "#/components/schemas/Bad" } } }
+components:
+  responses:
+    Shared: { description: shared, content: { application/json: { schema: { $ref: "#/components/schemas/Bad" } } } }
+  schemas:
+    Bad:
+      type: object
+      properties:
+        name: { type: String }
+        size: { type: integer, maximum: "10", minimum: "1" }
+        parts: { type: array, items: { $ref: "#/components/schemas/Bad" } }
+"##;
+
+#[test]
+fn answers_repaired_aside_are_what_answers_repaired_in_place_are_with_the_same_warnings_in_order() {
+    let mut document = parse_text(REPAIRED_ANSWERS).expect("the test document parses");
+    let paths = take_paths(&mut document).expect("the document has paths");
+    let cut = Answers {
+        above: 0,
+        keep: &plan::discovery_planner::answer_as_read,
+    };
+    for answers in [None, Some(&cut)] {
+        for once in [false, true] {
+            let load = |aside: bool| {
+                Loader::new(&document)
+                    .keeping(answers)
+                    .converting_once(once)
+                    .answering_aside(aside)
+                    .api(Some(paths.clone()))
+                    .expect("the document loads")
+            };
+            let (in_place, aside) = (load(false), load(true));
+            assert_eq!(format!("{aside:?}"), format!("{in_place:?}"));
+            // The repairs made after conversion are told at each answer's place, in the order
+            // of the operations, between the other warnings.
+            let places: Vec<&str> = aside
+                .warnings
+                .iter()
+                .filter(|w| w.message.contains("is not valid JSON Schema 2020-12"))
+                .map(|w| w.pointer.as_str())
+                .collect();
+            let shared = "/components/responses/Shared/content/application~1json/schema";
+            let answer = |path: &str| {
+                format!("/paths/{path}/get/responses/200/content/application~1json/schema")
+            };
+            let body = "/paths/~1b/post/requestBody/content/application~1json/schema";
+            // `Bad` has four such places (two bounds, in it and in its definition under `$defs`).
+            let put = "/paths/~1c/put/responses/200/content/application~1json/schema";
+            let expected: Vec<String> = [
+                (answer("~1a~1{id}"), 4),
+                (answer("~1b"), 4),
+                (body.to_string(), 4),
+                (shared.to_string(), 4),
+                (put.to_string(), 5),
+            ]
+            .into_iter()
+            .flat_map(|(place, count)| std::iter::repeat_n(place, count))
+            .collect();
+            assert_eq!(places, expected, "{:#?}", aside.warnings);
+            let placeholder = aside
+                .warnings
+                .iter()
+                .position(|w| w.message.contains("placeholder `{id}`"))
+                .expect("the missing parameter is told");
+            let dropped = aside
+                .warnings
+                .iter()
+                .position(|w| w.message.contains("`gone` has no `{gone}` placeholder"))
+                .expect("the unplaced parameter is told");
+            let first_repair = |at: &str| aside.warnings.iter().position(|w| w.pointer == at);
+            assert!(placeholder < first_repair(&answer("~1a~1{id}")).unwrap());
+            assert!(first_repair(shared).unwrap() < dropped);
+            assert!(dropped < first_repair(put).unwrap());
+        }
+    }
+}
+
+#[test]
+fn an_answer_that_cannot_be_repaired_aside_fails_loading_before_a_later_mistake() {
+    let mut properties = serde_json::Map::new();
+    for n in 0..70 {
+        properties.insert(
+            format!("p{n}"),
+            json!({ "type": "integer", "maximum": "ten" }),
+        );
+    }
+    let mut document = with_response_schema(
+        json!({ "type": "object", "properties": properties }),
+        json!({}),
+    );
+    document["paths"]["/later"] = json!({ "get": {
+        "parameters": [{ "in": "query" }],
+        "responses": { "200": { "description": "ok" } }
+    } });
+    let in_place = Loader::new(&document).api(None).unwrap_err();
+    let aside = Loader::new(&document)
+        .answering_aside(true)
+        .api(None)
+        .unwrap_err();
+    assert_eq!(aside, in_place);
+    assert_eq!(
+        aside.0,
+        "/paths/~1things/get/responses/200/content/application~1json/schema"
+    );
+    assert!(aside.1.contains("places that are not valid"), "{}", aside.1);
 }
