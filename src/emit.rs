@@ -1,7 +1,7 @@
 //! Format and verify: every Rust file (but the parts written directly, below) is parsed as
 //! syntax (a gate against anything that is not valid Rust) and printed by prettyplease; the
 //! render step then runs rustfmt over the printed files with a pinned configuration
-//! ([`rustfmt_files`], which says why), so that the crate is `cargo fmt --check` clean as
+//! ([`format_and_rustfmt`], which says why), so that the crate is `cargo fmt --check` clean as
 //! written. The printed text is lexed back: that is where text from the spec
 //! (string literals, doc comments) meets the printer, and a literal or comment that does not end
 //! where it should, a bare carriage return in a doc comment or unbalanced delimiters are refused.
@@ -380,6 +380,20 @@ fn join_spaced(out: &mut String, text: &str) {
 /// parts of the next files are formatted on every core. rustfmt is mostly starting (10 to 20 ms
 /// a process for the few small pieces left); done after all the formatting, as it was, that was a
 /// quarter of a large API's rendering, with a core idle.
+///
+/// Why an external rustfmt after prettyplease: prettyplease gives the syntax tree a layout, but not
+/// rustfmt's (it breaks method chains and signatures at other widths and does not sort imports),
+/// and matching rustfmt line for line for every construct the generator writes (closures, nested
+/// calls, comments) would be a second implementation of rustfmt; only the repetitive bulk of the
+/// large files (`src/client.rs`, `src/operations.rs`, `tests/tools.rs`'s table, in the few forms
+/// the generator writes there) is written in rustfmt's layout directly (see the module's
+/// documentation). What keeps the output deterministic is the pinned configuration
+/// ([`RUSTFMT_TOML`], passed with `--config-path`, so no `rustfmt.toml` around the user's
+/// directories applies) and rustfmt's stability promise: within a style edition, formatting of
+/// formatted code does not change across versions. The input is already laid out by
+/// prettyplease, so without rustfmt (not installed, or `RUSTFMT` names nothing) the crate is
+/// written as prettyplease prints it, with a warning on stderr saying so; the crate compiles the
+/// same either way.
 pub fn format_and_rustfmt(
     files: Vec<(String, Vec<Part>)>,
     head: &str,
@@ -649,31 +663,10 @@ fn blank_between(prev: &str, line: &str) -> bool {
 /// formatted with: the edition of the generated `Cargo.toml` and rustfmt's 2024 style edition.
 pub const RUSTFMT_TOML: &str = "edition = \"2024\"\nstyle_edition = \"2024\"\n";
 
-/// Runs rustfmt over every Rust file of `files` (in place, on every core), so that a generated
-/// crate is `cargo fmt --check` clean as written.
-///
-/// Why an external rustfmt after prettyplease: prettyplease gives the syntax tree a layout, but not
-/// rustfmt's (it breaks method chains and signatures at other widths and does not sort imports),
-/// and matching rustfmt line for line for every construct the generator writes (closures, nested
-/// calls, comments) would be a second implementation of rustfmt; only the repetitive bulk of the
-/// large files (`src/client.rs`, `src/operations.rs`, `tests/tools.rs`'s table, in the few forms
-/// the generator writes there) is written in rustfmt's layout directly (see the module's
-/// documentation). What keeps the output deterministic is the pinned configuration
-/// ([`RUSTFMT_TOML`], passed with `--config-path`, so no `rustfmt.toml` around the user's
-/// directories applies) and rustfmt's stability promise: within a style edition, formatting of
-/// formatted code does not change across versions. The input is already laid out by prettyplease, so without rustfmt (not installed,
-/// or `RUSTFMT` names nothing) the crate is written as prettyplease prints it, with a warning
-/// on stderr saying so; the crate compiles the same either way.
-pub fn rustfmt_files(files: &mut [(String, String)]) -> Result<(), String> {
-    let program = std::env::var_os("RUSTFMT").unwrap_or_else(|| "rustfmt".into());
-    if !rustfmt_files_with(&program, files)? {
-        warn_rustfmt_missing(&program);
-    }
-    Ok(())
-}
-
-/// [`rustfmt_files`] with `program` as rustfmt: whether it ran (`false`, files untouched, when it
+/// Runs `program` as rustfmt over `(path, text)` pairs in place, on every core (the tests' way;
+/// generation runs it in [`format_and_rustfmt`]): whether it ran (`false`, files untouched, when it
 /// cannot be started).
+#[cfg(test)]
 pub(crate) fn rustfmt_files_with(
     program: &std::ffi::OsStr,
     files: &mut [(String, String)],

@@ -272,10 +272,11 @@ pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> 
         ));
     }
     // Only these files are lexed back (each part on its own, see `emit::Part`) and formatted by
-    // rustfmt (see `emit::rustfmt_files` for why it runs here). The files copied from runtime/ and
-    // templates/ are the same on every run and already rustfmt-clean (`.ci/run` checks them, and
-    // `golden::every_committed_example_is_rustfmt_clean_with_its_own_rustfmt_toml` checks every
-    // file of every example): formatting them again took most of a large API's generation time.
+    // rustfmt (see `emit::format_and_rustfmt` for why it runs here). The files copied from
+    // runtime/ and templates/ are the same on every run and already rustfmt-clean (`.ci/run`
+    // checks them, and `golden::every_committed_example_is_rustfmt_clean_with_its_own_rustfmt_toml`
+    // checks every file of every example): formatting them again took most of a large API's
+    // generation time.
     // The parts written directly in rustfmt's layout (see `emit::Part::direct`) are joined
     // with the rest of their file after rustfmt ran over the rest.
     let (files, rust) = std::thread::scope(|scope| {
