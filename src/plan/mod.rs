@@ -13,7 +13,7 @@
 //! takes the parameters that carry a credential out of the operations, and [`lean`] trims the
 //! schemas the tools publish.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::Arc;
 
@@ -406,27 +406,83 @@ impl<'a> Builder<'a> {
     /// operation alone (the fields, the input schema, the hashes of the schemas) is made on all
     /// cores, a batch at a time; the names and the shared schemas are then taken in order, as
     /// one call after another would take them. A batch is small enough that the input schemas it
-    /// holds before their duplicates are dropped cost little memory (Kubernetes' 1,067 input
-    /// schemas are 443 distinct ones).
+    /// holds before their duplicates are dropped cost little memory. An operation that takes the
+    /// same inputs as one before it ([`same_inputs`]) has that one's input schema, not built
+    /// again (Kubernetes' 1,067 operations take 443 distinct inputs).
     pub fn operations(&mut self, operations: &[&Operation]) -> Vec<usize> {
         use rayon::prelude::*;
         const BATCH: usize = 64;
-        let mut indexes = Vec::with_capacity(operations.len());
-        for batch in operations.chunks(BATCH) {
+        let same_as = self.same_inputs_before(operations);
+        let mut indexes: Vec<usize> = Vec::with_capacity(operations.len());
+        for (number, batch) in operations.chunks(BATCH).enumerate() {
+            let start = number * BATCH;
             let prepared: Vec<Option<Prepared>> = batch
                 .par_iter()
-                .map(|operation| {
-                    (!self.by_id.contains_key(&operation.id)).then(|| Prepared::of(operation))
+                .zip(&same_as[start..start + batch.len()])
+                .map(|(operation, same_as)| {
+                    (!self.by_id.contains_key(&operation.id)).then(|| match same_as {
+                        Some(_) => Prepared::without_input_schema(operation),
+                        None => Prepared::of(operation),
+                    })
                 })
                 .collect();
-            for (operation, prepared) in batch.iter().zip(prepared) {
+            for ((operation, prepared), same_as) in
+                batch.iter().zip(prepared).zip(&same_as[start..])
+            {
                 indexes.push(match prepared {
-                    Some(prepared) => self.commit(operation, prepared),
+                    Some(mut prepared) => {
+                        if let Some(earlier) = same_as {
+                            let planned = &self.operations[indexes[*earlier]];
+                            prepared.input = Input::Shared(Arc::clone(&planned.input_schema));
+                        }
+                        self.commit(operation, prepared)
+                    }
                     None => self.by_id[&operation.id],
                 });
             }
         }
         indexes
+    }
+
+    /// For each of `operations`, the first one before it that this builder plans here too (the
+    /// first of its id, not planned before) and that takes the same inputs ([`same_inputs`]),
+    /// when the operation itself is planned here; found on all cores, among the operations whose
+    /// inputs look alike ([`inputs_outline`]).
+    fn same_inputs_before(&self, operations: &[&Operation]) -> Vec<Option<usize>> {
+        use rayon::prelude::*;
+        let mut ids: HashSet<&str> = HashSet::with_capacity(operations.len());
+        let planned_here: Vec<bool> = operations
+            .iter()
+            .map(|operation| {
+                !self.by_id.contains_key(&operation.id) && ids.insert(operation.id.as_str())
+            })
+            .collect();
+        let outlines: Vec<u64> = operations.par_iter().map(|o| inputs_outline(o)).collect();
+        let mut alike: HashMap<u64, Vec<usize>> = HashMap::new();
+        let mut before: Vec<&[usize]> = Vec::with_capacity(operations.len());
+        for (index, outline) in outlines.iter().enumerate() {
+            if planned_here[index] {
+                alike.entry(*outline).or_default().push(index);
+            }
+        }
+        for (index, outline) in outlines.iter().enumerate() {
+            let group = alike.get(outline).map_or(&[][..], Vec::as_slice);
+            let earlier = group.partition_point(|&other| other < index);
+            before.push(match planned_here[index] {
+                true => &group[..earlier],
+                false => &[],
+            });
+        }
+        before
+            .par_iter()
+            .enumerate()
+            .map(|(index, earlier)| {
+                earlier
+                    .iter()
+                    .copied()
+                    .find(|&other| same_inputs(operations[other], operations[index]))
+            })
+            .collect()
     }
 
     /// Plans `operation` from what [`Prepared::of`] made of it, taking its names in this
@@ -445,8 +501,7 @@ impl<'a> Builder<'a> {
         let Prepared {
             mut fields,
             body,
-            input_schema,
-            input_hash,
+            input,
             response_hash,
         } = prepared;
         // The choices' type names, in the order `fields` would have taken them in this scope.
@@ -464,7 +519,11 @@ impl<'a> Builder<'a> {
             params_type,
             fields,
             body,
-            input_schema: self.schemas.share_hashed(input_hash, input_schema),
+            input_schema: match input {
+                Input::Built { schema, hash } => self.schemas.share_hashed(hash, schema),
+                Input::Shared(schema) => schema,
+                Input::Earlier => unreachable!("`Builder::operations` shares an earlier schema"),
+            },
             link_paged: false,
             server: operation.server.clone(),
             credentials: operation.credentials.clone(),
@@ -485,18 +544,29 @@ fn response_schema(operation: &Operation) -> Option<&Value> {
 /// What the plan of an operation needs of the operation alone, made apart from the builder (on
 /// any thread): its fields, whose choices (string enums) have type names of their own scope
 /// until [`Builder::commit`] names them in the builder's, its body, its input schema, and the
-/// content hashes of that schema and of the success response's.
+/// content hash of the success response's schema.
 struct Prepared {
     fields: Vec<Field>,
     body: Option<BodyPlan>,
-    input_schema: Value,
-    input_hash: u64,
+    input: Input,
     response_hash: Option<u64>,
+}
+
+/// The input schema of a [`Prepared`] operation.
+enum Input {
+    /// Built from the operation, with its content hash.
+    Built { schema: Value, hash: u64 },
+    /// The schema of a planned operation that takes the same inputs.
+    Shared(Arc<Value>),
+    /// That of an operation before it that takes the same inputs, which [`Builder::operations`]
+    /// gives it once that one is planned.
+    Earlier,
 }
 
 impl Prepared {
     fn of(operation: &Operation) -> Self {
-        let (fields, properties, required, body) = fields(operation, &mut Scope::default());
+        let (fields, properties, required, body) =
+            fields(operation, &mut Scope::default(), Schemas::Built);
         let mut input = Map::new();
         input.insert("type".into(), json!("object"));
         input.insert("properties".into(), Value::Object(properties));
@@ -504,14 +574,99 @@ impl Prepared {
             input.insert("required".into(), json!(required));
         }
         input.insert("additionalProperties".into(), json!(false));
-        let input_schema = lean::into_input(hoist_defs(Value::Object(input)));
+        let schema = lean::into_input(hoist_defs(Value::Object(input)));
         Prepared {
             fields,
             body,
-            input_hash: content_hash(&input_schema),
-            input_schema,
+            input: Input::Built {
+                hash: content_hash(&schema),
+                schema,
+            },
             response_hash: response_schema(operation).map(content_hash),
         }
+    }
+
+    /// [`Self::of`] but the input schema, which an operation before it that takes the same
+    /// inputs has.
+    fn without_input_schema(operation: &Operation) -> Self {
+        let (fields, _, _, body) = fields(operation, &mut Scope::default(), Schemas::Skipped);
+        Prepared {
+            fields,
+            body,
+            input: Input::Earlier,
+            response_hash: response_schema(operation).map(content_hash),
+        }
+    }
+}
+
+/// Whether `a` and `b` take the same inputs, so that their input schemas ([`Prepared::of`]) are
+/// the same: the same parameters (name, location, whether required, description and schema, in
+/// order) and the same body (kind, whether required, description and schema), schemas compared
+/// keyword for keyword in their order ([`same_in_order`]). What the input schema is made of and
+/// no more: a parameter's style or a body's content type change the fields, not the schema.
+fn same_inputs(a: &Operation, b: &Operation) -> bool {
+    let same_parameters = a.parameters.len() == b.parameters.len()
+        && a.parameters.iter().zip(&b.parameters).all(|(a, b)| {
+            a.name == b.name
+                && a.location == b.location
+                && a.required == b.required
+                && a.description == b.description
+                && same_in_order(&a.schema, &b.schema)
+        });
+    same_parameters
+        && match (&a.body, &b.body) {
+            (None, None) => true,
+            (Some(a), Some(b)) => {
+                a.kind == b.kind
+                    && a.required == b.required
+                    && a.description == b.description
+                    && same_in_order(&a.schema, &b.schema)
+            }
+            _ => false,
+        }
+}
+
+/// A hash of the outline of `operation`'s inputs: what [`same_inputs`] compares, but only the
+/// top levels of each schema ([`hash_outline`]), so that operations whose inputs are the same
+/// have the same outline, and few whose inputs differ do.
+fn inputs_outline(operation: &Operation) -> u64 {
+    let mut hasher = foldhash::fast::FixedState::default().build_hasher();
+    for parameter in &operation.parameters {
+        parameter.name.hash(&mut hasher);
+        parameter.location.as_str().hash(&mut hasher);
+        parameter.required.hash(&mut hasher);
+        parameter.description.hash(&mut hasher);
+        hash_outline(&parameter.schema, 2, &mut hasher);
+    }
+    if let Some(body) = &operation.body {
+        std::mem::discriminant(&body.kind).hash(&mut hasher);
+        body.required.hash(&mut hasher);
+        body.description.hash(&mut hasher);
+        hash_outline(&body.schema, 3, &mut hasher);
+    }
+    hasher.finish()
+}
+
+/// [`hash_value`] of `value` down to `depth` levels, below which an array or object counts by
+/// its length alone.
+fn hash_outline(value: &Value, depth: usize, hasher: &mut impl Hasher) {
+    match value {
+        Value::Array(items) if depth > 0 => {
+            (4u8, items.len()).hash(hasher);
+            items
+                .iter()
+                .for_each(|item| hash_outline(item, depth - 1, hasher));
+        }
+        Value::Object(object) if depth > 0 => {
+            (5u8, object.len()).hash(hasher);
+            for (key, value) in object {
+                key.hash(hasher);
+                hash_outline(value, depth - 1, hasher);
+            }
+        }
+        Value::Array(items) => (4u8, items.len()).hash(hasher),
+        Value::Object(object) => (5u8, object.len()).hash(hasher),
+        leaf => hash_value(leaf, hasher),
     }
 }
 
@@ -682,34 +837,50 @@ type FieldsAndSchema = (
     Option<BodyPlan>,
 );
 
+/// Whether [`fields`] builds the input schema's properties.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Schemas {
+    Built,
+    /// Left empty: the operation shares the input schema of one that takes the same inputs.
+    Skipped,
+}
+
 /// The operation's parameters and body properties, flattened into one set of fields and the
-/// matching input-schema properties.
-fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
+/// matching input-schema properties (empty when `schemas` is [`Schemas::Skipped`]).
+fn fields(operation: &Operation, type_names: &mut Scope, schemas: Schemas) -> FieldsAndSchema {
     let mut idents = Scope::with_reserved(&["client", "params", "request", "body", "upstream"]);
     let mut input_names = operation.input_names().into_iter();
     let mut fields = Vec::new();
     let mut properties = Map::new();
     let mut required = Vec::new();
+    // `schema` is the input's schema as the spec gives it; `owned`, when the properties are
+    // built, the property's schema to be (a copy of it, with the body's definitions).
     let mut add = |api_name: &str,
                    target: FieldTarget,
                    is_required: bool,
-                   schema: Value,
-                   description: Option<&String>,
+                   schema: &Value,
+                   owned: Option<Value>,
+                   given: Option<&String>,
                    fields: &mut Vec<Field>,
                    properties: &mut Map<String, Value>,
                    required: &mut Vec<String>| {
         let property = input_names.next().unwrap_or_else(|| api_name.to_string());
         let ident = idents.unique(naming::rust_snake_ident(&property, "field"));
-        let ty = field_type(&schema, &ident, type_names);
-        let mut schema = schema;
-        if let (Some(description), Some(object)) = (description, schema.as_object_mut()) {
-            object.insert("description".into(), json!(description));
+        let ty = field_type(schema, &ident, type_names);
+        // The property's description: the input's own, in an object schema, else the schema's.
+        let description = match (given, schema.is_object()) {
+            (Some(description), true) => Some(description.clone()),
+            _ => schema
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        };
+        if let Some(mut schema) = owned {
+            if let (Some(description), Some(object)) = (given, schema.as_object_mut()) {
+                object.insert("description".into(), json!(description));
+            }
+            properties.insert(property.clone(), schema);
         }
-        let description = schema
-            .get("description")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        properties.insert(property.clone(), schema);
         if is_required {
             required.push(property.clone());
         }
@@ -724,12 +895,14 @@ fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
             style: None,
         });
     };
+    let built = schemas == Schemas::Built;
     for parameter in &operation.parameters {
         add(
             &parameter.name,
             FieldTarget::Param(parameter.location),
             parameter.required,
-            parameter.schema.clone(),
+            &parameter.schema,
+            built.then(|| parameter.schema.clone()),
             parameter.description.as_ref(),
             &mut fields,
             &mut properties,
@@ -747,22 +920,26 @@ fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
             // already (for Kubernetes, a copy per property of every body's `$defs`).
             let mut defs_given = false;
             for (name, schema) in body_properties {
-                let mut schema = schema.clone();
-                if let (Some(defs), Some(object)) =
-                    (body.schema.get("$defs"), schema.as_object_mut())
-                {
-                    let defs = match defs_given {
-                        true => Value::Object(Map::new()),
-                        false => defs.clone(),
-                    };
-                    object.insert("$defs".into(), defs);
-                    defs_given = true;
-                }
+                let owned = built.then(|| {
+                    let mut schema = schema.clone();
+                    if let (Some(defs), Some(object)) =
+                        (body.schema.get("$defs"), schema.as_object_mut())
+                    {
+                        let defs = match defs_given {
+                            true => Value::Object(Map::new()),
+                            false => defs.clone(),
+                        };
+                        object.insert("$defs".into(), defs);
+                        defs_given = true;
+                    }
+                    schema
+                });
                 add(
                     name,
                     FieldTarget::BodyProperty,
                     body.requires(name),
                     schema,
+                    owned,
                     None,
                     &mut fields,
                     &mut properties,
@@ -774,7 +951,8 @@ fn fields(operation: &Operation, type_names: &mut Scope) -> FieldsAndSchema {
                 "body",
                 FieldTarget::WholeBody,
                 body.required,
-                body.schema.clone(),
+                &body.schema,
+                built.then(|| body.schema.clone()),
                 body.description.as_ref(),
                 &mut fields,
                 &mut properties,

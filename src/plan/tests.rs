@@ -1189,7 +1189,7 @@ fn operations_planned_together_are_planned_as_one_after_another() {
             &format!("{} params", operation.id),
             "OperationParams",
         ));
-        let (fields, ..) = super::fields(operation, &mut type_names);
+        let (fields, ..) = super::fields(operation, &mut type_names, super::Schemas::Built);
         assert_eq!(format!("{fields:?}"), format!("{:?}", plan.fields));
     }
     let choice = |plan: &super::OperationPlan, field: usize| match &plan.fields[field].ty {
@@ -1218,4 +1218,58 @@ fn operations_planned_together_are_planned_as_one_after_another() {
             .iter()
             .all(|r| std::sync::Arc::ptr_eq(r, &responses[0]))
     );
+}
+
+/// Operations whose inputs look alike at the top but differ deeper down (a nested property's
+/// type, a parameter's description) each get an input schema of their own, and one whose inputs
+/// are the same as an earlier one's shares that one's: an input schema is taken from another
+/// operation only when it would be built the same.
+#[test]
+fn an_input_schema_is_shared_only_by_operations_that_take_the_same_inputs() {
+    let operation = |n: usize, nested: &str, description: &str| {
+        format!(
+            "  /things{n}:\n    post:\n      operationId: thing{n}\n      parameters:\n\
+             \x20       - {{ name: q, in: query, description: {description}, schema: {{ type: string }} }}\n\
+             \x20     requestBody:\n        content:\n          application/json:\n\
+             \x20           schema: {{ type: object, properties: {{ deep: {{ type: object, properties: {{ leaf: {{ type: object, properties: {{ value: {{ type: {nested} }} }} }} }} }} }} }}\n\
+             \x20     responses:\n        '204':\n          description: done\n"
+        )
+    };
+    let spec = [
+        "openapi: 3.0.3\ninfo: { title: Alike, version: '1' }\npaths:\n".to_string(),
+        operation(0, "string", "Query."),
+        operation(1, "integer", "Query."),
+        operation(2, "string", "Query!"),
+        operation(3, "string", "Query."),
+        operation(4, "integer", "Query."),
+    ]
+    .concat();
+    let api = api(&spec);
+    let operations: Vec<&crate::api::Operation> = api.operations.iter().collect();
+    let mut together = super::Builder::new(&api);
+    let indexes = together.operations(&operations);
+    let mut apart = super::Builder::new(&api);
+    for (operation, index) in operations.iter().zip(&indexes) {
+        let planned = &together.operations[*index];
+        let alone = apart.operation(operation);
+        let alone = &apart.operations[alone];
+        assert_eq!(
+            planned.input_schema.to_string(),
+            alone.input_schema.to_string(),
+            "{}",
+            operation.id
+        );
+    }
+    let schema = |n: usize| &together.operations[indexes[n]].input_schema;
+    let value = |n: usize| {
+        schema(n)["properties"]["deep"]["properties"]["leaf"]["properties"]["value"]["type"].clone()
+    };
+    assert_eq!(
+        [0, 1, 2, 3, 4].map(value),
+        ["string", "integer", "string", "string", "integer"].map(|t| serde_json::json!(t))
+    );
+    assert_eq!(schema(2)["properties"]["q"]["description"], "Query!");
+    let shared = |a: usize, b: usize| std::sync::Arc::ptr_eq(schema(a), schema(b));
+    assert!(shared(0, 3) && shared(1, 4));
+    assert!(!shared(0, 1) && !shared(0, 2) && !shared(1, 2));
 }
