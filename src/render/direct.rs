@@ -153,7 +153,7 @@ pub(super) fn string_literal(value: &str) -> Option<String> {
         }
     }
     repr.push('"');
-    if repr.chars().any(is_hidden) {
+    if has_hidden(&repr) {
         repr.clear();
         repr.push('"');
         for c in value.chars() {
@@ -178,7 +178,7 @@ pub(super) fn doc_line(out: &mut String, indent: &str, value: &str) -> Option<()
     if value.contains('\n') || value.starts_with('/') {
         return None;
     }
-    let value = if value.chars().any(is_hidden) {
+    let value = if has_hidden(value) {
         std::borrow::Cow::Owned(escape_hidden(value))
     } else {
         std::borrow::Cow::Borrowed(value)
@@ -190,13 +190,23 @@ pub(super) fn doc_line(out: &mut String, indent: &str, value: &str) -> Option<()
     Some(())
 }
 
+/// Whether `text` holds a hidden code point ([`is_hidden`]): printable ASCII and tabs, most of
+/// a spec's text, are passed over a byte at a time without decoding a character.
+fn has_hidden(text: &str) -> bool {
+    let plain = text
+        .bytes()
+        .position(|byte| !matches!(byte, b' '..=b'~' | b'\t'))
+        .unwrap_or(text.len());
+    text[plain..].chars().any(is_hidden)
+}
+
 /// The `//!` line `#![doc = value]` becomes at the top of a file, as [`doc_line`] writes a `///`
 /// line; `None` when the value has a line feed (prettyplease prints it as a block comment).
 pub(super) fn inner_doc_line(out: &mut String, value: &str) -> Option<()> {
     if value.contains('\n') {
         return None;
     }
-    let value = if value.chars().any(is_hidden) {
+    let value = if has_hidden(value) {
         std::borrow::Cow::Owned(escape_hidden(value))
     } else {
         std::borrow::Cow::Borrowed(value)
@@ -217,7 +227,7 @@ pub(super) fn raw_string_literal(text: &str) -> Option<String> {
     if text.contains(['\r', '\n']) {
         return None;
     }
-    if text.chars().any(is_hidden) {
+    if has_hidden(text) {
         return Some(plain_string_literal(text));
     }
     let mut hashes = 1;
@@ -270,6 +280,23 @@ mod tests {
         assert_eq!(string_literal("a\u{3164}\nb"), None);
         let text = string_literal("x\u{202e}y\u{200b}").unwrap();
         assert!(!text.chars().any(is_hidden), "{text}");
+    }
+
+    #[test]
+    fn has_hidden_finds_what_is_hidden_finds_after_any_plain_ascii() {
+        for text in [
+            "",
+            "plain ASCII\twith a tab",
+            "a line\nfeed",
+            "delete \u{7f}",
+            "escape \u{1b}[0m",
+            "caf\u{e9} \u{202e}",
+            "\u{200b}",
+            "cyrillic \u{430}",
+            "soft\u{ad}hyphen",
+        ] {
+            assert_eq!(has_hidden(text), text.chars().any(is_hidden), "{text:?}");
+        }
     }
 
     #[test]
