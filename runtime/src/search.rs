@@ -1273,6 +1273,11 @@ fn words(text: &str) -> Vec<String> {
 
 /// The search terms of `text`: its [`words`] without common ones, each reduced to its stem.
 pub fn terms(text: &str) -> Vec<String> {
+    terms_stemmed_by(text, &mut |word| stem(word))
+}
+
+/// [`terms`], each word's stem taken from `stem`.
+fn terms_stemmed_by(text: &str, stem: &mut dyn FnMut(&str) -> String) -> Vec<String> {
     words(text)
         .into_iter()
         .filter(|w| !STOP_WORDS.contains(&w.as_str()) && w.chars().count() > 1)
@@ -1468,10 +1473,23 @@ fn initials(name: &str) -> Vec<String> {
 pub fn build(documents: &[Document]) -> String {
     let mut field_lengths: BTreeMap<Field, (f64, usize)> = BTreeMap::new();
     let mut per_document: Vec<BTreeMap<Field, Vec<String>>> = Vec::with_capacity(documents.len());
+    // Each word stemmed once: an API's operations say the same words again and again.
+    let mut stems: HashMap<String, String> = HashMap::new();
+    let mut stem_once = |word: &str| match stems.get(word) {
+        Some(stemmed) => stemmed.clone(),
+        None => {
+            let stemmed = stem(word);
+            stems.insert(word.to_string(), stemmed.clone());
+            stemmed
+        }
+    };
     for document in documents {
         let mut fields: BTreeMap<Field, Vec<String>> = BTreeMap::new();
         for (field, text) in &document.fields {
-            fields.entry(*field).or_default().extend(terms(text));
+            fields
+                .entry(*field)
+                .or_default()
+                .extend(terms_stemmed_by(text, &mut stem_once));
             if *field == Field::Name {
                 fields
                     .entry(Field::Initials)
@@ -1512,10 +1530,12 @@ pub fn build(documents: &[Document]) -> String {
             }
         }
         for (word, weight) in weights {
-            postings
-                .entry(word.to_string())
-                .or_default()
-                .push((index, weight));
+            match postings.get_mut(word) {
+                Some(list) => list.push((index, weight)),
+                None => {
+                    postings.insert(word.to_string(), vec![(index, weight)]);
+                }
+            }
         }
     }
     let mut out = String::new();
