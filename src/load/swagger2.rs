@@ -281,14 +281,24 @@ impl Converter<'_> {
         Ok(components)
     }
 
+    /// The path items, converted on all cores (each reads the document as written only), kept
+    /// in their order; the first that fails, in that order, is the error.
     fn paths(&self, paths: &Value) -> Result<Value, Fail> {
+        use rayon::prelude::*;
         let Some(paths) = paths.as_object() else {
             return Ok(paths.clone());
         };
-        let mut out = Map::new();
-        for (path, item) in paths {
-            let at = format!("/paths/{}", pointer_token(path));
-            out.insert(path.clone(), self.path_item(item, &at)?);
+        let items: Vec<(&String, &Value)> = paths.iter().collect();
+        let converted: Vec<Result<Value, Fail>> = items
+            .par_iter()
+            .map(|(path, item)| {
+                let at = format!("/paths/{}", pointer_token(path));
+                self.path_item(item, &at)
+            })
+            .collect();
+        let mut out = Map::with_capacity(items.len());
+        for ((path, _), item) in items.into_iter().zip(converted) {
+            out.insert(path.clone(), item?);
         }
         Ok(Value::Object(out))
     }
