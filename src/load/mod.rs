@@ -13,6 +13,7 @@ mod unused;
 mod validate;
 mod yaml;
 mod yaml_events;
+mod yaml_split;
 
 use std::path::{Path, PathBuf};
 
