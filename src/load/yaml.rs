@@ -38,7 +38,7 @@ pub fn parse(text: &str, leave_out_unused: bool) -> Result<Value, Error> {
 
 /// [`parse`] of the text whole, on one core: what it did before large texts were cut into
 /// pieces (`yaml_split.rs`), and what it does where they are not, or a piece gives up.
-pub(super) fn parse_whole(text: &str, leave_out_unused: bool) -> Result<Value, Error> {
+pub fn parse_whole(text: &str, leave_out_unused: bool) -> Result<Value, Error> {
     match super::yaml_events::read(text, leave_out_unused) {
         Some(value) => Ok(value),
         None => parse_with_yaml_serde(text, leave_out_unused),
