@@ -65,6 +65,11 @@ fn is_space(byte: u8) -> bool {
     matches!(byte, b' ' | b'\n' | b'\t' | b'\r')
 }
 
+/// [`is_space`] of a character (not of a character's lowest byte: `Ġ` is not a space).
+fn is_space_char(c: char) -> bool {
+    c.is_ascii() && is_space(c as u8)
+}
+
 /// A member of an object.
 #[derive(Debug)]
 struct Member<'a> {
@@ -226,18 +231,16 @@ impl<'a> Cutter<'a> {
         for (index, &start) in starts.iter().enumerate() {
             let last = index + 1 == starts.len();
             let end = starts.get(index + 1).map_or(close, |&next| next);
-            let mut member = self.text[start..end].trim_end_matches(|c: char| is_space(c as u8));
+            let mut member = self.text[start..end].trim_end_matches(is_space_char);
             if !last {
-                member = member
-                    .strip_suffix(',')?
-                    .trim_end_matches(|c: char| is_space(c as u8));
+                member = member.strip_suffix(',')?.trim_end_matches(is_space_char);
             }
             let key_end = string_end(member.as_bytes())?;
             let key: String = serde_json::from_str(&member[..key_end]).ok()?;
             let value = member[key_end..]
-                .trim_start_matches(|c: char| is_space(c as u8))
+                .trim_start_matches(is_space_char)
                 .strip_prefix(':')?
-                .trim_start_matches(|c: char| is_space(c as u8));
+                .trim_start_matches(is_space_char);
             if value.is_empty() {
                 return None;
             }
@@ -366,6 +369,8 @@ mod tests {
         "{\n  \"components\": {\n    \"examples\": {},\n    \"examples\": {\"a\": 1}\n  },\n  \"x\": 1\n}",
         "{\n  \"components\": 7,\n  \"x\": 1\n}",
         "{\n  \"a\": 1,\n\t\"b\": 2\n}",
+        "{\n  \"a\": 1\u{120},\n  \"b\": 2\u{120}\n}",
+        "{\n  \"a\"\u{120}: 1,\n  \"b\":\u{120}2\n}",
         "{\r\n  \"a\": 1,\r\n  \"b\": 2\r\n}",
         "{\"a\": 1, \"b\": 2}",
         "{\n}",
