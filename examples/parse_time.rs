@@ -13,6 +13,8 @@ use mcpgen::load::{parse_document, parse_document_whole};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+type Parse = fn(&str) -> Result<serde_json::Value, String>;
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let path = args.next().expect("a description's path");
@@ -20,8 +22,7 @@ fn main() {
         .next()
         .map_or(15, |runs| runs.parse().expect("a number of runs"));
     let text = std::fs::read_to_string(&path).expect("a readable UTF-8 file");
-    let ways: [(&str, fn(&str) -> Result<serde_json::Value, String>); 2] =
-        [("whole", parse_document_whole), ("pieces", parse_document)];
+    let ways: [(&str, Parse); 2] = [("whole", parse_document_whole), ("pieces", parse_document)];
     let mut times = vec![(Vec::new(), Vec::new()); ways.len()];
     for _ in 0..runs {
         for (way, (_, parse)) in ways.iter().enumerate() {
