@@ -10,7 +10,6 @@
 //! given twice, nesting that reaches serde_json's limit counted from the root) parses the whole
 //! text as before (`unused::parse_json`, `serde_json::from_str`), which tells the error.
 
-use rayon::prelude::*;
 use serde::Deserialize as _;
 use serde::de::DeserializeSeed;
 use serde_json::{Map, Value};
@@ -51,11 +50,7 @@ fn read_in_pieces(text: &str, leave_out_unused: bool, target: usize) -> Option<V
     if jobs.len() < 2 {
         return None;
     }
-    let parsed: Vec<Option<Parsed>> = jobs
-        .par_iter()
-        .with_max_len(4)
-        .map(|job| job.parse())
-        .collect();
+    let parsed = super::every_core::map(&jobs, |job| job.parse());
     let mut parsed = parsed.into_iter();
     assemble(&root, &mut parsed).map(Value::Object)
 }

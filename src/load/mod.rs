@@ -4,6 +4,7 @@
 //! not lost on the way; `$ref`s are resolved here and nowhere else. Every error names the file
 //! and, where it applies, the JSON pointer of the offending value.
 
+mod every_core;
 mod json_split;
 pub mod position;
 mod refs;

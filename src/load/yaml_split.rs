@@ -30,7 +30,6 @@
 use std::ops::Range;
 
 use memchr::{memchr, memchr3_iter};
-use rayon::prelude::*;
 use serde_json::{Map, Value};
 
 use super::unused::Part;
@@ -62,11 +61,9 @@ fn read_in_pieces(text: &str, leave_out_unused: bool, target: usize) -> Option<V
     if jobs.len() < 2 {
         return None;
     }
-    let read: Vec<Option<Entries>> = jobs
-        .par_iter()
-        .with_max_len(1)
-        .map(|&(text, part, depth)| yaml_events::read_entries(text, part, depth))
-        .collect();
+    let read = super::every_core::map(&jobs, |&(text, part, depth)| {
+        yaml_events::read_entries(text, part, depth)
+    });
     let mut read = read.into_iter();
     assemble(&pieces, &mut read).map(Value::Object)
 }
