@@ -4,6 +4,8 @@
 //! not lost on the way; `$ref`s are resolved here and nowhere else. Every error names the file
 //! and, where it applies, the JSON pointer of the offending value.
 
+mod every_core;
+mod json_split;
 pub mod position;
 mod refs;
 mod repair;
@@ -13,6 +15,7 @@ mod unused;
 mod validate;
 mod yaml;
 mod yaml_events;
+mod yaml_split;
 
 use std::path::{Path, PathBuf};
 
@@ -377,21 +380,32 @@ fn take_paths(document: &mut Value) -> Option<Map<String, Value>> {
 /// Parses YAML or JSON text (JSON is YAML) into a JSON value; mapping keys that are numbers or
 /// booleans (`200:`) become strings.
 pub fn parse_text(text: &str) -> Result<Value, String> {
-    parse(text, false)
+    parse(text, false, true)
 }
 
 /// [`parse_text`] for the API description itself, leaving out the parts no tool is made from
 /// (see `load/unused.rs`): in GitHub's description they are a quarter of the text, and a large
 /// description's memory is mostly its parsed values.
 pub fn parse_document(text: &str) -> Result<Value, String> {
-    parse(text, true)
+    parse(text, true, true)
 }
 
-fn parse(text: &str, leave_out_unused: bool) -> Result<Value, String> {
+/// [`parse_document`] on one core, the text read whole, as before large descriptions were read
+/// in pieces (`yaml_split.rs`): what `examples/parse_time.rs` times beside it.
+#[doc(hidden)]
+pub fn parse_document_whole(text: &str) -> Result<Value, String> {
+    parse(text, true, false)
+}
+
+/// `in_pieces`: a large text may be read in pieces on every core (the same value or error).
+fn parse(text: &str, leave_out_unused: bool, in_pieces: bool) -> Result<Value, String> {
     let trimmed = text.trim_start_matches('\u{feff}');
     // `{` starts JSON, but also a YAML flow mapping: JSON first, for its better messages.
     let json_error = match trimmed.trim_start().starts_with('{') {
         true => {
+            if in_pieces && let Some(value) = json_split::read(trimmed, leave_out_unused) {
+                return Ok(value);
+            }
             let parsed = if leave_out_unused {
                 unused::parse_json(trimmed)
             } else {
@@ -404,7 +418,11 @@ fn parse(text: &str, leave_out_unused: bool) -> Result<Value, String> {
         }
         false => None,
     };
-    yaml::parse(trimmed, leave_out_unused).map_err(|error| match error {
+    let parsed = match in_pieces {
+        true => yaml::parse(trimmed, leave_out_unused),
+        false => yaml::parse_whole(trimmed, leave_out_unused),
+    };
+    parsed.map_err(|error| match error {
         yaml::Error::Syntax(e) => match json_error {
             Some(json_error) => json_error,
             None => format!("not valid YAML or JSON: {e}"),

@@ -39,7 +39,7 @@ pub fn parse_json(text: &str) -> serde_json::Result<Value> {
 }
 
 /// Reads a value without keeping it, telling whether it was a mapping with entries.
-struct HasEntries;
+pub(super) struct HasEntries;
 
 impl<'de> DeserializeSeed<'de> for HasEntries {
     type Value = bool;

@@ -30,6 +30,15 @@ pub enum Error {
 /// Reads the YAML `text` into a JSON value; `leave_out_unused`: the parts of an API description
 /// no tool is made from are left out as they are read (see `load/unused.rs`).
 pub fn parse(text: &str, leave_out_unused: bool) -> Result<Value, Error> {
+    if let Some(value) = super::yaml_split::read(text, leave_out_unused) {
+        return Ok(value);
+    }
+    parse_whole(text, leave_out_unused)
+}
+
+/// [`parse`] of the text whole, on one core: what it did before large texts were cut into
+/// pieces (`yaml_split.rs`), and what it does where they are not, or a piece gives up.
+pub fn parse_whole(text: &str, leave_out_unused: bool) -> Result<Value, Error> {
     match super::yaml_events::read(text, leave_out_unused) {
         Some(value) => Ok(value),
         None => parse_with_yaml_serde(text, leave_out_unused),

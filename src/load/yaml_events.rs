@@ -30,14 +30,7 @@ use super::yaml::key_text;
 /// Reads the YAML `text` into a JSON value as `yaml::parse` does; `None` where this reader gives
 /// up (see the module's comment), never a different value.
 pub(super) fn read(text: &str, leave_out_unused: bool) -> Option<Value> {
-    let mut reader = Reader {
-        events: Events::new(text)?,
-        anchors: HashMap::new(),
-        next_anchor_id: 0,
-        content_events: 0,
-        jumps: 0,
-        deepest: 0,
-    };
+    let mut reader = Reader::new(text)?;
     let Event::StreamStart = reader.next()? else {
         return None;
     };
@@ -55,6 +48,39 @@ pub(super) fn read(text: &str, leave_out_unused: bool) -> Option<Value> {
         return None;
     };
     Some(value)
+}
+
+/// The entries of a mapping, as read: the mapping's entries, and the keys of the entries left
+/// out of it (for a key given twice).
+pub(super) type Entries = (Map<String, Value>, Vec<String>);
+
+/// Reads `text`, consecutive entries of a block mapping cut out of a larger document (see
+/// `yaml_split.rs`), as [`read`] reads them inside that document: `part` is where the mapping is
+/// and `depth` its nesting there (1 for the root). `None` where [`read`] would give up on them,
+/// or where the text is not one untagged mapping without an anchor; never other entries.
+pub(super) fn read_entries(text: &str, part: Option<Part>, depth: usize) -> Option<Entries> {
+    let mut reader = Reader::new(text)?;
+    let Event::StreamStart = reader.next()? else {
+        return None;
+    };
+    let Event::DocumentStart = reader.next()? else {
+        return None;
+    };
+    let Event::MappingStart(node) = reader.next()? else {
+        return None;
+    };
+    if node.tagged || node.anchor.is_some() || depth > DEPTH_LIMIT {
+        return None;
+    }
+    reader.deepest = depth;
+    let entries = reader.entries(part, depth)?;
+    let Event::DocumentEnd = reader.next()? else {
+        return None;
+    };
+    let Event::StreamEnd = reader.next()? else {
+        return None;
+    };
+    Some(entries)
 }
 
 /// Nesting deeper than this is given up on: yaml_serde refuses a value nested past 128
@@ -90,7 +116,18 @@ struct Anchored {
     height: usize,
 }
 
-impl Reader<'_> {
+impl<'a> Reader<'a> {
+    fn new(text: &'a str) -> Option<Self> {
+        Some(Reader {
+            events: Events::new(text)?,
+            anchors: HashMap::new(),
+            next_anchor_id: 0,
+            content_events: 0,
+            jumps: 0,
+            deepest: 0,
+        })
+    }
+
     fn next(&mut self) -> Option<Event> {
         let event = self.events.next()?;
         if !matches!(
@@ -200,12 +237,17 @@ impl Reader<'_> {
 
     /// A mapping's entries, as `yaml::Seed::visit_map` reads them.
     fn mapping(&mut self, part: Option<Part>, depth: usize) -> Option<Value> {
+        Some(Value::Object(self.entries(part, depth)?.0))
+    }
+
+    /// [`Self::mapping`]'s entries, with the keys of those left out.
+    fn entries(&mut self, part: Option<Part>, depth: usize) -> Option<Entries> {
         let mut object = Map::new();
         // The keys of entries left out, for a key given twice.
         let mut left_out = Vec::new();
         loop {
             let key = match self.next()? {
-                Event::MappingEnd => return Some(Value::Object(object)),
+                Event::MappingEnd => return Some((object, left_out)),
                 Event::Scalar(key) if !key.node.tagged && key.node.anchor.is_none() => key,
                 _ => return None,
             };
@@ -243,7 +285,7 @@ impl Reader<'_> {
 
 /// What an untagged plain scalar is.
 #[derive(Debug, PartialEq)]
-enum Plain {
+pub(super) enum Plain {
     Null,
     Bool(bool),
     Unsigned(u64),
@@ -283,7 +325,7 @@ impl Plain {
 
 /// What yaml_serde reads an untagged plain scalar as; `None` for an integer wider than 64 bits
 /// (the serde reader refuses it as a value).
-fn resolve(text: &str) -> Option<Plain> {
+pub(super) fn resolve(text: &str) -> Option<Plain> {
     Some(match text {
         "" | "~" | "null" | "Null" | "NULL" => Plain::Null,
         "true" | "True" | "TRUE" => Plain::Bool(true),
