@@ -19,14 +19,22 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
     let env_prefix = &server.env_prefix;
     let base_url_arg = match &server.default_base_url {
         Some(url) => quote! {
-            /// Base URL of the API.
-            #[arg(long, env = #base_url_env, default_value = #url)]
-            base_url: String,
+            Arg::new("base_url")
+                .long("base-url")
+                .help("Base URL of the API")
+                .value_name("BASE_URL")
+                .env(#base_url_env)
+                .default_value(#url)
+                .action(ArgAction::Set)
         },
         None => quote! {
-            /// Base URL of the API (the API description names none).
-            #[arg(long, env = #base_url_env)]
-            base_url: String,
+            Arg::new("base_url")
+                .long("base-url")
+                .help("Base URL of the API (the API description names none)")
+                .value_name("BASE_URL")
+                .env(#base_url_env)
+                .required(true)
+                .action(ArgAction::Set)
         },
     };
     // Where the operations served at a server of their own are called (see `ServerRoute`).
@@ -182,27 +190,61 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
 
         #lib_imports
 
-        use clap::{CommandFactory, FromArgMatches, Parser, ValueEnum};
+        use clap::{Arg, ArgAction, Command};
         #credential_imports
 
-        #[derive(Debug, Parser)]
-        #[command(version, about = #about)]
+        /// The command line: how clients connect, the HTTP transport's options, the API's base
+        /// URL and how the server talks to the API.
+        fn command() -> Command {
+            let command = Command::new(env!("CARGO_PKG_NAME"))
+                .version(env!("CARGO_PKG_VERSION"))
+                .about(#about)
+                .arg(
+                    Arg::new("transport")
+                        .long("transport")
+                        .help("How MCP clients connect: `stdio` (the client starts this program) or `http` (Streamable HTTP at `/mcp`)")
+                        .value_name("TRANSPORT")
+                        .value_parser(["stdio", "http"])
+                        .default_value("stdio")
+                        .action(ArgAction::Set),
+                );
+            let command = runtime::HttpOptions::args(command).arg(#base_url_arg);
+            runtime::UpstreamOptions::args(command)
+        }
+
+        /// The command line as given, each option also from its environment variable.
         struct Args {
-            /// How MCP clients connect: `stdio` (the client starts this program) or `http`
-            /// (Streamable HTTP at `/mcp`).
-            #[arg(long, value_enum, default_value_t = Transport::Stdio)]
             transport: Transport,
-            #[command(flatten)]
             http: runtime::HttpOptions,
-            #base_url_arg
-            #[command(flatten)]
+            base_url: String,
             upstream: runtime::UpstreamOptions,
         }
 
-        #[derive(Debug, Clone, Copy, ValueEnum)]
+        #[derive(Debug, Clone, Copy)]
         enum Transport {
             Stdio,
             Http,
+        }
+
+        impl Args {
+            /// Reads the command line; `--help`, `--version` and a mistake end the process, with
+            /// clap's text.
+            fn parse() -> Self {
+                let command = runtime::UpstreamOptions::read_env(command(), #env_prefix);
+                let matches = runtime::HttpOptions::read_env(command, #env_prefix).get_matches();
+                Self {
+                    transport: match matches.get_one::<String>("transport").map(String::as_str) {
+                        Some("http") => Transport::Http,
+                        _ => Transport::Stdio,
+                    },
+                    http: runtime::HttpOptions::from_matches(&matches),
+                    base_url: matches
+                        .get_one::<String>("base_url")
+                        .cloned()
+                        .expect("--base-url is required or has a default"),
+                    upstream: runtime::UpstreamOptions::from_matches(&matches),
+                }
+            }
         }
 
         /// Who this server is, as told to clients.
@@ -219,13 +261,8 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
 
         fn main() -> anyhow::Result<()> {
             // stdout carries the stdio transport: logs go to stderr.
-            tracing_subscriber::fmt()
-                .with_writer(std::io::stderr)
-                .with_max_level(tracing::Level::WARN)
-                .init();
-            let command = runtime::UpstreamOptions::read_env(Args::command(), #env_prefix);
-            let command = runtime::HttpOptions::read_env(command, #env_prefix);
-            let args = Args::from_arg_matches(&command.get_matches()).unwrap_or_else(|error| error.exit());
+            runtime::log::log_to_stderr();
+            let args = Args::parse();
             let http = matches!(args.transport, Transport::Http);
             runtime::async_runtime(http)?.block_on(async move {
                 let credentials = credentials()?;

@@ -107,6 +107,7 @@ const RUNTIME_FILES: &[(&str, &str, &str)] = &[
         "curated",
         include_str!("../../runtime/src/curated/values.rs"),
     ),
+    ("log.rs", "server", include_str!("../../runtime/src/log.rs")),
     (
         "oauth.rs",
         "server",

@@ -4,10 +4,10 @@
 /// One dependency line of a generated `Cargo.toml`: name and the TOML after `=`.
 pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("anyhow", r#""1.0.100""#),
-    ("base64", r#""0.22.1""#),
+    ("base64", r#""0.23.1""#),
     (
         "clap",
-        r#"{ version = "4.6", features = ["derive", "env", "string"] }"#,
+        r#"{ version = "4.6", features = ["env", "string"] }"#,
     ),
     // Bodies of the HTTP transport's requests and answers (the runtime's transport/http.rs);
     // already built for rmcp and reqwest.
@@ -68,10 +68,6 @@ pub const DEPENDENCIES: &[(&str, &str)] = &[
     ),
     ("tokio-util", r#"{ version = "0.7.17", features = ["rt"] }"#),
     ("tracing", r#""0.1.41""#),
-    (
-        "tracing-subscriber",
-        r#"{ version = "0.3.20", default-features = false, features = ["fmt", "std"] }"#,
-    ),
 ];
 
 #[cfg(test)]

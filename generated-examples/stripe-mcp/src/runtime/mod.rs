@@ -23,6 +23,8 @@ pub mod credentials;
 #[cfg(feature = "curated")]
 pub mod curated;
 #[cfg(feature = "server")]
+pub mod log;
+#[cfg(feature = "server")]
 pub mod oauth;
 #[cfg(feature = "server")]
 pub mod request;

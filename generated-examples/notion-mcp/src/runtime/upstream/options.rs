@@ -5,38 +5,30 @@
 
 use std::time::Duration;
 
-/// How the server talks to the API: timeouts, the largest answer it reads, and retries. Each
-/// option can also be set with an environment variable (see [`UpstreamOptions::read_env`]).
-#[derive(Debug, Clone, PartialEq, clap::Args)]
+/// How the server talks to the API: timeouts, the largest answer it reads, and retries.
+/// [`UpstreamOptions::args`] declares them on the command line, each also read from an
+/// environment variable (see [`UpstreamOptions::read_env`]), and
+/// [`UpstreamOptions::from_matches`] reads them back.
+#[derive(Debug, Clone, PartialEq)]
 pub struct UpstreamOptions {
-    /// Seconds to wait for a connection to the API.
-    #[arg(long, value_name = "SECONDS", default_value = "5", value_parser = parse_seconds)]
+    /// `--api-connect-timeout`: how long to wait for a connection to the API.
     pub api_connect_timeout: Duration,
-    /// Seconds one request to the API may take in all, its answer included.
-    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
+    /// `--api-timeout`: how long one request to the API may take in all.
     pub api_timeout: Duration,
-    /// The largest answer from the API the server reads, in bytes; a larger one is refused.
-    #[arg(long, value_name = "BYTES", default_value_t = 8 * 1024 * 1024)]
+    /// `--api-max-response-bytes`: the largest answer from the API the server reads.
     pub api_max_response_bytes: usize,
-    /// How often a GET, HEAD, PUT, DELETE or OPTIONS request is tried again after a failed
-    /// connection, HTTP 429 or HTTP 5xx. Other requests are never repeated.
-    #[arg(long, value_name = "COUNT", default_value_t = 2)]
+    /// `--api-retries`: how often an idempotent request is tried again.
     pub api_retries: u32,
-    /// The longest the server waits in all between the tries of one request, in seconds; an API
-    /// that asks (`Retry-After`) for a longer wait gets no further try.
-    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    /// `--api-max-retry-wait`: the longest the server waits in all between the tries of one
+    /// request.
     pub api_max_retry_wait: Duration,
-    /// The most pages of a list one call walks; a tool's own bound (from the curation file)
-    /// applies as well.
-    #[arg(long, value_name = "COUNT", default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    /// `--api-max-pages`: the most pages of a list one call walks.
     pub api_max_pages: u32,
     /// Where the operations that the API serves at a server of their own are called (set by
     /// `main` from the environment, not the command line).
-    #[arg(skip)]
     pub servers: Vec<ServerRoute>,
     /// The base URL is not the API description's: the server then calls an operation's own
     /// server only where its variable says where that is (see [`ServerRoute`]).
-    #[arg(skip)]
     pub base_url_changed: bool,
 }
 
@@ -82,6 +74,96 @@ impl UpstreamOptions {
         "api_max_pages",
     ];
 
+    /// `command` with these options. Written with clap's builder rather than its derive, which
+    /// would add clap_derive and heck to every server's build (BENCHMARKS.md, issue 26).
+    pub fn args(command: clap::Command) -> clap::Command {
+        use clap::{Arg, ArgAction, value_parser};
+        command
+            .arg(
+                Arg::new("api_connect_timeout")
+                    .long("api-connect-timeout")
+                    .help("Seconds to wait for a connection to the API")
+                    .value_name("SECONDS")
+                    .default_value("5")
+                    .value_parser(parse_seconds)
+                    .action(ArgAction::Set),
+            )
+            .arg(
+                Arg::new("api_timeout")
+                    .long("api-timeout")
+                    .help("Seconds one request to the API may take in all, its answer included")
+                    .value_name("SECONDS")
+                    .default_value("30")
+                    .value_parser(parse_seconds)
+                    .action(ArgAction::Set),
+            )
+            .arg(
+                Arg::new("api_max_response_bytes")
+                    .long("api-max-response-bytes")
+                    .help(
+                        "The largest answer from the API the server reads, in bytes; a larger \
+                         one is refused",
+                    )
+                    .value_name("BYTES")
+                    .default_value((8 * 1024 * 1024).to_string())
+                    .value_parser(value_parser!(usize))
+                    .action(ArgAction::Set),
+            )
+            .arg(
+                Arg::new("api_retries")
+                    .long("api-retries")
+                    .help(
+                        "How often a GET, HEAD, PUT, DELETE or OPTIONS request is tried again \
+                         after a failed connection, HTTP 429 or HTTP 5xx. Other requests are \
+                         never repeated",
+                    )
+                    .value_name("COUNT")
+                    .default_value("2")
+                    .value_parser(value_parser!(u32))
+                    .action(ArgAction::Set),
+            )
+            .arg(
+                Arg::new("api_max_retry_wait")
+                    .long("api-max-retry-wait")
+                    .help(
+                        "The longest the server waits in all between the tries of one request, \
+                         in seconds; an API that asks (`Retry-After`) for a longer wait gets no \
+                         further try",
+                    )
+                    .value_name("SECONDS")
+                    .default_value("10")
+                    .value_parser(parse_seconds)
+                    .action(ArgAction::Set),
+            )
+            .arg(
+                Arg::new("api_max_pages")
+                    .long("api-max-pages")
+                    .help(
+                        "The most pages of a list one call walks; a tool's own bound (from the \
+                         curation file) applies as well",
+                    )
+                    .value_name("COUNT")
+                    .default_value("100")
+                    .value_parser(value_parser!(u32).range(1..))
+                    .action(ArgAction::Set),
+            )
+    }
+
+    /// The options as `matches` (of a command with [`UpstreamOptions::args`]) gives them; no
+    /// [`ServerRoute`], the base URL the description's.
+    pub fn from_matches(matches: &clap::ArgMatches) -> Self {
+        Self {
+            api_connect_timeout: defaulted(matches, "api_connect_timeout"),
+            api_timeout: defaulted(matches, "api_timeout"),
+            api_max_response_bytes: defaulted(matches, "api_max_response_bytes"),
+            api_retries: defaulted(matches, "api_retries"),
+            api_max_retry_wait: defaulted(matches, "api_max_retry_wait"),
+            api_max_pages: defaulted(matches, "api_max_pages"),
+            servers: Vec::new(),
+            base_url_changed: false,
+        }
+    }
+
     /// `command` with each of these options also read from the environment variable
     /// `{prefix}_{OPTION}`: `TRACKER_API_TIMEOUT` for `--api-timeout` with prefix `TRACKER`.
     pub fn read_env(command: clap::Command, prefix: &str) -> clap::Command {
@@ -90,6 +172,17 @@ impl UpstreamOptions {
             command.mut_arg(id, |arg| arg.env(variable))
         })
     }
+}
+
+/// The value of the option `id` in `matches`, which it always has: a default value if not given.
+pub(crate) fn defaulted<T: Clone + Send + Sync + 'static>(
+    matches: &clap::ArgMatches,
+    id: &str,
+) -> T {
+    matches
+        .get_one::<T>(id)
+        .cloned()
+        .unwrap_or_else(|| panic!("the option {id} has a default value"))
 }
 
 /// A positive number of seconds, such as `5` or `0.5`.

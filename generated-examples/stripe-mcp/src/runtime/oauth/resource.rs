@@ -20,6 +20,7 @@ use serde_json::Value;
 use super::super::transport::http::{
     HttpRequest, HttpResponse, payload_too_large, read, read_body, text_response,
 };
+use super::super::upstream::options::defaulted;
 
 /// The shortest time between two fetches of the key set for a token signed with a key the server
 /// does not know: a stream of forged tokens cannot make it fetch more often than this.
@@ -33,63 +34,37 @@ const MAX_FETCH_BYTES: usize = 512 * 1024;
 /// The path of Protected Resource Metadata (RFC 9728 §3), before the resource's own path.
 pub const METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
 
-/// The options that make the HTTP transport an OAuth 2.1 protected resource. Each can also be
-/// set with an environment variable (see [`ResourceOptions::read_env`]).
-#[derive(Debug, Clone, clap::Args)]
-#[command(next_help_heading = "OAuth 2.1 protected resource (--transport http)")]
+/// The options that make the HTTP transport an OAuth 2.1 protected resource.
+/// [`ResourceOptions::args`] declares them on the command line, each also read from an
+/// environment variable (see [`ResourceOptions::read_env`]), and
+/// [`ResourceOptions::from_matches`] reads them back.
+#[derive(Debug, Clone)]
 pub struct ResourceOptions {
-    /// Accept only access tokens issued by this authorization server (its issuer URL, the `iss`
-    /// of its tokens): every request must then carry a JWT access token that it signed, for
-    /// `--resource-url`, not expired. Off by default.
-    #[arg(long, value_name = "URL", requires = "resource_url", value_parser = parse_url)]
+    /// `--oauth-issuer`: the authorization server whose access tokens are accepted.
     pub oauth_issuer: Option<String>,
-    /// This server's canonical URL as clients reach it (`https://mcp.example.com/mcp`): the
-    /// audience (`aud`) every token must name, and the `resource` of its metadata.
-    #[arg(long, value_name = "URL", requires = "oauth_issuer", value_parser = parse_url)]
+    /// `--resource-url`: this server's canonical URL, the audience of its tokens.
     pub resource_url: Option<String>,
-    /// Where the authorization server publishes its signing keys (a JWK Set) [default: the
-    /// `jwks_uri` of its metadata, read from `/.well-known/oauth-authorization-server` or
-    /// `/.well-known/openid-configuration` at the issuer].
-    #[arg(long, value_name = "URL", value_parser = parse_url)]
+    /// `--oauth-jwks-url`: where the authorization server publishes its signing keys.
     pub oauth_jwks_url: Option<String>,
-    /// The signature algorithms accepted, comma-separated; symmetric ones (HS256) and `none`
-    /// never are.
-    #[arg(long, value_name = "ALGS", value_delimiter = ',', default_value = "RS256,PS256,ES256,EdDSA", value_parser = parse_algorithm)]
+    /// `--oauth-algorithms`: the signature algorithms accepted.
     pub oauth_algorithms: Vec<Algorithm>,
-    /// How far, in seconds, the clocks of this server and the authorization server may differ
-    /// when `exp` and `nbf` are checked.
-    #[arg(long, value_name = "SECONDS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(0..=300))]
+    /// `--oauth-leeway`: seconds the clocks may differ when `exp` and `nbf` are checked.
     pub oauth_leeway: u64,
-    /// Also accept opaque access tokens (any token that is not a JWT), asking this token
-    /// introspection endpoint (RFC 7662) of the authorization server about each one; it must
-    /// answer that the token is active, for this server's audience, and not expired.
-    #[arg(long, value_name = "URL", requires = "oauth_issuer", value_parser = parse_url)]
+    /// `--oauth-introspection-url`: the endpoint asked about opaque tokens.
     pub oauth_introspection_url: Option<String>,
-    /// The client id this server authenticates with at `--oauth-introspection-url`.
-    #[arg(long, value_name = "ID", requires = "oauth_introspection_url")]
+    /// `--oauth-introspection-client-id`: this server's client id there.
     pub oauth_introspection_client_id: Option<String>,
-    /// The environment variable holding the client secret for `--oauth-introspection-url`
-    /// (also read from a file named by the variable with `_FILE` added).
-    #[arg(long, value_name = "VAR", requires = "oauth_introspection_url")]
+    /// `--oauth-introspection-secret-env`: the variable holding its client secret there.
     pub oauth_introspection_secret_env: Option<String>,
-    /// Call the API with each user's own token instead of the server's: exchanged (RFC 8693) at
-    /// this token endpoint of the API's authorization server for the user's verified access
-    /// token, and cached per user until it expires. Needs `--oauth-issuer`; the user's token
-    /// itself is never sent to the API.
-    #[arg(long, value_name = "URL", requires = "oauth_issuer", value_parser = parse_url)]
+    /// `--token-exchange-url`: where each user's token is exchanged for one for the API.
     pub token_exchange_url: Option<String>,
-    /// The client id this server authenticates with at `--token-exchange-url`.
-    #[arg(long, value_name = "ID", requires = "token_exchange_url")]
+    /// `--token-exchange-client-id`: this server's client id there.
     pub token_exchange_client_id: Option<String>,
-    /// The environment variable holding the client secret for `--token-exchange-url` (also read
-    /// from a file named by the variable with `_FILE` added).
-    #[arg(long, value_name = "VAR", requires = "token_exchange_url")]
+    /// `--token-exchange-secret-env`: the variable holding its client secret there.
     pub token_exchange_secret_env: Option<String>,
-    /// The `audience` asked for in the exchange: the API, as its authorization server names it.
-    #[arg(long, value_name = "AUDIENCE", requires = "token_exchange_url")]
+    /// `--token-exchange-audience`: the `audience` asked for in the exchange.
     pub token_exchange_audience: Option<String>,
-    /// The `scope` asked for in the exchange (space-separated).
-    #[arg(long, value_name = "SCOPES", requires = "token_exchange_url")]
+    /// `--token-exchange-scope`: the `scope` asked for in the exchange.
     pub token_exchange_scope: Option<String>,
 }
 
@@ -110,6 +85,185 @@ impl ResourceOptions {
         "token_exchange_audience",
         "token_exchange_scope",
     ];
+
+    /// `command` with these options, under their own heading of `--help`. Written with clap's
+    /// builder rather than its derive, which would add clap_derive and heck to every server's
+    /// build (BENCHMARKS.md, issue 26).
+    pub fn args(command: clap::Command) -> clap::Command {
+        use clap::{Arg, ArgAction, value_parser};
+        // An option of the text `help`, taking a value named `value_name`.
+        let text = |id: &'static str, help: &'static str, value_name: &'static str| {
+            Arg::new(id)
+                .long(id.replace('_', "-"))
+                .help(help)
+                .value_name(value_name)
+                .action(ArgAction::Set)
+        };
+        // The heading of the options after these, as it was.
+        let heading = match command.get_next_help_heading() {
+            Some(heading) => clap::builder::Resettable::Value(heading.to_string().into()),
+            None => clap::builder::Resettable::Reset,
+        };
+        command
+            .next_help_heading("OAuth 2.1 protected resource (--transport http)")
+            .arg(
+                text(
+                    "oauth_issuer",
+                    "Accept only access tokens issued by this authorization server (its issuer \
+                     URL, the `iss` of its tokens): every request must then carry a JWT access \
+                     token that it signed, for `--resource-url`, not expired. Off by default",
+                    "URL",
+                )
+                .requires("resource_url")
+                .value_parser(parse_url),
+            )
+            .arg(
+                text(
+                    "resource_url",
+                    "This server's canonical URL as clients reach it \
+                     (`https://mcp.example.com/mcp`): the audience (`aud`) every token must \
+                     name, and the `resource` of its metadata",
+                    "URL",
+                )
+                .requires("oauth_issuer")
+                .value_parser(parse_url),
+            )
+            .arg(
+                text(
+                    "oauth_jwks_url",
+                    "Where the authorization server publishes its signing keys (a JWK Set) \
+                     [default: the `jwks_uri` of its metadata, read from \
+                     `/.well-known/oauth-authorization-server` or \
+                     `/.well-known/openid-configuration` at the issuer]",
+                    "URL",
+                )
+                .value_parser(parse_url),
+            )
+            .arg(
+                text(
+                    "oauth_algorithms",
+                    "The signature algorithms accepted, comma-separated; symmetric ones (HS256) \
+                     and `none` never are",
+                    "ALGS",
+                )
+                .value_delimiter(',')
+                .default_value("RS256,PS256,ES256,EdDSA")
+                .value_parser(parse_algorithm)
+                .action(ArgAction::Append),
+            )
+            .arg(
+                text(
+                    "oauth_leeway",
+                    "How far, in seconds, the clocks of this server and the authorization server \
+                     may differ when `exp` and `nbf` are checked",
+                    "SECONDS",
+                )
+                .default_value("30")
+                .value_parser(value_parser!(u64).range(0..=300)),
+            )
+            .arg(
+                text(
+                    "oauth_introspection_url",
+                    "Also accept opaque access tokens (any token that is not a JWT), asking this \
+                     token introspection endpoint (RFC 7662) of the authorization server about \
+                     each one; it must answer that the token is active, for this server's \
+                     audience, and not expired",
+                    "URL",
+                )
+                .requires("oauth_issuer")
+                .value_parser(parse_url),
+            )
+            .arg(
+                text(
+                    "oauth_introspection_client_id",
+                    "The client id this server authenticates with at \
+                     `--oauth-introspection-url`",
+                    "ID",
+                )
+                .requires("oauth_introspection_url"),
+            )
+            .arg(
+                text(
+                    "oauth_introspection_secret_env",
+                    "The environment variable holding the client secret for \
+                     `--oauth-introspection-url` (also read from a file named by the variable \
+                     with `_FILE` added)",
+                    "VAR",
+                )
+                .requires("oauth_introspection_url"),
+            )
+            .arg(
+                text(
+                    "token_exchange_url",
+                    "Call the API with each user's own token instead of the server's: exchanged \
+                     (RFC 8693) at this token endpoint of the API's authorization server for the \
+                     user's verified access token, and cached per user until it expires. Needs \
+                     `--oauth-issuer`; the user's token itself is never sent to the API",
+                    "URL",
+                )
+                .requires("oauth_issuer")
+                .value_parser(parse_url),
+            )
+            .arg(
+                text(
+                    "token_exchange_client_id",
+                    "The client id this server authenticates with at `--token-exchange-url`",
+                    "ID",
+                )
+                .requires("token_exchange_url"),
+            )
+            .arg(
+                text(
+                    "token_exchange_secret_env",
+                    "The environment variable holding the client secret for \
+                     `--token-exchange-url` (also read from a file named by the variable with \
+                     `_FILE` added)",
+                    "VAR",
+                )
+                .requires("token_exchange_url"),
+            )
+            .arg(
+                text(
+                    "token_exchange_audience",
+                    "The `audience` asked for in the exchange: the API, as its authorization \
+                     server names it",
+                    "AUDIENCE",
+                )
+                .requires("token_exchange_url"),
+            )
+            .arg(
+                text(
+                    "token_exchange_scope",
+                    "The `scope` asked for in the exchange (space-separated)",
+                    "SCOPES",
+                )
+                .requires("token_exchange_url"),
+            )
+            .next_help_heading(heading)
+    }
+
+    /// The options as `matches` (of a command with [`ResourceOptions::args`]) gives them.
+    pub fn from_matches(matches: &clap::ArgMatches) -> Self {
+        let text = |id: &str| matches.get_one::<String>(id).cloned();
+        Self {
+            oauth_issuer: text("oauth_issuer"),
+            resource_url: text("resource_url"),
+            oauth_jwks_url: text("oauth_jwks_url"),
+            oauth_algorithms: matches
+                .get_many::<Algorithm>("oauth_algorithms")
+                .map(|algorithms| algorithms.copied().collect())
+                .unwrap_or_default(),
+            oauth_leeway: defaulted(matches, "oauth_leeway"),
+            oauth_introspection_url: text("oauth_introspection_url"),
+            oauth_introspection_client_id: text("oauth_introspection_client_id"),
+            oauth_introspection_secret_env: text("oauth_introspection_secret_env"),
+            token_exchange_url: text("token_exchange_url"),
+            token_exchange_client_id: text("token_exchange_client_id"),
+            token_exchange_secret_env: text("token_exchange_secret_env"),
+            token_exchange_audience: text("token_exchange_audience"),
+            token_exchange_scope: text("token_exchange_scope"),
+        }
+    }
 
     /// `command` with each of these options also read from the environment variable
     /// `{prefix}_{OPTION}`: `TRACKER_OAUTH_ISSUER` for `--oauth-issuer` with prefix `TRACKER`.

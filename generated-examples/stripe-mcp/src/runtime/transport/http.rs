@@ -12,67 +12,191 @@ use serde_json::Value;
 
 use super::super::credentials::env_var;
 use super::super::server::McpServer;
+use super::super::upstream::options::defaulted;
 
 /// The options of `--transport http`: where to listen, who may connect, and how much a request
-/// may carry.
-#[derive(Debug, Clone, clap::Args)]
-#[command(next_help_heading = "HTTP transport (--transport http)")]
+/// may carry. [`HttpOptions::args`] declares them on the command line, [`HttpOptions::from_matches`]
+/// reads them back.
+#[derive(Debug, Clone)]
 pub struct HttpOptions {
-    /// The address to listen on. The default accepts connections from this machine only; to
-    /// serve other machines, listen on another address and name the host clients use in
-    /// `--allowed-hosts`.
-    #[arg(long, default_value = "127.0.0.1:8000", value_name = "ADDRESS:PORT")]
+    /// `--listen`: the address to listen on.
     pub listen: SocketAddr,
-    /// Require every MCP client to send `Authorization: Bearer <token>`, with the token read at
-    /// start from the environment variable VAR (the server refuses to start when VAR is unset or
-    /// empty). Requests without the token are answered 401. The token is only checked, never
-    /// logged and never sent to the API. For tokens from an authorization server, see
-    /// `--oauth-issuer` instead.
-    #[arg(long, value_name = "VAR", conflicts_with = "oauth_issuer")]
+    /// `--auth-token-env`: the environment variable holding the token every client must send.
     pub auth_token_env: Option<String>,
-    /// The largest request body accepted, in bytes; a larger one is answered 413.
-    #[arg(long, default_value_t = DEFAULT_MAX_REQUEST_BYTES, value_name = "BYTES")]
+    /// `--max-request-bytes`: the largest request body accepted.
     pub max_request_bytes: usize,
-    /// Host names (`host` or `host:port`, comma-separated) that clients may use to reach this
-    /// server, besides localhost, 127.0.0.1 and ::1: for example the public name of a reverse
-    /// proxy in front of it. Requests with any other `Host` header, or from a browser page whose
-    /// `Origin` is not one of these hosts, are answered 403 (protection against DNS rebinding).
-    #[arg(long, value_delimiter = ',', value_name = "HOSTS", value_parser = parse_allowed_host)]
+    /// `--allowed-hosts`: the host names clients may use besides the loopback ones.
     pub allowed_hosts: Vec<String>,
-    /// How long, in seconds, calls in flight may take to finish after SIGTERM or Ctrl-C before
-    /// the server stops anyway.
-    #[arg(long, default_value_t = 30, value_name = "SECONDS")]
+    /// `--shutdown-grace`: seconds calls in flight may take to finish after a signal.
     pub shutdown_grace: u64,
-    /// Listen on an address other than loopback without `--auth-token-env`: without this the
-    /// server refuses to, since anyone who can reach the port would then call the API with this
-    /// server's own credentials. For a server behind a proxy or network that authenticates
-    /// clients itself.
-    #[arg(long)]
+    /// `--allow-unauthenticated`: listen beyond loopback without client authentication.
     pub allow_unauthenticated: bool,
-    /// The most client connections open at once [default: 1024, lowered to stay under the
-    /// process's open-file limit, `ulimit -n`, with room for the API's connections]. Past the cap
-    /// the server closes the oldest connection that has not yet sent a request, to make room; when
-    /// every connection has, a new one waits in the system's listen queue until one closes. Both
-    /// are logged once per burst, not once per connection.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    /// `--max-connections`: the most client connections open at once.
     pub max_connections: Option<u32>,
-    /// How long, in seconds, a connection may take to send a complete request line and headers,
-    /// counted from when it opens and again from the end of each answer on it: a slow or idle
-    /// keep-alive connection is closed after this long.
-    #[arg(long, default_value_t = 10, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    /// `--header-read-timeout`: seconds a connection may take to send a request's head.
     pub header_read_timeout: u64,
-    /// How long, in seconds, a connection may go without a byte read or written (a request body
-    /// or an answer that stalls) before it is closed. Event streams the server keeps open send a
-    /// keep-alive comment every 15 seconds.
-    #[arg(long, default_value_t = 60, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    /// `--idle-timeout`: seconds a connection may go without a byte read or written.
     pub idle_timeout: u64,
-    #[command(flatten)]
+    /// The OAuth 2.1 protected resource's options.
     pub oauth: super::super::oauth::ResourceOptions,
 }
 
 impl HttpOptions {
     /// The ids of the options also read from the environment, which are their field names.
     const ENV_IDS: [&'static str; 3] = ["listen", "allowed_hosts", "auth_token_env"];
+
+    /// `command` with these options, under their own heading of `--help`, and the protected
+    /// resource's after them under theirs. Written with clap's builder rather than its derive,
+    /// which would add clap_derive and heck to every server's build (BENCHMARKS.md, issue 26).
+    pub fn args(command: clap::Command) -> clap::Command {
+        use clap::{Arg, ArgAction, value_parser};
+        // The heading of the options after these, as it was.
+        let heading = match command.get_next_help_heading() {
+            Some(heading) => clap::builder::Resettable::Value(heading.to_string().into()),
+            None => clap::builder::Resettable::Reset,
+        };
+        let command = command
+            .next_help_heading("HTTP transport (--transport http)")
+            .arg(
+                Arg::new("listen")
+                    .long("listen")
+                    .help(
+                        "The address to listen on. The default accepts connections from this \
+                         machine only; to serve other machines, listen on another address and \
+                         name the host clients use in `--allowed-hosts`",
+                    )
+                    .value_name("ADDRESS:PORT")
+                    .default_value("127.0.0.1:8000")
+                    .value_parser(value_parser!(SocketAddr))
+                    .action(ArgAction::Set),
+            )
+            .arg(
+                Arg::new("auth_token_env")
+                    .long("auth-token-env")
+                    .help(
+                        "Require every MCP client to send `Authorization: Bearer <token>`, with \
+                         the token read at start from the environment variable VAR (the server \
+                         refuses to start when VAR is unset or empty). Requests without the token \
+                         are answered 401. The token is only checked, never logged and never sent \
+                         to the API. For tokens from an authorization server, see \
+                         `--oauth-issuer` instead",
+                    )
+                    .value_name("VAR")
+                    .conflicts_with("oauth_issuer")
+                    .action(ArgAction::Set),
+            )
+            .arg(
+                Arg::new("max_request_bytes")
+                    .long("max-request-bytes")
+                    .help(
+                        "The largest request body accepted, in bytes; a larger one is answered 413",
+                    )
+                    .value_name("BYTES")
+                    .default_value(DEFAULT_MAX_REQUEST_BYTES.to_string())
+                    .value_parser(value_parser!(usize))
+                    .action(ArgAction::Set),
+            )
+            .arg(
+                Arg::new("allowed_hosts")
+                    .long("allowed-hosts")
+                    .help(
+                        "Host names (`host` or `host:port`, comma-separated) that clients may use \
+                         to reach this server, besides localhost, 127.0.0.1 and ::1: for example \
+                         the public name of a reverse proxy in front of it. Requests with any \
+                         other `Host` header, or from a browser page whose `Origin` is not one of \
+                         these hosts, are answered 403 (protection against DNS rebinding)",
+                    )
+                    .value_name("HOSTS")
+                    .value_delimiter(',')
+                    .value_parser(parse_allowed_host)
+                    .action(ArgAction::Append),
+            )
+            .arg(
+                Arg::new("shutdown_grace")
+                    .long("shutdown-grace")
+                    .help(
+                        "How long, in seconds, calls in flight may take to finish after SIGTERM \
+                         or Ctrl-C before the server stops anyway",
+                    )
+                    .value_name("SECONDS")
+                    .default_value("30")
+                    .value_parser(value_parser!(u64))
+                    .action(ArgAction::Set),
+            )
+            .arg(
+                Arg::new("allow_unauthenticated")
+                    .long("allow-unauthenticated")
+                    .help(
+                        "Listen on an address other than loopback without `--auth-token-env`: \
+                         without this the server refuses to, since anyone who can reach the port \
+                         would then call the API with this server's own credentials. For a \
+                         server behind a proxy or network that authenticates clients itself",
+                    )
+                    .action(ArgAction::SetTrue),
+            )
+            .arg(
+                Arg::new("max_connections")
+                    .long("max-connections")
+                    .help(
+                        "The most client connections open at once [default: 1024, lowered to \
+                         stay under the process's open-file limit, `ulimit -n`, with room for the \
+                         API's connections]. Past the cap the server closes the oldest connection \
+                         that has not yet sent a request, to make room; when every connection \
+                         has, a new one waits in the system's listen queue until one closes. Both \
+                         are logged once per burst, not once per connection",
+                    )
+                    .value_name("N")
+                    .value_parser(value_parser!(u32).range(1..))
+                    .action(ArgAction::Set),
+            )
+            .arg(
+                Arg::new("header_read_timeout")
+                    .long("header-read-timeout")
+                    .help(
+                        "How long, in seconds, a connection may take to send a complete request \
+                         line and headers, counted from when it opens and again from the end of \
+                         each answer on it: a slow or idle keep-alive connection is closed after \
+                         this long",
+                    )
+                    .value_name("SECONDS")
+                    .default_value("10")
+                    .value_parser(value_parser!(u64).range(1..))
+                    .action(ArgAction::Set),
+            )
+            .arg(
+                Arg::new("idle_timeout")
+                    .long("idle-timeout")
+                    .help(
+                        "How long, in seconds, a connection may go without a byte read or written \
+                         (a request body or an answer that stalls) before it is closed. Event \
+                         streams the server keeps open send a keep-alive comment every 15 seconds",
+                    )
+                    .value_name("SECONDS")
+                    .default_value("60")
+                    .value_parser(value_parser!(u64).range(1..))
+                    .action(ArgAction::Set),
+            );
+        super::super::oauth::ResourceOptions::args(command).next_help_heading(heading)
+    }
+
+    /// The options as `matches` (of a command with [`HttpOptions::args`]) gives them.
+    pub fn from_matches(matches: &clap::ArgMatches) -> Self {
+        Self {
+            listen: defaulted(matches, "listen"),
+            auth_token_env: matches.get_one::<String>("auth_token_env").cloned(),
+            max_request_bytes: defaulted(matches, "max_request_bytes"),
+            allowed_hosts: matches
+                .get_many::<String>("allowed_hosts")
+                .map(|hosts| hosts.cloned().collect())
+                .unwrap_or_default(),
+            shutdown_grace: defaulted(matches, "shutdown_grace"),
+            allow_unauthenticated: matches.get_flag("allow_unauthenticated"),
+            max_connections: matches.get_one::<u32>("max_connections").copied(),
+            header_read_timeout: defaulted(matches, "header_read_timeout"),
+            idle_timeout: defaulted(matches, "idle_timeout"),
+            oauth: super::super::oauth::ResourceOptions::from_matches(matches),
+        }
+    }
 
     /// `command` with `--listen`, `--allowed-hosts`, `--auth-token-env` and the protected
     /// resource's options also read from the environment variable `{prefix}_{OPTION}`:
