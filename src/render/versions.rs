@@ -5,6 +5,11 @@
 pub const DEPENDENCIES: &[(&str, &str)] = &[
     ("anyhow", r#""1.0.100""#),
     ("base64", r#""0.23.1""#),
+    // The log's times (the runtime's log.rs); already built for rmcp.
+    (
+        "chrono",
+        r#"{ version = "0.4.45", default-features = false, features = ["std"] }"#,
+    ),
     (
         "clap",
         r#"{ version = "4.6", features = ["env", "string"] }"#,

@@ -12,7 +12,7 @@
 use std::fmt::{self, Write as _};
 use std::io::Write as _;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use tracing::field::{Field, Visit};
 use tracing::level_filters::LevelFilter;
@@ -154,42 +154,8 @@ struct Timestamp(SystemTime);
 
 impl fmt::Display for Timestamp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // A clock set before 1970 shows as the epoch.
-        let since_epoch = self.0.duration_since(UNIX_EPOCH).unwrap_or_default();
-        let seconds = since_epoch.as_secs();
-        let (year, month, day) = civil_date(seconds / 86_400);
-        let of_day = seconds % 86_400;
-        write!(
-            f,
-            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:06}Z",
-            of_day / 3600,
-            of_day / 60 % 60,
-            of_day % 60,
-            since_epoch.subsec_micros()
-        )
+        // chrono is built anyway (rmcp's dependency); its calendar does the arithmetic.
+        let utc = chrono::DateTime::<chrono::Utc>::from(self.0);
+        f.write_str(&utc.to_rfc3339_opts(chrono::SecondsFormat::Micros, true))
     }
-}
-
-/// The date (year, month 1–12, day 1–31) of the day `days` after 1970-01-01, in the proleptic
-/// Gregorian calendar: whole 400-year eras (146 097 days each) counted from 0000-03-01, then
-/// the year, day and month within the era, with years starting on 1 March so that February's
-/// leap day ends one.
-fn civil_date(days: u64) -> (u64, u64, u64) {
-    // 719 468 days from 0000-03-01 to 1970-01-01.
-    let days = days + 719_468;
-    let era = days / 146_097;
-    let day_of_era = days % 146_097;
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    // Months from March: 0 is March, 11 February.
-    let month_from_march = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * month_from_march + 2) / 5 + 1;
-    let month = if month_from_march < 10 {
-        month_from_march + 3
-    } else {
-        month_from_march - 9
-    };
-    let year = era * 400 + year_of_era + u64::from(month <= 2);
-    (year, month, day)
 }
