@@ -289,7 +289,8 @@ mcpgen completions fish > ~/.config/fish/completions/mcpgen.fish")]
     },
 }
 
-/// Runs the command line `cli`; the exit code says how it went.
+/// Runs the command line `cli`; the exit code says how it went. Made for `main`, once per
+/// process: `build` leaves what it generated for the process's end to free.
 pub fn run(cli: Cli) -> ExitCode {
     let mut out = Output::new(&cli.global);
     let result = match cli.command {
