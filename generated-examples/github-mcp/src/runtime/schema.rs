@@ -13,7 +13,9 @@
 //! build. Patterns are compiled by `regex-lite`, a few seconds to build: its syntax is the
 //! ECMAScript subset API descriptions use (`^[A-Z]{3}-[0-9]+$`, ASCII `\d`, `\w`, `\s`); a pattern
 //! it cannot read (a look-around, a Unicode class) is left unchecked and reported by
-//! [`Schema::new`], and everything else in the schema is still checked.
+//! [`Schema::new`], and everything else in the schema is still checked. mcpgen reads the
+//! patterns of every schema a server will check with [`each_pattern`] and [`pattern_problem`],
+//! and warns, when it generates the server, of those left unchecked.
 //!
 //! Keywords checked: `type`, `enum`, `const`, `minimum`, `maximum`, `exclusiveMinimum`,
 //! `exclusiveMaximum`, `multipleOf`, `minLength`, `maxLength`, `pattern`, `format`, `items`,
