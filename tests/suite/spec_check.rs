@@ -278,3 +278,43 @@ fn a_pattern_the_server_cannot_read_is_a_warning_naming_the_tool_and_stays_publi
     let published = tools.pointer("/tools/0/inputSchema/properties/handle/pattern");
     assert_eq!(published, Some(&json!("^(?!admin$)[a-z]+$")), "{tools}");
 }
+
+/// When another tool of the curation file has a mistake, the tools without one are still
+/// checked, their unreadable patterns included.
+#[test]
+fn a_pattern_the_server_cannot_read_is_told_beside_another_tools_mistake() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let curation = dir.path().join("mcpgen.yaml");
+    let text = std::fs::read_to_string(repo().join(UNCHECKED_CURATION)).expect("the curation")
+        + "  broken:\n    description: >-\n      A tool that calls an operation the spec does not have. Returns nothing at all.\n    call: noSuchOperation\n";
+    std::fs::write(&curation, text).expect("the curation is written");
+    let curation = curation.to_str().expect("UTF-8 path");
+    let (code, stdout, _) = mcpgen(&["check", UNCHECKED, "-c", curation, "--format", "json"]);
+    assert_eq!(code, 1, "{stdout}");
+    let report: Vec<Value> = serde_json::from_str(&stdout).expect("the report is JSON");
+    let summary: Vec<(&str, &str, &Value)> = report
+        .iter()
+        .map(|item| {
+            (
+                item["severity"].as_str().expect("a severity"),
+                item["message"].as_str().expect("a message"),
+                &item["tools"],
+            )
+        })
+        .collect();
+    assert_eq!(summary.len(), 2, "{stdout}");
+    assert_eq!(
+        (summary[0].0, summary[0].1, summary[0].2),
+        (
+            "warning",
+            "the server cannot check the pattern \"^(?!admin$)[a-z]+$\" of the input schema of `find_user` (look-around is not supported); it checks the rest of that schema",
+            &json!(["find_user"]),
+        ),
+        "{stdout}"
+    );
+    assert_eq!(
+        (summary[1].0, summary[1].2),
+        ("error", &json!(["broken"])),
+        "{stdout}"
+    );
+}
