@@ -1,8 +1,9 @@
 //! The stages of generation, one criterion benchmark each, so that a regression shows in the stage
 //! that caused it: load (read, parse, resolve `$ref`s, convert schemas), curate (read, check
-//! and bind the curation file), plan (the tool model), render (every file of the crate, formatting
-//! included), format (prettyplease over the largest file, `src/tools.rs`, on its own) and write
-//! (the crate to an empty directory).
+//! and bind the curation file), plan (the tool model), compile (every schema the server checks
+//! values against, compiled as the server does, `schemas_compile`), render (every file of the
+//! crate, formatting included), format (prettyplease over the largest file, `src/tools.rs`, on its
+//! own) and write (the crate to an empty directory).
 //!
 //! `cargo bench --bench generate` runs it on the tracker (curated and zero-config) and the Swagger
 //! Petstore; GitHub REST (1,223 operations) is added when `scripts/large-specs` has installed it
@@ -96,6 +97,9 @@ fn stages(c: &mut Criterion) {
         }
         group.bench_function("plan", |b| {
             b.iter(|| plan::plan(black_box(&api), &options, curation).unwrap())
+        });
+        group.bench_function("compile", |b| {
+            b.iter(|| mcpgen::schemas_compile(black_box(&planned)))
         });
         group.bench_function("render", |b| {
             b.iter(|| render::render(black_box(&planned)).unwrap())

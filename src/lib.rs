@@ -99,11 +99,10 @@ pub fn generate_with(
     ));
     let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.model))
         .map_err(anyhow::Error::msg)?;
-    // The schemas compile on a thread of their own (and the validator on all cores) while this
-    // one frees the model and then renders, which reads the plan only, on another: the stage
-    // `rendering` is announced once they compile, so that their error comes where it did, right
-    // after planning, and nothing is written before both end.
-    let (compiled, files) = std::thread::scope(|scope| {
+    // The schemas compile on a thread of their own while this one frees the model and then
+    // renders, which reads the plan only, on another: the stage `rendering` is announced once
+    // they compile, so that the patterns the server cannot check are told right after planning.
+    let files = std::thread::scope(|scope| {
         let compiling = scope.spawn(|| schemas_compile(&plan));
         // The plan holds all that rendering needs; for a large API the model is tens of
         // megabytes, freed here, on the thread that took most of it, before rendering begins.
@@ -114,15 +113,15 @@ pub fn generate_with(
             .stack_size(RENDER_STACK)
             .spawn_scoped(scope, || render::render_with(&plan, runtime))
             .expect("the operating system starts a thread");
-        let compiled = compiling
+        let unchecked = compiling
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        if compiled.is_ok() {
-            progress(&format!("rendering {} tools", plan.tools.len()));
+        for pattern in unchecked {
+            eprintln!("warning: {}: {pattern}", spec.display());
         }
-        (compiled, rendering.join())
+        progress(&format!("rendering {} tools", plan.tools.len()));
+        rendering.join()
     });
-    compiled.map_err(anyhow::Error::msg)?;
     let files = files
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         .map_err(anyhow::Error::msg)?;
@@ -133,70 +132,129 @@ pub fn generate_with(
 /// before it had a thread of its own (a spawned thread gets 2 MiB).
 const RENDER_STACK: usize = 8 << 20;
 
-/// Every schema the server will check values against (each tool's input and output schema, and
-/// each discoverable operation's input schema) compiles in the validator the generated server
-/// runs, with its options. Loading already makes each schema valid JSON Schema 2020-12 and drops
-/// patterns the validator refuses (src/load/repair.rs); a schema that still does not compile
-/// would make the server skip every check of that tool's values at run time, so it is an error
-/// here that names the tool, never a silent loss of validation.
-pub fn schemas_compile(plan: &plan::Plan) -> Result<(), String> {
+/// A pattern in one of the schemas the server checks values against that the server's checker
+/// (the runtime's `schema` module, on `regex-lite`) cannot read. The server leaves it unchecked,
+/// saying so in its log when it starts, and checks the rest of the schema: a value that breaks
+/// only that pattern reaches the API.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct UncheckedPattern {
+    /// The tool whose schema holds it, or the discoverable operation (its `operationId`).
+    pub name: String,
+    /// Which of its schemas: `input`, `output` or `operation input` (a discoverable
+    /// operation's).
+    pub which: &'static str,
+    pub pattern: String,
+    /// Why the checker cannot read it, in `regex-lite`'s words.
+    pub reason: String,
+    /// The tool's index in [`plan::Plan::tools`]; `None` for a discoverable operation.
+    pub tool: Option<usize>,
+}
+
+impl std::fmt::Display for UncheckedPattern {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Self {
+            name,
+            which,
+            pattern,
+            reason,
+            ..
+        } = self;
+        // As JSON, so that a quote or a line break in the pattern reads unambiguously.
+        let pattern = serde_json::Value::from(pattern.as_str());
+        write!(
+            f,
+            "the server cannot check the pattern {pattern} of the {which} schema of `{name}` ({reason}); it checks the rest of that schema"
+        )
+    }
+}
+
+/// Compiles every schema the server will check values against (each tool's input and output
+/// schema, and each discoverable operation's input schema) as the server compiles it, with the
+/// runtime's checker, and returns what the server would report: the patterns it cannot read,
+/// sorted by tool (or operation), schema and pattern. Nothing else can fail to compile. Loading
+/// already dropped the patterns no JSON Schema validator can read (src/load/repair.rs); what is
+/// left here is written for ECMA-262, as JSON Schema has it, in a syntax `regex-lite` does not
+/// take (a look-around, a backreference, a Unicode class), so a warning, not an error: the
+/// published schema keeps the pattern for the clients that read it.
+pub fn schemas_compile(plan: &plan::Plan) -> Vec<UncheckedPattern> {
+    use mcpgen_runtime::schema::{each_pattern, pattern_problem};
     use rayon::prelude::*;
-    let tools = plan.tools.iter().flat_map(|tool| {
-        std::iter::once((tool.name.as_str(), "input", &tool.input_schema)).chain(
+    use std::collections::HashMap;
+    let tools = plan.tools.iter().enumerate().flat_map(|(index, tool)| {
+        std::iter::once((Some(index), tool.name.as_str(), "input", &tool.input_schema)).chain(
             tool.output_schema
                 .iter()
-                .map(move |schema| (tool.name.as_str(), "output", schema)),
+                .map(move |schema| (Some(index), tool.name.as_str(), "output", schema)),
         )
     });
     let discoverable = plan.discovery.iter().flat_map(|discovery| {
         discovery.operations.iter().map(|operation| {
             (
+                None,
                 operation.name.as_str(),
                 "operation input",
                 &*plan.operations[operation.operation].input_schema,
             )
         })
     });
-    let schemas: Vec<(&str, &str, &serde_json::Value)> = tools.chain(discoverable).collect();
-    // Each schema compiled once: operations with the same input schema share one value (for
+    let schemas: Vec<(Option<usize>, &str, &'static str, &serde_json::Value)> =
+        tools.chain(discoverable).collect();
+    // Each schema read once: operations with the same input schema share one value (for
     // Kubernetes, 1,067 operations have 443).
     let mut distinct: Vec<&serde_json::Value> = Vec::new();
-    let mut seen: std::collections::HashMap<*const serde_json::Value, usize> =
-        std::collections::HashMap::new();
+    let mut seen: HashMap<*const serde_json::Value, usize> = HashMap::new();
     let which_schema: Vec<usize> = schemas
         .iter()
-        .map(|(_, _, schema)| {
+        .map(|(.., schema)| {
             *seen.entry(*schema as *const _).or_insert_with(|| {
                 distinct.push(schema);
                 distinct.len() - 1
             })
         })
         .collect();
-    let errors: Vec<Option<String>> = distinct
+    // The patterns of each distinct schema, each once.
+    let patterns_of: Vec<Vec<&str>> = distinct
         .par_iter()
         .map(|schema| {
-            jsonschema::options()
-                .should_validate_formats(true)
-                .build(schema)
-                .err()
-                .map(|error| error.to_string())
+            let mut patterns = Vec::new();
+            each_pattern(schema, &mut |pattern| {
+                if !patterns.contains(&pattern) {
+                    patterns.push(pattern);
+                }
+            });
+            patterns
         })
         .collect();
-    let mut problems: Vec<String> = schemas
+    // Each pattern compiled once, wherever it is written (a large API repeats a few hundred
+    // patterns across thousands of schemas).
+    let mut patterns: Vec<&str> = patterns_of.iter().flatten().copied().collect();
+    patterns.sort_unstable();
+    patterns.dedup();
+    let problems: HashMap<&str, String> = patterns
+        .par_iter()
+        .filter_map(|pattern| Some((*pattern, pattern_problem(pattern)?)))
+        .collect();
+    if problems.is_empty() {
+        return Vec::new();
+    }
+    let mut unchecked: Vec<UncheckedPattern> = schemas
         .iter()
         .zip(which_schema)
-        .filter_map(|((name, which, _), schema)| {
-            let error = errors[schema].as_ref()?;
-            Some(format!(
-                "the {which} schema of `{name}` cannot be compiled by the server's validator ({error}), so the server could not check its values; fix the schema in the spec"
-            ))
+        .flat_map(|((tool, name, which, _), schema)| {
+            let problems = &problems;
+            patterns_of[schema].iter().filter_map(move |pattern| {
+                Some(UncheckedPattern {
+                    name: name.to_string(),
+                    which,
+                    pattern: pattern.to_string(),
+                    reason: problems.get(pattern)?.clone(),
+                    tool: *tool,
+                })
+            })
         })
         .collect();
-    problems.sort();
-    match problems.is_empty() {
-        true => Ok(()),
-        false => Err(problems.join("\n")),
-    }
+    unchecked.sort();
+    unchecked
 }
 
 /// Has mimalloc return freed memory to the operating system within [`PURGE_DELAY_MS`] of its
@@ -259,10 +317,8 @@ mod tests {
         plan::plan(&api, &options, None).expect("the spec plans")
     }
 
-    #[test]
-    fn a_shared_input_schema_that_does_not_compile_names_every_operation_that_takes_it() {
-        let mut plan = discovery_plan();
-        assert_eq!(schemas_compile(&plan), Ok(()));
+    /// `plan` with the shared input schema of getA and getB given `pattern` on `id`.
+    fn with_shared_pattern(plan: &mut plan::Plan, pattern: &str) {
         let index = |name: &str| {
             plan.operations
                 .iter()
@@ -274,25 +330,72 @@ mod tests {
             &plan.operations[a].input_schema,
             &plan.operations[b].input_schema
         ));
-        let mut broken = (*plan.operations[a].input_schema).clone();
-        broken["properties"]["id"]["pattern"] = serde_json::json!("[a-");
-        let broken = Arc::new(broken);
+        let mut changed = (*plan.operations[a].input_schema).clone();
+        changed["properties"]["id"]["pattern"] = serde_json::json!(pattern);
+        let changed = Arc::new(changed);
         for operation in [a, b] {
-            plan.operations[operation].input_schema = Arc::clone(&broken);
+            plan.operations[operation].input_schema = Arc::clone(&changed);
         }
-        let error = schemas_compile(&plan).expect_err("the shared schema does not compile");
-        let lines: Vec<&str> = error.lines().collect();
-        assert_eq!(lines.len(), 2, "{error}");
-        assert!(
-            lines[0].starts_with(
-                "the operation input schema of `getA` cannot be compiled by the server's validator ("
-            ),
-            "{error}"
+    }
+
+    #[test]
+    fn schemas_whose_patterns_the_server_reads_give_no_warning() {
+        let mut plan = discovery_plan();
+        assert_eq!(schemas_compile(&plan), []);
+        with_shared_pattern(&mut plan, r"^[A-Z]{3}-\d+$");
+        assert_eq!(schemas_compile(&plan), []);
+    }
+
+    #[test]
+    fn a_pattern_the_server_cannot_read_in_a_shared_schema_names_every_operation_that_takes_it() {
+        let mut plan = discovery_plan();
+        with_shared_pattern(&mut plan, "(?<=a)b");
+        let unchecked = schemas_compile(&plan);
+        let lines: Vec<String> = unchecked.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "the server cannot check the pattern \"(?<=a)b\" of the operation input schema of `getA` (look-around is not supported); it checks the rest of that schema",
+                "the server cannot check the pattern \"(?<=a)b\" of the operation input schema of `getB` (look-around is not supported); it checks the rest of that schema",
+            ]
         );
-        assert!(
-            lines[1].starts_with("the operation input schema of `getB` cannot be compiled"),
-            "{error}"
+        assert!(unchecked.iter().all(|pattern| pattern.tool.is_none()));
+    }
+
+    #[test]
+    fn an_unreadable_pattern_is_told_once_per_schema_and_the_server_agrees() {
+        let spec = [
+            "openapi: 3.0.3",
+            "info: { title: Things, version: '1' }",
+            "paths:",
+            "  /a/{id}:",
+            "    get:",
+            "      operationId: getA",
+            "      parameters:",
+            "        - { name: id, in: path, required: true, schema: { type: string, pattern: '(a)\\1' } }",
+            "        - { name: code, in: query, schema: { type: string, pattern: '(a)\\1' } }",
+            "        - { name: ok, in: query, schema: { type: string, pattern: '^[a-z]+$' } }",
+            "      responses: { '200': { description: ok } }",
+        ]
+        .join("\n");
+        let api = load::load_text(Path::new("openapi.yaml"), &spec).expect("the spec loads");
+        let plan = plan::plan(&api, &plan::Options::default(), None).expect("the spec plans");
+        let unchecked = schemas_compile(&plan);
+        assert_eq!(
+            unchecked,
+            [UncheckedPattern {
+                name: "get_a".into(),
+                which: "input",
+                pattern: "(a)\\1".into(),
+                reason: "backreferences are not supported".into(),
+                tool: Some(0),
+            }]
         );
-        assert!(!error.contains("getC"), "{error}");
+        // The server's checker reports the same pattern when it compiles the schema.
+        let (_, problems) = mcpgen_runtime::schema::Schema::new(&plan.tools[0].input_schema);
+        assert_eq!(
+            problems,
+            ["the pattern `(a)\\1` is not checked: backreferences are not supported"]
+        );
     }
 }

@@ -31,6 +31,10 @@
 //!   [`DEFAULT_TOTAL_BUDGET`]), naming the heaviest tools. Tokens are [`token_estimate`]s, and
 //!   the total is the sum of the tools'. Errors with a curation file; without one, warnings, so
 //!   the first look at an API (a bare mirror) always builds.
+//! - **patterns**: a `pattern` (or `patternProperties` key) in a tool's schema, or in a
+//!   discoverable operation's input schema, that the server's checker cannot read (a
+//!   look-around, a backreference, a Unicode class; see [`crate::schemas_compile`]): the server
+//!   checks the rest of the schema, and a value that breaks only that pattern reaches the API.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -60,11 +64,50 @@ pub const MAX_NAME_LEN: usize = crate::naming::MAX_TOOL_NAME - CLIENT_PREFIX_ALL
 /// How many of the heaviest tools an exceeded total budget names.
 const HEAVIEST_NAMED: usize = 5;
 
-/// Every tool-design warning about `plan`, and an error for every exceeded budget.
+/// Every tool-design warning about `plan`, an error for every exceeded budget, and a warning
+/// for every pattern the server cannot check.
 pub fn lint(plan: &Plan, curation: Option<&Curation>) -> Vec<Diagnostic> {
     let mut out = design(plan, curation);
     out.extend(budgets(plan, curation));
+    out.extend(unchecked_patterns(plan, curation));
     out
+}
+
+/// A warning for every pattern of the schemas the server checks values against that its checker
+/// cannot read ([`crate::schemas_compile`]), as `mcpgen build` warns of them: at a curated
+/// tool's name in the curation file, or about the file as a whole for a mirrored tool or a
+/// discoverable operation.
+pub fn unchecked_patterns(plan: &Plan, curation: Option<&Curation>) -> Vec<Diagnostic> {
+    let unchecked = crate::schemas_compile(plan);
+    if unchecked.is_empty() {
+        return Vec::new();
+    }
+    // Curated tools are planned in the file's order, before any mirrored one.
+    let mut names = curation.into_iter().flat_map(|c| c.tools.keys());
+    let curated: Vec<Option<&Spanned<String>>> = plan
+        .tools
+        .iter()
+        .map(|tool| match tool.action {
+            Action::Curated(_) => names.next(),
+            _ => None,
+        })
+        .collect();
+    unchecked
+        .into_iter()
+        .map(|pattern| {
+            let name = pattern.tool.and_then(|tool| curated[tool]);
+            Diagnostic {
+                severity: Severity::Warning,
+                message: pattern.to_string(),
+                at: name.map(|name| name.at),
+                help: Some(
+                    "the server reads patterns with `regex-lite`, which has no look-around, backreferences or Unicode classes; write the pattern in the spec without them if it can be"
+                        .into(),
+                ),
+                tools: name.map(|name| vec![name.value.clone()]).unwrap_or_default(),
+            }
+        })
+        .collect()
 }
 
 /// The tool-design warnings about `plan`: descriptions, parameters, names, annotations and

@@ -11,7 +11,9 @@
 //! build. Patterns are compiled by `regex-lite`, a few seconds to build: its syntax is the
 //! ECMAScript subset API descriptions use (`^[A-Z]{3}-[0-9]+$`, ASCII `\d`, `\w`, `\s`); a pattern
 //! it cannot read (a look-around, a Unicode class) is left unchecked and reported by
-//! [`Schema::new`], and everything else in the schema is still checked.
+//! [`Schema::new`], and everything else in the schema is still checked. mcpgen reads the
+//! patterns of every schema a server will check with [`each_pattern`] and [`pattern_problem`],
+//! and warns, when it generates the server, of those left unchecked.
 //!
 //! Keywords checked: `type`, `enum`, `const`, `minimum`, `maximum`, `exclusiveMinimum`,
 //! `exclusiveMaximum`, `multipleOf`, `minLength`, `maxLength`, `pattern`, `format`, `items`,
@@ -136,12 +138,26 @@ pub enum ErrorKind<'a> {
 }
 
 impl Schema {
-    /// Compiles `schema`, and says which of its patterns cannot be checked (each is then left
-    /// out; everything else is checked).
+    /// Compiles `schema`, and says which of its patterns cannot be checked, each once (each is
+    /// then left out; everything else is checked).
     pub fn new(schema: &Value) -> (Self, Vec<String>) {
         let mut patterns = HashMap::new();
+        let mut refused = Vec::new();
         let mut problems = Vec::new();
-        collect_patterns(schema, &mut patterns, &mut problems);
+        each_pattern(schema, &mut |pattern| {
+            if patterns.contains_key(pattern) || refused.contains(&pattern) {
+                return;
+            }
+            match compile_pattern(pattern) {
+                Ok(regex) => {
+                    patterns.insert(pattern.to_string(), regex);
+                }
+                Err(why) => {
+                    refused.push(pattern);
+                    problems.push(format!("the pattern `{pattern}` is not checked: {why}"));
+                }
+            }
+        });
         let schema = Self {
             root: schema.clone(),
             patterns,
@@ -168,56 +184,55 @@ impl Schema {
     }
 }
 
-/// Compiles every `pattern` and `patternProperties` key in `schema`.
-fn collect_patterns(
-    schema: &Value,
-    patterns: &mut HashMap<String, regex_lite::Regex>,
-    problems: &mut Vec<String>,
-) {
+/// Calls `found` with every pattern `schema` holds, as [`Schema::new`] compiles them: each
+/// `pattern` and each key of a `patternProperties`, in the order they are written, a pattern
+/// written twice given twice. What `enum`, `const`, `default` and the examples hold is data, not
+/// schemas, and is not searched.
+pub fn each_pattern<'a>(schema: &'a Value, found: &mut impl FnMut(&'a str)) {
     match schema {
         Value::Object(object) => {
             for (key, child) in object {
                 match (key.as_str(), child) {
-                    ("pattern", Value::String(pattern)) => compile(pattern, patterns, problems),
+                    ("pattern", Value::String(pattern)) => found(pattern),
                     ("patternProperties", Value::Object(by_pattern)) => {
                         for pattern in by_pattern.keys() {
-                            compile(pattern, patterns, problems);
+                            found(pattern);
                         }
                     }
                     // Values, not schemas: a `pattern` key in them is data.
                     ("enum" | "const" | "default" | "examples" | "example", _) => continue,
                     _ => {}
                 }
-                collect_patterns(child, patterns, problems);
+                each_pattern(child, found);
             }
         }
         Value::Array(items) => {
             for item in items {
-                collect_patterns(item, patterns, problems);
+                each_pattern(item, found);
             }
         }
         _ => {}
     }
 }
 
-/// Compiles `pattern` unless it is compiled already, or says why it cannot be checked.
-fn compile(
-    pattern: &str,
-    patterns: &mut HashMap<String, regex_lite::Regex>,
-    problems: &mut Vec<String>,
-) {
-    if patterns.contains_key(pattern) {
-        return;
-    }
-    match regex_lite::Regex::new(pattern) {
-        Ok(regex) => {
-            patterns.insert(pattern.to_string(), regex);
-        }
-        Err(error) => problems.push(format!(
-            "the pattern `{pattern}` is not checked: {}",
-            error.to_string().lines().last().unwrap_or_default()
-        )),
-    }
+/// Why the checker cannot read `pattern`, if it cannot (then [`Schema::new`] leaves it
+/// unchecked): `regex-lite`'s reason, as `look-around, including look-ahead and look-behind,
+/// is not supported`.
+pub fn pattern_problem(pattern: &str) -> Option<String> {
+    compile_pattern(pattern).err()
+}
+
+/// `pattern` compiled, or why it cannot be (the last line of `regex-lite`'s error, which is the
+/// reason; the lines before it repeat the pattern).
+fn compile_pattern(pattern: &str) -> Result<regex_lite::Regex, String> {
+    regex_lite::Regex::new(pattern).map_err(|error| {
+        error
+            .to_string()
+            .lines()
+            .last()
+            .unwrap_or_default()
+            .to_string()
+    })
 }
 
 /// One run of checking: the errors found so far and where in the value it is.

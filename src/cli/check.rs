@@ -144,6 +144,10 @@ fn check_curation(text: &str, api: &Api, options: &Options) -> anyhow::Result<Ve
             .retain(|tool| matches!(tool.action, Action::Curated(_)));
         found.extend(crate::lint::design(&plan, Some(&intact.curation)));
         found.extend(crate::lint::tool_budgets(&plan, Some(&intact.curation)));
+        found.extend(crate::lint::unchecked_patterns(
+            &plan,
+            Some(&intact.curation),
+        ));
     }
     Ok(found)
 }

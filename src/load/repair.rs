@@ -1,15 +1,28 @@
 //! Repairs of schemas that are not valid JSON Schema 2020-12, so that every schema a tool
-//! publishes is one its server can compile and check arguments against.
+//! publishes is one its server and its clients can read and check values against.
 //!
 //! Real descriptions hold keywords no validator accepts: `type: user`, `type: date`, `type:
 //! String`, `required: true` on a property, a `required` list written inside `properties`,
-//! `multipleOf: -10`, a `pattern` that is not a regular expression. Copied as they are, the
-//! generated server cannot compile the schema and, before this module, checked no argument of
-//! that tool at all. Each such keyword is repaired where its meaning is plain (`String` is
-//! `string`, `date` a string of format `date`) and dropped otherwise, with a warning naming the
-//! place in the document. [`make_valid`] then checks the converted schema against the 2020-12
-//! metaschema, dropping what is still invalid (with a warning), and drops `$ref`s that point to
-//! nothing, so that what is published compiles in the validator the servers run.
+//! `multipleOf: -10`, a `pattern` that is not a regular expression. Copied as they are, they make
+//! the published schema invalid: a client's validator may refuse all of it (as the servers did when
+//! they checked values with the `jsonschema` crate, checking no argument of that tool at all). Each
+//! such keyword is repaired where its meaning is plain (`String` is `string`, `date` a string of
+//! format `date`) and dropped otherwise, with a warning naming the place in the document.
+//! [`make_valid`] then checks the converted schema against the 2020-12 metaschema, dropping what is
+//! still invalid (with a warning), and drops `$ref`s that point to nothing, so that what is
+//! published is valid JSON Schema 2020-12.
+//!
+//! Patterns are read as a JSON Schema validator reads them, by the `jsonschema` crate
+//! ([`regex_error`]), not by the `regex-lite` of the servers' own checker (the runtime's `schema`
+//! module). The published schema is read by MCP clients too, whose validators read patterns as JSON
+//! Schema has them, ECMA-262 regular expressions (ajv, as JavaScript `RegExp`s). A pattern with a
+//! look-around, a backreference or a Unicode class is one such a client checks, so it is kept
+//! although the server cannot read it: the server checks the rest of the schema, and `mcpgen build`
+//! and `mcpgen check` warn of each such pattern (`schemas_compile` in src/lib.rs). A pattern
+//! `jsonschema` refuses is, but for a few rare forms (a named backreference `\k<name>`), not
+//! ECMA-262 either (an unclosed class `[a-`, a repeat without its lower bound `a{,3}`, Rust's own
+//! `(?-u:\w)`), and a client that compiles the schema could fail on the whole of it, so it is
+//! dropped with a warning even where `regex-lite` would read it.
 
 use serde_json::{Map, Value, json};
 
@@ -42,7 +55,8 @@ pub(super) enum Fix {
 }
 
 /// The repair of the keyword `key` with `value` in a schema object, when it needs one.
-/// `regex_error` tells why the servers' regex engine refuses a pattern, if it does.
+/// `regex_error` tells why a pattern is not a regular expression JSON Schema validators read
+/// ([`regex_error`], remembered per pattern), if it is not.
 pub(super) fn keyword(
     key: &str,
     value: &Value,
@@ -84,7 +98,7 @@ pub(super) fn keyword(
         "pattern" => match value.as_str() {
             Some(pattern) => regex_error(pattern).map(|error| {
                 Fix::Drop(format!(
-                    "`pattern: {value}` is not a regular expression the server can use ({error}); dropped, so the value is not checked against it"
+                    "`pattern: {value}` is not a regular expression JSON Schema validators can read ({error}); dropped, so the value is not checked against it"
                 ))
             }),
             None => Some(Fix::Drop(format!(
@@ -215,7 +229,10 @@ pub(super) fn implied_format(value: &Value) -> Option<&'static str> {
         .find_map(|name| type_alias(name).and_then(|(_, format)| format))
 }
 
-/// Why `pattern` cannot be compiled by the validator the generated servers run, if it cannot.
+/// Why `pattern` is not a regular expression as a JSON Schema validator reads one, if it is not:
+/// the `jsonschema` crate's reading (ECMA-262's own escapes, `\d`, `\w`, `\cX`, translated, then
+/// compiled by `fancy-regex`, which reads look-around and backreferences). See the module's
+/// documentation for why this, and not the servers' `regex-lite`, decides what is dropped.
 pub(super) fn regex_error(pattern: &str) -> Option<String> {
     match jsonschema::validator_for(&json!({ "pattern": pattern })) {
         Ok(_) => None,
@@ -224,7 +241,7 @@ pub(super) fn regex_error(pattern: &str) -> Option<String> {
 }
 
 /// Makes the converted schema `schema` (of the document's schema at `pointer`) valid against the
-/// 2020-12 metaschema and compilable by the servers' validator: every `$ref` that points to
+/// 2020-12 metaschema: every `$ref` that points to
 /// nothing in it and every value the metaschema rejects is dropped, each with a warning pushed
 /// to `warnings`. Fails when the schema cannot be made valid that way.
 pub(super) fn make_valid(

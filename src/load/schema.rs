@@ -63,8 +63,9 @@ pub struct SchemaContext {
     /// What was repaired or dropped to make the schemas valid ([`repair`]): (JSON pointer in the
     /// document, what was done), each once, in the order met.
     warnings: RefCell<IndexSet<(String, String)>>,
-    /// Pattern → why the servers' regex engine refuses it (`None`: it compiles), each pattern
-    /// compiled once however many roots inline its schema.
+    /// Pattern → why it is not a regular expression JSON Schema validators read
+    /// ([`repair::regex_error`]; `None`: it is one), each pattern read once however many roots
+    /// inline its schema.
     patterns: RefCell<FastMap<String, Option<String>>>,
     /// Every warning told while recording ([`Self::record`]), repeats included.
     recorded: RefCell<Option<Vec<(String, String)>>>,
@@ -180,7 +181,8 @@ impl SchemaContext {
         self.warnings.take().into_iter().collect()
     }
 
-    /// Why the servers' regex engine refuses `pattern`, if it does.
+    /// Why `pattern` is not a regular expression JSON Schema validators read, if it is not
+    /// ([`repair::regex_error`]).
     fn regex_error(&self, pattern: &str) -> Option<String> {
         if let Some(known) = self.patterns.borrow().get(pattern) {
             return known.clone();
@@ -583,7 +585,7 @@ impl<'a> SchemaConverter<'a> {
                     {
                         self.context.warn(
                             place.to_string(),
-                            format!("`{name}` is not a regular expression the server can use ({error}); dropped"),
+                            format!("`{name}` is not a regular expression JSON Schema validators can read ({error}); dropped"),
                         );
                         continue;
                     }

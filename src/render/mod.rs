@@ -140,7 +140,7 @@ const RUNTIME_FILES: &[(&str, &str, &str)] = &[
     ),
     (
         "schema.rs",
-        "server",
+        "schema",
         include_str!("../../runtime/src/schema.rs"),
     ),
     (
@@ -186,15 +186,18 @@ const RUNTIME_FILES: &[(&str, &str, &str)] = &[
 ];
 
 /// Every feature of the runtime crate, sorted.
-const RUNTIME_FEATURES: [&str; 4] = ["curated", "oauth-client", "search", "server"];
+const RUNTIME_FEATURES: [&str; 5] = ["curated", "oauth-client", "schema", "search", "server"];
 
-/// The runtime's features the crate for `plan` uses, sorted.
+/// The runtime's features the crate for `plan` names, sorted: those it uses, but `schema`,
+/// which `server` turns on (it is a feature of its own for mcpgen, which compiles the tools'
+/// schemas with the server's checker and runs no server).
 pub fn runtime_features(plan: &Plan) -> Vec<&'static str> {
     RUNTIME_FEATURES
         .into_iter()
         .filter(|feature| match *feature {
             "curated" => uses_curated(plan),
             "oauth-client" => uses_oauth_client(plan),
+            "schema" => false,
             "search" => plan.discovery.is_some(),
             _ => true,
         })

@@ -1,7 +1,8 @@
 //! `mcpgen check SPEC` checks the spec itself: what makes it invalid against its specification
 //! (validated against the OpenAPI Initiative's schema), and what loading repaired, are warnings
 //! with the file, line and column, in `--format json` too, and fail `--deny-warnings`. A finding
-//! inside a file a `$ref` names is reported in that file, at its line and column.
+//! inside a file a `$ref` names is reported in that file, at its line and column. A pattern the
+//! generated server cannot check is a warning of `check` and of `build`.
 
 use assert_cmd::Command;
 use serde_json::{Value, json};
@@ -193,5 +194,127 @@ fn an_error_inside_an_external_file_names_that_file_and_its_line_and_column() {
             "tests/fixtures/load/external-error/parameters.yaml:4:3 at /id/in: parameter `id` has `in: body`"
         ),
         "{stderr}"
+    );
+}
+
+const UNCHECKED: &str = "tests/fixtures/load/unchecked-pattern/openapi.yaml";
+const UNCHECKED_CURATION: &str = "tests/fixtures/load/unchecked-pattern/mcpgen.yaml";
+
+/// The help of a warning about a pattern the server cannot check.
+const UNCHECKED_HELP: &str = "the server reads patterns with `regex-lite`, which has no look-around, backreferences or Unicode classes; write the pattern in the spec without them if it can be";
+
+/// A pattern JSON Schema validators read but the server's checker cannot (a look-ahead) is a
+/// warning of `check` that names the tool, and of `build`, which still writes the crate with the
+/// pattern in the published schema for the clients.
+#[test]
+fn a_pattern_the_server_cannot_read_is_a_warning_naming_the_tool_and_stays_published() {
+    let message = |tool: &str| {
+        format!(
+            "the server cannot check the pattern \"^(?!admin$)[a-z]+$\" of the input schema of `{tool}` (look-around is not supported); it checks the rest of that schema"
+        )
+    };
+    let (code, stdout, _) = mcpgen(&["check", UNCHECKED, "--format", "json"]);
+    assert_eq!(code, 0, "warnings alone do not fail the run");
+    let report: Value = serde_json::from_str(&stdout).expect("the report is JSON");
+    assert_eq!(
+        report,
+        json!([{
+            "severity": "warning",
+            "message": message("get_user"),
+            "file": UNCHECKED,
+            "line": null,
+            "column": null,
+            "help": UNCHECKED_HELP,
+            "tools": [],
+        }])
+    );
+    let (code, stdout, _) = mcpgen(&[
+        "check",
+        UNCHECKED,
+        "-c",
+        UNCHECKED_CURATION,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{stdout}");
+    let report: Value = serde_json::from_str(&stdout).expect("the report is JSON");
+    assert_eq!(
+        report,
+        json!([{
+            "severity": "warning",
+            "message": message("find_user"),
+            "file": UNCHECKED_CURATION,
+            "line": 4,
+            "column": 3,
+            "help": UNCHECKED_HELP,
+            "tools": ["find_user"],
+        }])
+    );
+    let (code, _, stderr) = mcpgen(&["check", UNCHECKED, "--deny-warnings"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains(&message("get_user")), "{stderr}");
+
+    let out = tempfile::tempdir().expect("a temporary folder");
+    let target = out.path().join("crate");
+    let (code, _, stderr) = mcpgen(&[
+        "build",
+        UNCHECKED,
+        "-o",
+        target.to_str().expect("UTF-8 path"),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.starts_with("warning:"))
+        .collect();
+    assert_eq!(
+        warnings,
+        [format!("warning: {UNCHECKED}: {}", message("get_user"))]
+    );
+    let tools: Value = serde_json::from_str(
+        &std::fs::read_to_string(target.join("tests/tools.json")).expect("tests/tools.json"),
+    )
+    .expect("tests/tools.json is JSON");
+    let published = tools.pointer("/tools/0/inputSchema/properties/handle/pattern");
+    assert_eq!(published, Some(&json!("^(?!admin$)[a-z]+$")), "{tools}");
+}
+
+/// When another tool of the curation file has a mistake, the tools without one are still
+/// checked, their unreadable patterns included.
+#[test]
+fn a_pattern_the_server_cannot_read_is_told_beside_another_tools_mistake() {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let curation = dir.path().join("mcpgen.yaml");
+    let text = std::fs::read_to_string(repo().join(UNCHECKED_CURATION)).expect("the curation")
+        + "  broken:\n    description: >-\n      A tool that calls an operation the spec does not have. Returns nothing at all.\n    call: noSuchOperation\n";
+    std::fs::write(&curation, text).expect("the curation is written");
+    let curation = curation.to_str().expect("UTF-8 path");
+    let (code, stdout, _) = mcpgen(&["check", UNCHECKED, "-c", curation, "--format", "json"]);
+    assert_eq!(code, 1, "{stdout}");
+    let report: Vec<Value> = serde_json::from_str(&stdout).expect("the report is JSON");
+    let summary: Vec<(&str, &str, &Value)> = report
+        .iter()
+        .map(|item| {
+            (
+                item["severity"].as_str().expect("a severity"),
+                item["message"].as_str().expect("a message"),
+                &item["tools"],
+            )
+        })
+        .collect();
+    assert_eq!(summary.len(), 2, "{stdout}");
+    assert_eq!(
+        (summary[0].0, summary[0].1, summary[0].2),
+        (
+            "warning",
+            "the server cannot check the pattern \"^(?!admin$)[a-z]+$\" of the input schema of `find_user` (look-around is not supported); it checks the rest of that schema",
+            &json!(["find_user"]),
+        ),
+        "{stdout}"
+    );
+    assert_eq!(
+        (summary[1].0, summary[1].2),
+        ("error", &json!(["broken"])),
+        "{stdout}"
     );
 }

@@ -130,6 +130,54 @@ fn a_pattern_the_engine_cannot_read_is_reported_and_left_unchecked() {
 }
 
 #[test]
+fn a_pattern_the_engine_cannot_read_is_reported_once_however_often_it_is_written() {
+    let (_, problems) = Schema::new(&json!({
+        "properties": {"a": {"pattern": "(a)\\1"}, "b": {"pattern": "(a)\\1"}},
+        "patternProperties": {"(a)\\1": true}
+    }));
+    assert_eq!(
+        problems,
+        ["the pattern `(a)\\1` is not checked: backreferences are not supported"]
+    );
+}
+
+#[test]
+fn every_pattern_and_pattern_property_is_found_but_not_in_values() {
+    let schema = json!({
+        "pattern": "^a",
+        "properties": {
+            "b": {"pattern": "^b", "default": {"pattern": "data"}},
+            "c": {"items": [{"pattern": "^c"}], "examples": [{"pattern": "data"}]},
+            "pattern": {"enum": [{"pattern": "data"}], "const": {"pattern": "data"}}
+        },
+        "patternProperties": {"^d": {"pattern": "^e"}},
+        "anyOf": [{"pattern": "^a"}]
+    });
+    let mut found = Vec::new();
+    super::each_pattern(&schema, &mut |pattern| found.push(pattern));
+    assert_eq!(found, ["^a", "^b", "^c", "^d", "^e", "^a"]);
+}
+
+#[test]
+fn pattern_problem_is_the_reason_new_gives() {
+    assert_eq!(super::pattern_problem("^[A-Z]{3}-\\d+$"), None);
+    assert_eq!(
+        super::pattern_problem("^(?!x)").as_deref(),
+        Some("look-around is not supported")
+    );
+    assert_eq!(
+        super::pattern_problem("^\\p{L}+$").as_deref(),
+        Some("Unicode character classes are not supported")
+    );
+    let (_, problems) = Schema::new(&json!({"pattern": "[a-"}));
+    let reason = super::pattern_problem("[a-").expect("`[a-` is not a regular expression");
+    assert_eq!(
+        problems,
+        [format!("the pattern `[a-` is not checked: {reason}")]
+    );
+}
+
+#[test]
 fn formats_are_checked_and_unknown_formats_fit_anything() {
     let schema = json!({"format": "uuid"});
     assert!(fits(

@@ -4,7 +4,8 @@
 //! argument checking, the upstream HTTP client and the requests it sends, credentials, and the
 //! translation of failures into tool results the model can act on; with features, the support
 //! of curated tools (`curated`), an OAuth2 client-credentials token source (`oauth-client`) and
-//! the discovery tools' search index (`search`).
+//! the discovery tools' search index (`search`). The checker of values against a tool's schemas
+//! (`schema`) is part of the server, and mcpgen compiles schemas with it too.
 //!
 //! A generated crate either vendors these files as its `src/runtime/` folder, byte for byte
 //! (this file as `src/runtime/mod.rs`, the unit tests left out), or depends on the published
@@ -28,7 +29,7 @@ pub mod log;
 pub mod oauth;
 #[cfg(feature = "server")]
 pub mod request;
-#[cfg(feature = "server")]
+#[cfg(feature = "schema")]
 pub mod schema;
 #[cfg(feature = "search")]
 pub mod search;
