@@ -70,16 +70,16 @@ pub fn run(args: BuildArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     out.end_stage();
     if changes.is_empty() {
         out.status(&format!(
-            "up to date: {} ({} tools) in {}, nothing written",
+            "up to date: {} ({}) in {}, nothing written",
             plan.server.crate_name,
-            plan.tools.len(),
+            tools_count(plan.tools.len()),
             dir.display()
         ));
     } else {
         out.status(&format!(
-            "wrote {} ({} tools) to {}",
+            "wrote {} ({}) to {}",
             plan.server.crate_name,
-            plan.tools.len(),
+            tools_count(plan.tools.len()),
             dir.display()
         ));
     }
@@ -97,6 +97,14 @@ pub fn run(args: BuildArgs, out: &mut Output) -> anyhow::Result<ExitCode> {
     std::mem::forget(changes);
     std::mem::forget((plan, files));
     Ok(ExitCode::SUCCESS)
+}
+
+/// `1 tool`, `3 tools`.
+fn tools_count(count: usize) -> String {
+    match count {
+        1 => "1 tool".into(),
+        _ => format!("{count} tools"),
+    }
 }
 
 /// `--check`: exit 0 when `dir` is up to date, 1 (listing what differs) when it is stale.
@@ -143,6 +151,13 @@ fn unified_diff(change: &Change) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_status_line_counts_one_tool_in_the_singular() {
+        assert_eq!(tools_count(1), "1 tool");
+        assert_eq!(tools_count(0), "0 tools");
+        assert_eq!(tools_count(3), "3 tools");
+    }
 
     #[test]
     fn runtime_version_is_the_version_of_the_workspaces_runtime_crate() {
