@@ -258,7 +258,10 @@ pub(super) fn make_valid(
         return Ok(());
     }
     let mut dangling = Vec::new();
-    find_dangling_refs(schema, schema, &mut String::new(), &mut dangling);
+    // Most schemas have none: telling that takes one walk without the places.
+    if any_dangling_ref(schema, schema) {
+        find_dangling_refs(schema, schema, &mut String::new(), &mut dangling);
+    }
     for (at, reference) in dangling.into_iter().rev() {
         remove_at(schema, &at);
         warnings.push((
@@ -272,6 +275,11 @@ pub(super) fn make_valid(
     // one as they are converted, the references above) and made loading GitHub's description
     // take more than twice as long; tests/corpus.rs compiles every published schema.
     let meta = jsonschema::draft202012::meta::validator();
+    if plainly_valid(schema) {
+        // Every test that loads a document holds the walk to the crate's answer.
+        debug_assert!(meta.is_valid(schema), "shown valid, but is not: {schema}");
+        return Ok(());
+    }
     for _ in 0..MAX_REPAIRS {
         // Most schemas are valid: telling that is much cheaper than listing what is not.
         if meta.is_valid(schema) {
@@ -306,6 +314,110 @@ pub(super) fn make_valid(
     ))
 }
 
+/// Whether `schema` is shown valid against the JSON Schema 2020-12 metaschema by a walk over the
+/// shapes that metaschema allows; `false` when it is not, or when the walk cannot tell (a
+/// keyword whose check needs more than the value's shape: `$id`, `$anchor`, `$schema`,
+/// `$vocabulary`, a `patternProperties` name, a number written with a fraction where a whole
+/// number is asked, …), and the caller asks the `jsonschema` crate's metaschema validator.
+///
+/// Written by hand beside that crate because it gives the same answer for far less work: to
+/// check the 2020-12 metaschema, the crate resolves its `$dynamicRef`s and applies the seven
+/// vocabulary schemas to every subschema, which took about 20 times as long as this walk over
+/// Stripe's 2272 converted schemas (all of them valid, 14.6 MB as JSON), a tenth of generating
+/// from that description. The keywords below are the metaschema's (`schema.json` and
+/// `meta/*.json` of 2020-12): each applies to the value under its own name only, a keyword
+/// none of them names accepts any value, and a schema is an object or a boolean. The tests of
+/// this module hold the walk to the crate's answer over every keyword with values of every
+/// kind, and [`make_valid`] asserts the crate agrees in every debug build, so over every schema
+/// of every document the tests load (tests/corpus and the large descriptions among them).
+pub(super) fn plainly_valid(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(_) => true,
+        Value::Object(object) => object
+            .iter()
+            .all(|(key, value)| plainly_valid_keyword(key, value)),
+        _ => false,
+    }
+}
+
+/// Whether the keyword `key` with `value` is shown valid in a schema object ([`plainly_valid`]).
+fn plainly_valid_keyword(key: &str, value: &Value) -> bool {
+    let schemas = |value: &Value| match value {
+        Value::Array(items) => !items.is_empty() && items.iter().all(plainly_valid),
+        _ => false,
+    };
+    let schema_map = |value: &Value| match value {
+        Value::Object(map) => map.values().all(plainly_valid),
+        _ => false,
+    };
+    let unique_names = |value: &Value| match value {
+        Value::Array(names) if names.len() <= 16 => names
+            .iter()
+            .enumerate()
+            .all(|(index, name)| name.is_string() && !names[..index].contains(name)),
+        // A long list (GitHub's objects require up to 75 fields) is sorted rather than compared
+        // pair by pair.
+        Value::Array(names) => {
+            let mut sorted: Vec<&str> = Vec::with_capacity(names.len());
+            for name in names {
+                match name.as_str() {
+                    Some(name) => sorted.push(name),
+                    None => return false,
+                }
+            }
+            sorted.sort_unstable();
+            sorted.windows(2).all(|pair| pair[0] != pair[1])
+        }
+        _ => false,
+    };
+    match key {
+        // Applicators of one subschema.
+        "items"
+        | "contains"
+        | "additionalProperties"
+        | "propertyNames"
+        | "if"
+        | "then"
+        | "else"
+        | "not"
+        | "unevaluatedItems"
+        | "unevaluatedProperties"
+        | "contentSchema" => plainly_valid(value),
+        "prefixItems" | "allOf" | "anyOf" | "oneOf" => schemas(value),
+        "properties" | "dependentSchemas" | "$defs" | "definitions" => schema_map(value),
+        "type" => match value {
+            Value::String(name) => TYPES.contains(&name.as_str()),
+            Value::Array(names) => {
+                !names.is_empty()
+                    && unique_names(value)
+                    && names
+                        .iter()
+                        .all(|name| name.as_str().is_some_and(|name| TYPES.contains(&name)))
+            }
+            _ => false,
+        },
+        "const" | "default" => true,
+        "enum" | "examples" => value.is_array(),
+        "multipleOf" => value.as_f64().is_some_and(|n| n > 0.0),
+        "maximum" | "exclusiveMaximum" | "minimum" | "exclusiveMinimum" => value.is_number(),
+        key if COUNTS.contains(&key) => value.is_u64(),
+        "uniqueItems" | "deprecated" | "readOnly" | "writeOnly" => value.is_boolean(),
+        "required" => unique_names(value),
+        "dependentRequired" => match value {
+            Value::Object(map) => map.values().all(unique_names),
+            _ => false,
+        },
+        // Strings of format `regex` or `uri-reference`, which the metaschema validator takes
+        // as annotations (it asserts no format).
+        "title" | "description" | "format" | "contentEncoding" | "contentMediaType"
+        | "$comment" | "pattern" | "$ref" | "$dynamicRef" => value.is_string(),
+        // Keywords whose values the metaschema checks further than their shape.
+        "$id" | "$schema" | "$anchor" | "$dynamicAnchor" | "$vocabulary" | "$recursiveAnchor"
+        | "$recursiveRef" | "patternProperties" | "dependencies" => false,
+        _ => true,
+    }
+}
+
 /// The `$ref`s in `value` (at the pointer `at` of `root`) that point to nothing in `root`: their
 /// places (the object holding the `$ref`, with `/$ref`) and their text. `at` is one buffer that
 /// grows and shrinks with the walk: a pointer built afresh for every value of every schema was
@@ -320,14 +432,10 @@ fn find_dangling_refs(
     let length = at.len();
     match value {
         Value::Object(object) => {
-            if let Some(Value::String(reference)) = object.get("$ref") {
-                let resolves = reference
-                    .strip_prefix('#')
-                    .map(super::percent_decode)
-                    .is_some_and(|target| root.pointer(&target).is_some());
-                if !resolves {
-                    out.push((format!("{at}/$ref"), reference.clone()));
-                }
+            if let Some(Value::String(reference)) = object.get("$ref")
+                && !resolves(root, reference)
+            {
+                out.push((format!("{at}/$ref"), reference.clone()));
             }
             for (key, value) in object {
                 // Literal data holds no references.
@@ -349,6 +457,57 @@ fn find_dangling_refs(
         }
         _ => {}
     }
+}
+
+/// Whether [`find_dangling_refs`] would find any `$ref` in `value` that points to nothing in
+/// `root`: the same walk over the same keys, without building the places.
+fn any_dangling_ref(root: &Value, value: &Value) -> bool {
+    match value {
+        Value::Object(object) => object.iter().any(|(key, value)| match key.as_str() {
+            "$ref" => match value {
+                Value::String(reference) => !resolves(root, reference),
+                // Not a reference, but walked through as any other value is.
+                other => any_dangling_ref(root, other),
+            },
+            // Literal data holds no references.
+            "enum" | "const" | "default" | "examples" => false,
+            _ => any_dangling_ref(root, value),
+        }),
+        Value::Array(items) => items.iter().any(|item| any_dangling_ref(root, item)),
+        _ => false,
+    }
+}
+
+/// Whether the `$ref` text `reference` points to something in `root`: a fragment (`#` and a
+/// JSON pointer, percent-encoded) that names a value of `root`.
+fn resolves(root: &Value, reference: &str) -> bool {
+    let Some(fragment) = reference.strip_prefix('#') else {
+        return false;
+    };
+    if fragment.contains(['%', '~']) {
+        return root.pointer(&super::percent_decode(fragment)).is_some();
+    }
+    // A pointer with nothing to decode (`#/$defs/Name`, nearly every one) is followed through
+    // the objects it names without the copy of each token that `Value::pointer` makes.
+    if fragment.is_empty() {
+        return true;
+    }
+    let Some(tokens) = fragment.strip_prefix('/') else {
+        return false;
+    };
+    let mut target = root;
+    for token in tokens.split('/') {
+        target = match target {
+            Value::Object(object) => match object.get(token) {
+                Some(value) => value,
+                None => return false,
+            },
+            // An index: read as `Value::pointer` reads it.
+            Value::Array(_) => return root.pointer(fragment).is_some(),
+            _ => return false,
+        };
+    }
+    true
 }
 
 /// Removes the value at the JSON pointer `at` from `root`; whether there was one.
@@ -405,6 +564,272 @@ mod tests {
         assert!(places.contains(&"`$ref:"), "{warnings:?}");
         assert!(places.contains(&"/additionalProperties"), "{warnings:?}");
         assert!(places.contains(&"/properties/a/maximum"), "{warnings:?}");
+    }
+
+    /// Each keyword the walk of [`plainly_valid`] reads, with values of every kind of JSON.
+    fn keyword_cases() -> Vec<Value> {
+        let odd = [
+            json!(null),
+            json!(true),
+            json!(false),
+            json!(0),
+            json!(3),
+            json!(-2),
+            json!(1.5),
+            json!(2.0),
+            json!(""),
+            json!("string"),
+            json!("user"),
+            json!("#/$defs/A"),
+            json!("(unclosed"),
+            json!([]),
+            json!(["string"]),
+            json!(["string", "null"]),
+            json!(["string", "string"]),
+            json!(["a", 1]),
+            json!([{}]),
+            json!([{ "type": "date" }]),
+            json!([true, { "type": "integer" }]),
+            json!({}),
+            json!({ "a": {} }),
+            json!({ "a": 1 }),
+            json!({ "a": ["b", "c"] }),
+            json!({ "a": ["b", "b"] }),
+            json!({ "type": "string" }),
+            json!({ "type": 7 }),
+            json!({ "$ref": 7 }),
+            Value::Array((0..40).map(|n| json!(format!("f{n}"))).collect()),
+            Value::Array((0..40).map(|n| json!(format!("f{}", n % 39))).collect()),
+            Value::Array(
+                (0..40)
+                    .map(|n| {
+                        if n == 20 {
+                            json!(20)
+                        } else {
+                            json!(format!("f{n}"))
+                        }
+                    })
+                    .collect(),
+            ),
+        ];
+        let keywords = [
+            "items",
+            "contains",
+            "additionalProperties",
+            "propertyNames",
+            "if",
+            "then",
+            "else",
+            "not",
+            "unevaluatedItems",
+            "unevaluatedProperties",
+            "contentSchema",
+            "prefixItems",
+            "allOf",
+            "anyOf",
+            "oneOf",
+            "properties",
+            "dependentSchemas",
+            "$defs",
+            "definitions",
+            "patternProperties",
+            "dependencies",
+            "type",
+            "const",
+            "default",
+            "enum",
+            "examples",
+            "multipleOf",
+            "maximum",
+            "exclusiveMaximum",
+            "minimum",
+            "exclusiveMinimum",
+            "maxLength",
+            "minLength",
+            "maxItems",
+            "minItems",
+            "maxContains",
+            "minContains",
+            "maxProperties",
+            "minProperties",
+            "uniqueItems",
+            "deprecated",
+            "readOnly",
+            "writeOnly",
+            "required",
+            "dependentRequired",
+            "title",
+            "description",
+            "format",
+            "contentEncoding",
+            "contentMediaType",
+            "$comment",
+            "pattern",
+            "$ref",
+            "$dynamicRef",
+            "$id",
+            "$schema",
+            "$anchor",
+            "$dynamicAnchor",
+            "$vocabulary",
+            "$recursiveAnchor",
+            "$recursiveRef",
+            "x-mcp-header",
+            "unknownKeyword",
+        ];
+        let mut cases = vec![
+            json!(true),
+            json!(false),
+            json!(null),
+            json!(1),
+            json!("s"),
+            json!([]),
+        ];
+        for keyword in keywords {
+            for value in &odd {
+                let one = json!({ keyword: value });
+                // Also one level down, where a schema is read as a subschema.
+                cases.push(json!({ "type": "object", "properties": { "p": one.clone() } }));
+                cases.push(json!({ "items": one.clone(), "$defs": { "D": one.clone() } }));
+                cases.push(json!({ "anyOf": [ { "type": "null" }, one.clone() ] }));
+                cases.push(one);
+            }
+        }
+        cases
+    }
+
+    #[test]
+    fn the_walk_shows_valid_no_invalid_schema_and_every_valid_one_whose_keywords_it_reads() {
+        let meta = jsonschema::draft202012::meta::validator();
+        // What the walk leaves to the crate: keywords it does not check, whole numbers written
+        // with a fraction.
+        let left = [
+            "\"$id\"",
+            "\"$schema\"",
+            "\"$anchor\"",
+            "\"$dynamicAnchor\"",
+            "\"$vocabulary\"",
+            "\"$recursiveAnchor\"",
+            "\"$recursiveRef\"",
+            "\"patternProperties\"",
+            "\"dependencies\"",
+            "2.0",
+        ];
+        let (mut valid, mut shown) = (0, 0);
+        for schema in keyword_cases() {
+            let is_valid = meta.is_valid(&schema);
+            if plainly_valid(&schema) {
+                shown += 1;
+                assert!(is_valid, "shown valid, but is not: {schema}");
+            } else if is_valid {
+                let text = schema.to_string();
+                assert!(
+                    left.iter().any(|left| text.contains(left)),
+                    "valid, but not shown valid: {schema}"
+                );
+            }
+            valid += usize::from(is_valid);
+        }
+        assert!(
+            shown > 1000 && valid > shown,
+            "{shown} shown valid of {valid} valid"
+        );
+        let common = json!({
+            "type": "object",
+            "description": "A thing",
+            "required": ["id", "kind"],
+            "properties": {
+                "id": { "type": "string", "pattern": "^[a-z]+$", "maxLength": 40, "format": "uuid" },
+                "kind": { "enum": ["a", "b"], "default": "a" },
+                "count": { "type": ["integer", "null"], "minimum": 0, "multipleOf": 2 },
+                "tags": { "type": "array", "items": { "type": "string" }, "uniqueItems": true },
+                "child": { "$ref": "#/$defs/Thing" },
+                "either": { "anyOf": [ { "type": "string" }, { "type": "number", "exclusiveMaximum": 1.5 } ] },
+                "free": true,
+            },
+            "additionalProperties": false,
+            "examples": [ { "id": "x" } ],
+            "x-mcp-header": "X-Thing",
+            "$defs": { "Thing": { "type": "object", "readOnly": true, "title": "Thing" } },
+        });
+        assert!(plainly_valid(&common));
+        assert!(meta.is_valid(&common));
+    }
+
+    #[test]
+    fn the_metaschema_validator_takes_formats_as_annotations_which_the_walk_relies_on() {
+        // `$ref` is a `uri-reference` and `pattern` a `regex` to the metaschema: the walk takes
+        // any string there because the validator asserts no format.
+        let meta = jsonschema::draft202012::meta::validator();
+        for schema in [
+            json!({ "$ref": "not a uri reference: <%%>" }),
+            json!({ "pattern": "(unclosed" }),
+            json!({ "format": "no-such-format" }),
+        ] {
+            assert!(meta.is_valid(&schema), "{schema}");
+            assert!(plainly_valid(&schema), "{schema}");
+        }
+    }
+
+    #[test]
+    fn the_walk_without_places_finds_a_dangling_ref_exactly_when_the_walk_with_places_does() {
+        let root = json!({
+            "$defs": {
+                "A": {},
+                "a/b": {},
+                "c~d": {},
+                "list": [ {}, { "x": {} } ],
+                "per%cent": {},
+            },
+            "enum": [ { "$ref": "#/nowhere" } ],
+        });
+        let references = [
+            "#",
+            "",
+            "#/",
+            "#/$defs",
+            "#/$defs/A",
+            "#/$defs/B",
+            "#/$defs/a~1b",
+            "#/$defs/a/b",
+            "#/$defs/c~0d",
+            "#/$defs/c~d",
+            "#/%24defs/A",
+            "#/$defs/per%25cent",
+            "#/$defs/A%",
+            "#/$defs/list/0",
+            "#/$defs/list/1/x",
+            "#/$defs/list/01",
+            "#/$defs/list/+1",
+            "#/$defs/list/2",
+            "#/$defs/list/x",
+            "#/$defs/A/x",
+            "other.json#/$defs/A",
+            "#$defs",
+        ];
+        for reference in references {
+            let old = reference
+                .strip_prefix('#')
+                .map(super::super::percent_decode)
+                .is_some_and(|target| root.pointer(&target).is_some());
+            assert_eq!(resolves(&root, reference), old, "{reference}");
+            // Where a walk meets it: in a subschema, and inside a `$ref` that is not text.
+            for place in [
+                json!({ "p": { "items": [ { "$ref": reference } ] } }),
+                json!({ "p": { "$ref": { "$ref": reference } } }),
+            ] {
+                let mut schema = root.clone();
+                schema["properties"] = place;
+                let mut found = Vec::new();
+                find_dangling_refs(&schema, &schema, &mut String::new(), &mut found);
+                assert_eq!(
+                    any_dangling_ref(&schema, &schema),
+                    !found.is_empty(),
+                    "{reference}"
+                );
+                assert_eq!(found.is_empty(), old, "{reference}");
+            }
+        }
     }
 
     #[test]
