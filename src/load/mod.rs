@@ -1661,8 +1661,10 @@ fn percent_decode(text: &str) -> String {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
+        // Two hex digits exactly: `from_str_radix` alone would also take a sign (`%+1`).
         if bytes[i] == b'%'
             && i + 2 < bytes.len()
+            && bytes[i + 1..i + 3].iter().all(u8::is_ascii_hexdigit)
             && let Some(byte) = std::str::from_utf8(&bytes[i + 1..i + 3])
                 .ok()
                 .and_then(|hex| u8::from_str_radix(hex, 16).ok())

@@ -2756,3 +2756,11 @@ fn an_answer_that_cannot_be_repaired_aside_fails_loading_before_a_later_mistake(
     );
     assert!(aside.1.contains("places that are not valid"), "{}", aside.1);
 }
+
+#[test]
+fn percent_decoding_takes_two_hex_digits_and_leaves_anything_else_as_written() {
+    assert_eq!(super::percent_decode("a%2Fb%7e"), "a/b~");
+    assert_eq!(super::percent_decode("end%41"), "endA");
+    assert_eq!(super::percent_decode("%+1%-1%4"), "%+1%-1%4");
+    assert_eq!(super::percent_decode("%zz%"), "%zz%");
+}
