@@ -17,9 +17,11 @@
 //! parameter structs, one per operation, with the enums they name), discovery mode's
 //! `src/operations.rs` (`render::discovery`) and the head and `ANSWERS` table of `tests/tools.rs`
 //! (`render::crate_tests`) are written directly as text in the layout rustfmt gives them
-//! ([`Part::direct`], `render::direct`). A file is then a sequence of [`Piece`]s: runs of printed
-//! parts, each formatted by rustfmt on its own (as whole items: a run between written members of
-//! one `impl` block keeps the block's `impl … {` or closing line for rustfmt, cut after it ran),
+//! ([`Part::direct`], `render::direct`), and so is `src/lib.rs` (`render::lib_rs`). A file is
+//! then a sequence of [`Piece`]s: runs of printed parts, each formatted by rustfmt as a file of
+//! its own (the small ones batched in one process, see [`Batches`]; as whole items: a run
+//! between written members of one `impl` block keeps the block's `impl … {` or closing line for
+//! rustfmt, cut after it ran),
 //! and runs of written parts, joined in the file's order. That is not a second rustfmt: the
 //! writers lay out only the few constructs the generator writes there (`///` lines, derives,
 //! `#[serde(rename = …)]`, `pub field: Type,`, sorted imports, match arms of a string, a method's
@@ -375,11 +377,14 @@ fn join_spaced(out: &mut String, text: &str) {
 /// file's printed pieces and joins each file's pieces: `(path, text)` for each file, in the same
 /// order, each text starting with `head`.
 ///
-/// The two overlap: a file's printed pieces go to rustfmt (a process each, on threads of their
-/// own, as many at once as there are cores) as soon as that file's parts are formatted, while the
-/// parts of the next files are formatted on every core. rustfmt is mostly starting (10 to 20 ms
-/// a process for the few small pieces left); done after all the formatting, as it was, that was a
-/// quarter of a large API's rendering, with a core idle.
+/// rustfmt runs on threads of their own, as many at once as there are cores. A large printed
+/// piece (the bulk of a file with `--no-discovery`) goes to rustfmt, a process of its own, as
+/// soon as its file's parts are formatted, while the parts of the next files are formatted on
+/// every core. The small pieces (25 KB in all for a large API) are batched: once every file is
+/// formatted they go to rustfmt in as few processes as there are pieces that must begin a file
+/// (see [`Batches`]), one for the large specs' zero-configuration crates. rustfmt is mostly
+/// starting (10 to 15 ms of CPU a process, loading the compiler's libraries, whatever its input),
+/// so a process a piece was most of what formatting them cost.
 ///
 /// Why an external rustfmt after prettyplease: prettyplease gives the syntax tree a layout, but not
 /// rustfmt's (it breaks method chains and signatures at other widths and does not sort imports),
@@ -407,40 +412,43 @@ fn format_and_rustfmt_with(
     head: &str,
     rustfmt: Rustfmt,
 ) -> Result<RustFiles, String> {
-    let (send, receive) = std::sync::mpsc::channel::<(usize, String, String)>();
+    let (send, receive) = std::sync::mpsc::channel::<Vec<ToFormat>>();
     let receive = std::sync::Mutex::new(receive);
     let mut formatted_files = Vec::with_capacity(files.len());
     let mut failure = None;
-    let mut formatted: Vec<Option<Result<(String, bool), String>>> = Vec::new();
+    let mut formatted: Vec<Option<FormatResult>> = Vec::new();
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..rayon::current_num_threads().max(1))
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
                     loop {
-                        // The lock is held only while waiting for the next piece.
+                        // The lock is held only while waiting for the next batch.
                         let next = receive.lock().expect("no worker panics").recv();
-                        let Ok((index, path, text)) = next else {
+                        let Ok(batch) = next else {
                             return done;
                         };
-                        let result = match rustfmt.format(&path, &text) {
-                            Ok(Some(formatted)) => Ok((formatted, true)),
-                            Ok(None) => Ok((text, false)),
-                            Err(e) => Err(e),
-                        };
-                        done.push((index, result));
+                        done.extend(rustfmt.format_batch(batch));
                     }
                 })
             })
             .collect();
         let mut sent = 0;
+        let mut batches = Batches::default();
         for file in files {
             match format_files(vec![file], head) {
                 Ok(mut one) => {
                     for (path, text) in take_printed(&mut one) {
-                        send.send((sent, path, text))
-                            .expect("the workers wait for every piece");
+                        let piece = ToFormat {
+                            index: sent,
+                            path,
+                            text,
+                        };
                         sent += 1;
+                        if let Some(alone) = batches.add(piece) {
+                            send.send(vec![alone])
+                                .expect("the workers wait for every piece");
+                        }
                     }
                     formatted_files.extend(one);
                 }
@@ -449,6 +457,9 @@ fn format_and_rustfmt_with(
                     break;
                 }
             }
+        }
+        for batch in batches.0 {
+            send.send(batch).expect("the workers wait for every piece");
         }
         drop(send);
         formatted.resize_with(sent, || None);
@@ -473,6 +484,71 @@ fn format_and_rustfmt_with(
         rustfmt_missing: missing.then(|| rustfmt.named.clone()),
     })
 }
+
+/// A printed piece on its way to rustfmt: its place among the pieces sent, its file and its text.
+struct ToFormat {
+    index: usize,
+    path: String,
+    text: String,
+}
+
+/// What rustfmt made of a piece: its text formatted and `true`, or as it was and `false` when
+/// rustfmt cannot be started; an error when rustfmt refused it.
+type FormatResult = Result<(String, bool), String>;
+
+/// Printed pieces of at most this many bytes are batched (see [`Batches`]); a larger one (the
+/// printed bulk of a file, megabytes with `--no-discovery`) goes to rustfmt alone, at once, so
+/// that the large ones are formatted side by side with the rest of the work.
+const BATCHED_AT_MOST: usize = 64 << 10;
+
+/// The small printed pieces of a crate (`src/main.rs`, the stand-in module of `tests/tools.rs`, a
+/// client method a writer gave up on: 25 KB in all for Stripe), grouped so that each group is one
+/// rustfmt process (see [`Rustfmt::format_batch`]): a rustfmt process is mostly starting (10 to
+/// 15 ms of CPU however small its input, loading the compiler's libraries), and one a piece was
+/// most of what formatting them cost. A piece that must begin its file (inner attributes, `//!`,
+/// or the `@generated` head: see [`goes_first`]) begins a batch, one such piece a batch; the
+/// others join the first batch.
+#[derive(Default)]
+struct Batches(Vec<Vec<ToFormat>>);
+
+impl Batches {
+    /// Adds `piece` to a batch; a piece too large to batch is given back, to go alone.
+    fn add(&mut self, piece: ToFormat) -> Option<ToFormat> {
+        if piece.text.len() > BATCHED_AT_MOST {
+            return Some(piece);
+        }
+        if goes_first(&piece.text) {
+            match self.0.iter_mut().find(|batch| !goes_first(&batch[0].text)) {
+                Some(batch) => batch.insert(0, piece),
+                None => self.0.push(vec![piece]),
+            }
+        } else {
+            match self.0.first_mut() {
+                Some(batch) => batch.push(piece),
+                None => self.0.push(vec![piece]),
+            }
+        }
+        None
+    }
+}
+
+/// Whether printed `text` must begin what rustfmt reads: it holds inner attributes or a module
+/// doc comment (Rust allows them only at the start of a file or block: found anywhere, to be
+/// sure), starts with a blank line (which rustfmt drops only at the start of a file) or holds
+/// `@generated` (which rustfmt looks for in the first lines of a file).
+fn goes_first(text: &str) -> bool {
+    text.starts_with('\n')
+        || text.contains("@generated")
+        || text.lines().any(|line| {
+            let line = line.trim_start();
+            line.starts_with("//!") || line.starts_with("#!") || line.starts_with("/*!")
+        })
+}
+
+/// The item written between two pieces batched for rustfmt (see [`Rustfmt::format_batch`]), on
+/// a line of its own: an item that is not a `use` or `mod` declaration, so that no sorting of
+/// imports or modules crosses it, and that rustfmt leaves as it is.
+const BETWEEN_PIECES: &str = "\nconst _MCPGEN_BETWEEN_PIECES: () = ();\n";
 
 /// A crate's Rust files as [`format_and_rustfmt`] leaves them.
 pub struct RustFiles {
@@ -722,6 +798,65 @@ impl Rustfmt {
             config: dir.join("rustfmt.toml"),
             dir,
         })
+    }
+
+    /// Formats `batch` (see [`Batches`]) in one rustfmt process: `(index, result)` for each piece,
+    /// the result being the text formatted and `true`, or as it was and `false` when rustfmt
+    /// cannot be started.
+    ///
+    /// The pieces go to rustfmt as one text, [`BETWEEN_PIECES`] between them, each without its
+    /// trailing newlines (at the end of a file rustfmt drops blank lines, between items it keeps
+    /// them): rustfmt lays out each item on its own, at its indentation, whatever items come
+    /// before and after; what it does across items (sorting runs of `use` and `mod` declarations,
+    /// keeping at most one blank line) stops at the item between; and only the first piece may
+    /// hold what must begin a file ([`goes_first`]). Its output is cut at those items again.
+    /// Should rustfmt refuse the text, or its output not cut into as many pieces (a piece holding
+    /// that very line in a literal), each piece is formatted on its own, as it was before
+    /// batching: the error then names its file.
+    fn format_batch(&self, batch: Vec<ToFormat>) -> Vec<(usize, FormatResult)> {
+        if batch.len() > 1 {
+            let mut joined = String::with_capacity(batch.iter().map(|p| p.text.len() + 64).sum());
+            for (at, piece) in batch.iter().enumerate() {
+                if at > 0 {
+                    joined.push_str(BETWEEN_PIECES);
+                }
+                joined.push_str(piece.text.trim_end_matches('\n'));
+            }
+            joined.push('\n');
+            match self.format("several files", &joined) {
+                Ok(None) => {
+                    return batch
+                        .into_iter()
+                        .map(|piece| (piece.index, Ok((piece.text, false))))
+                        .collect();
+                }
+                Ok(Some(formatted)) => {
+                    let cut: Vec<&str> = formatted.split(BETWEEN_PIECES).collect();
+                    if cut.len() == batch.len() {
+                        return batch
+                            .iter()
+                            .zip(cut)
+                            .map(|(piece, text)| {
+                                let text = format!("{}\n", text.trim_end_matches('\n'));
+                                (piece.index, Ok((text, true)))
+                            })
+                            .collect();
+                    }
+                }
+                Err(_) => {}
+            }
+        }
+        batch
+            .into_iter()
+            .map(|piece| {
+                let result = match self.format(&piece.path, &piece.text) {
+                    Ok(Some(formatted)) => Ok((formatted, true)),
+                    Ok(None) => Ok((piece.text, false)),
+                    Err(e) => Err(e),
+                };
+                (piece.index, result)
+            })
+            .collect()
     }
 
     /// `text` formatted; `None` when rustfmt cannot be started.
@@ -1652,6 +1787,120 @@ mod tests {
                 .1
                 .contains("    pub fn m1(&self) -> usize {\n        1usize\n    }\n")
         );
+    }
+
+    fn to_format(pieces: &[(&str, &str)]) -> Vec<ToFormat> {
+        pieces
+            .iter()
+            .enumerate()
+            .map(|(index, (path, text))| ToFormat {
+                index,
+                path: path.to_string(),
+                text: text.to_string(),
+            })
+            .collect()
+    }
+
+    /// Pieces batched in one rustfmt process come out as each formatted alone: imports at the
+    /// edges of two pieces are not sorted together, blank lines at a piece's end are dropped as
+    /// at the end of a file, module docs and the `@generated` head begin their batch, and a
+    /// piece holding the line between pieces (in a raw string) or one rustfmt refuses makes
+    /// each piece go alone (the error naming its file).
+    #[test]
+    fn pieces_batched_in_one_rustfmt_are_formatted_as_each_alone() {
+        let rustfmt = Rustfmt::new(Some("rustfmt".into())).expect("a configuration directory");
+        let alone = |pieces: &[(&str, &str)]| -> Vec<String> {
+            pieces
+                .iter()
+                .map(|(path, text)| {
+                    rustfmt
+                        .format(path, text)
+                        .expect("rustfmt runs")
+                        .expect("rustfmt is installed")
+                })
+                .collect()
+        };
+        let batched = |pieces: &[(&str, &str)]| -> Vec<FormatResult> {
+            let mut done = rustfmt.format_batch(to_format(pieces));
+            done.sort_by_key(|(index, _)| *index);
+            done.into_iter().map(|(_, result)| result).collect()
+        };
+        let between = BETWEEN_PIECES.trim();
+        let marker_in_literal = format!("const X: &str = r#\"\n{between}\n\"#;\nfn   f() {{}}\n");
+        for pieces in [
+            vec![
+                ("a.rs", "//! A.\n\nuse z::Z;\nuse   y::Y;\n"),
+                ("b.rs", "use b::B;\nuse a::A;\nfn f( x:u8 ) {}\n\n\n"),
+                (
+                    "c.rs",
+                    "impl C {\n    fn g(&self) -> [u8; 3] { [1,2,3] }\n}\n",
+                ),
+                ("d.rs", "mod z;\nmod a;\n"),
+            ],
+            vec![
+                ("b.rs", "fn f( x:u8 ) {}\n"),
+                ("d.rs", "// @generated by a test\n\nmod z;\nmod a;\n"),
+            ],
+            vec![("a.rs", "fn a( ) {}\n"), ("b.rs", &marker_in_literal)],
+        ] {
+            let expected: Vec<FormatResult> = alone(&pieces)
+                .into_iter()
+                .map(|text| Ok((text, true)))
+                .collect();
+            assert_eq!(batched(&pieces), expected, "{pieces:?}");
+        }
+        let refused = batched(&[("a.rs", "fn a( ) {}\n"), ("b.rs", "fn main( {}\n")]);
+        assert_eq!(refused[0], Ok(("fn a() {}\n".to_string(), true)));
+        let error = refused[1].clone().expect_err("not Rust");
+        assert!(
+            error.starts_with("internal error: rustfmt refused generated b.rs"),
+            "{error}"
+        );
+        let missing =
+            Rustfmt::new(Some("mcpgen-test-no-such-rustfmt".into())).expect("a directory");
+        let mut done = missing.format_batch(to_format(&[
+            ("a.rs", "fn a( ) {}\n"),
+            ("b.rs", "fn b( ) {}\n"),
+        ]));
+        done.sort_by_key(|(index, _)| *index);
+        assert_eq!(
+            done,
+            vec![
+                (0, Ok(("fn a( ) {}\n".to_string(), false))),
+                (1, Ok(("fn b( ) {}\n".to_string(), false)))
+            ]
+        );
+    }
+
+    /// The small pieces make as few batches as the pieces that must begin one (one of them
+    /// first in each), and a large piece goes alone.
+    #[test]
+    fn small_pieces_make_one_batch_for_each_piece_that_must_begin_one() {
+        let mut batches = Batches::default();
+        let large = "fn f() {}\n".repeat(BATCHED_AT_MOST / 10 + 1);
+        let pieces = [
+            "//! Lib.\n\nmod a;\n",
+            "fn g() {}\n",
+            "// @generated\n\nfn main() {}\n",
+            &large,
+            "impl C {}\n",
+        ];
+        let mut alone = Vec::new();
+        for piece in to_format(
+            &pieces
+                .iter()
+                .map(|text| ("x.rs", *text))
+                .collect::<Vec<_>>(),
+        ) {
+            alone.extend(batches.add(piece).map(|piece| piece.index));
+        }
+        assert_eq!(alone, [3]);
+        let indices: Vec<Vec<usize>> = batches
+            .0
+            .iter()
+            .map(|batch| batch.iter().map(|piece| piece.index).collect())
+            .collect();
+        assert_eq!(indices, [vec![0, 1, 4], vec![2]]);
     }
 
     #[test]

@@ -251,13 +251,10 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
 /// rest took a core alone before the Rust files began.
 pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> {
     // The Rust files are built and formatted in parts (see `emit::Part`): for a large API they are
-    // megabytes, and formatting is most of the work. The small files come first: their printed
-    // pieces go to rustfmt while the large ones are formatted (see `emit::format_and_rustfmt`).
+    // megabytes, and formatting is most of the work. The small files' printed pieces go to
+    // rustfmt together once every file is formatted (see `emit::format_and_rustfmt`).
     let mut rust_files: Vec<(String, Vec<emit::Part>)> = vec![
-        (
-            "src/lib.rs".into(),
-            vec![emit::Part::items(|| lib_rs::lib_rs(plan, runtime))],
-        ),
+        ("src/lib.rs".into(), vec![lib_rs::lib_rs(plan, runtime)]),
         (
             "src/main.rs".into(),
             vec![emit::Part::items(|| main_rs::main_rs(plan))],
