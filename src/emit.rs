@@ -443,6 +443,7 @@ fn format_and_rustfmt_with(
                             index: sent,
                             path,
                             text,
+                            head: 0,
                         };
                         sent += 1;
                         if let Some(alone) = batches.add(piece) {
@@ -490,6 +491,15 @@ struct ToFormat {
     index: usize,
     path: String,
     text: String,
+    /// The length of the text's [`plain_head`], which a batch keeps out of rustfmt.
+    head: usize,
+}
+
+impl ToFormat {
+    /// The text rustfmt reads in a batch: all but its [`plain_head`].
+    fn batched(&self) -> &str {
+        &self.text[self.head..]
+    }
 }
 
 /// What rustfmt made of a piece: its text formatted and `true`, or as it was and `false` when
@@ -513,12 +523,17 @@ struct Batches(Vec<Vec<ToFormat>>);
 
 impl Batches {
     /// Adds `piece` to a batch; a piece too large to batch is given back, to go alone.
-    fn add(&mut self, piece: ToFormat) -> Option<ToFormat> {
+    fn add(&mut self, mut piece: ToFormat) -> Option<ToFormat> {
         if piece.text.len() > BATCHED_AT_MOST {
             return Some(piece);
         }
-        if goes_first(&piece.text) {
-            match self.0.iter_mut().find(|batch| !goes_first(&batch[0].text)) {
+        piece.head = plain_head(&piece.text).len();
+        if goes_first(piece.batched()) {
+            match self
+                .0
+                .iter_mut()
+                .find(|batch| !goes_first(batch[0].batched()))
+            {
                 Some(batch) => batch.insert(0, piece),
                 None => self.0.push(vec![piece]),
             }
@@ -529,6 +544,49 @@ impl Batches {
             }
         }
         None
+    }
+}
+
+/// The comment lines that begin `text` and the blank line after them, when rustfmt keeps them as
+/// they are wherever they are (the `@generated` head, a module doc of the generator's own words):
+/// lines of printable ASCII without trailing spaces: `//` comments (not `///`, which documents
+/// the next item), then one block of `//!` lines, single blank lines between them, up to the
+/// blank line before the first item or other comment; `""` otherwise. A batch leaves them out of what rustfmt reads and puts them back before
+/// what rustfmt made of the rest (rustfmt keeps a comment line as it is, and one blank line
+/// between it and an item), so that the pieces that begin their files (`src/main.rs` and
+/// `src/tools.rs` have module docs) go to one process.
+fn plain_head(text: &str) -> &str {
+    let plain = |line: &str| {
+        line.ends_with('\n')
+            && !line[..line.len() - 1].ends_with([' ', '\t'])
+            && line.bytes().all(|b| matches!(b, b' '..=b'~' | b'\n'))
+    };
+    // The end of the last blank line, of the line read, and whether a `//!` block was read.
+    let (mut head, mut at, mut docs) = (0, 0, false);
+    for line in text.split_inclusive('\n') {
+        let blank_before = text[..at].ends_with("\n\n");
+        if line == "\n" {
+            if at == 0 || blank_before {
+                // rustfmt drops a blank line at the start and a second one in a row.
+                return "";
+            }
+            head = at + 1;
+        } else if line.starts_with("//!") && plain(line) && !(docs && blank_before) {
+            // One block of module doc lines, after the plain comments.
+            docs = true;
+        } else if docs || !(line.starts_with("//") && !line.starts_with("///") && plain(line)) {
+            // Past the head: a second block of inner attributes is left to rustfmt whole.
+            if docs && blank_before && (line.starts_with("//!") || line.starts_with("#!")) {
+                return "";
+            }
+            break;
+        }
+        at += line.len();
+    }
+    // Only a head followed by more than white space: rustfmt reads what follows it.
+    match text[head..].trim().is_empty() {
+        true => "",
+        false => &text[..head],
     }
 }
 
@@ -820,7 +878,7 @@ impl Rustfmt {
                 if at > 0 {
                     joined.push_str(BETWEEN_PIECES);
                 }
-                joined.push_str(piece.text.trim_end_matches('\n'));
+                joined.push_str(piece.batched().trim_end_matches('\n'));
             }
             joined.push('\n');
             match self.format("several files", &joined) {
@@ -837,7 +895,8 @@ impl Rustfmt {
                             .iter()
                             .zip(cut)
                             .map(|(piece, text)| {
-                                let text = format!("{}\n", text.trim_end_matches('\n'));
+                                let head = &piece.text[..piece.head];
+                                let text = format!("{head}{}\n", text.trim_end_matches('\n'));
                                 (piece.index, Ok((text, true)))
                             })
                             .collect();
@@ -1797,13 +1856,15 @@ mod tests {
                 index,
                 path: path.to_string(),
                 text: text.to_string(),
+                head: plain_head(text).len(),
             })
             .collect()
     }
 
     /// Pieces batched in one rustfmt process come out as each formatted alone: imports at the
     /// edges of two pieces are not sorted together, blank lines at a piece's end are dropped as
-    /// at the end of a file, module docs and the `@generated` head begin their batch, and a
+    /// at the end of a file, heads of plain comments (module docs, the `@generated` head) are
+    /// kept as rustfmt keeps them, other inner attributes begin their batch, and a
     /// piece holding the line between pieces (in a raw string) or one rustfmt refuses makes
     /// each piece go alone (the error naming its file).
     #[test]
@@ -1840,6 +1901,12 @@ mod tests {
             vec![
                 ("b.rs", "fn f( x:u8 ) {}\n"),
                 ("d.rs", "// @generated by a test\n\nmod z;\nmod a;\n"),
+                (
+                    "e.rs",
+                    "// @generated\n\n//! E.\n//! More.\n\nuse b::B;\nuse a::A;\n",
+                ),
+                ("f.rs", "//! F, trailing space \n\nfn   f() {}\n"),
+                ("g.rs", "#![allow(dead_code)]\n\nuse b::B;\nuse a::A;\n"),
             ],
             vec![("a.rs", "fn a( ) {}\n"), ("b.rs", &marker_in_literal)],
         ] {
@@ -1872,17 +1939,43 @@ mod tests {
         );
     }
 
+    /// The head kept out of rustfmt is plain comments, one block of module docs and the blank
+    /// line before the first item, and nothing rustfmt might change.
+    #[test]
+    fn the_plain_head_is_what_rustfmt_keeps_as_it_is() {
+        let main = "// @generated x\n\n//! Main.\n//! More.\n\nuse a::A;\n";
+        assert_eq!(
+            plain_head(main),
+            "// @generated x\n\n//! Main.\n//! More.\n\n"
+        );
+        for text in [
+            "\n// a\n\nfn f() {}\n",
+            "// a\n\n\nfn f() {}\n",
+            "/// Doc.\n\nfn f() {}\n",
+            "//! A \n\nfn f() {}\n",
+            "//! A\n\n//! B\n\nfn f() {}\n",
+            "//! A\n\n#![allow(x)]\nfn f() {}\n",
+            "//! ü\n\nfn f() {}\n",
+            "//! A\n\n",
+            "fn f() {}\n",
+        ] {
+            assert_eq!(plain_head(text), "", "{text:?}");
+        }
+    }
+
     /// The small pieces make as few batches as the pieces that must begin one (one of them
-    /// first in each), and a large piece goes alone.
+    /// first in each; a head of plain comment lines is kept out of rustfmt and does not count),
+    /// and a large piece goes alone.
     #[test]
     fn small_pieces_make_one_batch_for_each_piece_that_must_begin_one() {
         let mut batches = Batches::default();
         let large = "fn f() {}\n".repeat(BATCHED_AT_MOST / 10 + 1);
         let pieces = [
-            "//! Lib.\n\nmod a;\n",
+            "//! Lib, trailing space \n\nmod a;\n",
             "fn g() {}\n",
-            "// @generated\n\nfn main() {}\n",
+            "// @generated\n\n//! Main.\n\nfn main() {}\n",
             &large,
+            "#![allow(dead_code)]\nfn h() {}\n",
             "impl C {}\n",
         ];
         let mut alone = Vec::new();
@@ -1900,7 +1993,7 @@ mod tests {
             .iter()
             .map(|batch| batch.iter().map(|piece| piece.index).collect())
             .collect();
-        assert_eq!(indices, [vec![0, 1, 4], vec![2]]);
+        assert_eq!(indices, [vec![0, 1, 2, 5], vec![4]]);
     }
 
     #[test]
