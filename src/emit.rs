@@ -402,8 +402,9 @@ fn join_spaced(out: &mut String, text: &str) {
 pub fn format_and_rustfmt(
     files: Vec<(String, Vec<Part>)>,
     head: &str,
+    rustfmt: Rustfmt,
 ) -> Result<RustFiles, String> {
-    format_and_rustfmt_with(files, head, Rustfmt::new(std::env::var_os("RUSTFMT"))?)
+    format_and_rustfmt_with(files, head, rustfmt)
 }
 
 /// [`format_and_rustfmt`] with `rustfmt`.
@@ -822,7 +823,7 @@ pub(crate) fn rustfmt_files_with(
 
 /// rustfmt as the render step runs it: the program, and a directory of its own holding the
 /// pinned configuration ([`RUSTFMT_TOML`]), removed when this is dropped.
-struct Rustfmt {
+pub struct Rustfmt {
     /// What `RUSTFMT` names, or `rustfmt` (found on `PATH`).
     named: std::ffi::OsString,
     /// Whether `named` is the `rustfmt` on `PATH`, which may be rustup's proxy.
@@ -831,9 +832,84 @@ struct Rustfmt {
     direct: std::sync::OnceLock<Option<std::path::PathBuf>>,
     dir: std::path::PathBuf,
     config: std::path::PathBuf,
+    /// The lookup of [`behind_rustup_proxy`] and a rustfmt process started ahead of need, on a
+    /// thread of their own (see [`Rustfmt::start`]), until the first piece waits for them.
+    starting: std::sync::Mutex<Option<std::thread::JoinHandle<Started>>>,
+    /// The process started ahead and its program, until a piece for that program takes it.
+    ready: std::sync::Mutex<Option<(std::ffi::OsString, std::process::Child)>>,
 }
 
+/// What [`Rustfmt::start`]'s thread finds: the binary behind rustup's proxy, and a rustfmt
+/// process waiting for its input with its program.
+type Started = (
+    Option<std::path::PathBuf>,
+    Option<(std::ffi::OsString, std::process::Child)>,
+);
+
 impl Rustfmt {
+    /// The rustfmt `RUSTFMT` names, or the one on `PATH`, made ready while the caller goes on
+    /// with other work: a thread asks rustup for the binary behind its proxy (see
+    /// [`Rustfmt::format`]) and starts a rustfmt process, which loads the compiler's libraries
+    /// (most of a rustfmt run) and then waits for the text on its standard input. `mcpgen
+    /// build` starts it before loading the spec, when a core is mostly idle, so that the one
+    /// batch of small pieces a large API has (see [`Batches`]) finds its process ready when
+    /// rendering ends. A process no piece takes is killed when this is dropped.
+    pub fn start() -> Result<Self, String> {
+        let rustfmt = Rustfmt::new(std::env::var_os("RUSTFMT"))?;
+        let (on_path, named, config) = (
+            rustfmt.on_path,
+            rustfmt.named.clone(),
+            rustfmt.config.clone(),
+        );
+        let thread = std::thread::Builder::new()
+            .name("rustfmt".into())
+            .spawn(move || {
+                let direct = if on_path { behind_rustup_proxy() } else { None };
+                let program = direct.clone().map_or(named, Into::into);
+                let child = spawn_rustfmt(&program, &config).ok();
+                (direct, child.map(|child| (program, child)))
+            })
+            .map_err(|e| format!("cannot start a thread: {e}"))?;
+        *rustfmt.starting.lock().expect("no lock is poisoned") = Some(thread);
+        Ok(rustfmt)
+    }
+
+    /// Waits for what [`Rustfmt::start`] began, if it did and no piece waited yet.
+    fn started(&self) {
+        let mut starting = self.starting.lock().expect("no lock is poisoned");
+        if let Some(thread) = starting.take() {
+            let (direct, child) = thread.join().expect("starting rustfmt does not panic");
+            let _ = self.direct.set(direct);
+            *self.ready.lock().expect("no lock is poisoned") = child;
+        }
+    }
+
+    /// `text` formatted by `program`: the process started ahead when it runs that program, else
+    /// one started now; `None` when the program cannot be started.
+    fn run(
+        &self,
+        program: &std::ffi::OsStr,
+        path: &str,
+        text: &str,
+    ) -> Result<Option<String>, String> {
+        let ready = {
+            let mut ready = self.ready.lock().expect("no lock is poisoned");
+            match ready.as_ref() {
+                Some((started, _)) if started == program => ready.take().map(|(_, child)| child),
+                _ => None,
+            }
+        };
+        let child = match ready {
+            Some(child) => child,
+            None => match spawn_rustfmt(program, &self.config) {
+                Ok(child) => child,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(format!("cannot run rustfmt on generated {path}: {e}")),
+            },
+        };
+        finish_rustfmt(child, path, text).map(Some)
+    }
+
     /// The rustfmt `named` names, or without a name the one on `PATH`.
     fn new(named: Option<std::ffi::OsString>) -> Result<Self, String> {
         // One directory per call: generations run side by side in one process (tests, benches).
@@ -855,6 +931,8 @@ impl Rustfmt {
             direct: std::sync::OnceLock::new(),
             config: dir.join("rustfmt.toml"),
             dir,
+            starting: std::sync::Mutex::new(None),
+            ready: std::sync::Mutex::new(None),
         })
     }
 
@@ -927,18 +1005,24 @@ impl Rustfmt {
     /// started directly; should that fail in any way, the piece goes through the proxy as before,
     /// so what is written and said is what the proxy makes of it.
     fn format(&self, path: &str, text: &str) -> Result<Option<String>, String> {
+        self.started();
         if self.on_path
             && let Some(direct) = self.direct.get_or_init(behind_rustup_proxy)
-            && let Ok(Some(formatted)) = rustfmt(direct.as_os_str(), &self.config, path, text)
+            && let Ok(Some(formatted)) = self.run(direct.as_os_str(), path, text)
         {
             return Ok(Some(formatted));
         }
-        rustfmt(&self.named, &self.config, path, text)
+        self.run(&self.named, path, text)
     }
 }
 
 impl Drop for Rustfmt {
     fn drop(&mut self) {
+        self.started();
+        if let Some((_, mut child)) = self.ready.get_mut().expect("no lock is poisoned").take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
@@ -981,28 +1065,30 @@ fn behind_rustup_proxy() -> Option<std::path::PathBuf> {
     None
 }
 
-/// `text` formatted by `program`; `None` when the program cannot be started.
-fn rustfmt(
+/// rustfmt started as `program` with the configuration `config`, reading the text to format on
+/// its standard input and printing it formatted.
+fn spawn_rustfmt(
     program: &std::ffi::OsStr,
     config: &std::path::Path,
-    path: &str,
-    text: &str,
-) -> Result<Option<String>, String> {
-    use std::io::Write;
+) -> std::io::Result<std::process::Child> {
     use std::process::{Command, Stdio};
-    let child = Command::new(program)
+    Command::new(program)
         .arg("--config-path")
         .arg(config)
         .args(["--edition", "2024", "--emit", "stdout", "--quiet"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(child) => child,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot run rustfmt on generated {path}: {e}")),
-    };
+        .spawn()
+}
+
+/// `text` (of generated `path`) formatted by `child`, a process [`spawn_rustfmt`] started.
+fn finish_rustfmt(
+    mut child: std::process::Child,
+    path: &str,
+    text: &str,
+) -> Result<String, String> {
+    use std::io::Write;
     // Written on its own thread: rustfmt starts printing before it has read a large file. The
     // thread borrows the text (a large file is megabytes, and a copy of it memory touched afresh).
     let mut stdin = child.stdin.take().expect("stdin is piped");
@@ -1020,7 +1106,6 @@ fn rustfmt(
     }
     written.map_err(|e| format!("cannot run rustfmt on generated {path}: {e}"))?;
     String::from_utf8(output.stdout)
-        .map(Some)
         .map_err(|_| format!("internal error: rustfmt printed generated {path} as non-UTF-8"))
 }
 
@@ -2009,6 +2094,36 @@ mod tests {
         assert_eq!(
             formatted.as_deref(),
             Some("use a::A;\nuse b::B;\nfn f() {\n    let x = [1, 2, 3];\n}\n")
+        );
+    }
+
+    /// A rustfmt started ahead has its process waiting, which the first piece takes and
+    /// formats as a process started for it does; one no piece takes is ended when dropped.
+    #[test]
+    fn the_rustfmt_started_ahead_formats_with_its_waiting_process() {
+        let text = "use b::B;\nuse a::A;\nfn f() { let x = [1,2,3]; }\n";
+        let started = Rustfmt::start().expect("a configuration directory");
+        started.started();
+        assert!(started.ready.lock().expect("not poisoned").is_some());
+        let formatted = started.format("x.rs", text).expect("rustfmt runs");
+        assert!(started.ready.lock().expect("not poisoned").is_none());
+        let fresh = Rustfmt::new(std::env::var_os("RUSTFMT")).expect("a directory");
+        assert_eq!(formatted, fresh.format("x.rs", text).expect("rustfmt runs"));
+        assert!(formatted.is_some());
+        let unused = Rustfmt::start().expect("a configuration directory");
+        unused.started();
+        let pid = unused
+            .ready
+            .lock()
+            .expect("not poisoned")
+            .as_ref()
+            .map(|(_, c)| c.id());
+        drop(unused);
+        let pid = pid.expect("a process was waiting");
+        // Killed and reaped: no process of that id is left (not even a zombie).
+        assert!(
+            !std::path::Path::new(&format!("/proc/{pid}")).exists()
+                || cfg!(not(target_os = "linux"))
         );
     }
 
