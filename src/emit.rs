@@ -373,7 +373,7 @@ fn join_spaced(out: &mut String, text: &str) {
     out.push_str(text);
 }
 
-/// Formats every part of every file of `files` (see [`format_files`]), runs rustfmt over each
+/// Formats every part of every file of `files` (see [`format_files`]), runs `rustfmt` over each
 /// file's printed pieces and joins each file's pieces: `(path, text)` for each file, in the same
 /// order, each text starting with `head`.
 ///
@@ -382,9 +382,10 @@ fn join_spaced(out: &mut String, text: &str) {
 /// soon as its file's parts are formatted, while the parts of the next files are formatted on
 /// every core. The small pieces (25 KB in all for a large API) are batched: once every file is
 /// formatted they go to rustfmt in as few processes as there are pieces that must begin a file
-/// (see [`Batches`]), one for the large specs' zero-configuration crates. rustfmt is mostly
-/// starting (10 to 15 ms of CPU a process, loading the compiler's libraries, whatever its input),
-/// so a process a piece was most of what formatting them cost.
+/// (see [`Batches`]), one for the large specs' zero-configuration crates, whose process `mcpgen
+/// build` started while it loaded the spec (see [`Rustfmt::start`]). rustfmt is mostly starting
+/// (10 to 15 ms of CPU a process, loading the compiler's libraries, whatever its input), so a
+/// process a piece was most of what formatting them cost.
 ///
 /// Why an external rustfmt after prettyplease: prettyplease gives the syntax tree a layout, but not
 /// rustfmt's (it breaks method chains and signatures at other widths and does not sort imports),
@@ -400,15 +401,6 @@ fn join_spaced(out: &mut String, text: &str) {
 /// written as prettyplease prints it, with a warning on stderr saying so; the crate compiles the
 /// same either way.
 pub fn format_and_rustfmt(
-    files: Vec<(String, Vec<Part>)>,
-    head: &str,
-    rustfmt: Rustfmt,
-) -> Result<RustFiles, String> {
-    format_and_rustfmt_with(files, head, rustfmt)
-}
-
-/// [`format_and_rustfmt`] with `rustfmt`.
-fn format_and_rustfmt_with(
     files: Vec<(String, Vec<Part>)>,
     head: &str,
     rustfmt: Rustfmt,
@@ -512,12 +504,14 @@ type FormatResult = Result<(String, bool), String>;
 /// that the large ones are formatted side by side with the rest of the work.
 const BATCHED_AT_MOST: usize = 64 << 10;
 
-/// The small printed pieces of a crate (`src/main.rs`, the stand-in module of `tests/tools.rs`, a
-/// client method a writer gave up on: 25 KB in all for Stripe), grouped so that each group is one
-/// rustfmt process (see [`Rustfmt::format_batch`]): a rustfmt process is mostly starting (10 to
-/// 15 ms of CPU however small its input, loading the compiler's libraries), and one a piece was
-/// most of what formatting them cost. A piece that must begin its file (inner attributes, `//!`,
-/// or the `@generated` head: see [`goes_first`]) begins a batch, one such piece a batch; the
+/// The small printed pieces of a crate (`src/main.rs`, `src/tools.rs` in discovery mode, the
+/// stand-in module of `tests/tools.rs`, a client method a writer gave up on: 25 KB in all for
+/// Stripe), grouped so that each group is one rustfmt process (see [`Rustfmt::format_batch`]): a
+/// rustfmt process is mostly starting (10 to 15 ms of CPU however small its input, loading the
+/// compiler's libraries), and one a piece was most of what formatting them cost. A piece's head
+/// of plain comment lines (the `@generated` line, the generator's `//!` lines: see
+/// [`plain_head`]) stays out of rustfmt; a piece that must still begin its file (other inner
+/// attributes or module docs, see [`goes_first`]) begins a batch, one such piece a batch; the
 /// others join the first batch.
 #[derive(Default)]
 struct Batches(Vec<Vec<ToFormat>>);
@@ -1857,7 +1851,7 @@ mod tests {
     }
 
     /// Three files of printed and written parts (one written part gives up), as the tests'
-    /// `join_with` and as [`format_and_rustfmt_with`] make them.
+    /// `join_with` and as [`format_and_rustfmt`] make them.
     fn three_files() -> Vec<(String, Vec<Part<'static>>)> {
         let mut files = Vec::new();
         for (n, path) in ["a.rs", "b.rs", "c.rs"].into_iter().enumerate() {
@@ -1904,7 +1898,7 @@ mod tests {
         .expect("the pieces join");
         let rustfmt = Rustfmt::new(Some("rustfmt".into())).expect("a configuration directory");
         let overlapped =
-            format_and_rustfmt_with(three_files(), "// head\n\n", rustfmt).expect("valid Rust");
+            format_and_rustfmt(three_files(), "// head\n\n", rustfmt).expect("valid Rust");
         assert_eq!(overlapped.files, after);
         assert_eq!(overlapped.rustfmt_missing, None);
         assert!(
@@ -2131,7 +2125,7 @@ mod tests {
     fn without_rustfmt_overlapped_files_stay_printed_and_the_missing_rustfmt_is_named() {
         let rustfmt = Rustfmt::new(Some("mcpgen-test-no-such-rustfmt".into()))
             .expect("a configuration directory");
-        let overlapped = format_and_rustfmt_with(three_files(), "", rustfmt).expect("valid Rust");
+        let overlapped = format_and_rustfmt(three_files(), "", rustfmt).expect("valid Rust");
         let printed = join_with(
             format_files(three_files(), "").expect("valid Rust"),
             &|_| Ok(()),
@@ -2152,7 +2146,7 @@ mod tests {
             || quote! {},
         ));
         let rustfmt = Rustfmt::new(Some("rustfmt".into())).expect("a configuration directory");
-        let error = format_and_rustfmt_with(files, "", rustfmt)
+        let error = format_and_rustfmt(files, "", rustfmt)
             .err()
             .expect("does not lex");
         assert!(
