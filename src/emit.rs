@@ -17,9 +17,11 @@
 //! parameter structs, one per operation, with the enums they name), discovery mode's
 //! `src/operations.rs` (`render::discovery`) and the head and `ANSWERS` table of `tests/tools.rs`
 //! (`render::crate_tests`) are written directly as text in the layout rustfmt gives them
-//! ([`Part::direct`], `render::direct`). A file is then a sequence of [`Piece`]s: runs of printed
-//! parts, each formatted by rustfmt on its own (as whole items: a run between written members of
-//! one `impl` block keeps the block's `impl … {` or closing line for rustfmt, cut after it ran),
+//! ([`Part::direct`], `render::direct`), and so is `src/lib.rs` (`render::lib_rs`). A file is
+//! then a sequence of [`Piece`]s: runs of printed parts, each formatted by rustfmt as a file of
+//! its own (the small ones batched in one process, see [`Batches`]; as whole items: a run
+//! between written members of one `impl` block keeps the block's `impl … {` or closing line for
+//! rustfmt, cut after it ran),
 //! and runs of written parts, joined in the file's order. That is not a second rustfmt: the
 //! writers lay out only the few constructs the generator writes there (`///` lines, derives,
 //! `#[serde(rename = …)]`, `pub field: Type,`, sorted imports, match arms of a string, a method's
@@ -371,15 +373,19 @@ fn join_spaced(out: &mut String, text: &str) {
     out.push_str(text);
 }
 
-/// Formats every part of every file of `files` (see [`format_files`]), runs rustfmt over each
+/// Formats every part of every file of `files` (see [`format_files`]), runs `rustfmt` over each
 /// file's printed pieces and joins each file's pieces: `(path, text)` for each file, in the same
 /// order, each text starting with `head`.
 ///
-/// The two overlap: a file's printed pieces go to rustfmt (a process each, on threads of their
-/// own, as many at once as there are cores) as soon as that file's parts are formatted, while the
-/// parts of the next files are formatted on every core. rustfmt is mostly starting (10 to 20 ms
-/// a process for the few small pieces left); done after all the formatting, as it was, that was a
-/// quarter of a large API's rendering, with a core idle.
+/// rustfmt runs on threads of their own, as many at once as there are cores. A large printed
+/// piece (the bulk of a file with `--no-discovery`) goes to rustfmt, a process of its own, as
+/// soon as its file's parts are formatted, while the parts of the next files are formatted on
+/// every core. The small pieces (25 KB in all for a large API) are batched: once every file is
+/// formatted they go to rustfmt in as few processes as there are pieces that must begin a file
+/// (see [`Batches`]), one for the large specs' zero-configuration crates, whose process `mcpgen
+/// build` started while it loaded the spec (see [`Rustfmt::start`]). rustfmt is mostly starting
+/// (10 to 15 ms of CPU a process, loading the compiler's libraries, whatever its input), so a
+/// process a piece was most of what formatting them cost.
 ///
 /// Why an external rustfmt after prettyplease: prettyplease gives the syntax tree a layout, but not
 /// rustfmt's (it breaks method chains and signatures at other widths and does not sort imports),
@@ -397,50 +403,46 @@ fn join_spaced(out: &mut String, text: &str) {
 pub fn format_and_rustfmt(
     files: Vec<(String, Vec<Part>)>,
     head: &str,
-) -> Result<RustFiles, String> {
-    format_and_rustfmt_with(files, head, Rustfmt::new(std::env::var_os("RUSTFMT"))?)
-}
-
-/// [`format_and_rustfmt`] with `rustfmt`.
-fn format_and_rustfmt_with(
-    files: Vec<(String, Vec<Part>)>,
-    head: &str,
     rustfmt: Rustfmt,
 ) -> Result<RustFiles, String> {
-    let (send, receive) = std::sync::mpsc::channel::<(usize, String, String)>();
+    let (send, receive) = std::sync::mpsc::channel::<Vec<ToFormat>>();
     let receive = std::sync::Mutex::new(receive);
     let mut formatted_files = Vec::with_capacity(files.len());
     let mut failure = None;
-    let mut formatted: Vec<Option<Result<(String, bool), String>>> = Vec::new();
+    let mut formatted: Vec<Option<FormatResult>> = Vec::new();
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..rayon::current_num_threads().max(1))
             .map(|_| {
                 scope.spawn(|| {
                     let mut done = Vec::new();
                     loop {
-                        // The lock is held only while waiting for the next piece.
+                        // The lock is held only while waiting for the next batch.
                         let next = receive.lock().expect("no worker panics").recv();
-                        let Ok((index, path, text)) = next else {
+                        let Ok(batch) = next else {
                             return done;
                         };
-                        let result = match rustfmt.format(&path, &text) {
-                            Ok(Some(formatted)) => Ok((formatted, true)),
-                            Ok(None) => Ok((text, false)),
-                            Err(e) => Err(e),
-                        };
-                        done.push((index, result));
+                        done.extend(rustfmt.format_batch(batch));
                     }
                 })
             })
             .collect();
         let mut sent = 0;
+        let mut batches = Batches::default();
         for file in files {
             match format_files(vec![file], head) {
                 Ok(mut one) => {
                     for (path, text) in take_printed(&mut one) {
-                        send.send((sent, path, text))
-                            .expect("the workers wait for every piece");
+                        let piece = ToFormat {
+                            index: sent,
+                            path,
+                            text,
+                            head: 0,
+                        };
                         sent += 1;
+                        if let Some(alone) = batches.add(piece) {
+                            send.send(vec![alone])
+                                .expect("the workers wait for every piece");
+                        }
                     }
                     formatted_files.extend(one);
                 }
@@ -449,6 +451,9 @@ fn format_and_rustfmt_with(
                     break;
                 }
             }
+        }
+        for batch in batches.0 {
+            send.send(batch).expect("the workers wait for every piece");
         }
         drop(send);
         formatted.resize_with(sent, || None);
@@ -473,6 +478,130 @@ fn format_and_rustfmt_with(
         rustfmt_missing: missing.then(|| rustfmt.named.clone()),
     })
 }
+
+/// A printed piece on its way to rustfmt: its place among the pieces sent, its file and its text.
+struct ToFormat {
+    index: usize,
+    path: String,
+    text: String,
+    /// The length of the text's [`plain_head`], which a batch keeps out of rustfmt.
+    head: usize,
+}
+
+impl ToFormat {
+    /// The text rustfmt reads in a batch: all but its [`plain_head`].
+    fn batched(&self) -> &str {
+        &self.text[self.head..]
+    }
+}
+
+/// What rustfmt made of a piece: its text formatted and `true`, or as it was and `false` when
+/// rustfmt cannot be started; an error when rustfmt refused it.
+type FormatResult = Result<(String, bool), String>;
+
+/// Printed pieces of at most this many bytes are batched (see [`Batches`]); a larger one (the
+/// printed bulk of a file, megabytes with `--no-discovery`) goes to rustfmt alone, at once, so
+/// that the large ones are formatted side by side with the rest of the work.
+const BATCHED_AT_MOST: usize = 64 << 10;
+
+/// The small printed pieces of a crate (`src/main.rs`, `src/tools.rs` in discovery mode, the
+/// stand-in module of `tests/tools.rs`, a client method a writer gave up on: 25 KB in all for
+/// Stripe), grouped so that each group is one rustfmt process (see [`Rustfmt::format_batch`]): a
+/// rustfmt process is mostly starting (10 to 15 ms of CPU however small its input, loading the
+/// compiler's libraries), and one a piece was most of what formatting them cost. A piece's head
+/// of plain comment lines (the `@generated` line, the generator's `//!` lines: see
+/// [`plain_head`]) stays out of rustfmt; a piece that must still begin its file (other inner
+/// attributes or module docs, see [`goes_first`]) begins a batch, one such piece a batch; the
+/// others join the first batch.
+#[derive(Default)]
+struct Batches(Vec<Vec<ToFormat>>);
+
+impl Batches {
+    /// Adds `piece` to a batch; a piece too large to batch is given back, to go alone.
+    fn add(&mut self, mut piece: ToFormat) -> Option<ToFormat> {
+        if piece.text.len() > BATCHED_AT_MOST {
+            return Some(piece);
+        }
+        piece.head = plain_head(&piece.text).len();
+        if goes_first(piece.batched()) {
+            match self
+                .0
+                .iter_mut()
+                .find(|batch| !goes_first(batch[0].batched()))
+            {
+                Some(batch) => batch.insert(0, piece),
+                None => self.0.push(vec![piece]),
+            }
+        } else {
+            match self.0.first_mut() {
+                Some(batch) => batch.push(piece),
+                None => self.0.push(vec![piece]),
+            }
+        }
+        None
+    }
+}
+
+/// The comment lines that begin `text` and the blank line after them, when rustfmt keeps them as
+/// they are wherever they are (the `@generated` head, a module doc of the generator's own words):
+/// lines of printable ASCII without trailing spaces: `//` comments (not `///`, which documents
+/// the next item), then one block of `//!` lines, single blank lines between them, up to the
+/// blank line before the first item or other comment; `""` otherwise. A batch leaves them out of what rustfmt reads and puts them back before
+/// what rustfmt made of the rest (rustfmt keeps a comment line as it is, and one blank line
+/// between it and an item), so that the pieces that begin their files (`src/main.rs` and
+/// `src/tools.rs` have module docs) go to one process.
+fn plain_head(text: &str) -> &str {
+    let plain = |line: &str| {
+        line.ends_with('\n')
+            && !line[..line.len() - 1].ends_with([' ', '\t'])
+            && line.bytes().all(|b| matches!(b, b' '..=b'~' | b'\n'))
+    };
+    // The end of the last blank line, of the line read, and whether a `//!` block was read.
+    let (mut head, mut at, mut docs) = (0, 0, false);
+    for line in text.split_inclusive('\n') {
+        let blank_before = text[..at].ends_with("\n\n");
+        if line == "\n" {
+            if at == 0 || blank_before {
+                // rustfmt drops a blank line at the start and a second one in a row.
+                return "";
+            }
+            head = at + 1;
+        } else if line.starts_with("//!") && plain(line) && !(docs && blank_before) {
+            // One block of module doc lines, after the plain comments.
+            docs = true;
+        } else if docs || !(line.starts_with("//") && !line.starts_with("///") && plain(line)) {
+            // Past the head: a second block of inner attributes is left to rustfmt whole.
+            if docs && blank_before && (line.starts_with("//!") || line.starts_with("#!")) {
+                return "";
+            }
+            break;
+        }
+        at += line.len();
+    }
+    // Only a head followed by more than white space: rustfmt reads what follows it.
+    match text[head..].trim().is_empty() {
+        true => "",
+        false => &text[..head],
+    }
+}
+
+/// Whether printed `text` must begin what rustfmt reads: it holds inner attributes or a module
+/// doc comment (Rust allows them only at the start of a file or block: found anywhere, to be
+/// sure), starts with a blank line (which rustfmt drops only at the start of a file) or holds
+/// `@generated` (which rustfmt looks for in the first lines of a file).
+fn goes_first(text: &str) -> bool {
+    text.starts_with('\n')
+        || text.contains("@generated")
+        || text.lines().any(|line| {
+            let line = line.trim_start();
+            line.starts_with("//!") || line.starts_with("#!") || line.starts_with("/*!")
+        })
+}
+
+/// The item written between two pieces batched for rustfmt (see [`Rustfmt::format_batch`]), on
+/// a line of its own: an item that is not a `use` or `mod` declaration, so that no sorting of
+/// imports or modules crosses it, and that rustfmt leaves as it is.
+const BETWEEN_PIECES: &str = "\nconst _MCPGEN_BETWEEN_PIECES: () = ();\n";
 
 /// A crate's Rust files as [`format_and_rustfmt`] leaves them.
 pub struct RustFiles {
@@ -688,7 +817,7 @@ pub(crate) fn rustfmt_files_with(
 
 /// rustfmt as the render step runs it: the program, and a directory of its own holding the
 /// pinned configuration ([`RUSTFMT_TOML`]), removed when this is dropped.
-struct Rustfmt {
+pub struct Rustfmt {
     /// What `RUSTFMT` names, or `rustfmt` (found on `PATH`).
     named: std::ffi::OsString,
     /// Whether `named` is the `rustfmt` on `PATH`, which may be rustup's proxy.
@@ -697,9 +826,84 @@ struct Rustfmt {
     direct: std::sync::OnceLock<Option<std::path::PathBuf>>,
     dir: std::path::PathBuf,
     config: std::path::PathBuf,
+    /// The lookup of [`behind_rustup_proxy`] and a rustfmt process started ahead of need, on a
+    /// thread of their own (see [`Rustfmt::start`]), until the first piece waits for them.
+    starting: std::sync::Mutex<Option<std::thread::JoinHandle<Started>>>,
+    /// The process started ahead and its program, until a piece for that program takes it.
+    ready: std::sync::Mutex<Option<(std::ffi::OsString, std::process::Child)>>,
 }
 
+/// What [`Rustfmt::start`]'s thread finds: the binary behind rustup's proxy, and a rustfmt
+/// process waiting for its input with its program.
+type Started = (
+    Option<std::path::PathBuf>,
+    Option<(std::ffi::OsString, std::process::Child)>,
+);
+
 impl Rustfmt {
+    /// The rustfmt `RUSTFMT` names, or the one on `PATH`, made ready while the caller goes on
+    /// with other work: a thread asks rustup for the binary behind its proxy (see
+    /// [`Rustfmt::format`]) and starts a rustfmt process, which loads the compiler's libraries
+    /// (most of a rustfmt run) and then waits for the text on its standard input. `mcpgen
+    /// build` starts it before loading the spec, when a core is mostly idle, so that the one
+    /// batch of small pieces a large API has (see [`Batches`]) finds its process ready when
+    /// rendering ends. A process no piece takes is killed when this is dropped.
+    pub fn start() -> Result<Self, String> {
+        let rustfmt = Rustfmt::new(std::env::var_os("RUSTFMT"))?;
+        let (on_path, named, config) = (
+            rustfmt.on_path,
+            rustfmt.named.clone(),
+            rustfmt.config.clone(),
+        );
+        let thread = std::thread::Builder::new()
+            .name("rustfmt".into())
+            .spawn(move || {
+                let direct = if on_path { behind_rustup_proxy() } else { None };
+                let program = direct.clone().map_or(named, Into::into);
+                let child = spawn_rustfmt(&program, &config).ok();
+                (direct, child.map(|child| (program, child)))
+            })
+            .map_err(|e| format!("cannot start a thread: {e}"))?;
+        *rustfmt.starting.lock().expect("no lock is poisoned") = Some(thread);
+        Ok(rustfmt)
+    }
+
+    /// Waits for what [`Rustfmt::start`] began, if it did and no piece waited yet.
+    fn started(&self) {
+        let mut starting = self.starting.lock().expect("no lock is poisoned");
+        if let Some(thread) = starting.take() {
+            let (direct, child) = thread.join().expect("starting rustfmt does not panic");
+            let _ = self.direct.set(direct);
+            *self.ready.lock().expect("no lock is poisoned") = child;
+        }
+    }
+
+    /// `text` formatted by `program`: the process started ahead when it runs that program, else
+    /// one started now; `None` when the program cannot be started.
+    fn run(
+        &self,
+        program: &std::ffi::OsStr,
+        path: &str,
+        text: &str,
+    ) -> Result<Option<String>, String> {
+        let ready = {
+            let mut ready = self.ready.lock().expect("no lock is poisoned");
+            match ready.as_ref() {
+                Some((started, _)) if started == program => ready.take().map(|(_, child)| child),
+                _ => None,
+            }
+        };
+        let child = match ready {
+            Some(child) => child,
+            None => match spawn_rustfmt(program, &self.config) {
+                Ok(child) => child,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(format!("cannot run rustfmt on generated {path}: {e}")),
+            },
+        };
+        finish_rustfmt(child, path, text).map(Some)
+    }
+
     /// The rustfmt `named` names, or without a name the one on `PATH`.
     fn new(named: Option<std::ffi::OsString>) -> Result<Self, String> {
         // One directory per call: generations run side by side in one process (tests, benches).
@@ -721,7 +925,69 @@ impl Rustfmt {
             direct: std::sync::OnceLock::new(),
             config: dir.join("rustfmt.toml"),
             dir,
+            starting: std::sync::Mutex::new(None),
+            ready: std::sync::Mutex::new(None),
         })
+    }
+
+    /// Formats `batch` (see [`Batches`]) in one rustfmt process: `(index, result)` for each piece,
+    /// the result being the text formatted and `true`, or as it was and `false` when rustfmt
+    /// cannot be started.
+    ///
+    /// The pieces go to rustfmt as one text, [`BETWEEN_PIECES`] between them, each without its
+    /// trailing newlines (at the end of a file rustfmt drops blank lines, between items it keeps
+    /// them): rustfmt lays out each item on its own, at its indentation, whatever items come
+    /// before and after; what it does across items (sorting runs of `use` and `mod` declarations,
+    /// keeping at most one blank line) stops at the item between; and only the first piece may
+    /// hold what must begin a file ([`goes_first`]). Its output is cut at those items again.
+    /// Should rustfmt refuse the text, or its output not cut into as many pieces (a piece holding
+    /// that very line in a literal), each piece is formatted on its own, as it was before
+    /// batching: the error then names its file.
+    fn format_batch(&self, batch: Vec<ToFormat>) -> Vec<(usize, FormatResult)> {
+        if batch.len() > 1 {
+            let mut joined = String::with_capacity(batch.iter().map(|p| p.text.len() + 64).sum());
+            for (at, piece) in batch.iter().enumerate() {
+                if at > 0 {
+                    joined.push_str(BETWEEN_PIECES);
+                }
+                joined.push_str(piece.batched().trim_end_matches('\n'));
+            }
+            joined.push('\n');
+            match self.format("several files", &joined) {
+                Ok(None) => {
+                    return batch
+                        .into_iter()
+                        .map(|piece| (piece.index, Ok((piece.text, false))))
+                        .collect();
+                }
+                Ok(Some(formatted)) => {
+                    let cut: Vec<&str> = formatted.split(BETWEEN_PIECES).collect();
+                    if cut.len() == batch.len() {
+                        return batch
+                            .iter()
+                            .zip(cut)
+                            .map(|(piece, text)| {
+                                let head = &piece.text[..piece.head];
+                                let text = format!("{head}{}\n", text.trim_end_matches('\n'));
+                                (piece.index, Ok((text, true)))
+                            })
+                            .collect();
+                    }
+                }
+                Err(_) => {}
+            }
+        }
+        batch
+            .into_iter()
+            .map(|piece| {
+                let result = match self.format(&piece.path, &piece.text) {
+                    Ok(Some(formatted)) => Ok((formatted, true)),
+                    Ok(None) => Ok((piece.text, false)),
+                    Err(e) => Err(e),
+                };
+                (piece.index, result)
+            })
+            .collect()
     }
 
     /// `text` formatted; `None` when rustfmt cannot be started.
@@ -733,18 +999,24 @@ impl Rustfmt {
     /// started directly; should that fail in any way, the piece goes through the proxy as before,
     /// so what is written and said is what the proxy makes of it.
     fn format(&self, path: &str, text: &str) -> Result<Option<String>, String> {
+        self.started();
         if self.on_path
             && let Some(direct) = self.direct.get_or_init(behind_rustup_proxy)
-            && let Ok(Some(formatted)) = rustfmt(direct.as_os_str(), &self.config, path, text)
+            && let Ok(Some(formatted)) = self.run(direct.as_os_str(), path, text)
         {
             return Ok(Some(formatted));
         }
-        rustfmt(&self.named, &self.config, path, text)
+        self.run(&self.named, path, text)
     }
 }
 
 impl Drop for Rustfmt {
     fn drop(&mut self) {
+        self.started();
+        if let Some((_, mut child)) = self.ready.get_mut().expect("no lock is poisoned").take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
         let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
@@ -787,28 +1059,30 @@ fn behind_rustup_proxy() -> Option<std::path::PathBuf> {
     None
 }
 
-/// `text` formatted by `program`; `None` when the program cannot be started.
-fn rustfmt(
+/// rustfmt started as `program` with the configuration `config`, reading the text to format on
+/// its standard input and printing it formatted.
+fn spawn_rustfmt(
     program: &std::ffi::OsStr,
     config: &std::path::Path,
-    path: &str,
-    text: &str,
-) -> Result<Option<String>, String> {
-    use std::io::Write;
+) -> std::io::Result<std::process::Child> {
     use std::process::{Command, Stdio};
-    let child = Command::new(program)
+    Command::new(program)
         .arg("--config-path")
         .arg(config)
         .args(["--edition", "2024", "--emit", "stdout", "--quiet"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(child) => child,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot run rustfmt on generated {path}: {e}")),
-    };
+        .spawn()
+}
+
+/// `text` (of generated `path`) formatted by `child`, a process [`spawn_rustfmt`] started.
+fn finish_rustfmt(
+    mut child: std::process::Child,
+    path: &str,
+    text: &str,
+) -> Result<String, String> {
+    use std::io::Write;
     // Written on its own thread: rustfmt starts printing before it has read a large file. The
     // thread borrows the text (a large file is megabytes, and a copy of it memory touched afresh).
     let mut stdin = child.stdin.take().expect("stdin is piped");
@@ -826,7 +1100,6 @@ fn rustfmt(
     }
     written.map_err(|e| format!("cannot run rustfmt on generated {path}: {e}"))?;
     String::from_utf8(output.stdout)
-        .map(Some)
         .map_err(|_| format!("internal error: rustfmt printed generated {path} as non-UTF-8"))
 }
 
@@ -1578,7 +1851,7 @@ mod tests {
     }
 
     /// Three files of printed and written parts (one written part gives up), as the tests'
-    /// `join_with` and as [`format_and_rustfmt_with`] make them.
+    /// `join_with` and as [`format_and_rustfmt`] make them.
     fn three_files() -> Vec<(String, Vec<Part<'static>>)> {
         let mut files = Vec::new();
         for (n, path) in ["a.rs", "b.rs", "c.rs"].into_iter().enumerate() {
@@ -1625,7 +1898,7 @@ mod tests {
         .expect("the pieces join");
         let rustfmt = Rustfmt::new(Some("rustfmt".into())).expect("a configuration directory");
         let overlapped =
-            format_and_rustfmt_with(three_files(), "// head\n\n", rustfmt).expect("valid Rust");
+            format_and_rustfmt(three_files(), "// head\n\n", rustfmt).expect("valid Rust");
         assert_eq!(overlapped.files, after);
         assert_eq!(overlapped.rustfmt_missing, None);
         assert!(
@@ -1654,6 +1927,154 @@ mod tests {
         );
     }
 
+    fn to_format(pieces: &[(&str, &str)]) -> Vec<ToFormat> {
+        pieces
+            .iter()
+            .enumerate()
+            .map(|(index, (path, text))| ToFormat {
+                index,
+                path: path.to_string(),
+                text: text.to_string(),
+                head: plain_head(text).len(),
+            })
+            .collect()
+    }
+
+    /// Pieces batched in one rustfmt process come out as each formatted alone: imports at the
+    /// edges of two pieces are not sorted together, blank lines at a piece's end are dropped as
+    /// at the end of a file, heads of plain comments (module docs, the `@generated` head) are
+    /// kept as rustfmt keeps them, other inner attributes begin their batch, and a
+    /// piece holding the line between pieces (in a raw string) or one rustfmt refuses makes
+    /// each piece go alone (the error naming its file).
+    #[test]
+    fn pieces_batched_in_one_rustfmt_are_formatted_as_each_alone() {
+        let rustfmt = Rustfmt::new(Some("rustfmt".into())).expect("a configuration directory");
+        let alone = |pieces: &[(&str, &str)]| -> Vec<String> {
+            pieces
+                .iter()
+                .map(|(path, text)| {
+                    rustfmt
+                        .format(path, text)
+                        .expect("rustfmt runs")
+                        .expect("rustfmt is installed")
+                })
+                .collect()
+        };
+        let batched = |pieces: &[(&str, &str)]| -> Vec<FormatResult> {
+            let mut done = rustfmt.format_batch(to_format(pieces));
+            done.sort_by_key(|(index, _)| *index);
+            done.into_iter().map(|(_, result)| result).collect()
+        };
+        let between = BETWEEN_PIECES.trim();
+        let marker_in_literal = format!("const X: &str = r#\"\n{between}\n\"#;\nfn   f() {{}}\n");
+        for pieces in [
+            vec![
+                ("a.rs", "//! A.\n\nuse z::Z;\nuse   y::Y;\n"),
+                ("b.rs", "use b::B;\nuse a::A;\nfn f( x:u8 ) {}\n\n\n"),
+                (
+                    "c.rs",
+                    "impl C {\n    fn g(&self) -> [u8; 3] { [1,2,3] }\n}\n",
+                ),
+                ("d.rs", "mod z;\nmod a;\n"),
+            ],
+            vec![
+                ("b.rs", "fn f( x:u8 ) {}\n"),
+                ("d.rs", "// @generated by a test\n\nmod z;\nmod a;\n"),
+                (
+                    "e.rs",
+                    "// @generated\n\n//! E.\n//! More.\n\nuse b::B;\nuse a::A;\n",
+                ),
+                ("f.rs", "//! F, trailing space \n\nfn   f() {}\n"),
+                ("g.rs", "#![allow(dead_code)]\n\nuse b::B;\nuse a::A;\n"),
+            ],
+            vec![("a.rs", "fn a( ) {}\n"), ("b.rs", &marker_in_literal)],
+        ] {
+            let expected: Vec<FormatResult> = alone(&pieces)
+                .into_iter()
+                .map(|text| Ok((text, true)))
+                .collect();
+            assert_eq!(batched(&pieces), expected, "{pieces:?}");
+        }
+        let refused = batched(&[("a.rs", "fn a( ) {}\n"), ("b.rs", "fn main( {}\n")]);
+        assert_eq!(refused[0], Ok(("fn a() {}\n".to_string(), true)));
+        let error = refused[1].clone().expect_err("not Rust");
+        assert!(
+            error.starts_with("internal error: rustfmt refused generated b.rs"),
+            "{error}"
+        );
+        let missing =
+            Rustfmt::new(Some("mcpgen-test-no-such-rustfmt".into())).expect("a directory");
+        let mut done = missing.format_batch(to_format(&[
+            ("a.rs", "fn a( ) {}\n"),
+            ("b.rs", "fn b( ) {}\n"),
+        ]));
+        done.sort_by_key(|(index, _)| *index);
+        assert_eq!(
+            done,
+            vec![
+                (0, Ok(("fn a( ) {}\n".to_string(), false))),
+                (1, Ok(("fn b( ) {}\n".to_string(), false)))
+            ]
+        );
+    }
+
+    /// The head kept out of rustfmt is plain comments, one block of module docs and the blank
+    /// line before the first item, and nothing rustfmt might change.
+    #[test]
+    fn the_plain_head_is_what_rustfmt_keeps_as_it_is() {
+        let main = "// @generated x\n\n//! Main.\n//! More.\n\nuse a::A;\n";
+        assert_eq!(
+            plain_head(main),
+            "// @generated x\n\n//! Main.\n//! More.\n\n"
+        );
+        for text in [
+            "\n// a\n\nfn f() {}\n",
+            "// a\n\n\nfn f() {}\n",
+            "/// Doc.\n\nfn f() {}\n",
+            "//! A \n\nfn f() {}\n",
+            "//! A\n\n//! B\n\nfn f() {}\n",
+            "//! A\n\n#![allow(x)]\nfn f() {}\n",
+            "//! ü\n\nfn f() {}\n",
+            "//! A\n\n",
+            "fn f() {}\n",
+        ] {
+            assert_eq!(plain_head(text), "", "{text:?}");
+        }
+    }
+
+    /// The small pieces make as few batches as the pieces that must begin one (one of them
+    /// first in each; a head of plain comment lines is kept out of rustfmt and does not count),
+    /// and a large piece goes alone.
+    #[test]
+    fn small_pieces_make_one_batch_for_each_piece_that_must_begin_one() {
+        let mut batches = Batches::default();
+        let large = "fn f() {}\n".repeat(BATCHED_AT_MOST / 10 + 1);
+        let pieces = [
+            "//! Lib, trailing space \n\nmod a;\n",
+            "fn g() {}\n",
+            "// @generated\n\n//! Main.\n\nfn main() {}\n",
+            &large,
+            "#![allow(dead_code)]\nfn h() {}\n",
+            "impl C {}\n",
+        ];
+        let mut alone = Vec::new();
+        for piece in to_format(
+            &pieces
+                .iter()
+                .map(|text| ("x.rs", *text))
+                .collect::<Vec<_>>(),
+        ) {
+            alone.extend(batches.add(piece).map(|piece| piece.index));
+        }
+        assert_eq!(alone, [3]);
+        let indices: Vec<Vec<usize>> = batches
+            .0
+            .iter()
+            .map(|batch| batch.iter().map(|piece| piece.index).collect())
+            .collect();
+        assert_eq!(indices, [vec![0, 1, 2, 5], vec![4]]);
+    }
+
     #[test]
     fn the_rustfmt_behind_rustups_proxy_formats_as_the_proxy_does() {
         let text = "use b::B;\nuse a::A;\nfn f() { let x = [1,2,3]; }\n";
@@ -1670,11 +2091,41 @@ mod tests {
         );
     }
 
+    /// A rustfmt started ahead has its process waiting, which the first piece takes and
+    /// formats as a process started for it does; one no piece takes is ended when dropped.
+    #[test]
+    fn the_rustfmt_started_ahead_formats_with_its_waiting_process() {
+        let text = "use b::B;\nuse a::A;\nfn f() { let x = [1,2,3]; }\n";
+        let started = Rustfmt::start().expect("a configuration directory");
+        started.started();
+        assert!(started.ready.lock().expect("not poisoned").is_some());
+        let formatted = started.format("x.rs", text).expect("rustfmt runs");
+        assert!(started.ready.lock().expect("not poisoned").is_none());
+        let fresh = Rustfmt::new(std::env::var_os("RUSTFMT")).expect("a directory");
+        assert_eq!(formatted, fresh.format("x.rs", text).expect("rustfmt runs"));
+        assert!(formatted.is_some());
+        let unused = Rustfmt::start().expect("a configuration directory");
+        unused.started();
+        let pid = unused
+            .ready
+            .lock()
+            .expect("not poisoned")
+            .as_ref()
+            .map(|(_, c)| c.id());
+        drop(unused);
+        let pid = pid.expect("a process was waiting");
+        // Killed and reaped: no process of that id is left (not even a zombie).
+        assert!(
+            !std::path::Path::new(&format!("/proc/{pid}")).exists()
+                || cfg!(not(target_os = "linux"))
+        );
+    }
+
     #[test]
     fn without_rustfmt_overlapped_files_stay_printed_and_the_missing_rustfmt_is_named() {
         let rustfmt = Rustfmt::new(Some("mcpgen-test-no-such-rustfmt".into()))
             .expect("a configuration directory");
-        let overlapped = format_and_rustfmt_with(three_files(), "", rustfmt).expect("valid Rust");
+        let overlapped = format_and_rustfmt(three_files(), "", rustfmt).expect("valid Rust");
         let printed = join_with(
             format_files(three_files(), "").expect("valid Rust"),
             &|_| Ok(()),
@@ -1695,7 +2146,7 @@ mod tests {
             || quote! {},
         ));
         let rustfmt = Rustfmt::new(Some("rustfmt".into())).expect("a configuration directory");
-        let error = format_and_rustfmt_with(files, "", rustfmt)
+        let error = format_and_rustfmt(files, "", rustfmt)
             .err()
             .expect("does not lex");
         assert!(

@@ -71,6 +71,9 @@ pub fn generate_with(
     progress: &mut dyn FnMut(&str),
 ) -> anyhow::Result<(plan::Plan, Vec<File>)> {
     return_freed_memory_promptly();
+    // rustfmt, which formats a few small pieces of the crate at the end, gets ready while the
+    // spec loads (see `emit::Rustfmt::start`).
+    let rustfmt = emit::Rustfmt::start().map_err(anyhow::Error::msg)?;
     progress(&format!("loading {}", spec.display()));
     // Without a curation file, an API with more operations than the discovery threshold is
     // served by the discovery tools alone, which read little of each operation's answer.
@@ -111,7 +114,9 @@ pub fn generate_with(
         let rendering = std::thread::Builder::new()
             .name("render".into())
             .stack_size(RENDER_STACK)
-            .spawn_scoped(scope, || render::render_with(&plan, runtime))
+            .spawn_scoped(scope, || {
+                render::render_with_rustfmt(&plan, runtime, rustfmt)
+            })
             .expect("the operating system starts a thread");
         let unchecked = compiling
             .join()

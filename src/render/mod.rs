@@ -253,14 +253,20 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
 /// renders the rest (templates, `tests/tools.json`, discovery mode's catalog of 3 to 13 MB): the
 /// rest took a core alone before the Rust files began.
 pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> {
+    render_with_rustfmt(plan, runtime, emit::Rustfmt::start()?)
+}
+
+/// [`render_with`], formatting with `rustfmt` (started before: see [`emit::Rustfmt::start`]).
+pub fn render_with_rustfmt(
+    plan: &Plan,
+    runtime: &Runtime,
+    rustfmt: emit::Rustfmt,
+) -> Result<Vec<File>, String> {
     // The Rust files are built and formatted in parts (see `emit::Part`): for a large API they are
-    // megabytes, and formatting is most of the work. The small files come first: their printed
-    // pieces go to rustfmt while the large ones are formatted (see `emit::format_and_rustfmt`).
+    // megabytes, and formatting is most of the work. The small files' printed pieces go to
+    // rustfmt together once every file is formatted (see `emit::format_and_rustfmt`).
     let mut rust_files: Vec<(String, Vec<emit::Part>)> = vec![
-        (
-            "src/lib.rs".into(),
-            vec![emit::Part::items(|| lib_rs::lib_rs(plan, runtime))],
-        ),
+        ("src/lib.rs".into(), vec![lib_rs::lib_rs(plan, runtime)]),
         (
             "src/main.rs".into(),
             vec![emit::Part::items(|| main_rs::main_rs(plan))],
@@ -285,7 +291,7 @@ pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> 
     // with the rest of their file after rustfmt ran over the rest.
     let (files, rust) = std::thread::scope(|scope| {
         let rest = scope.spawn(|| other_files(plan, runtime));
-        let rust = emit::format_and_rustfmt(rust_files, &format!("{HEADER}\n\n"));
+        let rust = emit::format_and_rustfmt(rust_files, &format!("{HEADER}\n\n"), rustfmt);
         (
             rest.join()
                 .expect("rendering the other files does not panic"),
