@@ -614,9 +614,12 @@ fn assert_request(expected: &Expected) -> TokenStream {
 /// a tool or resolver walks says it is the last: its total is its own items, it has no next
 /// cursor or link, and it says there is no more.
 fn answers(plan: &Plan) -> Vec<Value> {
+    use rayon::prelude::*;
+    // Each operation's example on its own (a large API's are tens of milliseconds in all, which
+    // one core spent while the other had nothing left to do).
     let mut answers: Vec<Value> = plan
         .operations
-        .iter()
+        .par_iter()
         .map(|operation| {
             operation
                 .response
@@ -1726,8 +1729,12 @@ fn answer_entry(label: &str, answer: &Value) -> Option<(String, String, bool)> {
 /// and for a table that rustfmt may lay out otherwise: one within `array_width` goes on the
 /// `const` line, an only tuple is broken open after `&[`.
 fn write_answers<'a>(entries: impl Iterator<Item = (String, &'a Value)>) -> Option<String> {
+    use rayon::prelude::*;
+    let entries: Vec<(String, &Value)> = entries.collect();
+    // Each entry's literals on their own: a large API's answers are megabytes of JSON.
     let entries: Vec<(String, String, bool)> = entries
-        .map(|(label, answer)| answer_entry(&label, answer))
+        .par_iter()
+        .map(|(label, answer)| answer_entry(label, answer))
         .collect::<Option<_>>()?;
     // Six entries are wider than `array_width` whatever their text: each is at least twelve
     // columns (`("GET /", "")`) and a separator.
