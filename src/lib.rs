@@ -102,15 +102,11 @@ pub fn generate_with(
     ));
     let plan = plan::plan(&api, options, checked.as_ref().map(|c| &c.model))
         .map_err(anyhow::Error::msg)?;
-    // The schemas compile on a thread of their own while this one frees the model and then
-    // renders, which reads the plan only, on another: the stage `rendering` is announced once
+    // The schemas compile on a thread of their own and the crate renders, which reads the plan
+    // only, on another, while this one frees the model: the stage `rendering` is announced once
     // they compile, so that the patterns the server cannot check are told right after planning.
     let files = std::thread::scope(|scope| {
         let compiling = scope.spawn(|| schemas_compile(&plan));
-        // The plan holds all that rendering needs; for a large API the model is tens of
-        // megabytes, freed here, on the thread that took most of it, before rendering begins.
-        drop((checked, api));
-        release_freed_memory();
         let rendering = std::thread::Builder::new()
             .name("render".into())
             .stack_size(RENDER_STACK)
@@ -118,6 +114,12 @@ pub fn generate_with(
                 render::render_with_rustfmt(&plan, runtime, rustfmt)
             })
             .expect("the operating system starts a thread");
+        // The plan holds all that rendering needs; for a large API the model is tens of
+        // megabytes, freed here, on the thread that took most of it. Freed before rendering
+        // began, it kept a core idle for 10 to 25 ms; freed beside it, the peak RSS is up to 4 MiB
+        // higher (BENCHMARKS.md, issue 26's eighth round), still well within half the peer's.
+        drop((checked, api));
+        release_freed_memory();
         let unchecked = compiling
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
