@@ -2,6 +2,8 @@
 //! that later stages know of it. Schemas are already JSON Schema 2020-12 with every `$ref`
 //! resolved (recursive ones point into `$defs`).
 
+use std::sync::Arc;
+
 use indexmap::IndexMap;
 use serde_json::Value;
 
@@ -391,7 +393,10 @@ pub struct Body {
     pub content_type: String,
     pub required: bool,
     pub description: Option<String>,
-    pub schema: Value,
+    /// Shared by the operations that take the same `$ref` (the loader converts it once): in
+    /// Kubernetes' description a hundred operations take `DeleteOptions`. Changed with
+    /// [`Arc::make_mut`], which copies it for the one operation changed.
+    pub schema: Arc<Value>,
     /// The top-level properties of a multipart body that are files (their schema is
     /// [`file_schema`]).
     pub files: Vec<String>,
@@ -456,8 +461,9 @@ pub fn file_schema(description: Option<&str>) -> Value {
 pub struct Response {
     pub status: String,
     pub description: Option<String>,
-    /// The JSON schema of the body, when the response has a JSON body.
-    pub schema: Option<Value>,
+    /// The JSON schema of the body, when the response has a JSON body; shared as
+    /// [`Body::schema`] is.
+    pub schema: Option<Arc<Value>>,
 }
 
 /// How the API authenticates callers.

@@ -6,6 +6,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -74,7 +75,7 @@ pub fn apply<'a>(api: &'a Api, declared: &Declared) -> Cow<'a, Api> {
             && op
                 .success
                 .as_ref()
-                .and_then(|r| r.schema.as_ref())
+                .and_then(|r| r.schema.as_deref())
                 .is_some_and(has_stub)
     };
     let document = api.document.get();
@@ -92,7 +93,7 @@ pub fn apply<'a>(api: &'a Api, declared: &Declared) -> Cow<'a, Api> {
                 continue;
             }
             if let Some(schema) = operation.success.as_mut().and_then(|r| r.schema.as_mut()) {
-                crate::load::expand_stubs(document, schema, EXPANSIONS);
+                crate::load::expand_stubs(document, Arc::make_mut(schema), EXPANSIONS);
             }
         }
     }
@@ -108,7 +109,10 @@ pub fn apply<'a>(api: &'a Api, declared: &Declared) -> Cow<'a, Api> {
             .find(|op| op.id == *id)
             .and_then(|op| op.body.as_mut());
         if let Some(body) = body {
-            body.schema = merge(std::mem::take(&mut body.schema), schema);
+            body.schema = Arc::new(merge(
+                Arc::unwrap_or_clone(std::mem::take(&mut body.schema)),
+                schema,
+            ));
         }
     }
     for (id, params) in &declared.query {
@@ -157,10 +161,10 @@ pub fn apply<'a>(api: &'a Api, declared: &Declared) -> Cow<'a, Api> {
             description: None,
             schema: None,
         });
-        response.schema = Some(match response.schema.take() {
-            Some(documented) => merge(documented, schema),
+        response.schema = Some(Arc::new(match response.schema.take() {
+            Some(documented) => merge(Arc::unwrap_or_clone(documented), schema),
             None => schema.clone(),
-        });
+        }));
     }
     Cow::Owned(patched)
 }

@@ -280,7 +280,7 @@ pub fn operation_inputs(operation: &Operation) -> Vec<(String, Value, bool)> {
                     .iter()
                     .map(|(name, schema)| (schema.clone(), body.requires(name))),
             ),
-            None => inputs.push((body.schema.clone(), body.required)),
+            None => inputs.push((Value::clone(&body.schema), body.required)),
         }
     }
     operation
@@ -310,7 +310,7 @@ pub fn only_array(schema: &Value) -> Option<String> {
 
 /// The JSON schema of an operation's success response.
 pub fn success_schema(operation: &Operation) -> Option<&Value> {
-    operation.success.as_ref().and_then(|r| r.schema.as_ref())
+    operation.success.as_ref().and_then(|r| r.schema.as_deref())
 }
 
 /// The JSON types a schema allows (`integer` is also a `number`); empty when it does not say.

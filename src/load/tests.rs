@@ -63,7 +63,7 @@ fn response_schema(document: &Value) -> Value {
     api.operations[0]
         .success
         .as_ref()
-        .and_then(|s| s.schema.clone())
+        .and_then(|s| s.schema.as_deref().cloned())
         .expect("the operation has a JSON success schema")
 }
 
@@ -205,7 +205,10 @@ paths:
         .as_ref()
         .expect("a success response");
     assert_eq!(success.status, "200");
-    assert_eq!(success.schema, Some(json!({ "type": "string" })));
+    assert_eq!(
+        success.schema.as_deref(),
+        Some(&json!({ "type": "string" }))
+    );
     assert_eq!(api.version, "1", "a numeric info.version is kept as text");
 }
 
@@ -434,7 +437,7 @@ fn component_refs_are_resolved_for_parameters_bodies_responses_and_schemas() {
     let body = operation.body.as_ref().expect("the body is resolved");
     assert!(body.required);
     assert_eq!(
-        body.schema,
+        *body.schema,
         json!({
             "type": "object",
             "required": ["name"],
@@ -448,8 +451,8 @@ fn component_refs_are_resolved_for_parameters_bodies_responses_and_schemas() {
     assert_eq!(success.status, "201");
     assert_eq!(success.description.as_deref(), Some("created"));
     assert_eq!(
-        success.schema,
-        Some(json!({
+        success.schema.as_deref(),
+        Some(&json!({
             "allOf": [
                 {
                     "type": "object",
@@ -816,7 +819,7 @@ fn form_urlencoded_body_is_a_form_body() {
     assert_eq!(body.kind, BodyKind::Form);
     assert_eq!(body.content_type, "application/x-www-form-urlencoded");
     assert_eq!(
-        body.schema,
+        *body.schema,
         json!({ "type": "object", "properties": { "a": { "type": "string" } } })
     );
     assert!(!body.required);
@@ -834,7 +837,7 @@ fn json_body_is_preferred_among_several_content_types() {
     assert_eq!(body.kind, BodyKind::Json);
     assert_eq!(body.content_type, "application/merge-patch+json");
     assert_eq!(
-        body.schema,
+        *body.schema,
         json!({ "type": "object", "properties": { "b": { "type": "integer" } } })
     );
 }
@@ -850,7 +853,7 @@ fn a_body_of_another_media_type_is_text() {
         (body.kind, body.content_type.as_str()),
         (BodyKind::Text, "text/csv")
     );
-    assert_eq!(body.schema, json!({ "type": "string" }));
+    assert_eq!(*body.schema, json!({ "type": "string" }));
 }
 
 #[test]
@@ -868,8 +871,8 @@ fn first_2xx_response_is_the_success_and_its_json_schema_is_kept() {
     assert_eq!(success.status, "201");
     assert_eq!(success.description.as_deref(), Some("created"));
     assert_eq!(
-        success.schema,
-        Some(json!({ "type": "object", "properties": { "id": { "type": "integer" } } }))
+        success.schema.as_deref(),
+        Some(&json!({ "type": "object", "properties": { "id": { "type": "integer" } } }))
     );
 }
 
@@ -1554,7 +1557,7 @@ paths:
     assert_eq!(body.content_type, "application/x-www-form-urlencoded");
     assert!(body.required);
     assert_eq!(
-        body.schema,
+        *body.schema,
         json!({
             "type": "object",
             "properties": {
@@ -1659,8 +1662,8 @@ responses:
     ));
     let success = api.operations[0].success.as_ref().unwrap();
     assert_eq!(
-        success.schema,
-        Some(json!({ "type": "integer" })),
+        success.schema.as_deref(),
+        Some(&json!({ "type": "integer" })),
         "application/json by default"
     );
 }
@@ -2433,11 +2436,11 @@ paths:
     };
     let put = operation("putPet");
     assert_eq!(
-        put.success.as_ref().unwrap().schema.clone().unwrap(),
+        *put.success.as_ref().unwrap().schema.clone().unwrap(),
         json!({ "type": "object", "properties": { "id": { "type": "integer" } } })
     );
     assert_eq!(
-        put.body.as_ref().unwrap().schema,
+        *put.body.as_ref().unwrap().schema,
         json!({ "type": "object", "properties": { "name": { "type": "string" } } })
     );
     assert_eq!(

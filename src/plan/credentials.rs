@@ -72,15 +72,13 @@ pub fn carried<'a>(api: &'a Api, auth: &[Auth]) -> Cow<'a, Api> {
                 let Some(source) = source_in(&schemes, auth, &name, None) else {
                     continue;
                 };
-                if let Some(properties) = body
-                    .schema
+                if let Some(properties) = std::sync::Arc::make_mut(&mut body.schema)
                     .get_mut("properties")
                     .and_then(Value::as_object_mut)
                 {
                     properties.shift_remove(&name);
                 }
-                if let Some(required) = body
-                    .schema
+                if let Some(required) = std::sync::Arc::make_mut(&mut body.schema)
                     .get_mut("required")
                     .and_then(Value::as_array_mut)
                 {

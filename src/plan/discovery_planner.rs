@@ -844,7 +844,7 @@ mod tests {
             .success
             .as_mut()
             .expect("a success response")
-            .schema = Some(schema);
+            .schema = Some(std::sync::Arc::new(schema));
         operation
     }
 

@@ -538,7 +538,7 @@ impl<'a> Builder<'a> {
 
 /// The success response's schema of `operation`, when it has one.
 fn response_schema(operation: &Operation) -> Option<&Value> {
-    operation.success.as_ref().and_then(|r| r.schema.as_ref())
+    operation.success.as_ref().and_then(|r| r.schema.as_deref())
 }
 
 /// What the plan of an operation needs of the operation alone, made apart from the builder (on
@@ -704,7 +704,7 @@ fn mirror_tool(plan: &OperationPlan, operation: &Operation, name: String, index:
     let response_schema = operation
         .success
         .as_ref()
-        .and_then(|r| r.schema.as_ref())
+        .and_then(|r| r.schema.as_deref())
         .filter(|schema| !echoes_body(operation, schema));
     let (output_schema, wrap) = match response_schema {
         Some(schema) if is_object_schema(schema) => (Some(lean::output(schema)), false),
@@ -952,7 +952,7 @@ fn fields(operation: &Operation, type_names: &mut Scope, schemas: Schemas) -> Fi
                 FieldTarget::WholeBody,
                 body.required,
                 &body.schema,
-                built.then(|| body.schema.clone()),
+                built.then(|| Value::clone(&body.schema)),
                 body.description.as_ref(),
                 &mut fields,
                 &mut properties,
