@@ -519,40 +519,45 @@ struct Loader<'a> {
     once: bool,
     /// The roots converted so far that are a `$ref` alone, by reference and use.
     converted: std::cell::RefCell<schema::FastMap<(String, Use), Converted>>,
-    /// Whether the success responses' schemas are repaired and cut on another thread
-    /// ([`Aside`]).
+    /// Whether the success responses' schemas are converted, repaired and cut on other
+    /// threads ([`Aside`]).
     aside: bool,
     /// While the operations are made with `aside`: the answers sent to that thread.
     answers_aside: std::cell::RefCell<Option<Aside>>,
 }
 
-/// The success responses' schemas sent to another thread to be repaired
-/// ([`repair::make_valid`]) and cut ([`Answers::keep`]) while the main thread converts the next
-/// operations: in a large API those two steps are a third of converting the answers, and both
-/// need nothing but the converted schema. What must come out as if each were done in its place
-/// does: the warnings are told in order ([`SchemaContext::defer`]), a failure is the first in
-/// the document's order, and the operations get their answers in the end.
+/// The success responses' schemas sent to other threads ([`ASIDE_THREADS`]) to be converted,
+/// repaired ([`repair::make_valid`]) and cut ([`Answers::keep`]) while the main thread makes
+/// the rest of the operations: in a large API the answers are most of what is converted
+/// (Stripe's, four fifths). Each thread converts with a copy of the document's
+/// [`SchemaContext`], whose names and sizes are fixed before anything is converted, so an
+/// answer converts the same on any thread. What must come out as if each were done in its
+/// place does: the warnings are told in order ([`SchemaContext::defer`]), a failure is the
+/// first in the document's order, and the operations get their answers in the end.
 struct Aside {
     send: std::sync::mpsc::SyncSender<Repair>,
-    /// The whole schemas of the answers cut, sent back to be freed on this thread, which
-    /// allocated them: mimalloc frees a block of another thread's heap by a slower path.
-    cut: std::sync::mpsc::Receiver<Value>,
     /// How many repairs were sent.
     sent: usize,
     /// (the operation, by index, the repair number whose result is its answer's schema).
     answers: Vec<(usize, usize)>,
 }
 
-/// A converted root schema to repair, and cut when `keep` is given.
+/// How many threads convert the answers ([`Aside`]) beside the main thread: on two cores, two
+/// keep both busy while the main thread has little to do between answers.
+const ASIDE_THREADS: usize = 2;
+
+/// An answer's schema, as the document writes it, to convert and repair, and cut when `keep` is
+/// given; `number`: the order it was sent in.
 struct Repair {
+    number: usize,
     schema: Value,
     pointer: String,
     keep: bool,
 }
 
-/// What a repair made: the schema and the warnings it told, or why the schema cannot be made
-/// valid.
-type Repaired = Result<(Value, Vec<(String, String)>), Fail>;
+/// What converting and repairing an answer made: the schema and what was told, or why the
+/// schema cannot be converted or made valid.
+type Repaired = Result<(Value, schema::ToldAside), Fail>;
 
 /// What a root schema converted by [`Loader::convert_once`] is used as: what is made of it
 /// differs.
@@ -568,12 +573,13 @@ enum Use {
 struct Converted {
     /// The root's place, where it was converted.
     pointer: String,
-    /// The warnings at that place its conversion told, in order.
+    /// The warnings at that place its conversion told, in order; none when it was converted
+    /// aside (they are its repair's).
     warnings: Vec<(String, String)>,
     /// The operation (its index among those made) that holds what was made of it.
     operation: usize,
-    /// The number of its repair when made aside ([`Aside`]): the operation's answer is its
-    /// result, and its warnings are among those at the root's place.
+    /// The number of its repair when converted aside ([`Aside`]): the operation's answer is its
+    /// result, and what was told converting it is the repair's ([`schema::ToldAside`]).
     repair: Option<usize>,
 }
 
@@ -736,6 +742,7 @@ impl<'a> Loader<'a> {
             .transpose()?
             .unwrap_or_default();
         let security_schemes = self.security_schemes()?;
+        self.schemas.prepare(self.root, paths.as_ref());
         let operations = self.operations(root, paths)?;
         let warnings = self
             .schemas
@@ -869,18 +876,27 @@ impl<'a> Loader<'a> {
             return self.make_operations(root, paths);
         }
         let (send, receive) = std::sync::mpsc::sync_channel::<Repair>(64);
-        let (send_cut, cut) = std::sync::mpsc::channel::<Value>();
+        let receive = std::sync::Mutex::new(receive);
         let keep = self.answers.map(|answers| answers.keep);
+        let document = self.root;
         std::thread::scope(|scope| {
-            let repairer = scope.spawn(move || {
-                receive
-                    .into_iter()
-                    .map(|repair| repaired(repair, keep, &send_cut))
-                    .collect::<Vec<Repaired>>()
-            });
+            let converters: Vec<_> = (0..ASIDE_THREADS)
+                .map(|_| {
+                    let context = self.schemas.copy();
+                    let receive = &receive;
+                    scope.spawn(move || {
+                        let mut made = Vec::new();
+                        // `None` once the channel is closed and what was sent is taken.
+                        let next = || receive.lock().ok()?.recv().ok();
+                        while let Some(repair) = next() {
+                            made.push((repair.number, repaired(document, &context, repair, keep)));
+                        }
+                        made
+                    })
+                })
+                .collect();
             *self.answers_aside.borrow_mut() = Some(Aside {
                 send,
-                cut,
                 sent: 0,
                 answers: Vec::new(),
             });
@@ -888,25 +904,32 @@ impl<'a> Loader<'a> {
             let made = self.make_operations(root, paths);
             let aside = self.answers_aside.borrow_mut().take();
             let Some(Aside {
-                send, cut, answers, ..
+                send,
+                sent,
+                answers,
+                ..
             }) = aside
             else {
                 unreachable!("the aside is taken once");
             };
-            // Closes the channel: the repairer ends once it has repaired what was sent.
+            // Closes the channel: the converters end once they have converted what was sent.
             drop(send);
-            let repairs = match repairer.join() {
-                Ok(repairs) => repairs,
-                Err(panic) => std::panic::resume_unwind(panic),
-            };
-            // The last whole answers are freed here too.
-            drop(cut);
+            let mut repairs: Vec<Option<Repaired>> = (0..sent).map(|_| None).collect();
+            for converter in converters {
+                let made = match converter.join() {
+                    Ok(made) => made,
+                    Err(panic) => std::panic::resume_unwind(panic),
+                };
+                for (number, repaired) in made {
+                    repairs[number] = Some(repaired);
+                }
+            }
             // Each repair was sent before whatever failed on this thread: the first failure of
             // a repair comes first in the document.
             let mut schemas = Vec::with_capacity(repairs.len());
             let mut warnings = Vec::with_capacity(repairs.len());
             for repair in repairs {
-                let (schema, told) = repair?;
+                let (schema, told) = repair.expect("every answer sent is converted")?;
                 schemas.push(Arc::new(schema));
                 warnings.push(told);
             }
@@ -1317,46 +1340,35 @@ impl<'a> Loader<'a> {
         let known = key.as_ref().and_then(|key| {
             let converted = self.converted.borrow();
             let known = converted.get(key)?;
-            Some((known.pointer.clone(), known.warnings.clone(), known.repair?))
+            Some((known.pointer.clone(), known.repair?))
         });
-        if let Some((at, warnings, repair)) = known {
+        if let Some((at, repair)) = known {
             if at != pointer {
-                for (_, message) in warnings {
-                    self.schemas.warn(pointer.clone(), message);
-                }
                 self.schemas.repair_told(repair, Some(pointer));
             }
             self.use_repair(done.len(), repair);
             return Ok(());
         }
-        self.schemas.record();
-        let converted = SchemaConverter::new(self.root, &self.schemas)
-            .expandable()
-            .convert_unrepaired(schema, &pointer);
-        let told = self.schemas.recorded();
-        let converted = converted?;
         let repair = {
             let mut aside = self.answers_aside.borrow_mut();
             let aside = aside.as_mut().expect("answers are sent aside");
             let repair = aside.sent;
             aside.sent += 1;
-            // What was cut so far is freed here.
-            while aside.cut.try_recv().is_ok() {}
-            // The repairer ends only when the channel is closed, after this.
+            // The converters end only when the channel is closed, after this.
             let sent = aside.send.send(Repair {
-                schema: converted,
+                number: repair,
+                schema: schema.clone(),
                 pointer: pointer.clone(),
                 keep,
             });
-            assert!(sent.is_ok(), "the repairer takes every answer");
+            assert!(sent.is_ok(), "the converters take every answer");
             repair
         };
         self.schemas.repair_told(repair, None);
         if let Some(key) = key {
-            let warnings = told.into_iter().filter(|(at, _)| *at == pointer).collect();
             self.converted.borrow_mut().entry(key).or_insert(Converted {
                 pointer,
-                warnings,
+                warnings: Vec::new(),
                 operation: done.len(),
                 repair: Some(repair),
             });
@@ -1378,30 +1390,42 @@ impl<'a> Loader<'a> {
     }
 }
 
-/// Makes `repair`'s schema valid ([`repair::make_valid`]), then cuts it with `keep` if asked,
-/// sending the whole schema to `cut` (to be freed by the thread that made it, [`Aside::cut`]).
+/// Converts `repair`'s schema (an answer of `document`, [`SchemaConverter::expandable`]) with
+/// `context`, makes it valid ([`repair::make_valid`]), then cuts it with `keep` if asked.
 fn repaired(
+    document: &Value,
+    context: &SchemaContext,
     repair: Repair,
     keep: Option<&(dyn Fn(&Value) -> Value + Sync)>,
-    cut: &std::sync::mpsc::Sender<Value>,
 ) -> Repaired {
     let Repair {
-        mut schema,
+        schema,
         pointer,
         keep: cut_it,
+        ..
     } = repair;
-    let mut warnings = Vec::new();
-    repair::make_valid(&mut schema, &pointer, &mut warnings)?;
+    context.record();
+    let converted = SchemaConverter::new(document, context)
+        .expandable()
+        .convert_unrepaired(&schema, &pointer);
+    let converted_told = context.recorded();
+    // Each warning is in `converted_told`; the context's own list is not read.
+    drop(context.take_warnings());
+    let mut schema = converted?;
+    let mut repaired_told = Vec::new();
+    repair::make_valid(&mut schema, &pointer, &mut repaired_told)?;
     let schema = match (cut_it, keep) {
-        (true, Some(keep)) => {
-            let kept = keep(&schema);
-            // Freed here when the loader has ended already (it fails).
-            let _ = cut.send(schema);
-            kept
-        }
+        (true, Some(keep)) => keep(&schema),
         _ => schema,
     };
-    Ok((schema, warnings))
+    Ok((
+        schema,
+        schema::ToldAside {
+            pointer,
+            converted: converted_told,
+            repaired: repaired_told,
+        },
+    ))
 }
 
 /// The reference of `schema` when it is a `$ref` and nothing else.

@@ -12,7 +12,7 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use indexmap::{IndexMap, IndexSet};
 use serde_json::{Map, Value, json};
@@ -54,10 +54,19 @@ const INLINE_LIMIT: u64 = 200;
 
 /// What the converters of one document share: the names given to schemas under `$defs`, and the
 /// inlined size of each referenced schema.
+///
+/// Both are worked out for every `$ref` of the document before anything is converted
+/// ([`Self::prepare`]), in the document's order, and do not change after: what a root converts to
+/// is then the same whichever root was converted before it, and roots can be converted on
+/// several threads, each with a copy of the context ([`Self::copy`]). Measured as roots met
+/// them instead, a size measured inside a cycle of references depends on where the measuring
+/// entered the cycle, and so on the order of the roots.
 #[derive(Debug, Default)]
 pub struct SchemaContext {
     /// Referenced schema (JSON pointer) → its name under `$defs`, unique in the document.
-    names: RefCell<IndexMap<String, String>>,
+    names: RefCell<FastMap<String, String>>,
+    /// The names taken under `$defs`.
+    taken: RefCell<FastSet<String>>,
     /// The referenced schemas met so far, each with a number of its own ([`Targets`]).
     targets: RefCell<Targets>,
     /// What was repaired or dropped to make the schemas valid ([`repair`]): (JSON pointer in the
@@ -79,9 +88,21 @@ pub struct SchemaContext {
 #[derive(Debug)]
 enum Told {
     Warning(String, String),
-    /// The warnings of repair number `.0` (all at the root's own place); told again at the
-    /// place `.1` when given (a root converted once, used at another place).
+    /// The warnings of repair number `.0`; those at the root's own place are told again at the
+    /// place `.1` when given (a root converted once, used at another place), and only those.
     Repair(usize, Option<String>),
+}
+
+/// What was told converting and repairing a root on another thread, given back to the
+/// document's context by [`SchemaContext::settle`].
+#[derive(Debug)]
+pub(super) struct ToldAside {
+    /// The root's place.
+    pub pointer: String,
+    /// The warnings its conversion told, in order, repeats included.
+    pub converted: Vec<(String, String)>,
+    /// The warnings its repair told ([`repair::make_valid`]), all at the root's place.
+    pub repaired: Vec<(String, String)>,
 }
 
 /// A map looked up by key only (never iterated, so its order cannot reach the output), with a
@@ -94,17 +115,21 @@ type FastSet<T> = HashSet<T, foldhash::fast::RandomState>;
 /// API most roots reach the same few hundred schemas: by number, that is a walk over arrays,
 /// where by pointer it hashed and copied a string for every reference of every root (an eighth
 /// of loading Stripe's description).
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Targets {
     /// Pointer → its number.
     ids: FastMap<String, u32>,
     /// Number → pointer.
     pointers: Vec<String>,
     /// Number → the numbers of the `$ref`s in the schema (see [`refs_in`]), once looked for.
-    refs: Vec<Option<Rc<[u32]>>>,
+    refs: Vec<Option<Arc<[u32]>>>,
     /// Number → how many JSON values the schema has with every `$ref` inlined (a reference back
     /// into a schema being measured counts as one), once measured.
     sizes: Vec<Option<u64>>,
+    /// The sizes are those of [`SchemaContext::prepare`]: a schema not measured then is measured
+    /// each time it is asked for, and the size is not kept (kept, it would depend on what was
+    /// measured before).
+    frozen: bool,
     /// Number → the count of its references from the root being counted ([`Self::counted`]),
     /// valid where its `round` is the current one.
     counts: Vec<u32>,
@@ -136,15 +161,15 @@ impl Targets {
     }
 
     /// The numbers of the `$ref`s in the schema numbered `id` of `document`.
-    fn refs_of(&mut self, document: &Value, id: u32) -> Rc<[u32]> {
+    fn refs_of(&mut self, document: &Value, id: u32) -> Arc<[u32]> {
         if let Some(refs) = &self.refs[id as usize] {
-            return Rc::clone(refs);
+            return Arc::clone(refs);
         }
-        let refs: Rc<[u32]> = match document.pointer(&self.pointers[id as usize]) {
+        let refs: Arc<[u32]> = match document.pointer(&self.pointers[id as usize]) {
             Some(schema) => self.ids_in(schema).into(),
-            None => Rc::from([]),
+            None => Arc::from([]),
         };
-        self.refs[id as usize] = Some(Rc::clone(&refs));
+        self.refs[id as usize] = Some(Arc::clone(&refs));
         refs
     }
 
@@ -176,6 +201,57 @@ impl Targets {
 }
 
 impl SchemaContext {
+    /// Makes this context, new, that of `document`, whose `paths` mapping was taken out as
+    /// `paths` (or is in it): every local `$ref` target numbered, measured and named, in the order the `$ref`s are
+    /// written (`paths` first, as the operations are converted), together with the schema
+    /// inside each target that is a request body, response or parameter (what such a `$ref`
+    /// is read as, [`schema_inside`]).
+    pub fn prepare(&self, document: &Value, paths: Option<&Map<String, Value>>) {
+        let context = self;
+        let mut pointers = Vec::new();
+        if let Some(paths) = paths {
+            for item in paths.values() {
+                refs_in(item, &mut pointers);
+            }
+        }
+        refs_in(document, &mut pointers);
+        let count = {
+            let mut targets = context.targets.borrow_mut();
+            for pointer in &pointers {
+                targets.id(pointer);
+            }
+            let referenced = targets.pointers.len();
+            for id in 0..referenced {
+                let inside = document
+                    .pointer(&targets.pointers[id])
+                    .and_then(|value| schema_inside(value, &targets.pointers[id]));
+                if let Some((inner, _)) = inside {
+                    targets.id(&inner);
+                }
+            }
+            targets.pointers.len()
+        };
+        let mut measuring = Vec::new();
+        for id in 0..count as u32 {
+            context.inlined_size_of(document, id, &mut measuring);
+            let pointer = context.targets.borrow().pointers[id as usize].clone();
+            context.name(&pointer);
+        }
+        context.targets.borrow_mut().frozen = true;
+    }
+
+    /// A context with this one's names and sizes and nothing told yet, for converting roots on
+    /// another thread; what it is told is given back to this one (see
+    /// [`super::Loader::operations`]).
+    pub fn copy(&self) -> SchemaContext {
+        SchemaContext {
+            names: RefCell::new(self.names.borrow().clone()),
+            taken: RefCell::new(self.taken.borrow().clone()),
+            targets: RefCell::new(self.targets.borrow().clone()),
+            ..SchemaContext::default()
+        }
+    }
+
     /// The repairs made so far, each once, in the order they were made.
     pub fn take_warnings(&self) -> Vec<(String, String)> {
         self.warnings.take().into_iter().collect()
@@ -221,9 +297,9 @@ impl SchemaContext {
     }
 
     /// Ends [`Self::defer`]: the warnings told since, in order, with each repair's (`repairs`,
-    /// by number) in its place, as they would have been told had each repair been made where
-    /// its place is.
-    pub(super) fn settle(&self, repairs: &[Vec<(String, String)>]) {
+    /// by number) in its place, as they would have been told had each root been converted and
+    /// repaired where its place is.
+    pub(super) fn settle(&self, repairs: &[ToldAside]) {
         let Some(told) = self.deferred.borrow_mut().take() else {
             return;
         };
@@ -234,9 +310,25 @@ impl SchemaContext {
                     warnings.insert((pointer, message));
                 }
                 Told::Repair(repair, at) => {
-                    for (pointer, message) in repairs.get(repair).into_iter().flatten() {
-                        let pointer = at.clone().unwrap_or_else(|| pointer.clone());
-                        warnings.insert((pointer, message.clone()));
+                    let Some(aside) = repairs.get(repair) else {
+                        continue;
+                    };
+                    match at {
+                        None => {
+                            for warning in aside.converted.iter().chain(&aside.repaired) {
+                                warnings.insert(warning.clone());
+                            }
+                        }
+                        Some(at) => {
+                            let own_place = aside
+                                .converted
+                                .iter()
+                                .filter(|(pointer, _)| *pointer == aside.pointer)
+                                .chain(&aside.repaired);
+                            for (_, message) in own_place {
+                                warnings.insert((at.clone(), message.clone()));
+                            }
+                        }
                     }
                 }
             }
@@ -264,10 +356,12 @@ impl SchemaContext {
         let last = last_token(target);
         let mut name = last.clone();
         let mut n = 2;
-        while names.values().any(|taken| *taken == name) {
+        let mut taken = self.taken.borrow_mut();
+        while taken.contains(&name) {
             name = format!("{last}{n}");
             n += 1;
         }
+        taken.insert(name.clone());
         names.insert(target.to_string(), name.clone());
         name
     }
@@ -294,7 +388,10 @@ impl SchemaContext {
         measuring.push(id);
         let size = self.size_of(document, schema, measuring);
         measuring.pop();
-        self.targets.borrow_mut().sizes[id as usize] = Some(size);
+        let mut targets = self.targets.borrow_mut();
+        if !targets.frozen {
+            targets.sizes[id as usize] = Some(size);
+        }
         size
     }
 

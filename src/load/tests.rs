@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::*;
 use crate::plan;
@@ -2766,4 +2766,70 @@ fn percent_decoding_takes_two_hex_digits_and_leaves_anything_else_as_written() {
     assert_eq!(super::percent_decode("end%41"), "endA");
     assert_eq!(super::percent_decode("%+1%-1%4"), "%+1%-1%4");
     assert_eq!(super::percent_decode("%zz%"), "%zz%");
+}
+
+/// With every size worked out before anything converts ([`SchemaContext::prepare`]), a root
+/// converts the same whichever roots were converted before it, which is what lets the answers
+/// be converted on several threads. The document is one where measuring sizes as roots meet
+/// them made the order matter: `Big` and `Small` refer to each other, and the inlined size of
+/// `Big` is over the limit above which a schema used twice goes under `$defs` only when `Big`
+/// is measured before `Small`.
+#[test]
+fn a_root_converts_the_same_whatever_was_converted_before_it() {
+    let object = |own: usize, other: &str| {
+        let mut properties = Map::new();
+        for n in 0..own {
+            properties.insert(format!("p{n}"), json!({ "type": "string" }));
+        }
+        properties.insert(
+            "other".into(),
+            json!({ "$ref": format!("#/components/schemas/{other}") }),
+        );
+        json!({ "type": "object", "properties": properties })
+    };
+    let twice = |name: &str| {
+        let reference = json!({ "$ref": format!("#/components/schemas/{name}") });
+        json!({ "type": "object", "properties": { "one": reference, "two": reference } })
+    };
+    let document = json!({
+        "openapi": "3.0.3",
+        "info": { "title": "Cycle", "version": "1" },
+        "paths": {},
+        "components": { "schemas": {
+            "Big": object(75, "Small"),
+            "Small": object(25, "Big"),
+            "BigTwice": twice("Big"),
+            "SmallTwice": twice("Small"),
+        } }
+    });
+    let convert = |context: &SchemaContext, name: &str| {
+        let pointer = format!("/components/schemas/{name}");
+        let schema = document.pointer(&pointer).expect("the schema is there");
+        SchemaConverter::new(&document, context)
+            .convert_root(schema, &pointer)
+            .expect("the schema converts")
+    };
+    let in_order = |prepared: bool, first: &str, second: &str| {
+        let context = SchemaContext::default();
+        if prepared {
+            context.prepare(&document, None);
+        }
+        let first = convert(&context, first);
+        let second = convert(&context, second);
+        (first, second)
+    };
+    let lazily = (
+        in_order(false, "BigTwice", "SmallTwice").0,
+        in_order(false, "SmallTwice", "BigTwice").1,
+    );
+    assert_ne!(
+        lazily.0, lazily.1,
+        "measured as met, the order matters here"
+    );
+    let (big_first, _) = in_order(true, "BigTwice", "SmallTwice");
+    let (_, big_second) = in_order(true, "SmallTwice", "BigTwice");
+    assert_eq!(big_first, big_second);
+    let (small_first, _) = in_order(true, "SmallTwice", "BigTwice");
+    let (_, small_second) = in_order(true, "BigTwice", "SmallTwice");
+    assert_eq!(small_first, small_second);
 }
