@@ -167,6 +167,9 @@ fn load_document(
 /// `$anchor`s (which are resolved first, changing its `$ref`s).
 struct Prepared {
     targets: refs::RefTargets,
+    /// The document's local `$ref`s ([`SchemaContext::prepare`]), found in the same walk as
+    /// `targets`.
+    local: refs::LocalRefs,
     /// The OpenAPI 3.0 conversion of a Swagger 2.0 document that names no other file.
     upgraded: Option<Result<Value, Fail>>,
 }
@@ -176,12 +179,16 @@ impl Prepared {
         if refs::has_anchor(document) {
             return None;
         }
-        let targets = refs::RefTargets::of(document);
+        let (targets, local) = refs::RefTargets::with_local(document);
         let upgraded = match targets.external {
             true => None,
             false => upgraded(document),
         };
-        Some(Prepared { targets, upgraded })
+        Some(Prepared {
+            targets,
+            local,
+            upgraded,
+        })
     }
 }
 
@@ -197,13 +204,25 @@ fn normalize(
 ) -> Result<Api, LoadError> {
     let error = errors_in(path);
     let mut document = document;
-    let (anchors, targets, upgraded) = match prepared {
+    let (anchors, targets, local, upgraded) = match prepared {
         // Without `$anchor`s there is nothing to resolve.
-        Some(prepared) => (Default::default(), prepared.targets, prepared.upgraded),
+        Some(prepared) => (
+            Default::default(),
+            prepared.targets,
+            prepared.local,
+            prepared.upgraded,
+        ),
         None => {
             let anchors = refs::resolve_anchors(&mut document);
-            (anchors, refs::RefTargets::of(&document), None)
+            let (targets, local) = refs::RefTargets::with_local(&document);
+            (anchors, targets, local, None)
         }
+    };
+    // The local `$ref`s found are those of the document the loader reads unless it is bundled
+    // or upgraded from Swagger 2.0: then the loader looks for them again.
+    let local = match targets.external || upgraded.is_some() {
+        true => None,
+        false => Some(local),
     };
     let document = match targets.external {
         true => {
@@ -231,6 +250,7 @@ fn normalize(
     };
     let once = paths.is_some();
     let mut api = Loader::new(&document)
+        .knowing_refs(local)
         .keeping(answers)
         .converting_once(once)
         .answering_aside(true)
@@ -522,6 +542,8 @@ struct Loader<'a> {
     /// Whether the success responses' schemas are converted, repaired and cut on other
     /// threads ([`Aside`]).
     aside: bool,
+    /// The document's local `$ref`s when found already ([`refs::LocalRefs`]).
+    refs: Option<refs::LocalRefs>,
     /// While the operations are made with `aside`: the answers sent to that thread.
     answers_aside: std::cell::RefCell<Option<Aside>>,
 }
@@ -612,7 +634,14 @@ impl<'a> Loader<'a> {
             converted: Default::default(),
             aside: false,
             answers_aside: Default::default(),
+            refs: None,
         }
+    }
+
+    /// This loader, with the document's local `$ref`s found already (`None`: it finds them).
+    fn knowing_refs(mut self, refs: Option<refs::LocalRefs>) -> Self {
+        self.refs = refs;
+        self
     }
 
     /// This loader, repairing and cutting the success responses' schemas on another thread
@@ -742,7 +771,15 @@ impl<'a> Loader<'a> {
             .transpose()?
             .unwrap_or_default();
         let security_schemes = self.security_schemes()?;
-        self.schemas.prepare(self.root, paths.as_ref());
+        let found;
+        let refs = match &self.refs {
+            Some(refs) => refs,
+            None => {
+                found = refs::LocalRefs::of(self.root, paths.as_ref());
+                &found
+            }
+        };
+        self.schemas.prepare(self.root, refs);
         let operations = self.operations(root, paths)?;
         let warnings = self
             .schemas

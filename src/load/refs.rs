@@ -98,14 +98,63 @@ pub struct RefTargets {
     pub paths: bool,
 }
 
+/// The local `$ref`s of a document (outside literal data, [`is_literal`]), each as its
+/// fragment (a JSON pointer, still percent-encoded), in the order they are written: those in
+/// `paths`, then the others.
+#[derive(Debug, Default, Clone)]
+pub struct LocalRefs {
+    pub in_paths: Vec<String>,
+    pub others: Vec<String>,
+}
+
+impl LocalRefs {
+    /// Those of `document`, whose `paths` mapping was taken out as `paths` (or is in it).
+    pub fn of(document: &Value, paths: Option<&serde_json::Map<String, Value>>) -> LocalRefs {
+        let (_, mut local) = RefTargets::with_local(document);
+        let mut targets = RefTargets::default();
+        for (path, item) in paths.into_iter().flatten() {
+            if !is_literal(None, Some("paths"), path, item) {
+                targets.walk(item, Some("paths"), Some(path), &mut local.in_paths);
+            }
+        }
+        local
+    }
+}
+
 impl RefTargets {
     pub fn of(document: &Value) -> Self {
-        let mut targets = RefTargets::default();
-        targets.walk(document, None, None);
-        targets
+        Self::with_local(document).0
     }
 
-    fn walk(&mut self, value: &Value, grandparent: Option<&str>, parent: Option<&str>) {
+    /// [`Self::of`], with the document's local `$ref`s found in the same walk.
+    pub fn with_local(document: &Value) -> (Self, LocalRefs) {
+        let mut targets = RefTargets::default();
+        let mut local = LocalRefs::default();
+        match document.as_object() {
+            Some(root) => {
+                for (key, value) in root {
+                    if is_literal(None, None, key, value) {
+                        continue;
+                    }
+                    let found = match key == "paths" {
+                        true => &mut local.in_paths,
+                        false => &mut local.others,
+                    };
+                    targets.walk(value, None, Some(key), found);
+                }
+            }
+            None => targets.walk(document, None, None, &mut local.others),
+        }
+        (targets, local)
+    }
+
+    fn walk(
+        &mut self,
+        value: &Value,
+        grandparent: Option<&str>,
+        parent: Option<&str>,
+        local: &mut Vec<String>,
+    ) {
         match value {
             Value::Object(object) => {
                 for (key, value) in object {
@@ -118,18 +167,20 @@ impl RefTargets {
                         match reference.strip_prefix('#') {
                             // A percent-encoded pointer might spell `/paths` too.
                             Some(pointer) => {
-                                self.paths |= pointer.starts_with("/paths") || pointer.contains('%')
+                                self.paths |=
+                                    pointer.starts_with("/paths") || pointer.contains('%');
+                                local.push(pointer.to_string());
                             }
                             None => self.external = true,
                         }
                     } else {
-                        self.walk(value, parent, Some(key));
+                        self.walk(value, parent, Some(key), local);
                     }
                 }
             }
             Value::Array(items) => {
                 for value in items {
-                    self.walk(value, parent, Some(ITEM));
+                    self.walk(value, parent, Some(ITEM), local);
                 }
             }
             _ => {}

@@ -67,6 +67,10 @@ pub struct SchemaContext {
     names: RefCell<FastMap<String, String>>,
     /// The names taken under `$defs`.
     taken: RefCell<FastSet<String>>,
+    /// Last pointer token → the number its next name tries first: the names before it are
+    /// taken (in GitHub's description, hundreds of targets end in `schema`: the schemas inside the
+    /// responses and parameters `$ref`s point to).
+    numbered: RefCell<FastMap<String, usize>>,
     /// The referenced schemas met so far, each with a number of its own ([`Targets`]).
     targets: RefCell<Targets>,
     /// What was repaired or dropped to make the schemas valid ([`repair`]): (JSON pointer in the
@@ -201,24 +205,18 @@ impl Targets {
 }
 
 impl SchemaContext {
-    /// Makes this context, new, that of `document`, whose `paths` mapping was taken out as
-    /// `paths` (or is in it): every local `$ref` target numbered, measured and named, in the order the `$ref`s are
-    /// written (`paths` first, as the operations are converted), together with the schema
-    /// inside each target that is a request body, response or parameter (what such a `$ref`
-    /// is read as, [`schema_inside`]).
-    pub fn prepare(&self, document: &Value, paths: Option<&Map<String, Value>>) {
+    /// Makes this context, new, that of `document`, whose local `$ref`s are `refs`: each
+    /// target numbered, measured and named in the order the `$ref`s are written (those in
+    /// `paths` first, as the operations are converted), together with the schema inside each
+    /// target that is a request body, response or parameter (what such a `$ref` is read as,
+    /// [`schema_inside`]). A target met later (a `$ref` in literal data that a size counts) is
+    /// measured each time and named by the context that meets it.
+    pub fn prepare(&self, document: &Value, refs: &super::refs::LocalRefs) {
         let context = self;
-        let mut pointers = Vec::new();
-        if let Some(paths) = paths {
-            for item in paths.values() {
-                refs_in(item, &mut pointers);
-            }
-        }
-        refs_in(document, &mut pointers);
         let count = {
             let mut targets = context.targets.borrow_mut();
-            for pointer in &pointers {
-                targets.id(pointer);
+            for fragment in refs.in_paths.iter().chain(&refs.others) {
+                targets.id(&percent_decode(fragment));
             }
             let referenced = targets.pointers.len();
             for id in 0..referenced {
@@ -247,6 +245,7 @@ impl SchemaContext {
         SchemaContext {
             names: RefCell::new(self.names.borrow().clone()),
             taken: RefCell::new(self.taken.borrow().clone()),
+            numbered: RefCell::new(self.numbered.borrow().clone()),
             targets: RefCell::new(self.targets.borrow().clone()),
             ..SchemaContext::default()
         }
@@ -355,11 +354,17 @@ impl SchemaContext {
         }
         let last = last_token(target);
         let mut name = last.clone();
-        let mut n = 2;
         let mut taken = self.taken.borrow_mut();
-        while taken.contains(&name) {
-            name = format!("{last}{n}");
-            n += 1;
+        if taken.contains(&name) {
+            let mut numbered = self.numbered.borrow_mut();
+            let n = numbered.entry(last.clone()).or_insert(2);
+            loop {
+                name = format!("{last}{n}");
+                *n += 1;
+                if !taken.contains(&name) {
+                    break;
+                }
+            }
         }
         taken.insert(name.clone());
         names.insert(target.to_string(), name.clone());

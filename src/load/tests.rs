@@ -2812,7 +2812,7 @@ fn a_root_converts_the_same_whatever_was_converted_before_it() {
     let in_order = |prepared: bool, first: &str, second: &str| {
         let context = SchemaContext::default();
         if prepared {
-            context.prepare(&document, None);
+            context.prepare(&document, &refs::LocalRefs::of(&document, None));
         }
         let first = convert(&context, first);
         let second = convert(&context, second);
