@@ -544,6 +544,11 @@ struct Loader<'a> {
     aside: bool,
     /// The document's local `$ref`s when found already ([`refs::LocalRefs`]).
     refs: Option<refs::LocalRefs>,
+    /// The parameters made of the parameter objects `$ref`s point to, by place (`None`: one
+    /// left out): each is made once however many operations refer to it, as Kubernetes'
+    /// hundreds of operations refer to the same few. Made again, it would be the same and tell
+    /// the same warnings at the same places, which are kept once.
+    referenced_parameters: std::cell::RefCell<schema::FastMap<String, Option<Parameter>>>,
     /// While the operations are made with `aside`: the answers sent to that thread.
     answers_aside: std::cell::RefCell<Option<Aside>>,
 }
@@ -635,6 +640,7 @@ impl<'a> Loader<'a> {
             aside: false,
             answers_aside: Default::default(),
             refs: None,
+            referenced_parameters: Default::default(),
         }
     }
 
@@ -864,8 +870,7 @@ impl<'a> Loader<'a> {
             ));
         };
         let pointer = percent_decode(pointer);
-        self.root
-            .pointer(&pointer)
+        schema::resolve(self.root, &pointer)
             .map(|target| (target, pointer.clone()))
             .ok_or_else(|| {
                 (
@@ -1161,62 +1166,78 @@ impl<'a> Loader<'a> {
         };
         let mut parameters = Vec::new();
         for (index, parameter) in list.iter().enumerate() {
-            let at = format!("{pointer}/{index}");
-            let (parameter, at) = self.deref(parameter, &at)?;
-            let name = parameter
-                .get("name")
-                .and_then(name_text)
-                .ok_or_else(|| (at.clone(), "a parameter has no `name`".to_string()))?;
-            let name = name.as_str();
-            let location = match parameter.get("in").and_then(Value::as_str) {
-                Some("path") => Location::Path,
-                Some("query") => Location::Query,
-                Some("header") => Location::Header,
-                Some("cookie") => Location::Cookie,
-                other => {
-                    return Err((
-                        format!("{at}/in"),
-                        format!(
-                            "parameter `{name}` has `in: {}`; use path, query, header or cookie",
-                            other.unwrap_or("(missing)")
-                        ),
-                    ));
-                }
-            };
-            // Hop-by-hop and content negotiation headers are the HTTP client's business.
-            if location == Location::Header
-                && ["accept", "content-type", "authorization"]
-                    .contains(&name.to_ascii_lowercase().as_str())
-            {
+            let place = format!("{pointer}/{index}");
+            let (parameter, at) = self.deref(parameter, &place)?;
+            let referenced = at != place;
+            if referenced && let Some(made) = self.referenced_parameters.borrow().get(&at) {
+                parameters.extend(made.clone());
                 continue;
             }
-            let schema = match parameter.get("schema") {
-                Some(schema) => self.schema(schema, &format!("{at}/schema"))?,
-                None => match parameter
-                    .get("content")
-                    .and_then(Value::as_object)
-                    .and_then(|content| content.values().next())
-                    .and_then(|media| media.get("schema"))
-                {
-                    Some(schema) => self.schema(schema, &format!("{at}/content"))?,
-                    None => serde_json::json!({ "type": "string" }),
-                },
-            };
-            parameters.push(Parameter {
-                name: name.to_string(),
-                location,
-                required: location == Location::Path
-                    || parameter.get("required") == Some(&Value::Bool(true)),
-                description: parameter
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                deprecated: parameter.get("deprecated") == Some(&Value::Bool(true)),
-                schema,
-                style: param_style(parameter, location, &at)?,
-            });
+            let made = self.parameter(parameter, &at)?;
+            if referenced {
+                self.referenced_parameters
+                    .borrow_mut()
+                    .insert(at, made.clone());
+            }
+            parameters.extend(made);
         }
         Ok(parameters)
+    }
+
+    /// The parameter the parameter object `parameter` at `at` makes; `None` for one left out.
+    fn parameter(&self, parameter: &Value, at: &str) -> Result<Option<Parameter>, Fail> {
+        let name = parameter
+            .get("name")
+            .and_then(name_text)
+            .ok_or_else(|| (at.to_string(), "a parameter has no `name`".to_string()))?;
+        let name = name.as_str();
+        let location = match parameter.get("in").and_then(Value::as_str) {
+            Some("path") => Location::Path,
+            Some("query") => Location::Query,
+            Some("header") => Location::Header,
+            Some("cookie") => Location::Cookie,
+            other => {
+                return Err((
+                    format!("{at}/in"),
+                    format!(
+                        "parameter `{name}` has `in: {}`; use path, query, header or cookie",
+                        other.unwrap_or("(missing)")
+                    ),
+                ));
+            }
+        };
+        // Hop-by-hop and content negotiation headers are the HTTP client's business.
+        if location == Location::Header
+            && ["accept", "content-type", "authorization"]
+                .contains(&name.to_ascii_lowercase().as_str())
+        {
+            return Ok(None);
+        }
+        let schema = match parameter.get("schema") {
+            Some(schema) => self.schema(schema, &format!("{at}/schema"))?,
+            None => match parameter
+                .get("content")
+                .and_then(Value::as_object)
+                .and_then(|content| content.values().next())
+                .and_then(|media| media.get("schema"))
+            {
+                Some(schema) => self.schema(schema, &format!("{at}/content"))?,
+                None => serde_json::json!({ "type": "string" }),
+            },
+        };
+        Ok(Some(Parameter {
+            name: name.to_string(),
+            location,
+            required: location == Location::Path
+                || parameter.get("required") == Some(&Value::Bool(true)),
+            description: parameter
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+            deprecated: parameter.get("deprecated") == Some(&Value::Bool(true)),
+            schema,
+            style: param_style(parameter, location, at)?,
+        }))
     }
 
     /// The operation's request body; `done`: the operations made so far.

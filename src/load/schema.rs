@@ -169,7 +169,7 @@ impl Targets {
         if let Some(refs) = &self.refs[id as usize] {
             return Arc::clone(refs);
         }
-        let refs: Arc<[u32]> = match document.pointer(&self.pointers[id as usize]) {
+        let refs: Arc<[u32]> = match resolve(document, &self.pointers[id as usize]) {
             Some(schema) => self.ids_in(schema).into(),
             None => Arc::from([]),
         };
@@ -385,7 +385,7 @@ impl SchemaContext {
             if let Some(size) = targets.sizes[id as usize] {
                 return size;
             }
-            document.pointer(&targets.pointers[id as usize])
+            resolve(document, &targets.pointers[id as usize])
         };
         let Some(schema) = schema else {
             return 1;
@@ -420,6 +420,31 @@ impl SchemaContext {
             _ => 1,
         }
     }
+}
+
+/// The value at the JSON `pointer` in `document`, as [`Value::pointer`] finds it. Written here
+/// because `Value::pointer` copies every token twice to unescape it (`~1`, `~0`), and
+/// converting a large API's schemas follows hundreds of thousands of references: a token is
+/// copied here only when it has a `~`.
+pub(super) fn resolve<'v>(document: &'v Value, pointer: &str) -> Option<&'v Value> {
+    if pointer.is_empty() {
+        return Some(document);
+    }
+    let tokens = pointer.strip_prefix('/')?;
+    tokens.split('/').try_fold(document, |value, token| {
+        let token = match token.contains('~') {
+            true => std::borrow::Cow::Owned(token.replace("~1", "/").replace("~0", "~")),
+            false => std::borrow::Cow::Borrowed(token),
+        };
+        match value {
+            Value::Object(object) => object.get(token.as_ref()),
+            // As `Value::pointer` reads an index: decimal digits, no sign, no leading zero.
+            Value::Array(items) if token == "0" || !token.starts_with(['0', '+']) => {
+                items.get(token.parse::<usize>().ok()?)
+            }
+            _ => None,
+        }
+    })
 }
 
 /// The JSON pointer a local `$ref` (`#/...`) in `object` points to.
@@ -570,7 +595,7 @@ impl<'a> SchemaConverter<'a> {
             .map(|(t, n)| (t.clone(), n.clone()))
         {
             next += 1;
-            let Some(schema) = self.document.pointer(&target) else {
+            let Some(schema) = resolve(self.document, &target) else {
                 return Err((pointer.into(), format!("`$ref` target {target} is missing")));
             };
             self.stack.push(target.clone());
@@ -752,14 +777,14 @@ impl<'a> SchemaConverter<'a> {
             ));
         };
         let mut target = percent_decode(fragment);
-        let Some(mut schema) = self.document.pointer(&target) else {
+        let Some(mut schema) = resolve(self.document, &target) else {
             return Err((
                 at.to_string(),
                 format!("`$ref: {reference}` points to nothing in this document"),
             ));
         };
         if let Some((inner, what)) = schema_inside(schema, &target)
-            && let Some(inner_schema) = self.document.pointer(&inner)
+            && let Some(inner_schema) = resolve(self.document, &inner)
         {
             self.context.warn(
                 at.to_string(),

@@ -2833,3 +2833,45 @@ fn a_root_converts_the_same_whatever_was_converted_before_it() {
     let (_, small_second) = in_order(true, "BigTwice", "SmallTwice");
     assert_eq!(small_first, small_second);
 }
+
+/// The converter's own pointer lookup finds what `Value::pointer` finds, escapes and list
+/// indexes included.
+#[test]
+fn the_converters_pointer_lookup_finds_what_serde_json_finds() {
+    let document = json!({
+        "a/b": { "c~d": [10, 11, { "": "empty key" }] },
+        "list": [[0, 1], { "x": true }],
+        "": { "": 1 },
+        "~1": "tilde one",
+    });
+    let pointers = [
+        "",
+        "/",
+        "//",
+        "/a~1b",
+        "/a~1b/c~0d",
+        "/a~1b/c~0d/1",
+        "/a~1b/c~0d/2/",
+        "/a~1b/c~0d/01",
+        "/a~1b/c~0d/+1",
+        "/a~1b/c~0d/3",
+        "/a~1b/c~0d/-1",
+        "/list/0/1",
+        "/list/1/x",
+        "/list/00",
+        "/~01",
+        "/~1",
+        "/a/b",
+        "a~1b",
+        "/missing",
+        "/list/1/x/deeper",
+        "/list/18446744073709551616",
+    ];
+    for pointer in pointers {
+        assert_eq!(
+            schema::resolve(&document, pointer),
+            document.pointer(pointer),
+            "{pointer:?}"
+        );
+    }
+}
