@@ -375,7 +375,7 @@ impl ParamStyle {
 }
 
 /// How a request body is encoded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BodyKind {
     Json,
     Form,

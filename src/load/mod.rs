@@ -539,8 +539,8 @@ struct Loader<'a> {
     once: bool,
     /// The roots converted so far that are a `$ref` alone, by reference and use.
     converted: std::cell::RefCell<schema::FastMap<(String, Use), Converted>>,
-    /// Whether the success responses' schemas are converted, repaired and cut on other
-    /// threads ([`Aside`]).
+    /// Whether the success responses' and request bodies' schemas are converted and made on
+    /// other threads ([`Aside`]).
     aside: bool,
     /// The document's local `$ref`s when found already ([`refs::LocalRefs`]).
     refs: Option<refs::LocalRefs>,
@@ -549,14 +549,15 @@ struct Loader<'a> {
     /// hundreds of operations refer to the same few. Made again, it would be the same and tell
     /// the same warnings at the same places, which are kept once.
     referenced_parameters: std::cell::RefCell<schema::FastMap<String, Option<Parameter>>>,
-    /// While the operations are made with `aside`: the answers sent to that thread.
-    answers_aside: std::cell::RefCell<Option<Aside>>,
+    /// While the operations are made with `aside`: the roots sent to the other threads.
+    sent_aside: std::cell::RefCell<Option<Aside>>,
 }
 
-/// The success responses' schemas sent to other threads ([`ASIDE_THREADS`]) to be converted,
-/// repaired ([`repair::make_valid`]) and cut ([`Answers::keep`]) while the main thread makes
-/// the rest of the operations: in a large API the answers are most of what is converted
-/// (Stripe's, four fifths). Each thread converts with a copy of the document's
+/// The success responses' and request bodies' schemas sent to other threads
+/// ([`ASIDE_THREADS`]) to be converted, repaired ([`repair::make_valid`]) and made into
+/// answers (cut, [`Answers::keep`]) and bodies ([`body_made`]) while the main thread makes the
+/// rest of the operations: in a large API they are nearly all of what is converted. Each
+/// thread converts with a copy of the document's
 /// [`SchemaContext`], whose names and sizes are fixed before anything is converted, so an
 /// answer converts the same on any thread. What must come out as if each were done in its
 /// place does: the warnings are told in order ([`SchemaContext::defer`]), a failure is the
@@ -565,33 +566,35 @@ struct Aside {
     send: std::sync::mpsc::SyncSender<Repair>,
     /// How many repairs were sent.
     sent: usize,
-    /// (the operation, by index, the repair number whose result is its answer's schema).
-    answers: Vec<(usize, usize)>,
+    /// (the operation, by index, the repair number whose result is its answer's schema or its
+    /// body's, which).
+    uses: Vec<(usize, usize, Use)>,
 }
 
 /// How many threads convert the answers ([`Aside`]) beside the main thread: on two cores, two
 /// keep both busy while the main thread has little to do between answers.
 const ASIDE_THREADS: usize = 2;
 
-/// An answer's schema, as the document writes it, to convert and repair, and cut when `keep` is
-/// given; `number`: the order it was sent in.
+/// A root schema, as the document writes it, to convert, repair and make into what `used` says,
+/// an answer cut when `keep` is given; `number`: the order it was sent in.
 struct Repair {
     number: usize,
     schema: Value,
     pointer: String,
+    used: Use,
     keep: bool,
 }
 
-/// What converting and repairing an answer made: the schema and what was told, or why the
-/// schema cannot be converted or made valid.
-type Repaired = Result<(Value, schema::ToldAside), Fail>;
+/// What converting and repairing a root made: the schema, the files of a body, and what was
+/// told; or why the schema cannot be converted or made valid.
+type Repaired = Result<(Value, Vec<String>, schema::ToldAside), Fail>;
 
 /// What a root schema converted by [`Loader::convert_once`] is used as: what is made of it
 /// differs.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Use {
-    /// A request body's schema, for a body of this [`BodyKind`] (its number).
-    Body(u8),
+    /// A request body's schema, for a body of this kind.
+    Body(BodyKind),
     /// A success response's schema, converted expandable and perhaps cut ([`Answers`]).
     Answer,
 }
@@ -638,7 +641,7 @@ impl<'a> Loader<'a> {
             once: false,
             converted: Default::default(),
             aside: false,
-            answers_aside: Default::default(),
+            sent_aside: Default::default(),
             refs: None,
             referenced_parameters: Default::default(),
         }
@@ -650,8 +653,8 @@ impl<'a> Loader<'a> {
         self
     }
 
-    /// This loader, repairing and cutting the success responses' schemas on another thread
-    /// ([`Aside`]).
+    /// This loader, converting and making the success responses' and request bodies' schemas
+    /// on other threads ([`Aside`]).
     fn answering_aside(mut self, aside: bool) -> Self {
         self.aside = aside;
         self
@@ -937,21 +940,15 @@ impl<'a> Loader<'a> {
                     })
                 })
                 .collect();
-            *self.answers_aside.borrow_mut() = Some(Aside {
+            *self.sent_aside.borrow_mut() = Some(Aside {
                 send,
                 sent: 0,
-                answers: Vec::new(),
+                uses: Vec::new(),
             });
             self.schemas.defer();
             let made = self.make_operations(root, paths);
-            let aside = self.answers_aside.borrow_mut().take();
-            let Some(Aside {
-                send,
-                sent,
-                answers,
-                ..
-            }) = aside
-            else {
+            let aside = self.sent_aside.borrow_mut().take();
+            let Some(Aside { send, sent, uses }) = aside else {
                 unreachable!("the aside is taken once");
             };
             // Closes the channel: the converters end once they have converted what was sent.
@@ -971,16 +968,28 @@ impl<'a> Loader<'a> {
             let mut schemas = Vec::with_capacity(repairs.len());
             let mut warnings = Vec::with_capacity(repairs.len());
             for repair in repairs {
-                let (schema, told) = repair.expect("every answer sent is converted")?;
-                schemas.push(Arc::new(schema));
+                let (schema, files, told) = repair.expect("every root sent is converted")?;
+                schemas.push((Arc::new(schema), files));
                 warnings.push(told);
             }
             let mut operations = made?;
             self.schemas.settle(&warnings);
-            // The operations that answer with the same repair's schema share it.
-            for (operation, repair) in answers {
-                if let Some(success) = operations[operation].success.as_mut() {
-                    success.schema = Some(Arc::clone(&schemas[repair]));
+            // The operations that use the same repair's schema share it.
+            for (operation, repair, used) in uses {
+                let operation = &mut operations[operation];
+                let (schema, files) = &schemas[repair];
+                match used {
+                    Use::Body(_) => {
+                        if let Some(body) = operation.body.as_mut() {
+                            body.schema = Arc::clone(schema);
+                            body.files = files.clone();
+                        }
+                    }
+                    Use::Answer => {
+                        if let Some(success) = operation.success.as_mut() {
+                            success.schema = Some(Arc::clone(schema));
+                        }
+                    }
                 }
             }
             Ok(operations)
@@ -1263,26 +1272,17 @@ impl<'a> Loader<'a> {
             return Ok(None);
         };
         let schema_pointer = format!("{pointer}/content/{}/schema", pointer_token(content_type));
-        let made = |schema: Value| {
-            let mut schema = if kind == BodyKind::Text {
-                serde_json::json!({ "type": "string" })
-            } else {
-                let mut schema = schema;
-                merge_object_parts(&mut schema);
-                schema
-            };
-            let files = if kind == BodyKind::Multipart {
-                file_parts(&mut schema)
-            } else {
-                Vec::new()
-            };
-            (schema, files)
-        };
+        let made = |schema: Value| body_made(kind, schema);
         let (schema, files) = match media.get("schema") {
+            // Made aside: [`Self::operations`] gives the body its schema and files.
+            Some(schema) if self.sent_aside.borrow().is_some() => {
+                self.aside(schema, schema_pointer, Use::Body(kind), false, done);
+                (Arc::default(), Vec::new())
+            }
             Some(schema) => self.convert_once(
                 schema,
                 &schema_pointer,
-                Use::Body(kind as u8),
+                Use::Body(kind),
                 done,
                 |operation| {
                     let body = operation.body.as_ref()?;
@@ -1342,9 +1342,9 @@ impl<'a> Loader<'a> {
         let keep = self.answers.filter(|_| self.keep_answers.get());
         let schema = match json {
             Some((media, content)) => match content.get("schema") {
-                Some(schema) if self.answers_aside.borrow().is_some() => {
+                Some(schema) if self.sent_aside.borrow().is_some() => {
                     let pointer = format!("{at}/content/{}/schema", pointer_token(media));
-                    self.answer_aside(schema, pointer, keep.is_some(), done)?;
+                    self.aside(schema, pointer, Use::Answer, keep.is_some(), done);
                     None
                 }
                 Some(schema) => {
@@ -1379,20 +1379,14 @@ impl<'a> Loader<'a> {
         }))
     }
 
-    /// Converts the success response schema `schema` at `pointer` of the operation after `done`
-    /// and sends it to be repaired and cut (`keep`) aside; [`Self::operations`] gives the
-    /// operation the result. As [`Self::convert_once`] does, a root that is a `$ref` alone
-    /// converted before is not converted again: the operation gets the same result, and the
-    /// warnings at the root's place are told again at this one.
-    fn answer_aside(
-        &self,
-        schema: &Value,
-        pointer: String,
-        keep: bool,
-        done: &[Operation],
-    ) -> Result<(), Fail> {
+    /// Sends the root schema `schema` at `pointer` of the operation after `done`, to be made
+    /// into what `used` says, to be converted, repaired and made aside (an answer cut if
+    /// `keep`); [`Self::operations`] gives the operation the result. As [`Self::convert_once`]
+    /// does, a root that is a `$ref` alone sent before is not sent again: the operation gets the
+    /// same result, and the warnings at the root's place are told again at this one.
+    fn aside(&self, schema: &Value, pointer: String, used: Use, keep: bool, done: &[Operation]) {
         let key = match self.once {
-            true => alone_ref(schema).map(|reference| (reference.to_string(), Use::Answer)),
+            true => alone_ref(schema).map(|reference| (reference.to_string(), used)),
             false => None,
         };
         let known = key.as_ref().and_then(|key| {
@@ -1404,12 +1398,12 @@ impl<'a> Loader<'a> {
             if at != pointer {
                 self.schemas.repair_told(repair, Some(pointer));
             }
-            self.use_repair(done.len(), repair);
-            return Ok(());
+            self.use_repair(done.len(), repair, used);
+            return;
         }
         let repair = {
-            let mut aside = self.answers_aside.borrow_mut();
-            let aside = aside.as_mut().expect("answers are sent aside");
+            let mut aside = self.sent_aside.borrow_mut();
+            let aside = aside.as_mut().expect("roots are sent aside");
             let repair = aside.sent;
             aside.sent += 1;
             // The converters end only when the channel is closed, after this.
@@ -1417,9 +1411,10 @@ impl<'a> Loader<'a> {
                 number: repair,
                 schema: schema.clone(),
                 pointer: pointer.clone(),
+                used,
                 keep,
             });
-            assert!(sent.is_ok(), "the converters take every answer");
+            assert!(sent.is_ok(), "the converters take every root sent");
             repair
         };
         self.schemas.repair_told(repair, None);
@@ -1431,14 +1426,14 @@ impl<'a> Loader<'a> {
                 repair: Some(repair),
             });
         }
-        self.use_repair(done.len(), repair);
-        Ok(())
+        self.use_repair(done.len(), repair, used);
     }
 
-    /// The answer of the operation numbered `operation` is what repair number `repair` makes.
-    fn use_repair(&self, operation: usize, repair: usize) {
-        if let Some(aside) = self.answers_aside.borrow_mut().as_mut() {
-            aside.answers.push((operation, repair));
+    /// The answer or body (`used`) of the operation numbered `operation` is what repair number
+    /// `repair` makes.
+    fn use_repair(&self, operation: usize, repair: usize, used: Use) {
+        if let Some(aside) = self.sent_aside.borrow_mut().as_mut() {
+            aside.uses.push((operation, repair, used));
         }
     }
 
@@ -1448,8 +1443,9 @@ impl<'a> Loader<'a> {
     }
 }
 
-/// Converts `repair`'s schema (an answer of `document`, [`SchemaConverter::expandable`]) with
-/// `context`, makes it valid ([`repair::make_valid`]), then cuts it with `keep` if asked.
+/// Converts `repair`'s schema (a root of `document`; an answer's [`SchemaConverter::expandable`])
+/// with `context`, makes it valid ([`repair::make_valid`]), then makes it into a body
+/// ([`body_made`]) or an answer cut with `keep` if asked.
 fn repaired(
     document: &Value,
     context: &SchemaContext,
@@ -1459,25 +1455,31 @@ fn repaired(
     let Repair {
         schema,
         pointer,
+        used,
         keep: cut_it,
         ..
     } = repair;
     context.record();
-    let converted = SchemaConverter::new(document, context)
-        .expandable()
-        .convert_unrepaired(&schema, &pointer);
+    let converter = SchemaConverter::new(document, context);
+    let converter = match used {
+        Use::Answer => converter.expandable(),
+        Use::Body(_) => converter,
+    };
+    let converted = converter.convert_unrepaired(&schema, &pointer);
     let converted_told = context.recorded();
     // Each warning is in `converted_told`; the context's own list is not read.
     drop(context.take_warnings());
     let mut schema = converted?;
     let mut repaired_told = Vec::new();
     repair::make_valid(&mut schema, &pointer, &mut repaired_told)?;
-    let schema = match (cut_it, keep) {
-        (true, Some(keep)) => keep(&schema),
-        _ => schema,
+    let (schema, files) = match (used, cut_it, keep) {
+        (Use::Body(kind), _, _) => body_made(kind, schema),
+        (Use::Answer, true, Some(keep)) => (keep(&schema), Vec::new()),
+        (Use::Answer, _, _) => (schema, Vec::new()),
     };
     Ok((
         schema,
+        files,
         schema::ToldAside {
             pointer,
             converted: converted_told,
@@ -1517,6 +1519,25 @@ fn param_style(
     };
     let found = ParamStyle { style, explode };
     Ok((found != default).then_some(found))
+}
+
+/// What a body of `kind` is made of its converted `schema`: the schema sent (one object made of
+/// its parts, [`merge_object_parts`]; a string for a text body) and the properties that are
+/// files (of a multipart body, [`file_parts`]).
+fn body_made(kind: BodyKind, schema: Value) -> (Value, Vec<String>) {
+    let mut schema = match kind {
+        BodyKind::Text => serde_json::json!({ "type": "string" }),
+        _ => {
+            let mut schema = schema;
+            merge_object_parts(&mut schema);
+            schema
+        }
+    };
+    let files = match kind {
+        BodyKind::Multipart => file_parts(&mut schema),
+        _ => Vec::new(),
+    };
+    (schema, files)
 }
 
 /// Makes a body schema written as the parts of one object (`allOf`, as generated specs write
