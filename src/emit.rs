@@ -305,7 +305,17 @@ fn pieces(parts: &[Part], done: &[Formatted], head: &str) -> Vec<Piece> {
     let mut index = 0;
     while index < done.len() {
         if let Formatted::Written(_) = &done[index] {
-            let mut run = String::new();
+            // Allocated once, at its whole length ([`join_spaced`] adds at most a line break
+            // a part): the written bulk of a large file is megabytes, and growing it by doubling
+            // touched twice that in fresh memory, on one core while the other waited.
+            let length: usize = done[index..]
+                .iter()
+                .map_while(|formatted| match formatted {
+                    Formatted::Written(text) => Some(text.len() + 1),
+                    Formatted::Printed(_) => None,
+                })
+                .sum();
+            let mut run = String::with_capacity(if index == 0 { head.len() } else { 0 } + length);
             if index == 0 {
                 run.push_str(head);
             }
