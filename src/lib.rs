@@ -70,6 +70,20 @@ pub fn generate_with(
     runtime: &render::Runtime,
     progress: &mut dyn FnMut(&str),
 ) -> anyhow::Result<(plan::Plan, Vec<File>)> {
+    generate_telling(spec, curation, options, runtime, progress, &|_| {})
+}
+
+/// [`generate_with`], telling `finished` of each file whose contents are final while the rest of
+/// the crate still renders (see [`render::render_with_rustfmt`]): `mcpgen build` writes them
+/// then.
+pub fn generate_telling(
+    spec: &Path,
+    curation: Option<&Path>,
+    options: &Options,
+    runtime: &render::Runtime,
+    progress: &mut dyn FnMut(&str),
+    finished: &render::Finished,
+) -> anyhow::Result<(plan::Plan, Vec<File>)> {
     return_freed_memory_promptly();
     // rustfmt, which formats a few small pieces of the crate at the end, gets ready while the
     // spec loads (see `emit::Rustfmt::start`).
@@ -111,7 +125,7 @@ pub fn generate_with(
             .name("render".into())
             .stack_size(RENDER_STACK)
             .spawn_scoped(scope, || {
-                render::render_with_rustfmt(&plan, runtime, rustfmt)
+                render::render_with_rustfmt(&plan, runtime, rustfmt, finished)
             })
             .expect("the operating system starts a thread");
         // The plan holds all that rendering needs; for a large API the model is tens of
