@@ -268,7 +268,7 @@ const NEW_ROOT: &str = "new";
 /// Files written into the staging directory of a write to `dir` while the rest of the crate is
 /// still rendering, where [`write_after`] would write them, so that it need not. A file's
 /// contents are final once rendered, and discovery mode's files (the runtime, the templates'
-/// files and the data files, 36 of a crate's 42) are rendered while the Rust files are formatted,
+/// files and the data files, 35 of a crate's 42) are rendered while the Rust files are formatted,
 /// which leaves a core idle in its last steps. Writing them took a core alone at the end, the
 /// other core idle: Kubernetes' 12.8 MB catalog 25 to 35 ms, and creating each file 0.2 to 0.5 ms
 /// on a filesystem where many files were removed (ext4 looks past the inodes freed recently).
