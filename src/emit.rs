@@ -305,7 +305,17 @@ fn pieces(parts: &[Part], done: &[Formatted], head: &str) -> Vec<Piece> {
     let mut index = 0;
     while index < done.len() {
         if let Formatted::Written(_) = &done[index] {
-            let mut run = String::new();
+            // Allocated once, at its whole length ([`join_spaced`] adds at most a line break
+            // a part): the written bulk of a large file is megabytes, and growing it by doubling
+            // touched twice that in fresh memory, on one core while the other waited.
+            let length: usize = done[index..]
+                .iter()
+                .map_while(|formatted| match formatted {
+                    Formatted::Written(text) => Some(text.len() + 1),
+                    Formatted::Printed(_) => None,
+                })
+                .sum();
+            let mut run = String::with_capacity(if index == 0 { head.len() } else { 0 } + length);
             if index == 0 {
                 run.push_str(head);
             }
@@ -380,10 +390,12 @@ fn join_spaced(out: &mut String, text: &str) {
 /// rustfmt runs on threads of their own, as many at once as there are cores. A large printed
 /// piece (the bulk of a file with `--no-discovery`) goes to rustfmt, a process of its own, as
 /// soon as its file's parts are formatted, while the parts of the next files are formatted on
-/// every core. The small pieces (25 KB in all for a large API) are batched: once every file is
-/// formatted they go to rustfmt in as few processes as there are pieces that must begin a file
-/// (see [`Batches`]), one for the large specs' zero-configuration crates, whose process `mcpgen
-/// build` started while it loaded the spec (see [`Rustfmt::start`]). rustfmt is mostly starting
+/// every core. The small pieces (25 KB in all for a large API) are batched: once the files
+/// before the first file written directly throughout are formatted (or every file is) they go to
+/// rustfmt in as few processes as there are pieces that must begin a file (see [`Batches`]), one
+/// for the large specs' zero-configuration crates, whose process `mcpgen build` started while it
+/// loaded the spec (see [`Rustfmt::start`]); the small pieces of the files after, if any (a part
+/// a writer gave up on), are batched likewise once every file is formatted. rustfmt is mostly starting
 /// (10 to 15 ms of CPU a process, loading the compiler's libraries, whatever its input), so a
 /// process a piece was most of what formatting them cost.
 ///
@@ -429,6 +441,16 @@ pub fn format_and_rustfmt(
         let mut sent = 0;
         let mut batches = Batches::default();
         for file in files {
+            // A file written directly throughout (`src/client.rs`, and `src/operations.rs` in
+            // discovery mode: the bulk of the formatting, after the small files) prints nothing
+            // unless a writer gives up on a part: the small pieces of the files before it go to
+            // rustfmt now, to be formatted beside it rather than after every file (10 to 15 ms
+            // with a core idle). A piece of its own would go in a batch after it.
+            if file.1.iter().all(|part| part.write.is_some()) {
+                for batch in std::mem::take(&mut batches).0 {
+                    send.send(batch).expect("the workers wait for every piece");
+                }
+            }
             match format_files(vec![file], head) {
                 Ok(mut one) => {
                     for (path, text) in take_printed(&mut one) {
@@ -2119,6 +2141,71 @@ mod tests {
             !std::path::Path::new(&format!("/proc/{pid}")).exists()
                 || cfg!(not(target_os = "linux"))
         );
+    }
+
+    /// The small pieces of the files before one written directly throughout go to rustfmt
+    /// before that file is formatted (here, its one part waits for rustfmt to have read them);
+    /// a piece of that file (its part gives up) goes to rustfmt after it, in a batch of its own.
+    #[cfg(unix)]
+    #[test]
+    fn small_pieces_go_to_rustfmt_before_a_file_written_directly_is_formatted() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let log = dir.path().join("log");
+        // A rustfmt that leaves its input as it is and logs it, a line before each run.
+        let fake = dir.path().join("fake-rustfmt");
+        std::fs::write(
+            &fake,
+            format!(
+                "#!/bin/sh\nprintf '=== run\\n' >> '{0}'\ntee -a '{0}'\n",
+                log.display()
+            ),
+        )
+        .expect("the script is written");
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755))
+            .expect("the script is made executable");
+        let waited = log.clone();
+        let files = vec![
+            (
+                "a.rs".to_string(),
+                vec![Part::items(|| quote! { fn a_piece() {} })],
+            ),
+            (
+                "b.rs".to_string(),
+                vec![Part::direct(
+                    move || {
+                        let start = std::time::Instant::now();
+                        while start.elapsed() < std::time::Duration::from_secs(30)
+                            && !std::fs::read_to_string(&waited)
+                                .is_ok_and(|logged| logged.contains("a_piece"))
+                        {
+                            std::thread::sleep(std::time::Duration::from_millis(5));
+                        }
+                        None
+                    },
+                    || quote! { fn b_piece() {} },
+                )],
+            ),
+        ];
+        let rustfmt = Rustfmt::new(Some(fake.into_os_string())).expect("a configuration directory");
+        let formatted = format_and_rustfmt(files, "", rustfmt).expect("valid Rust");
+        let texts: Vec<(&str, &str)> = formatted
+            .files
+            .iter()
+            .map(|(path, text)| (path.as_str(), text.as_str()))
+            .collect();
+        assert_eq!(
+            texts,
+            [("a.rs", "fn a_piece() {}\n"), ("b.rs", "fn b_piece() {}\n")]
+        );
+        let logged = std::fs::read_to_string(&log).expect("rustfmt ran");
+        let runs: Vec<&str> = logged.split("=== run\n").skip(1).collect();
+        assert_eq!(runs.len(), 2, "{logged}");
+        assert!(
+            runs[0].contains("a_piece") && !runs[0].contains("b_piece"),
+            "{logged}"
+        );
+        assert!(runs[1].contains("b_piece"), "{logged}");
     }
 
     #[test]

@@ -134,14 +134,26 @@ impl Inputs {
         out: &mut Output,
         runtime: &crate::render::Runtime,
     ) -> anyhow::Result<(crate::plan::Plan, Vec<crate::File>)> {
+        self.generate_telling(out, runtime, &|_| {})
+    }
+
+    /// [`Inputs::generate_with`], telling `finished` of each file whose contents are final
+    /// while the rest still renders (see [`crate::generate_telling`]).
+    pub fn generate_telling(
+        &self,
+        out: &mut Output,
+        runtime: &crate::render::Runtime,
+        finished: &crate::render::Finished,
+    ) -> anyhow::Result<(crate::plan::Plan, Vec<crate::File>)> {
         self.refuse_a_spec_as_curation()?;
         let slow = self.is_large();
-        let generated = crate::generate_with(
+        let generated = crate::generate_telling(
             &self.spec,
             self.curation.as_deref(),
             &self.options(),
             runtime,
             &mut |stage| out.progress(slow, stage),
+            finished,
         )?;
         if let Some(note) = discovery_note(&generated.0) {
             out.status(&note);

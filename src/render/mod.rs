@@ -253,14 +253,23 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
 /// renders the rest (templates, `tests/tools.json`, discovery mode's catalog of 3 to 13 MB): the
 /// rest took a core alone before the Rust files began.
 pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> {
-    render_with_rustfmt(plan, runtime, emit::Rustfmt::start()?)
+    render_with_rustfmt(plan, runtime, emit::Rustfmt::start()?, &|_| {})
 }
 
-/// [`render_with`], formatting with `rustfmt` (started before: see [`emit::Rustfmt::start`]).
+/// What is told of each file whose contents are final while the rest of the crate still renders
+/// (see [`render_with_rustfmt`]).
+pub type Finished<'a> = dyn Fn(&File) + Sync + 'a;
+
+/// [`render_with`], formatting with `rustfmt` (started before: see [`emit::Rustfmt::start`]),
+/// and telling `finished` of each file that is not Rust built from the plan (the templates'
+/// files, the vendored runtime, `tests/tools.json`, discovery mode's data files) once it is
+/// rendered, while the Rust files are formatted: `mcpgen build` stages them then (see
+/// [`crate::write::Ahead`]). The files returned are all of them, those told of included.
 pub fn render_with_rustfmt(
     plan: &Plan,
     runtime: &Runtime,
     rustfmt: emit::Rustfmt,
+    finished: &Finished,
 ) -> Result<Vec<File>, String> {
     // The Rust files are built and formatted in parts (see `emit::Part`): for a large API they are
     // megabytes, and formatting is most of the work. The small files' printed pieces go to
@@ -290,7 +299,12 @@ pub fn render_with_rustfmt(
     // The parts written directly in rustfmt's layout (see `emit::Part::direct`) are joined
     // with the rest of their file after rustfmt ran over the rest.
     let (files, rust) = std::thread::scope(|scope| {
-        let rest = scope.spawn(|| other_files(plan, runtime));
+        let rest = scope.spawn(|| {
+            let files = other_files(plan, runtime)?;
+            // The largest last: the catalog, which is rendered last too.
+            files.iter().for_each(finished);
+            Ok::<_, String>(files)
+        });
         let rust = emit::format_and_rustfmt(rust_files, &format!("{HEADER}\n\n"), rustfmt);
         (
             rest.join()
