@@ -109,14 +109,27 @@ pub struct LocalRefs {
 
 impl LocalRefs {
     /// Those of `document`, whose `paths` mapping was taken out as `paths` (or is in it).
+    /// The path items are walked on every core (a Swagger 2.0 document's conversion is looked
+    /// through again here, while no other work is left to the second core).
     pub fn of(document: &Value, paths: Option<&serde_json::Map<String, Value>>) -> LocalRefs {
-        let (_, mut local) = RefTargets::with_local(document);
-        let mut targets = RefTargets::default();
-        for (path, item) in paths.into_iter().flatten() {
-            if !is_literal(None, Some("paths"), path, item) {
-                targets.walk(item, Some("paths"), Some(path), &mut local.in_paths);
-            }
-        }
+        use rayon::prelude::*;
+        let items: Vec<(&String, &Value)> = paths.into_iter().flatten().collect();
+        let walk_paths = || {
+            items
+                .par_iter()
+                .map(|(path, item)| {
+                    let mut found = Vec::new();
+                    if !is_literal(None, Some("paths"), path, item) {
+                        let mut targets = RefTargets::default();
+                        targets.walk(item, Some("paths"), Some(path), &mut found);
+                    }
+                    found
+                })
+                .collect::<Vec<_>>()
+        };
+        let ((_, mut local), in_paths) =
+            rayon::join(|| RefTargets::with_local(document), walk_paths);
+        local.in_paths.extend(in_paths.into_iter().flatten());
         local
     }
 }
