@@ -644,7 +644,7 @@ impl<'a> SchemaConverter<'a> {
             return self.convert_ref(reference, object, at);
         }
         self.converted += object.len();
-        let mut out = Map::new();
+        let mut out = Map::with_capacity(object.len());
         // A `required` list written inside `properties`, moved to where it belongs.
         let mut misplaced_required = Vec::new();
         // The keywords looked up again once the others are converted, noted as they pass: most
@@ -685,7 +685,7 @@ impl<'a> SchemaConverter<'a> {
             } else if subschemas::LISTS.contains(&key.as_str()) && value.is_array() {
                 self.convert_list(value, &at)?
             } else if subschemas::MAPS.contains(&key.as_str()) && value.is_object() {
-                let mut map = Map::new();
+                let mut map = Map::with_capacity(value.as_object().map_or(0, Map::len));
                 for (name, schema) in value.as_object().into_iter().flatten() {
                     let place = at.key(name);
                     if key == "properties"
@@ -755,7 +755,7 @@ impl<'a> SchemaConverter<'a> {
     }
 
     fn convert_list(&mut self, list: &Value, at: &At<'_>) -> Result<Value, Fail> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(list.as_array().map_or(0, Vec::len));
         for (index, schema) in list.as_array().into_iter().flatten().enumerate() {
             out.push(self.convert(schema, &at.index(index))?);
         }

@@ -507,14 +507,15 @@ impl Read {
             return value.clone();
         }
         match value {
-            Value::Object(object) => Value::Object(
-                object
-                    .iter()
-                    .filter_map(|(key, value)| {
-                        Some((key.clone(), self.inside.get(key)?.copy(value)))
-                    })
-                    .collect(),
-            ),
+            Value::Object(object) => {
+                let mut copy = Map::with_capacity(self.inside.len().min(object.len()));
+                for (key, value) in object {
+                    if let Some(read) = self.inside.get(key) {
+                        copy.insert(key.clone(), read.copy(value));
+                    }
+                }
+                Value::Object(copy)
+            }
             Value::Array(items) => Value::Array(
                 items
                     .iter()

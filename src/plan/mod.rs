@@ -301,12 +301,17 @@ impl SharedSchemas {
         }
     }
 
-    /// [`Self::share_hashed`] of a copy of `schema`, copied only when no same one is held.
-    fn share_copy_hashed(&mut self, hash: u64, schema: &Value) -> Arc<Value> {
-        match self.held(hash, schema) {
-            Some(held) => held,
-            None => self.hold(hash, schema.clone()),
+    /// [`Self::share_hashed`] of a schema shared already (the loader's), held as it is when no
+    /// same one is held.
+    fn share_arc_hashed(&mut self, hash: u64, schema: &Arc<Value>) -> Arc<Value> {
+        if let Some(held) = self.held(hash, schema) {
+            return held;
         }
+        self.by_hash
+            .entry(hash)
+            .or_default()
+            .push(Arc::clone(schema));
+        Arc::clone(schema)
     }
 
     /// The schema held that is the same as `schema`, of hash `hash`.
@@ -527,9 +532,12 @@ impl<'a> Builder<'a> {
             link_paged: false,
             server: operation.server.clone(),
             credentials: operation.credentials.clone(),
-            response: response_schema(operation)
+            response: operation
+                .success
+                .as_ref()
+                .and_then(|r| r.schema.as_ref())
                 .zip(response_hash)
-                .map(|(schema, hash)| self.schemas.share_copy_hashed(hash, schema)),
+                .map(|(schema, hash)| self.schemas.share_arc_hashed(hash, schema)),
         });
         self.by_id.insert(operation.id.clone(), index);
         index
