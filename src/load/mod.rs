@@ -671,9 +671,10 @@ impl<'a> Loader<'a> {
 
     /// `make()`, what is made of the root schema `schema` at `pointer` (for the operation
     /// after `done`), or what `copy` takes of the operation that holds it (the schema is
-    /// shared, not copied) where the same `$ref` alone was made into the same `used` before. Many operations answer with the same
-    /// schema or take the same body (in Kubernetes' description, 1,065 answers are 184 schemas;
-    /// in Stripe's, 587 are 283), and converting one inlines and checks hundreds of keywords.
+    /// shared, not copied) where the same `$ref` alone was made into the same `used` before.
+    /// Many operations answer with the same schema or take the same body (in Kubernetes'
+    /// description, 1,065 answers are 184 schemas; in Stripe's, 587 are 283), and converting
+    /// one inlines and checks hundreds of keywords.
     /// The conversion of `{"$ref": X}` is the same wherever it is (each referenced schema's name,
     /// size and conversion are the document's), except for the warnings at the root's own place:
     /// those are told again at the new place, in the same order; the others were told already,
@@ -921,14 +922,16 @@ impl<'a> Loader<'a> {
             return self.make_operations(root, paths);
         }
         let (send, receive) = std::sync::mpsc::sync_channel::<Repair>(64);
-        let receive = std::sync::Mutex::new(receive);
+        // Held by the converters alone: should both end early (a panic), the channel closes and
+        // this thread's next send fails rather than waiting for them.
+        let receive = Arc::new(std::sync::Mutex::new(receive));
         let keep = self.answers.map(|answers| answers.keep);
         let document = self.root;
         std::thread::scope(|scope| {
             let converters: Vec<_> = (0..ASIDE_THREADS)
                 .map(|_| {
                     let context = self.schemas.copy();
-                    let receive = &receive;
+                    let receive = Arc::clone(&receive);
                     scope.spawn(move || {
                         let mut made = Vec::new();
                         // `None` once the channel is closed and what was sent is taken.
@@ -940,6 +943,7 @@ impl<'a> Loader<'a> {
                     })
                 })
                 .collect();
+            drop(receive);
             *self.sent_aside.borrow_mut() = Some(Aside {
                 send,
                 sent: 0,
