@@ -179,10 +179,19 @@ impl Prepared {
         if refs::has_anchor(document) {
             return None;
         }
-        let (targets, local) = refs::RefTargets::with_local(document);
+        // A Swagger 2.0 document is converted while its `$ref`s are looked for on another core;
+        // the conversion is dropped if some `$ref` names another file (the document is bundled
+        // first, then converted), and finished once the walk tells whether some `$ref` points
+        // into `/paths`.
+        let ((targets, local), upgraded) = rayon::join(
+            || refs::RefTargets::with_local(document),
+            || upgraded_leaving_refs_into_paths(document),
+        );
         let upgraded = match targets.external {
             true => None,
-            false => upgraded(document),
+            false => upgraded.map(|converted| {
+                converted.map(|converted| converted.with_refs_into_paths(document, targets.paths))
+            }),
         };
         Some(Prepared {
             targets,
@@ -462,10 +471,21 @@ pub fn upgrade(document: Value) -> Result<Value, (String, String)> {
 /// `None` for other documents.
 fn upgraded(document: &Value) -> Option<Result<Value, (String, String)>> {
     let swagger = document.get("swagger")?;
+    Some(upgrade_swagger(swagger, document).map(|converted| converted.finished(document)))
+}
+
+/// [`upgraded`] but for its last step ([`swagger2::convert_leaving_refs_into_paths`]).
+fn upgraded_leaving_refs_into_paths(
+    document: &Value,
+) -> Option<Result<swagger2::Upgraded, (String, String)>> {
+    let swagger = document.get("swagger")?;
     Some(upgrade_swagger(swagger, document))
 }
 
-fn upgrade_swagger(swagger: &Value, document: &Value) -> Result<Value, (String, String)> {
+fn upgrade_swagger(
+    swagger: &Value,
+    document: &Value,
+) -> Result<swagger2::Upgraded, (String, String)> {
     let version = match swagger {
         Value::String(text) => text.clone(),
         other => other.to_string(),
@@ -478,7 +498,7 @@ fn upgrade_swagger(swagger: &Value, document: &Value) -> Result<Value, (String, 
             ),
         ));
     }
-    swagger2::convert(document)
+    swagger2::convert_leaving_refs_into_paths(document)
 }
 
 /// The text of a parameter's `name`: a string, or a number as YAML reads `- name: 1` (its
@@ -1761,6 +1781,23 @@ fn security_scheme(scheme: &Value) -> SecurityScheme {
         },
     }
 }
+
+/// `object.get(key)`, without hashing `key` when `object` is small. serde_json's map hashes each
+/// key looked up with SipHash, which costs more than comparing the few keys of most schema
+/// objects; conversion looks up `$ref` (and more) in every object it visits.
+pub(crate) fn member<'v>(object: &'v Map<String, Value>, key: &str) -> Option<&'v Value> {
+    if object.len() <= SMALL_OBJECT {
+        object
+            .iter()
+            .find_map(|(name, value)| (name == key).then_some(value))
+    } else {
+        object.get(key)
+    }
+}
+
+/// The most members an object looked up by [`member`] has for its keys to be compared one by
+/// one rather than hashed.
+const SMALL_OBJECT: usize = 8;
 
 /// Decodes `%XX` escapes in a `$ref` fragment.
 fn percent_decode(text: &str) -> String {

@@ -437,7 +437,7 @@ pub(super) fn resolve<'v>(document: &'v Value, pointer: &str) -> Option<&'v Valu
             false => std::borrow::Cow::Borrowed(token),
         };
         match value {
-            Value::Object(object) => object.get(token.as_ref()),
+            Value::Object(object) => super::member(object, token.as_ref()),
             // As `Value::pointer` reads an index: decimal digits, no sign, no leading zero.
             Value::Array(items) if token == "0" || !token.starts_with(['0', '+']) => {
                 items.get(token.parse::<usize>().ok()?)
@@ -449,7 +449,7 @@ pub(super) fn resolve<'v>(document: &'v Value, pointer: &str) -> Option<&'v Valu
 
 /// The JSON pointer a local `$ref` (`#/...`) in `object` points to.
 fn local_ref(object: &Map<String, Value>) -> Option<String> {
-    let reference = object.get("$ref")?.as_str()?;
+    let reference = super::member(object, "$ref")?.as_str()?;
     reference.strip_prefix('#').map(percent_decode)
 }
 
@@ -640,7 +640,7 @@ impl<'a> SchemaConverter<'a> {
             // `true`, `false`, or something that is not a schema: kept as is.
             return Ok(schema.clone());
         };
-        if let Some(reference) = object.get("$ref").and_then(Value::as_str) {
+        if let Some(reference) = super::member(object, "$ref").and_then(Value::as_str) {
             return self.convert_ref(reference, object, at);
         }
         self.converted += object.len();
@@ -1118,7 +1118,7 @@ fn make_nullable(schema: Value) -> Value {
     let Value::Object(mut object) = schema else {
         return schema;
     };
-    match object.get("type").cloned() {
+    match super::member(&object, "type").cloned() {
         Some(Value::String(kind)) => {
             object.insert("type".into(), json!([kind, "null"]));
         }

@@ -46,7 +46,22 @@ const METHODS: &[&str] = &[
 ];
 
 /// Converts a Swagger 2.0 document into an OpenAPI 3.0 one.
+#[cfg(test)]
 pub fn convert(document: &Value) -> Result<Value, Fail> {
+    convert_leaving_refs_into_paths(document).map(|converted| converted.finished(document))
+}
+
+/// A Swagger 2.0 document converted but for its `$ref`s into `/paths`, which still name their
+/// places in the document as written (see [`Upgraded::with_refs_into_paths`]).
+pub struct Upgraded {
+    value: Value,
+}
+
+/// [`convert`] without its last step, the one that needs to know whether some `$ref` points into
+/// `/paths`: the loader finds that out in the walk it makes of the document as written
+/// ([`refs::RefTargets`]), on another core meanwhile, and then finishes with
+/// [`Upgraded::with_refs_into_paths`].
+pub fn convert_leaving_refs_into_paths(document: &Value) -> Result<Upgraded, Fail> {
     let Some(root) = document.as_object() else {
         return Err((
             String::new(),
@@ -59,7 +74,49 @@ pub fn convert(document: &Value) -> Result<Value, Fail> {
         consumes: media_types(root.get("consumes")),
         produces: media_types(root.get("produces")),
     };
-    converter.document()
+    converter.document().map(|value| Upgraded { value })
+}
+
+impl Upgraded {
+    /// The conversion of `original` finished: [`Upgraded::with_refs_into_paths`], looking
+    /// through the conversion for a `$ref` into `/paths`.
+    pub fn finished(mut self, original: &Value) -> Value {
+        let mut into_paths = false;
+        for_each_ref(&mut self.value, None, None, &mut |reference| {
+            into_paths = into_paths || points_into_paths(reference);
+        });
+        self.with_refs_into_paths(original, into_paths)
+    }
+
+    /// The conversion of `original` (the document this was converted from) with each `$ref`
+    /// into `/paths` pointing where the conversion moved its place, when `into_paths` says some
+    /// `$ref` may point there (few documents have one). The `$ref`s are copied as written, so a
+    /// walk of the document as written that finds none finds none here either.
+    pub fn with_refs_into_paths(self, original: &Value, into_paths: bool) -> Value {
+        let mut converted = self.value;
+        if !into_paths {
+            return converted;
+        }
+        let Some(root) = original.as_object() else {
+            return converted;
+        };
+        let converter = Converter {
+            original,
+            root,
+            consumes: None,
+            produces: None,
+        };
+        // The places are looked up in a copy of the converted document: a copy of a large
+        // document was a third of converting it, and memory for a third document beside the
+        // other two, so it is made only here.
+        let snapshot = converted.clone();
+        for_each_ref(&mut converted, None, None, &mut |reference| {
+            if let Some(moved) = converter.moved_path_pointer(reference, &snapshot) {
+                *reference = moved;
+            }
+        });
+        converted
+    }
 }
 
 struct Converter<'a> {
@@ -72,7 +129,14 @@ struct Converter<'a> {
 }
 
 impl Converter<'_> {
+    /// The converted document, but for its `$ref`s into `/paths` (see [`Upgraded`]). The path
+    /// items and the components are converted at once, each on all cores.
     fn document(&self) -> Result<Value, Fail> {
+        let (paths, components) = rayon::join(
+            || self.root.get("paths").map(|paths| self.paths(paths)),
+            || self.components(),
+        );
+        let mut paths = Some(paths);
         let mut out = Map::new();
         out.insert("openapi".into(), json!(CONVERTED_VERSION));
         for (key, value) in self.root {
@@ -88,7 +152,10 @@ impl Converter<'_> {
                 | "responses"
                 | "securityDefinitions" => {}
                 "paths" => {
-                    out.insert("paths".into(), self.paths(value)?);
+                    // A key is written once in a map: `paths` comes here once.
+                    if let Some(Some(paths)) = paths.take() {
+                        out.insert("paths".into(), paths?);
+                    }
                 }
                 _ => {
                     out.insert(key.clone(), rewritten_at(key, value));
@@ -99,27 +166,11 @@ impl Converter<'_> {
         if !servers.is_empty() {
             out.insert("servers".into(), Value::Array(servers));
         }
-        let components = self.components()?;
+        let components = components?;
         if !components.is_empty() {
             out.insert("components".into(), Value::Object(components));
         }
-        let mut converted = Value::Object(out);
-        // The places are looked up in a copy of the converted document, made only when a `$ref`
-        // points into `/paths` (few documents have one): a copy of a large document was a third
-        // of converting it, and memory for a third document beside the other two.
-        let mut into_paths = false;
-        for_each_ref(&mut converted, None, None, &mut |reference| {
-            into_paths = into_paths || points_into_paths(reference);
-        });
-        if into_paths {
-            let snapshot = converted.clone();
-            for_each_ref(&mut converted, None, None, &mut |reference| {
-                if let Some(moved) = self.moved_path_pointer(reference, &snapshot) {
-                    *reference = moved;
-                }
-            });
-        }
-        Ok(converted)
+        Ok(Value::Object(out))
     }
 
     /// Where a `$ref` into `/paths` of the document as written points in the converted document
@@ -241,9 +292,16 @@ impl Converter<'_> {
     fn components(&self) -> Result<Map<String, Value>, Fail> {
         let mut components = Map::new();
         if let Some(definitions) = self.root.get("definitions").and_then(Value::as_object) {
-            let schemas = definitions
-                .iter()
-                .map(|(name, schema)| (name.clone(), file_to_binary(rewritten(schema))))
+            use rayon::prelude::*;
+            let entries: Vec<(&String, &Value)> = definitions.iter().collect();
+            let converted: Vec<Value> = entries
+                .par_iter()
+                .map(|(_, schema)| file_to_binary(rewritten(schema)))
+                .collect();
+            let schemas = entries
+                .into_iter()
+                .zip(converted)
+                .map(|((name, _), schema)| (name.clone(), schema))
                 .collect();
             components.insert("schemas".into(), Value::Object(schemas));
         }
@@ -814,26 +872,34 @@ fn rewrite_refs_and_nullable_under(
 ) {
     match value {
         Value::Object(object) => {
-            if let Some(Value::String(reference)) = object.get_mut("$ref") {
-                for (from, to) in [
-                    ("#/definitions/", "#/components/schemas/"),
-                    ("#/parameters/", "#/components/parameters/"),
-                    ("#/responses/", "#/components/responses/"),
-                ] {
-                    if let Some(rest) = reference.strip_prefix(from) {
-                        *reference = format!("{to}{rest}");
-                        break;
+            // One pass over the keys rather than a lookup of each keyword: this runs on every
+            // object of the document.
+            let mut nullable = None;
+            for (key, child) in object.iter_mut() {
+                match (key.as_str(), child) {
+                    ("$ref", Value::String(reference)) => {
+                        for (from, to) in [
+                            ("#/definitions/", "#/components/schemas/"),
+                            ("#/parameters/", "#/components/parameters/"),
+                            ("#/responses/", "#/components/responses/"),
+                        ] {
+                            if let Some(rest) = reference.strip_prefix(from) {
+                                *reference = format!("{to}{rest}");
+                                break;
+                            }
+                        }
+                    }
+                    ("x-nullable", Value::Bool(value)) => nullable = Some(*value),
+                    (key, child) => {
+                        if !refs::is_literal(grandparent, parent, key, child) {
+                            rewrite_refs_and_nullable_under(child, parent, Some(key));
+                        }
                     }
                 }
             }
-            if let Some(Value::Bool(nullable)) = object.get("x-nullable").cloned() {
+            if let Some(nullable) = nullable {
                 object.remove("x-nullable");
                 object.insert("nullable".into(), Value::Bool(nullable));
-            }
-            for (key, child) in object.iter_mut() {
-                if !refs::is_literal(grandparent, parent, key, child) {
-                    rewrite_refs_and_nullable_under(child, parent, Some(key));
-                }
             }
         }
         Value::Array(items) => {

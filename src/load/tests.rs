@@ -2382,12 +2382,8 @@ components:
     );
 }
 
-/// A Swagger 2.0 `$ref` into `paths` names places the conversion to 3.0 moves: a response's
-/// `schema` (into `content`), a body parameter's `schema` (into `requestBody`), a plain
-/// parameter's keywords (into its `schema`, at its index among the plain parameters).
-#[test]
-fn swagger_2_refs_into_paths_follow_what_the_conversion_moved() {
-    let api = api(r##"
+/// A Swagger 2.0 document whose `$ref`s point into `paths`, at places the conversion moves.
+const SWAGGER_REFS_INTO_PATHS: &str = r##"
 swagger: '2.0'
 info: { title: Pointers, version: '1' }
 produces: [application/json]
@@ -2427,7 +2423,42 @@ paths:
         - { name: dry, in: query, type: array, items: { $ref: '#/paths/~1pets/post/parameters/1/items' } }
         - { name: tags, in: query, type: array, items: { $ref: '#/paths/~1pets/get/parameters/0/items' } }
       responses: { '204': { description: none } }
-"##);
+"##;
+
+/// The loader finishes a Swagger 2.0 conversion knowing from its own walk of the document as
+/// written whether some `$ref` points into `paths` (`Prepared::of`). That walk finds every such
+/// `$ref` the conversion holds, so the conversion is the same as one that looks for them itself,
+/// with such `$ref`s and without.
+#[test]
+fn a_swagger_2_conversion_finished_from_the_walk_of_the_written_document_is_the_same() {
+    let without = swagger(
+        "definitions:\n  Pet: { type: object }\npaths:\n  /pets:\n    get:\n      responses:\n        '200': { description: ok, schema: { $ref: '#/definitions/Pet' } }\n",
+    );
+    for (text, has_them) in [(SWAGGER_REFS_INTO_PATHS, true), (without.as_str(), false)] {
+        let document = parse_text(text).expect("the test document parses");
+        let (targets, _) = refs::RefTargets::with_local(&document);
+        assert_eq!(targets.paths, has_them);
+        let converted =
+            || swagger2::convert_leaving_refs_into_paths(&document).expect("it converts");
+        let itself = swagger2::convert(&document).expect("it converts");
+        assert_eq!(
+            converted().with_refs_into_paths(&document, targets.paths),
+            itself
+        );
+        // Finishing it as if there were none leaves the `$ref`s into `paths` as written.
+        assert_eq!(
+            converted().with_refs_into_paths(&document, false) == itself,
+            !has_them
+        );
+    }
+}
+
+/// A Swagger 2.0 `$ref` into `paths` names places the conversion to 3.0 moves: a response's
+/// `schema` (into `content`), a body parameter's `schema` (into `requestBody`), a plain
+/// parameter's keywords (into its `schema`, at its index among the plain parameters).
+#[test]
+fn swagger_2_refs_into_paths_follow_what_the_conversion_moved() {
+    let api = api(SWAGGER_REFS_INTO_PATHS);
     let operation = |id: &str| {
         api.operations
             .iter()

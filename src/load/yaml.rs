@@ -281,6 +281,59 @@ mod tests {
         })
     }
 
+    /// The YAML parser is patched to copy runs of printable ASCII whole (vendor/README.md): text
+    /// on either side of the reader's 16 KiB chunks, with characters of two, three and four bytes,
+    /// a tab and line breaks at every place around a chunk's end, reads as written, and a control
+    /// character after a long ASCII run is still refused at its line and column.
+    #[test]
+    fn ascii_runs_and_other_characters_around_the_readers_chunks_read_as_written() {
+        const CHUNK: usize = 16 * 1024;
+        for odd in ["é", "€", "𝄞", "\t", "\r\n"] {
+            for shift in 0..6 {
+                // `key: "` is 6 bytes; the value's odd character lands near the chunk's end.
+                let before = "a".repeat(CHUNK - 6 - 2 + shift);
+                let value = format!("{before}{odd}z{odd}");
+                let escaped = value
+                    .replace('\t', "\\t")
+                    .replace('\r', "\\r")
+                    .replace('\n', "\\n");
+                let text = format!(
+                    "key: \"{escaped}\"\nnext: [1, 'ü', \"{odd_escaped}\"]\n",
+                    odd_escaped = odd
+                        .replace('\t', "\\t")
+                        .replace('\r', "\\r")
+                        .replace('\n', "\\n")
+                );
+                assert_eq!(
+                    read(&text),
+                    Ok(json!({ "key": value, "next": [1, "ü", odd] })),
+                    "{odd:?} {shift}"
+                );
+                // Written plainly, not escaped: the characters themselves cross the chunk's end.
+                if !odd.contains(['\t', '\r']) {
+                    let plain = format!("key: {before}{odd}z\nnext: {odd}\n");
+                    assert_eq!(
+                        read(&plain),
+                        Ok(json!({ "key": format!("{before}{odd}z"), "next": odd })),
+                        "plain {odd:?} {shift}"
+                    );
+                }
+            }
+        }
+        for at in [CHUNK - 1, CHUNK, CHUNK + 1, 3 * CHUNK + 5] {
+            let text = format!("a: {}\u{1}\n", "x".repeat(at - 3));
+            let error = read(&text).expect_err("a control character is not YAML");
+            assert!(
+                error.contains("control characters are not allowed"),
+                "{error}"
+            );
+            assert!(
+                error.ends_with(&format!("at position {at}")),
+                "{at}: {error}"
+            );
+        }
+    }
+
     #[test]
     fn values_keys_tags_and_errors_are_as_converting_a_yaml_value_gives_them() {
         let texts = [
