@@ -12,7 +12,7 @@
 //! mcpgen builds its index with this module and every crate with discovery tools searches with
 //! it, so the index it writes and the ranking the server does cannot drift apart.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// The first line of an index, naming its format.
@@ -1240,12 +1240,13 @@ const PLURAL_LIST_WEIGHT: f64 = 0.3;
 /// non-alphanumeric character.
 fn words(text: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
-    let mut word = String::new();
     let chars: Vec<char> = text.chars().collect();
+    // The word being read: where it starts in `chars`.
+    let mut start = None;
     for (index, &c) in chars.iter().enumerate() {
         if !c.is_alphanumeric() {
-            if !word.is_empty() {
-                words.push(std::mem::take(&mut word));
+            if let Some(from) = start.take() {
+                words.push(lowercase(&chars[from..index]));
             }
             continue;
         }
@@ -1261,30 +1262,41 @@ fn words(text: &str) -> Vec<String> {
                 && (previous.is_lowercase()
                     || previous.is_ascii_digit()
                     || (previous.is_uppercase() && next_is_lower && !plural_s));
-            if camel && !word.is_empty() {
-                words.push(std::mem::take(&mut word));
+            if camel && let Some(from) = start {
+                words.push(lowercase(&chars[from..index]));
+                start = Some(index);
             }
         }
-        word.push(c);
+        start.get_or_insert(index);
     }
-    if !word.is_empty() {
-        words.push(word);
+    if let Some(from) = start {
+        words.push(lowercase(&chars[from..]));
     }
-    words.into_iter().map(|w| w.to_lowercase()).collect()
+    words
+}
+
+/// The word made of `chars`, in lowercase (as `str::to_lowercase` makes it, which lowercases a
+/// final sigma as such).
+fn lowercase(chars: &[char]) -> String {
+    if chars.iter().all(char::is_ascii) {
+        return chars.iter().map(char::to_ascii_lowercase).collect();
+    }
+    chars.iter().collect::<String>().to_lowercase()
 }
 
 /// The search terms of `text`: its [`words`] without common ones, each reduced to its stem.
 pub fn terms(text: &str) -> Vec<String> {
-    terms_stemmed_by(text, &mut |word| stem(word))
-}
-
-/// [`terms`], each word's stem taken from `stem`.
-fn terms_stemmed_by(text: &str, stem: &mut dyn FnMut(&str) -> String) -> Vec<String> {
     words(text)
         .into_iter()
-        .filter(|w| !STOP_WORDS.contains(&w.as_str()) && w.chars().count() > 1)
-        .map(|w| stem(&w))
+        .filter(|word| is_term(word))
+        .map(|word| stem(&word))
         .collect()
+}
+
+/// Whether a word of [`words`] stands for a search term: it is not a common word, and it is
+/// longer than one character.
+fn is_term(word: &str) -> bool {
+    !STOP_WORDS.contains(&word) && word.chars().count() > 1
 }
 
 /// The terms of a query with their weights: its own [`terms`], those its words stand for, and
@@ -1469,77 +1481,105 @@ fn initials(name: &str) -> Vec<String> {
     out
 }
 
+/// The terms of the documents [`build`] indexes, numbered as they are first met.
+#[derive(Default)]
+struct Terms {
+    /// Each term's text, by number.
+    names: Vec<String>,
+    numbers: HashMap<String, u32>,
+    /// Each word met: the number of its stemmed term, or `None` for a word that is no term (a
+    /// stop word, or a single character).
+    words: HashMap<String, Option<u32>>,
+}
+
+impl Terms {
+    /// The number of the term `word` makes ([`terms`]), if it makes one.
+    fn of_word(&mut self, word: String) -> Option<u32> {
+        if let Some(&term) = self.words.get(&word) {
+            return term;
+        }
+        let term = is_term(&word).then(|| self.number(stem(&word)));
+        self.words.insert(word, term);
+        term
+    }
+
+    /// The number of the term `name`.
+    fn number(&mut self, name: String) -> u32 {
+        if let Some(&number) = self.numbers.get(&name) {
+            return number;
+        }
+        let number = self.names.len() as u32;
+        self.names.push(name.clone());
+        self.numbers.insert(name, number);
+        number
+    }
+}
+
 /// Writes the index of `documents`: the operations in order, then each term with the
 /// operations it occurs in and its weight there (sorted, so the same documents always give the
 /// same text).
 pub fn build(documents: &[Document]) -> String {
-    let mut field_lengths: BTreeMap<Field, (f64, usize)> = BTreeMap::new();
-    let mut per_document: Vec<BTreeMap<Field, Vec<String>>> = Vec::with_capacity(documents.len());
-    // Each word stemmed once: an API's operations say the same words again and again.
-    let mut stems: HashMap<String, String> = HashMap::new();
-    let mut stem_once = |word: &str| match stems.get(word) {
-        Some(stemmed) => stemmed.clone(),
-        None => {
-            let stemmed = stem(word);
-            stems.insert(word.to_string(), stemmed.clone());
-            stemmed
-        }
-    };
+    // Terms are numbered as they are first met, and counted by number below: an API's operations
+    // say the same words again and again, and each word is stemmed (or found to be no term) once.
+    let mut terms = Terms::default();
+    let mut field_lengths = [0.0_f64; Field::ALL.len()];
+    let mut per_document: Vec<[Vec<u32>; Field::ALL.len()]> = Vec::with_capacity(documents.len());
     for document in documents {
-        let mut fields: BTreeMap<Field, Vec<String>> = BTreeMap::new();
+        let mut fields: [Vec<u32>; Field::ALL.len()] = Default::default();
         for (field, text) in &document.fields {
-            fields
-                .entry(*field)
-                .or_default()
-                .extend(terms_stemmed_by(text, &mut stem_once));
+            let found = &mut fields[*field as usize];
+            for word in words(text) {
+                if let Some(term) = terms.of_word(word) {
+                    found.push(term);
+                }
+            }
             if *field == Field::Name {
-                fields
-                    .entry(Field::Initials)
-                    .or_default()
-                    .extend(initials(text));
+                for initials in initials(text) {
+                    let term = terms.number(initials);
+                    fields[Field::Initials as usize].push(term);
+                }
             }
         }
-        for field in Field::ALL {
-            let length = fields.get(&field).map_or(0, Vec::len);
-            let total = field_lengths.entry(field).or_insert((0.0, 0));
-            total.0 += length as f64;
-            total.1 += 1;
+        for (total, found) in field_lengths.iter_mut().zip(&fields) {
+            *total += found.len() as f64;
         }
         per_document.push(fields);
     }
-    let average = |field: Field| {
-        field_lengths
-            .get(&field)
-            .map_or(1.0, |(sum, count)| (sum / (*count).max(1) as f64).max(1.0))
-    };
-    let mut postings: BTreeMap<String, Vec<(usize, f64)>> = BTreeMap::new();
+    let average =
+        |field: Field| (field_lengths[field as usize] / documents.len().max(1) as f64).max(1.0);
+    let mut postings: Vec<Vec<(usize, f64)>> = vec![Vec::new(); terms.names.len()];
+    let mut counts: HashMap<u32, usize> = HashMap::new();
+    let mut weights: HashMap<u32, f64> = HashMap::new();
     for (index, (fields, document)) in per_document.iter().zip(documents).enumerate() {
         let standing = if document.deprecated {
             DEPRECATED_WEIGHT
         } else {
             1.0
         };
-        let mut weights: BTreeMap<&str, f64> = BTreeMap::new();
-        for (field, words) in fields {
-            let norm = 1.0 - B + B * words.len() as f64 / average(*field);
-            let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-            for word in words {
-                *counts.entry(word).or_default() += 1;
+        // Each term's weight is summed over the fields in their order (so the same documents
+        // always give the same sums).
+        weights.clear();
+        for (field, words) in Field::ALL.into_iter().zip(fields) {
+            if words.is_empty() {
+                continue;
             }
-            for (word, count) in counts {
-                *weights.entry(word).or_default() +=
+            let norm = 1.0 - B + B * words.len() as f64 / average(field);
+            counts.clear();
+            for &term in words {
+                *counts.entry(term).or_default() += 1;
+            }
+            for (&term, &count) in &counts {
+                *weights.entry(term).or_default() +=
                     standing * field.weight() * count as f64 / norm;
             }
         }
-        for (word, weight) in weights {
-            match postings.get_mut(word) {
-                Some(list) => list.push((index, weight)),
-                None => {
-                    postings.insert(word.to_string(), vec![(index, weight)]);
-                }
-            }
+        for (&term, &weight) in &weights {
+            postings[term as usize].push((index, weight));
         }
     }
+    // The terms in their order as text.
+    let mut order: Vec<u32> = (0..terms.names.len() as u32).collect();
+    order.sort_unstable_by(|a, b| terms.names[*a as usize].cmp(&terms.names[*b as usize]));
     let mut out = String::new();
     out.push_str(FORMAT);
     out.push('\n');
@@ -1558,9 +1598,13 @@ pub fn build(documents: &[Document]) -> String {
         }
         out.push('\n');
     }
-    for (word, list) in postings {
+    for term in order {
+        let list = &postings[term as usize];
+        if list.is_empty() {
+            continue;
+        }
         out.push_str("t\t");
-        out.push_str(&word);
+        out.push_str(&terms.names[term as usize]);
         for (index, weight) in list {
             let _ = write!(out, "\t{index}:{weight:.2}");
         }
