@@ -1802,6 +1802,10 @@ const SMALL_OBJECT: usize = 8;
 /// Decodes `%XX` escapes in a `$ref` fragment.
 fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
+    // Most `$ref`s have no escape: copied, rather than rebuilt a byte at a time and checked.
+    if memchr::memchr(b'%', bytes).is_none() {
+        return text.to_owned();
+    }
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {

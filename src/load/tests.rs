@@ -2796,6 +2796,10 @@ fn percent_decoding_takes_two_hex_digits_and_leaves_anything_else_as_written() {
     assert_eq!(super::percent_decode("a%2Fb%7e"), "a/b~");
     assert_eq!(super::percent_decode("end%41"), "endA");
     assert_eq!(super::percent_decode("%+1%-1%4"), "%+1%-1%4");
+    assert_eq!(
+        super::percent_decode("/components/schemas/Café"),
+        "/components/schemas/Café"
+    );
     assert_eq!(super::percent_decode("%zz%"), "%zz%");
 }
 
