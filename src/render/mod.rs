@@ -250,7 +250,7 @@ pub fn render(plan: &Plan) -> Result<Vec<File>, String> {
 /// Every file of the crate for `plan`, taking the runtime from `runtime`, sorted by path.
 ///
 /// The Rust files, most of the work, are formatted on every core while one thread of its own
-/// renders the rest (templates, `tests/tools.json`, discovery mode's catalog of 3 to 13 MB): the
+/// renders the rest (templates, `tests/tools.json`, discovery mode's catalog of 1 to 2 MB): the
 /// rest took a core alone before the Rust files began.
 pub fn render_with(plan: &Plan, runtime: &Runtime) -> Result<Vec<File>, String> {
     render_with_rustfmt(plan, runtime, emit::Rustfmt::start()?, &|_| {})
