@@ -8,7 +8,6 @@
 //! This file is the same in every crate mcpgen generates with discovery tools; the operations,
 //! their index and their descriptions are in `operations.rs` and `data/`.
 
-use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use rmcp::model::JsonObject;
@@ -213,50 +212,40 @@ pub fn describe(arguments: JsonObject) -> Result<ToolOutput, ToolError> {
     };
     let mut description: Value = serde_json::from_str(catalog.descriptions[position])
         .map_err(|error| damaged(error.to_string()))?;
-    expand(catalog, &mut description, &mut HashMap::new(), 0).map_err(damaged)?;
+    expand(catalog, &mut description, 0).map_err(damaged)?;
     Ok(description.into())
 }
 
 /// Replaces in `value` each object that stands for a shared one — its only key is the
 /// catalog's marker key, its value the shared object's number — by that object, expanded the
-/// same way, and nothing else. `expanded` holds the shared objects expanded for this answer
-/// already; `depth` counts the shared objects `value` is within, so that a damaged catalog
-/// whose objects stand for each other in a cycle is an error rather than a stack overflow.
-fn expand(
-    catalog: &Catalog,
-    value: &mut Value,
-    expanded: &mut HashMap<usize, Value>,
-    depth: usize,
-) -> Result<(), String> {
+/// same way, and nothing else. `depth` counts the shared objects `value` is within, so that a
+/// damaged catalog whose objects stand for each other in a cycle is an error rather than a stack
+/// overflow. An object shared within one answer is read again each time it stands there:
+/// keeping its expansion for the next time cost a copy at each level of nesting (the largest
+/// Kubernetes answer took 1.1 ms instead of 0.5 ms).
+fn expand(catalog: &Catalog, value: &mut Value, depth: usize) -> Result<(), String> {
     match value {
         Value::Object(object) => {
             let Some(number) = object.get(&catalog.marker).filter(|_| object.len() == 1) else {
                 return object
                     .values_mut()
-                    .try_for_each(|item| expand(catalog, item, expanded, depth));
+                    .try_for_each(|item| expand(catalog, item, depth));
             };
             let number = number
                 .as_u64()
                 .and_then(|number| usize::try_from(number).ok())
                 .filter(|&number| number < catalog.shared.len())
                 .ok_or_else(|| format!("there is no shared object {number}"))?;
-            if let Some(found) = expanded.get(&number) {
-                *value = found.clone();
-                return Ok(());
-            }
             if depth >= catalog.shared.len() {
                 return Err("its shared objects stand for each other in a cycle".to_string());
             }
-            let mut found: Value =
+            *value =
                 serde_json::from_str(catalog.shared[number]).map_err(|error| error.to_string())?;
-            expand(catalog, &mut found, expanded, depth + 1)?;
-            *value = found.clone();
-            expanded.insert(number, found);
-            Ok(())
+            expand(catalog, value, depth + 1)
         }
         Value::Array(items) => items
             .iter_mut()
-            .try_for_each(|item| expand(catalog, item, expanded, depth)),
+            .try_for_each(|item| expand(catalog, item, depth)),
         _ => Ok(()),
     }
 }
