@@ -46,6 +46,16 @@ pub struct ToolNames {
 struct Catalog {
     index: Index,
     descriptions: Vec<&'static str>,
+    /// The objects the descriptions share, each written once in the catalog (see [`expand`]).
+    shared: Vec<&'static str>,
+    /// The key of the objects that stand for a shared one: a key no other object has.
+    marker: String,
+}
+
+/// The catalog's first line that is not a comment.
+#[derive(Deserialize)]
+struct CatalogHead {
+    marker: String,
 }
 
 fn catalog() -> Result<&'static Catalog, ToolError> {
@@ -53,10 +63,14 @@ fn catalog() -> Result<&'static Catalog, ToolError> {
     CATALOG_CELL
         .get_or_init(|| {
             let index = Index::parse(INDEX)?;
-            let descriptions: Vec<&'static str> = CATALOG
-                .lines()
-                .filter(|line| !line.starts_with("//"))
-                .collect();
+            // The marker key's line, a line per operation, then the shared objects.
+            let mut lines = CATALOG.lines().filter(|line| !line.starts_with("//"));
+            let head: CatalogHead = lines
+                .next()
+                .and_then(|line| serde_json::from_str(line).ok())
+                .ok_or("the operation catalog does not name its marker key")?;
+            let descriptions: Vec<&'static str> = lines.by_ref().take(OPERATIONS.len()).collect();
+            let shared: Vec<&'static str> = lines.collect();
             let names_match = index.entries.len() == OPERATIONS.len()
                 && descriptions.len() == OPERATIONS.len()
                 && index
@@ -70,6 +84,8 @@ fn catalog() -> Result<&'static Catalog, ToolError> {
             Ok(Catalog {
                 index,
                 descriptions,
+                shared,
+                marker: head.marker,
             })
         })
         .as_ref()
@@ -185,16 +201,51 @@ pub fn describe(arguments: JsonObject) -> Result<ToolOutput, ToolError> {
     let arguments: DescribeArguments = runtime::parse_arguments(arguments)?;
     let catalog = catalog()?;
     let position = find(catalog, &arguments.operation)?;
-    let description: Value = serde_json::from_str(catalog.descriptions[position]).map_err(
-        |error| ToolError::Transport {
-            operation: "the operation catalog",
-            message: format!(
-                "the description of `{}` is damaged ({error}); regenerate the server with mcpgen",
-                arguments.operation
-            ),
-        },
-    )?;
+    let damaged = |error: String| ToolError::Transport {
+        operation: "the operation catalog",
+        message: format!(
+            "the description of `{}` is damaged ({error}); regenerate the server with mcpgen",
+            arguments.operation
+        ),
+    };
+    let mut description: Value = serde_json::from_str(catalog.descriptions[position])
+        .map_err(|error| damaged(error.to_string()))?;
+    expand(catalog, &mut description, 0).map_err(damaged)?;
     Ok(description.into())
+}
+
+/// Replaces in `value` each object that stands for a shared one — its only key is the
+/// catalog's marker key, its value the shared object's number — by that object, expanded the
+/// same way, and nothing else. `depth` counts the shared objects `value` is within, so that a
+/// damaged catalog whose objects stand for each other in a cycle is an error rather than a stack
+/// overflow. An object shared within one answer is read again each time it stands there:
+/// keeping its expansion for the next time cost a copy at each level of nesting (the largest
+/// Kubernetes answer took 1.1 ms instead of 0.5 ms).
+fn expand(catalog: &Catalog, value: &mut Value, depth: usize) -> Result<(), String> {
+    match value {
+        Value::Object(object) => {
+            let Some(number) = object.get(&catalog.marker).filter(|_| object.len() == 1) else {
+                return object
+                    .values_mut()
+                    .try_for_each(|item| expand(catalog, item, depth));
+            };
+            let number = number
+                .as_u64()
+                .and_then(|number| usize::try_from(number).ok())
+                .filter(|&number| number < catalog.shared.len())
+                .ok_or_else(|| format!("there is no shared object {number}"))?;
+            if depth >= catalog.shared.len() {
+                return Err("its shared objects stand for each other in a cycle".to_string());
+            }
+            *value =
+                serde_json::from_str(catalog.shared[number]).map_err(|error| error.to_string())?;
+            expand(catalog, value, depth + 1)
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .try_for_each(|item| expand(catalog, item, depth)),
+        _ => Ok(()),
+    }
 }
 
 #[derive(Deserialize)]

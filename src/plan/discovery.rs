@@ -47,95 +47,33 @@ pub struct DiscoveryPlan {
     pub unavailable: Vec<(String, String)>,
 }
 
-/// A line of the catalog without the operation's input schema, as JSON text: `head` is the
-/// object up to `"input_schema":`, `tail` what follows the schema. The schemas are most of the
-/// catalog (11.8 MB of Kubernetes' 12.8 MB), and the plan holds each once already, as a value of
-/// its operation's plan: the catalog's text is written only when the crate's files are, after
-/// the API's model is gone, rather than held beside it while planning.
+/// A line of the catalog but the operation's input schema: `head` is the line's JSON object up
+/// to `"input_schema":`, and `returns` the JSON text of the value that follows the schema. The schemas are
+/// most of the catalog (11.8 MB of Kubernetes' 12.8 MB written out), and the plan holds each
+/// once already, as a value of its operation's plan: the catalog's text is written only when
+/// the crate's files are, after the API's model is gone, rather than held beside it while
+/// planning.
 #[derive(Debug, Clone)]
 pub struct Described {
     pub head: String,
-    pub tail: String,
+    pub returns: String,
 }
 
 impl DiscoveryPlan {
     /// The catalog the describe tool reads, after `first_line`: one JSON object per line, per
-    /// operation in order, with its input schema from `operations` (the plan's). Written once
-    /// at its size, measured first on every core: its lines made apart and then joined, or the
-    /// catalog grown as it was written, left as much again or twice as much freed beside it.
-    /// Operations that share an input schema share one value in the plan (Kubernetes' 1,067
-    /// have 443): each is serialized once to be measured and once to be written, and its later
-    /// lines copy the text written first.
+    /// operation in order, with its input schema from `operations` (the plan's), then the
+    /// objects the lines share, each written once (see [`super::catalog`]).
     pub fn catalog(&self, operations: &[OperationPlan], first_line: &str) -> String {
-        use rayon::prelude::*;
-        // Each line's schema, by the index of its first line (`first`), the lines that repeat
-        // one written before pointing back at it.
-        let mut first: std::collections::HashMap<*const serde_json::Value, usize> =
-            std::collections::HashMap::with_capacity(self.operations.len());
-        let firsts: Vec<usize> = self
+        let lines = self
             .operations
             .iter()
-            .enumerate()
-            .map(|(line, found)| {
-                let schema: *const serde_json::Value = &*operations[found.operation].input_schema;
-                *first.entry(schema).or_insert(line)
-            })
-            .collect();
-        let schema = |line: usize| &*operations[self.operations[line].operation].input_schema;
-        let sizes: Vec<usize> = firsts
-            .par_iter()
-            .enumerate()
-            .map(|(line, &first)| match line == first {
-                true => {
-                    let mut counted = Counted(0);
-                    serde_json::to_writer(&mut counted, schema(line))
-                        .expect("a JSON value always serializes");
-                    counted.0
-                }
-                false => 0,
-            })
-            .collect();
-        let schemas: usize = firsts.iter().map(|&first| sizes[first]).sum();
-        let rest: usize = self
-            .described
-            .iter()
-            .map(|described| described.head.len() + described.tail.len() + 1)
-            .sum();
-        let mut catalog = Vec::with_capacity(first_line.len() + schemas + rest);
-        catalog.extend_from_slice(first_line.as_bytes());
-        // Where each first line's schema starts in `catalog`.
-        let mut written = vec![0; firsts.len()];
-        for (line, (&first, described)) in firsts.iter().zip(&self.described).enumerate() {
-            catalog.extend_from_slice(described.head.as_bytes());
-            match line == first {
-                true => {
-                    written[line] = catalog.len();
-                    serde_json::to_writer(&mut catalog, schema(line))
-                        .expect("a JSON value always serializes");
-                }
-                false => {
-                    let start = written[first];
-                    catalog.extend_from_within(start..start + sizes[first]);
-                }
-            }
-            catalog.extend_from_slice(described.tail.as_bytes());
-            catalog.push(b'\n');
-        }
-        String::from_utf8(catalog).expect("JSON text is UTF-8")
-    }
-}
-
-/// Counts the bytes written to it.
-struct Counted(usize);
-
-impl std::io::Write for Counted {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0 += bytes.len();
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+            .zip(&self.described)
+            .map(|(found, described)| super::catalog::Line {
+                head: &described.head,
+                input_schema: &operations[found.operation].input_schema,
+                returns: &described.returns,
+            });
+        super::catalog::write(lines, first_line)
     }
 }
 

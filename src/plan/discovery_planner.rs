@@ -203,7 +203,7 @@ struct CatalogHead<'a> {
 
 /// The catalog's line for `operation` (planned as `plan`), but its input schema: the JSON object
 /// of [`CatalogHead`]'s fields, then `input_schema` (written by [`DiscoveryPlan::catalog`]), then
-/// `returns`.
+/// `returns` (its text here).
 fn described(operation: &Operation, plan: &OperationPlan, read_only: bool) -> Described {
     let head = CatalogHead {
         operation: &operation.id,
@@ -228,11 +228,10 @@ fn described(operation: &Operation, plan: &OperationPlan, read_only: bool) -> De
     // The object goes on: `{…}` loses its `}`.
     head.pop();
     head.push_str(",\"input_schema\":");
-    let returns =
-        serde_json::to_string(&returns(operation)).expect("a JSON value always serializes");
     Described {
         head,
-        tail: format!(",\"returns\":{returns}}}"),
+        returns: serde_json::to_string(&returns(operation))
+            .expect("a JSON value always serializes"),
     }
 }
 

@@ -20,6 +20,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 use serde_json::{Map, Value, json};
 
+pub(crate) mod catalog;
 pub mod credentials;
 pub mod curated;
 pub mod curated_planner;

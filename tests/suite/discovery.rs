@@ -506,6 +506,48 @@ async fn the_tracker_serves_a_curated_tool_and_discovers_the_rest_against_the_re
     );
     assert_eq!(described["input_schema"]["required"], json!(["issue_key"]));
     assert_eq!(described["read_only"], true);
+    // The catalog writes each shared schema once (the issue the answers of these operations
+    // describe, the `issue_id` parameter); each answer is the whole line as it was written out
+    // before, from the plan: the same value, its keys in the same order.
+    let (plan, files) = mcpgen::generate(
+        &repo().join("specs/tracker/openapi.yaml"),
+        Some(&tracker_fixture()),
+        &options("tracker-discovery"),
+    )
+    .expect("it generates");
+    let catalog = &files
+        .iter()
+        .find(|f| f.path == "data/operations.jsonl")
+        .expect("the catalog")
+        .contents;
+    assert!(
+        catalog.contains(r#""input_schema":{"$shared":"#),
+        "input schemas are shared: {catalog}"
+    );
+    let discovery = plan.discovery.as_ref().expect("discovery tools");
+    for name in [
+        "getIssue",
+        "getIssueByKey",
+        "listTransitions",
+        "transitionIssue",
+    ] {
+        let (found, line) = discovery
+            .operations
+            .iter()
+            .zip(&discovery.described)
+            .find(|(found, _)| found.name == name)
+            .expect("a discoverable operation");
+        let expected = format!(
+            "{}{},\"returns\":{}}}",
+            line.head, plan.operations[found.operation].input_schema, line.returns
+        );
+        let described = structured(
+            &session
+                .call("tracker_describe_operation", json!({ "operation": name }))
+                .await,
+        );
+        assert_eq!(described.to_string(), expected, "{name}");
+    }
     let called = structured(
         &session
             .call(
