@@ -1,7 +1,7 @@
 //! The describe tool's work on two catalogs of one API, side by side: OLD, one JSON object per
 //! operation, each line parsed whole (mcpgen before the shared objects were written once), and
-//! NEW, each line parsed and its markers expanded by the template's own `expand` (copied from
-//! templates/discovery.rs by build.rs). Checks first that both give every operation the same
+//! NEW, each line's markers expanded by the template's own `expand` (copied from
+//! templates/discovery.rs by build.rs) and the text parsed. Checks first that both give every operation the same
 //! JSON text, then times the largest operation and every operation in turn, alternating, and
 //! prints the medians.
 //!
@@ -16,7 +16,7 @@ use serde_json::Value;
 /// What `expand` reads of the catalog, as in the template.
 struct Catalog {
     shared: Vec<&'static str>,
-    marker: String,
+    marker_open: String,
 }
 
 include!(concat!(env!("OUT_DIR"), "/expand.rs"));
@@ -48,13 +48,16 @@ fn main() {
     let described: Vec<&str> = lines.by_ref().take(old.len()).collect();
     let catalog = Catalog {
         shared: lines.collect(),
-        marker: head["marker"].as_str().expect("a marker key").to_string(),
+        marker_open: format!("{{{}:", head["marker"]),
     };
+    let expanded = std::cell::RefCell::new(String::new());
     let describe_old = |i: usize| -> Value { serde_json::from_str(old[i]).expect("JSON") };
     let describe_new = |i: usize| -> Value {
-        let mut value: Value = serde_json::from_str(described[i]).expect("JSON");
-        expand(&catalog, &mut value, 0).expect("expands");
-        value
+        // As the template's `describe`: the expanded text in a buffer kept between answers.
+        let mut text = expanded.borrow_mut();
+        text.clear();
+        expand(&catalog, described[i], &mut text, 0).expect("expands");
+        serde_json::from_str(&text).expect("JSON")
     };
     for i in 0..old.len() {
         assert_eq!(
