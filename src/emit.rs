@@ -114,6 +114,13 @@ impl<'a> Part<'a> {
         part
     }
 
+    /// The text the part's writer writes, if it has one and it writes this part (the tests'
+    /// way to compare writers with printing and rustfmt).
+    #[cfg(test)]
+    pub(crate) fn written(&self) -> Option<String> {
+        self.write.as_ref().and_then(|write| write())
+    }
+
     /// The next part continues this part's last item, an `impl` block (see [`Part::continues`]).
     pub fn continued(mut self) -> Self {
         self.continued = true;
@@ -367,6 +374,16 @@ fn pieces(parts: &[Part], done: &[Formatted], head: &str) -> Vec<Piece> {
         });
     }
     pieces
+}
+
+/// Written parts' `texts` joined as a file's written run joins them (the tests' way).
+#[cfg(test)]
+pub(crate) fn join_written(texts: &[String]) -> String {
+    let mut out = String::new();
+    for text in texts {
+        join_spaced(&mut out, text);
+    }
+    out
 }
 
 /// Appends `text` to `out` after a blank line where [`space_items`] would put one between the
