@@ -301,26 +301,13 @@ fn chain_call(out: &mut String, indent: &str, method: &str, literal: &str) -> Op
     direct::push_line(out, &format!("{indent}.{method}({literal})"))
 }
 
-/// The crate's library as a path's first segment, and how `use` declarations of it sort among
-/// `clap` and `runtime` (`(before clap, before runtime)`): `None` for a name whose order the
-/// writer does not work out (anything but lowercase ASCII letters, digits and `_`, or a name
-/// that differs from one of them only after a digit or `_`, where rustfmt's version sorting
-/// is not byte order).
+/// How `use` declarations of the crate's library `lib` sort among those of `clap` and
+/// `runtime`: `(before clap, before runtime)` (see [`direct::sorts_before`]).
 fn library_order(lib: &str) -> Option<(bool, bool)> {
-    if lib.is_empty()
-        || !lib
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
-        || !lib.as_bytes()[0].is_ascii_lowercase()
-    {
-        return None;
-    }
-    let before = |other: &str| -> Option<bool> {
-        let at = lib.bytes().zip(other.bytes()).position(|(a, b)| a != b)?;
-        let (a, b) = (lib.as_bytes()[at], other.as_bytes()[at]);
-        (a.is_ascii_lowercase() && b.is_ascii_lowercase()).then_some(a < b)
-    };
-    Some((before("clap")?, before("runtime")?))
+    Some((
+        direct::sorts_before(lib, "clap")?,
+        direct::sorts_before(lib, "runtime")?,
+    ))
 }
 
 /// [`main_rs`] written as printing and rustfmt write it, for the shapes zero-configuration plans
