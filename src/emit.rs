@@ -470,7 +470,16 @@ pub fn format_and_rustfmt(
             }
             match format_files(vec![file], head) {
                 Ok(mut one) => {
-                    for (path, text) in take_printed(&mut one) {
+                    let printed = take_printed(&mut one);
+                    // rustfmt gets ready once a piece is to be formatted, while the rest of the
+                    // files are: with nothing printed, it never starts.
+                    if !printed.is_empty()
+                        && let Err(e) = rustfmt.get_ready()
+                    {
+                        failure = Some(e);
+                        break;
+                    }
+                    for (path, text) in printed {
                         let piece = ToFormat {
                             index: sent,
                             path,
@@ -870,6 +879,8 @@ pub struct Rustfmt {
     starting: std::sync::Mutex<Option<std::thread::JoinHandle<Started>>>,
     /// The process started ahead and its program, until a piece for that program takes it.
     ready: std::sync::Mutex<Option<(std::ffi::OsString, std::process::Child)>>,
+    /// Whether [`Rustfmt::get_ready`] ran.
+    begun: std::sync::atomic::AtomicBool,
 }
 
 /// What [`Rustfmt::start`]'s thread finds: the binary behind rustup's proxy, and a rustfmt
@@ -888,12 +899,33 @@ impl Rustfmt {
     /// batch of small pieces a large API has (see [`Batches`]) finds its process ready when
     /// rendering ends. A process no piece takes is killed when this is dropped.
     pub fn start() -> Result<Self, String> {
-        let rustfmt = Rustfmt::new(std::env::var_os("RUSTFMT"))?;
-        let (on_path, named, config) = (
-            rustfmt.on_path,
-            rustfmt.named.clone(),
-            rustfmt.config.clone(),
-        );
+        let rustfmt = Rustfmt::when_needed()?;
+        rustfmt.get_ready()?;
+        Ok(rustfmt)
+    }
+
+    /// The rustfmt `RUSTFMT` names, or the one on `PATH`, made ready only when a piece is to be
+    /// formatted ([`format_and_rustfmt`] calls [`Rustfmt::get_ready`] as soon as a file has a
+    /// printed piece): a crate whose Rust files are all written directly, as a large API's
+    /// zero-configuration crate is, starts no rustfmt or rustup process at all.
+    pub fn when_needed() -> Result<Self, String> {
+        Rustfmt::new(std::env::var_os("RUSTFMT"))
+    }
+
+    /// The rustfmt `program` names, made ready when needed (the tests' way to name one without
+    /// setting `RUSTFMT` for the whole process).
+    #[cfg(test)]
+    pub(crate) fn named_when_needed(program: &str) -> Result<Self, String> {
+        Rustfmt::new(Some(program.into()))
+    }
+
+    /// Starts, once, what [`Rustfmt::start`] starts ahead: on a thread of its own, the lookup of
+    /// the binary behind rustup's proxy and a rustfmt process waiting for its input.
+    pub fn get_ready(&self) -> Result<(), String> {
+        if self.begun.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            return Ok(());
+        }
+        let (on_path, named, config) = (self.on_path, self.named.clone(), self.config.clone());
         let thread = std::thread::Builder::new()
             .name("rustfmt".into())
             .spawn(move || {
@@ -903,8 +935,8 @@ impl Rustfmt {
                 (direct, child.map(|child| (program, child)))
             })
             .map_err(|e| format!("cannot start a thread: {e}"))?;
-        *rustfmt.starting.lock().expect("no lock is poisoned") = Some(thread);
-        Ok(rustfmt)
+        *self.starting.lock().expect("no lock is poisoned") = Some(thread);
+        Ok(())
     }
 
     /// Waits for what [`Rustfmt::start`] began, if it did and no piece waited yet.
@@ -966,6 +998,7 @@ impl Rustfmt {
             dir,
             starting: std::sync::Mutex::new(None),
             ready: std::sync::Mutex::new(None),
+            begun: std::sync::atomic::AtomicBool::new(false),
         })
     }
 

@@ -438,12 +438,29 @@ fn write_main_rs(plan: &Plan) -> Option<String> {
         .flat_map(|auth| auth.env_vars())
         .map(ascii_literal)
         .collect::<Option<Vec<_>>>()?;
-    if !bearer_vars.is_empty() {
-        return None;
+    // The exchange's call on the statement's line, else on the next line, else one argument a
+    // line, as rustfmt chooses among them.
+    let vars = format!("&[{}]", bearer_vars.join(", "));
+    let exchange_args = format!("credentials, {vars}, &args.http.oauth");
+    let exchange = format!("runtime::oauth::with_token_exchange({exchange_args})?;");
+    let same_line = format!("        let credentials = {exchange}");
+    let next_line = format!("            {exchange}");
+    if exchange_args.len() <= direct::CALL_WIDTH && direct::fits(&same_line) {
+        out.push_str(&same_line);
+        out.push('\n');
+    } else if exchange_args.len() <= direct::CALL_WIDTH && direct::fits(&next_line) {
+        out.push_str("        let credentials =\n");
+        out.push_str(&next_line);
+        out.push('\n');
+    } else {
+        if vars.len() > direct::CALL_WIDTH {
+            return None;
+        }
+        out.push_str("        let credentials = runtime::oauth::with_token_exchange(\n");
+        out.push_str("            credentials,\n");
+        direct::push_line(&mut out, &format!("            {vars},"))?;
+        out.push_str("            &args.http.oauth,\n        )?;\n");
     }
-    out.push_str(
-        "        let credentials = runtime::oauth::with_token_exchange(credentials, &[], &args.http.oauth)?;\n",
-    );
     out.push_str("        runtime::warn_unset_credentials(&credentials);\n");
     let servers = super::operation_servers(plan);
     let upstream = match servers.as_slice() {
@@ -879,7 +896,7 @@ mod tests {
         assert_eq!(compare(large), 3, "the large specs' shapes are written");
         let count = plans.len();
         let written = compare(plans);
-        // The rest give up: OAuth 2.0 clients, bearer tokens (exchanged), two servers or more.
+        // The rest give up: OAuth 2.0 clients, two servers or more.
         assert!(written >= count / 3, "{written} of {count} written");
     }
 }
