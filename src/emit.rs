@@ -17,9 +17,11 @@
 //! parameter structs, one per operation, with the enums they name), discovery mode's
 //! `src/operations.rs` (`render::discovery`) and the head and `ANSWERS` table of `tests/tools.rs`
 //! (`render::crate_tests`) are written directly as text in the layout rustfmt gives them
-//! ([`Part::direct`], `render::direct`), and so is `src/lib.rs` (`render::lib_rs`). A file is
-//! then a sequence of [`Piece`]s: runs of printed parts, each formatted by rustfmt as a file of
-//! its own (the small ones batched in one process, see [`Batches`]; as whole items: a run
+//! ([`Part::direct`], `render::direct`), and so are `src/lib.rs` (`render::lib_rs`), and, in the
+//! shapes zero-configuration plans give them, `src/main.rs` (`render::main_rs`), discovery mode's
+//! `src/tools.rs` (`render::tools_rs`) and the stand-in and discovery tests of `tests/tools.rs`.
+//! A file is then a sequence of [`Piece`]s: runs of printed parts, each formatted by rustfmt as a
+//! file of its own (the small ones batched in one process, see [`Batches`]; as whole items: a run
 //! between written members of one `impl` block keeps the block's `impl … {` or closing line for
 //! rustfmt, cut after it ran),
 //! and runs of written parts, joined in the file's order. That is not a second rustfmt: the
@@ -409,12 +411,13 @@ fn join_spaced(out: &mut String, text: &str) {
 /// soon as its file's parts are formatted, while the parts of the next files are formatted on
 /// every core. The small pieces (25 KB in all for a large API) are batched: once the files
 /// before the first file written directly throughout are formatted (or every file is) they go to
-/// rustfmt in as few processes as there are pieces that must begin a file (see [`Batches`]), one
-/// for the large specs' zero-configuration crates, whose process `mcpgen build` started while it
-/// loaded the spec (see [`Rustfmt::start`]); the small pieces of the files after, if any (a part
-/// a writer gave up on), are batched likewise once every file is formatted. rustfmt is mostly starting
-/// (10 to 15 ms of CPU a process, loading the compiler's libraries, whatever its input), so a
-/// process a piece was most of what formatting them cost.
+/// rustfmt in as few processes as there are pieces that must begin a file (see [`Batches`]); the
+/// small pieces of the files after, if any (a part a writer gave up on), are batched likewise once
+/// every file is formatted. rustfmt is made ready ([`Rustfmt::get_ready`]) as soon as a file has a
+/// printed piece, while the files after it are formatted: a crate written directly throughout (a
+/// large API's zero-configuration crate) starts no rustfmt process at all. rustfmt is mostly
+/// starting (10 to 15 ms of CPU a process, loading the compiler's libraries, whatever its input),
+/// so a process a piece was most of what formatting them cost.
 ///
 /// Why an external rustfmt after prettyplease: prettyplease gives the syntax tree a layout, but not
 /// rustfmt's (it breaks method chains and signatures at other widths and does not sort imports),
@@ -895,9 +898,10 @@ impl Rustfmt {
     /// with other work: a thread asks rustup for the binary behind its proxy (see
     /// [`Rustfmt::format`]) and starts a rustfmt process, which loads the compiler's libraries
     /// (most of a rustfmt run) and then waits for the text on its standard input. `mcpgen
-    /// build` starts it before loading the spec, when a core is mostly idle, so that the one
-    /// batch of small pieces a large API has (see [`Batches`]) finds its process ready when
-    /// rendering ends. A process no piece takes is killed when this is dropped.
+    /// build` with a curation file (whose tools are printed) starts it before loading the spec,
+    /// when a core is mostly idle, so that the batch of small pieces finds its process ready when
+    /// rendering ends; without one it uses [`Rustfmt::when_needed`]. A process no piece takes is
+    /// killed when this is dropped.
     pub fn start() -> Result<Self, String> {
         let rustfmt = Rustfmt::when_needed()?;
         rustfmt.get_ready()?;
