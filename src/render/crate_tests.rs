@@ -1904,14 +1904,36 @@ fn write_discovery_tests(plan: &Plan, tools: std::ops::Range<usize>) -> Option<S
                     ),
                 )?;
                 out.push_str("    let api = StandIn::start().await;\n");
-                within_broken(
-                    &mut out,
-                    "    ",
-                    "result",
-                    module,
-                    ["api.client()", &format!("arguments({bad})")],
-                    &[".await"],
-                )?;
+                let bad_argument = format!("        arguments({bad}),");
+                if direct::fits(&bad_argument) {
+                    within_broken(
+                        &mut out,
+                        "    ",
+                        "result",
+                        module,
+                        ["api.client()", &format!("arguments({bad})")],
+                        &[".await"],
+                    )?;
+                } else if direct::fits(&format!("            {bad},")) {
+                    // The example on a line of its own inside `arguments(`.
+                    direct::push_line(
+                        &mut out,
+                        &format!("    let result = within(tools::{module}::call("),
+                    )?;
+                    out.push_str("        api.client(),\n        arguments(\n");
+                    out.push_str(&format!("            {bad},\n"));
+                    out.push_str("        ),\n    ))\n    .await;\n");
+                } else {
+                    // No layout of rustfmt's fits the example: rustfmt leaves the statement as
+                    // prettyplease printed it, every call broken.
+                    out.push_str("    let result = within(\n");
+                    direct::push_line(&mut out, &format!("            tools::{module}::call("))?;
+                    out.push_str("                api.client(),\n                arguments(\n");
+                    out.push_str(&format!("                    {bad},\n"));
+                    out.push_str(
+                        "                ),\n            ),\n        )\n        .await;\n",
+                    );
+                }
                 out.push_str(
                     "    assert!(\n\
                      \x20       matches!(result, Err(stand_in::ToolError::InvalidArguments(_))),\n\
@@ -2935,7 +2957,20 @@ mod tests {
             })
             .collect();
         let mut written = [0, 0];
+        // The refusal's three layouts: the example beside `arguments(`, on a line of its own, and
+        // prettyplease's (too wide for any of rustfmt's).
+        let mut layouts = [0, 0, 0];
         for (plan, results) in plans.iter().zip(results) {
+            if let Some((text, _)) = &results[1] {
+                let at = if text.contains("    let result = within(\n            tools::") {
+                    2
+                } else if text.contains("        arguments(\n            r") {
+                    1
+                } else {
+                    0
+                };
+                layouts[at] += 1;
+            }
             for (count, result) in written.iter_mut().zip(results) {
                 if let Some((text, formatted)) = result {
                     assert_eq!(
@@ -2954,6 +2989,7 @@ mod tests {
         // Names up to 22 bytes keep the call tool's example within `fn_call_width`; longer
         // ones, not ASCII ones and hidden arguments are printed.
         assert!(written[1] >= 15, "{written:?} of {count}");
+        assert!(layouts.iter().all(|&n| n > 0), "{layouts:?}");
     }
 
     #[test]
