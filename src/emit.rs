@@ -17,9 +17,11 @@
 //! parameter structs, one per operation, with the enums they name), discovery mode's
 //! `src/operations.rs` (`render::discovery`) and the head and `ANSWERS` table of `tests/tools.rs`
 //! (`render::crate_tests`) are written directly as text in the layout rustfmt gives them
-//! ([`Part::direct`], `render::direct`), and so is `src/lib.rs` (`render::lib_rs`). A file is
-//! then a sequence of [`Piece`]s: runs of printed parts, each formatted by rustfmt as a file of
-//! its own (the small ones batched in one process, see [`Batches`]; as whole items: a run
+//! ([`Part::direct`], `render::direct`), and so are `src/lib.rs` (`render::lib_rs`), and, in the
+//! shapes zero-configuration plans give them, `src/main.rs` (`render::main_rs`), discovery mode's
+//! `src/tools.rs` (`render::tools_rs`) and the stand-in and discovery tests of `tests/tools.rs`.
+//! A file is then a sequence of [`Piece`]s: runs of printed parts, each formatted by rustfmt as a
+//! file of its own (the small ones batched in one process, see [`Batches`]; as whole items: a run
 //! between written members of one `impl` block keeps the block's `impl … {` or closing line for
 //! rustfmt, cut after it ran),
 //! and runs of written parts, joined in the file's order. That is not a second rustfmt: the
@@ -112,6 +114,13 @@ impl<'a> Part<'a> {
         let mut part = Part::items(build);
         part.write = Some(Box::new(write));
         part
+    }
+
+    /// The text the part's writer writes, if it has one and it writes this part (the tests'
+    /// way to compare writers with printing and rustfmt).
+    #[cfg(test)]
+    pub(crate) fn written(&self) -> Option<String> {
+        self.write.as_ref().and_then(|write| write())
     }
 
     /// The next part continues this part's last item, an `impl` block (see [`Part::continues`]).
@@ -369,6 +378,16 @@ fn pieces(parts: &[Part], done: &[Formatted], head: &str) -> Vec<Piece> {
     pieces
 }
 
+/// Written parts' `texts` joined as a file's written run joins them (the tests' way).
+#[cfg(test)]
+pub(crate) fn join_written(texts: &[String]) -> String {
+    let mut out = String::new();
+    for text in texts {
+        join_spaced(&mut out, text);
+    }
+    out
+}
+
 /// Appends `text` to `out` after a blank line where [`space_items`] would put one between the
 /// last line of `out` and the first of `text`.
 fn join_spaced(out: &mut String, text: &str) {
@@ -392,12 +411,13 @@ fn join_spaced(out: &mut String, text: &str) {
 /// soon as its file's parts are formatted, while the parts of the next files are formatted on
 /// every core. The small pieces (25 KB in all for a large API) are batched: once the files
 /// before the first file written directly throughout are formatted (or every file is) they go to
-/// rustfmt in as few processes as there are pieces that must begin a file (see [`Batches`]), one
-/// for the large specs' zero-configuration crates, whose process `mcpgen build` started while it
-/// loaded the spec (see [`Rustfmt::start`]); the small pieces of the files after, if any (a part
-/// a writer gave up on), are batched likewise once every file is formatted. rustfmt is mostly starting
-/// (10 to 15 ms of CPU a process, loading the compiler's libraries, whatever its input), so a
-/// process a piece was most of what formatting them cost.
+/// rustfmt in as few processes as there are pieces that must begin a file (see [`Batches`]); the
+/// small pieces of the files after, if any (a part a writer gave up on), are batched likewise once
+/// every file is formatted. rustfmt is made ready ([`Rustfmt::get_ready`]) as soon as a file has a
+/// printed piece, while the files after it are formatted: a crate written directly throughout (a
+/// large API's zero-configuration crate) starts no rustfmt process at all. rustfmt is mostly
+/// starting (10 to 15 ms of CPU a process, loading the compiler's libraries, whatever its input),
+/// so a process a piece was most of what formatting them cost.
 ///
 /// Why an external rustfmt after prettyplease: prettyplease gives the syntax tree a layout, but not
 /// rustfmt's (it breaks method chains and signatures at other widths and does not sort imports),
@@ -453,7 +473,16 @@ pub fn format_and_rustfmt(
             }
             match format_files(vec![file], head) {
                 Ok(mut one) => {
-                    for (path, text) in take_printed(&mut one) {
+                    let printed = take_printed(&mut one);
+                    // rustfmt gets ready once a piece is to be formatted, while the rest of the
+                    // files are: with nothing printed, it never starts.
+                    if !printed.is_empty()
+                        && let Err(e) = rustfmt.get_ready()
+                    {
+                        failure = Some(e);
+                        break;
+                    }
+                    for (path, text) in printed {
                         let piece = ToFormat {
                             index: sent,
                             path,
@@ -853,6 +882,8 @@ pub struct Rustfmt {
     starting: std::sync::Mutex<Option<std::thread::JoinHandle<Started>>>,
     /// The process started ahead and its program, until a piece for that program takes it.
     ready: std::sync::Mutex<Option<(std::ffi::OsString, std::process::Child)>>,
+    /// Whether [`Rustfmt::get_ready`] ran.
+    begun: std::sync::atomic::AtomicBool,
 }
 
 /// What [`Rustfmt::start`]'s thread finds: the binary behind rustup's proxy, and a rustfmt
@@ -867,16 +898,38 @@ impl Rustfmt {
     /// with other work: a thread asks rustup for the binary behind its proxy (see
     /// [`Rustfmt::format`]) and starts a rustfmt process, which loads the compiler's libraries
     /// (most of a rustfmt run) and then waits for the text on its standard input. `mcpgen
-    /// build` starts it before loading the spec, when a core is mostly idle, so that the one
-    /// batch of small pieces a large API has (see [`Batches`]) finds its process ready when
-    /// rendering ends. A process no piece takes is killed when this is dropped.
+    /// build` with a curation file (whose tools are printed) starts it before loading the spec,
+    /// when a core is mostly idle, so that the batch of small pieces finds its process ready when
+    /// rendering ends; without one it uses [`Rustfmt::when_needed`]. A process no piece takes is
+    /// killed when this is dropped.
     pub fn start() -> Result<Self, String> {
-        let rustfmt = Rustfmt::new(std::env::var_os("RUSTFMT"))?;
-        let (on_path, named, config) = (
-            rustfmt.on_path,
-            rustfmt.named.clone(),
-            rustfmt.config.clone(),
-        );
+        let rustfmt = Rustfmt::when_needed()?;
+        rustfmt.get_ready()?;
+        Ok(rustfmt)
+    }
+
+    /// The rustfmt `RUSTFMT` names, or the one on `PATH`, made ready only when a piece is to be
+    /// formatted ([`format_and_rustfmt`] calls [`Rustfmt::get_ready`] as soon as a file has a
+    /// printed piece): a crate whose Rust files are all written directly, as a large API's
+    /// zero-configuration crate is, starts no rustfmt or rustup process at all.
+    pub fn when_needed() -> Result<Self, String> {
+        Rustfmt::new(std::env::var_os("RUSTFMT"))
+    }
+
+    /// The rustfmt `program` names, made ready when needed (the tests' way to name one without
+    /// setting `RUSTFMT` for the whole process).
+    #[cfg(test)]
+    pub(crate) fn named_when_needed(program: &str) -> Result<Self, String> {
+        Rustfmt::new(Some(program.into()))
+    }
+
+    /// Starts, once, what [`Rustfmt::start`] starts ahead: on a thread of its own, the lookup of
+    /// the binary behind rustup's proxy and a rustfmt process waiting for its input.
+    pub fn get_ready(&self) -> Result<(), String> {
+        if self.begun.swap(true, std::sync::atomic::Ordering::Relaxed) {
+            return Ok(());
+        }
+        let (on_path, named, config) = (self.on_path, self.named.clone(), self.config.clone());
         let thread = std::thread::Builder::new()
             .name("rustfmt".into())
             .spawn(move || {
@@ -886,8 +939,8 @@ impl Rustfmt {
                 (direct, child.map(|child| (program, child)))
             })
             .map_err(|e| format!("cannot start a thread: {e}"))?;
-        *rustfmt.starting.lock().expect("no lock is poisoned") = Some(thread);
-        Ok(rustfmt)
+        *self.starting.lock().expect("no lock is poisoned") = Some(thread);
+        Ok(())
     }
 
     /// Waits for what [`Rustfmt::start`] began, if it did and no piece waited yet.
@@ -949,6 +1002,7 @@ impl Rustfmt {
             dir,
             starting: std::sync::Mutex::new(None),
             ready: std::sync::Mutex::new(None),
+            begun: std::sync::atomic::AtomicBool::new(false),
         })
     }
 

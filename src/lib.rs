@@ -85,9 +85,15 @@ pub fn generate_telling(
     finished: &render::Finished,
 ) -> anyhow::Result<(plan::Plan, Vec<File>)> {
     return_freed_memory_promptly();
-    // rustfmt, which formats a few small pieces of the crate at the end, gets ready while the
-    // spec loads (see `emit::Rustfmt::start`).
-    let rustfmt = emit::Rustfmt::start().map_err(anyhow::Error::msg)?;
+    // rustfmt formats the pieces of the crate that are not written directly (see
+    // `emit::Part::direct`). A curation file's tools are printed: rustfmt gets ready while the
+    // spec loads (see `emit::Rustfmt::start`). Without one, a large API's crate is written
+    // directly throughout, and rustfmt starts only once a piece is printed, if one is.
+    let rustfmt = match curation {
+        Some(_) => emit::Rustfmt::start(),
+        None => emit::Rustfmt::when_needed(),
+    }
+    .map_err(anyhow::Error::msg)?;
     progress(&format!("loading {}", spec.display()));
     // Without a curation file, an API with more operations than the discovery threshold is
     // served by the discovery tools alone, which read little of each operation's answer.
@@ -333,6 +339,55 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+
+    /// A zero-configuration crate in discovery mode whose every Rust file is written directly
+    /// (the tracker's API: bearer credentials, a base URL, discovery tools and their tests)
+    /// starts no rustfmt: rendered with a "rustfmt" that fails whatever it is given, it is the
+    /// same crate as with the real rustfmt, and no warning is due.
+    #[test]
+    fn a_crate_written_directly_throughout_runs_no_rustfmt() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let failing =
+            std::env::temp_dir().join(format!("mcpgen-failing-rustfmt-{}", std::process::id()));
+        let write_failing = || {
+            std::fs::write(&failing, "#!/bin/sh\nexit 1\n").expect("the script is written");
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&failing, std::fs::Permissions::from_mode(0o755))
+                    .expect("the script is executable");
+            }
+        };
+        write_failing();
+        let options = Options {
+            discovery_threshold: Some(0),
+            ..Default::default()
+        };
+        let (plan, _) = generate(&root.join("specs/tracker/openapi.yaml"), None, &options)
+            .expect("the tracker generates");
+        assert!(plan.discovery.is_some());
+        let runtime = render::Runtime::Vendored;
+        let real = emit::Rustfmt::named_when_needed("rustfmt").expect("a rustfmt");
+        let expected = render::render_with_rustfmt(&plan, &runtime, real, &|_| {})
+            .expect("the crate renders with rustfmt");
+        let fails = emit::Rustfmt::named_when_needed(failing.to_str().expect("a UTF-8 path"))
+            .expect("a rustfmt");
+        let rendered = render::render_with_rustfmt(&plan, &runtime, fails, &|_| {});
+        let _ = std::fs::remove_file(&failing);
+        let rendered = rendered.expect("nothing goes to the failing rustfmt");
+        assert_eq!(rendered.len(), expected.len());
+        for (file, want) in rendered.iter().zip(&expected) {
+            assert_eq!(file.path, want.path);
+            assert!(file.contents == want.contents, "{} differs", file.path);
+        }
+        // The failing program does fail whatever it is given: a printed piece would have
+        // failed the rendering.
+        let mut files = vec![("src/x.rs".to_string(), "fn  x() {}\n".to_string())];
+        write_failing();
+        let refused = emit::rustfmt_files_with(failing.as_os_str(), &mut files);
+        let _ = std::fs::remove_file(&failing);
+        assert!(refused.is_err(), "{refused:?}");
+    }
 
     /// A plan with discovery tools for three operations that take the same input (one shared
     /// schema) and one that takes another.

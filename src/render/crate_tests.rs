@@ -1621,18 +1621,330 @@ pub fn tests_rs(plan: &Plan) -> Vec<emit::Part<'_>> {
         .tools
         .iter()
         .any(|tool| matches!(tool.action, Action::Discovery(DiscoveryTool::Call)));
-    parts.push(emit::Part::items(move || {
-        stand_in(plan, checks_output, checks_refusals)
-    }));
+    parts.push(emit::Part::direct(
+        move || write_stand_in(plan, checks_output, checks_refusals),
+        move || stand_in(plan, checks_output, checks_refusals),
+    ));
     let count = plan.tools.len();
     for start in (0..count).step_by(OPERATIONS_PER_PART) {
         let tools = start..(start + OPERATIONS_PER_PART).min(count);
-        parts.push(emit::Part::items(move || {
-            let tests = tool_tests(plan, tools.clone(), &mut []).tokens;
-            quote! { #( #tests )* }
-        }));
+        let written = tools.clone();
+        parts.push(emit::Part::direct(
+            move || write_discovery_tests(plan, written.clone()),
+            move || {
+                let tests = tool_tests(plan, tools.clone(), &mut []).tokens;
+                quote! { #( #tests )* }
+            },
+        ));
     }
     parts
+}
+
+/// [`stand_in`] written as printing and rustfmt write it (the constant text below, cut where
+/// its items differ, and the imports as rustfmt sorts them): `None` when the stand-in checks
+/// output schemas or records headers, or the crate's name sorts in a way not worked out here.
+fn write_stand_in(plan: &Plan, checks_output: bool, checks_refusals: bool) -> Option<String> {
+    if checks_output || !header_names(plan).is_empty() {
+        return None;
+    }
+    let lib = plan.server.crate_name.replace('-', "_");
+    let multipart = plan.operations.iter().any(|operation| {
+        operation
+            .body
+            .as_ref()
+            .is_some_and(|body| body.kind == BodyKind::Multipart)
+    });
+    let mut imports = vec![
+        "    use serde_json::Value;\n".to_string(),
+        "    use std::sync::{Arc, Mutex};\n".to_string(),
+        "    use std::time::Duration;\n".to_string(),
+    ];
+    let mut own = vec![format!("    use {lib}::client::Client;\n")];
+    if checks_refusals {
+        own.push(format!("    pub use {lib}::runtime::ToolError;\n"));
+    }
+    own.push(format!("    use {lib}::runtime::UpstreamOptions;\n"));
+    own.push(format!("    pub use {lib}::tools;\n"));
+    let at = match (
+        direct::sorts_before(&lib, "serde_json")?,
+        direct::sorts_before(&lib, "std")?,
+    ) {
+        (true, _) => 0,
+        (false, true) => 1,
+        (false, false) => 3,
+    };
+    imports.splice(at..at, own);
+    let mut out = String::with_capacity(8 << 10);
+    out.push_str(
+        "/// The request headers the API's parameters set, which the stand-in records.\n\
+         const HEADERS: &[&str] = &[];\n\n\
+         /// The stand-in of the API, and the names of this crate the tests use.\n\
+         mod stand_in {\n",
+    );
+    for line in &imports {
+        direct::push_line(&mut out, line.trim_end())?;
+    }
+    out.push('\n');
+    out.push_str(STAND_IN_DOC);
+    out.push_str(if multipart {
+        STAND_IN_DOC_MULTI
+    } else {
+        STAND_IN_DOC_PLAIN
+    });
+    out.push_str(STAND_IN_START);
+    if multipart {
+        out.push_str(STAND_IN_BOUNDARY);
+    }
+    out.push_str(STAND_IN_BODY);
+    out.push_str(if multipart {
+        STAND_IN_TEXT_MULTI
+    } else {
+        STAND_IN_TEXT_PLAIN
+    });
+    out.push_str(STAND_IN_RECORD_END);
+    if multipart {
+        out.push_str(STAND_IN_FORM_PARTS);
+    }
+    out.push_str(STAND_IN_END);
+    Some(out)
+}
+
+/// A call `within(tools::MODULE::call(FIRST, SECOND))` on its own, which is wider than
+/// `fn_call_width`: rustfmt breaks the tool's call one argument a line inside `within(`, as
+/// `let NAME = within(tools::MODULE::call(` and the arguments, then `))` and the rest of the
+/// chain at the statement's indentation. `None` when the call is not that wide, or a line does
+/// not fit.
+fn within_broken(
+    out: &mut String,
+    indent: &str,
+    binding: &str,
+    module: &str,
+    args: [&str; 2],
+    rest: &[&str],
+) -> Option<()> {
+    let call = format!("tools::{module}::call({}, {})", args[0], args[1]);
+    if call.len() <= direct::CALL_WIDTH {
+        return None;
+    }
+    direct::push_line(
+        out,
+        &format!("{indent}let {binding} = within(tools::{module}::call("),
+    )?;
+    for arg in args {
+        direct::push_line(out, &format!("{indent}    {arg},"))?;
+    }
+    out.push_str(indent);
+    out.push_str("))\n");
+    for (at, link) in rest.iter().enumerate() {
+        out.push_str(indent);
+        out.push_str(link);
+        out.push_str(if at + 1 == rest.len() { ";\n" } else { "\n" });
+    }
+    Some(())
+}
+
+/// The tests of discovery tools [`tool_tests`] makes for `tools`, written as printing and
+/// rustfmt write them, for names, examples and requests within the widths at which rustfmt
+/// lays them out as written here. `None` when a tool is not a discovery tool, the call tool's
+/// request is not known exactly, or a line would be laid out otherwise.
+fn write_discovery_tests(plan: &Plan, tools: std::ops::Range<usize>) -> Option<String> {
+    let discovery = plan.discovery.as_ref()?;
+    let lib = plan.server.crate_name.replace('-', "_");
+    direct::ascii(&lib)?;
+    let first = &discovery.operations[0];
+    let operation = &plan.operations[first.operation];
+    let name = direct::ascii(&first.name)?;
+    let modules = tool_modules(plan);
+    let mut out = String::new();
+    for (tool, module) in plan.tools[tools.clone()].iter().zip(&modules[tools]) {
+        let Action::Discovery(kind) = tool.action else {
+            return None;
+        };
+        let module = direct::ascii(module)?;
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        match kind {
+            DiscoveryTool::Search => {
+                let query = direct::raw_string_literal(&json!({ "query": name }).to_string())?;
+                let literal = direct::string_literal(name)?;
+                out.push_str(
+                    "/// The search index reads, and an operation's own name finds it.\n\
+                     #[tokio::test]\n",
+                );
+                direct::push_line(
+                    &mut out,
+                    &format!("async fn {module}_finds_an_operation_by_its_name() {{"),
+                )?;
+                out.push_str("    let api = StandIn::start().await;\n");
+                within_broken(
+                    &mut out,
+                    "    ",
+                    "found",
+                    module,
+                    ["api.client()", &format!("arguments({query})")],
+                    &[".await", ".expect(\"the search works\")"],
+                )?;
+                out.push_str(
+                    "    let names: Vec<&Value> = found.value[\"results\"]\n\
+                     \x20       .as_array()\n\
+                     \x20       .expect(\"a list of results\")\n\
+                     \x20       .iter()\n\
+                     \x20       .map(|result| &result[\"operation\"])\n\
+                     \x20       .collect();\n",
+                );
+                let contains = format!("names.contains(&&Value::from({literal}))");
+                let line = format!("    assert!({contains}, \"{{names:?}}\");");
+                if contains.len() + 13 <= direct::CALL_WIDTH && direct::fits(&line) {
+                    out.push_str(&line);
+                    out.push('\n');
+                } else {
+                    out.push_str("    assert!(\n");
+                    direct::push_line(&mut out, &format!("        {contains},"))?;
+                    out.push_str("        \"{names:?}\"\n    );\n");
+                }
+                out.push_str("}\n");
+            }
+            DiscoveryTool::Describe => {
+                out.push_str(
+                    "/// Every operation the call tool reaches has a description with its input schema.\n\
+                     #[tokio::test]\n",
+                );
+                direct::push_line(
+                    &mut out,
+                    &format!("async fn {module}_describes_every_operation() {{"),
+                )?;
+                out.push_str(
+                    "    let api = StandIn::start().await;\n    let client = api.client();\n",
+                );
+                direct::push_line(
+                    &mut out,
+                    &format!("    for operation in {lib}::operations::OPERATIONS {{"),
+                )?;
+                out.push_str(
+                    "        let asked = serde_json::json!({ \"operation\" : operation.name });\n",
+                );
+                within_broken(
+                    &mut out,
+                    "        ",
+                    "described",
+                    module,
+                    [
+                        "std::sync::Arc::clone(&client)",
+                        "arguments(&asked.to_string())",
+                    ],
+                    &[".await", ".expect(\"every operation is described\")"],
+                )?;
+                out.push_str(
+                    "        assert_eq!(described.value[\"operation\"], operation.name);\n\
+                     \x20       assert_eq!(\n\
+                     \x20           described.value[\"input_schema\"][\"type\"], \"object\",\n\
+                     \x20           \"{}\",\n\
+                     \x20           operation.name\n\
+                     \x20       );\n    }\n}\n",
+                );
+            }
+            DiscoveryTool::Call => {
+                let (operation_arguments, expected) = request_for(operation);
+                let expected = expected.filter(|expected| expected.exact)?;
+                let good = direct::raw_string_literal(
+                    &json!({ "operation": name, "arguments": operation_arguments }).to_string(),
+                )?;
+                let bad = direct::raw_string_literal(
+                    &json!({ "operation": name, "arguments": { "not_a_parameter": 1 } })
+                        .to_string(),
+                )?;
+                let line = direct::raw_string_literal(&expected.line)?;
+                direct::ascii(&good)?;
+                direct::ascii(&line)?;
+                direct::doc_line(
+                    &mut out,
+                    "",
+                    &format!(
+                        " `{name}` through the call tool sends `{}`.",
+                        operation.label()
+                    ),
+                )?;
+                out.push_str("#[tokio::test]\n");
+                direct::push_line(
+                    &mut out,
+                    &format!("async fn {module}_sends_the_request_of_the_operation_named() {{"),
+                )?;
+                out.push_str("    let api = StandIn::start().await;\n");
+                // One literal argument is not held to `fn_call_width`: the call stays on the
+                // statement's line when it fits, else goes on the next line.
+                let input = format!("    let input = arguments({good});");
+                if direct::fits(&input) {
+                    out.push_str(&input);
+                    out.push('\n');
+                } else {
+                    out.push_str("    let input =\n");
+                    direct::push_line(&mut out, &format!("        arguments({good});"))?;
+                }
+                let call = format!("tools::{module}::call(api.client(), input)");
+                if call.len() > direct::CALL_WIDTH {
+                    return None;
+                }
+                direct::push_line(&mut out, &format!("    let result = within({call}).await;"))?;
+                out.push_str("    assert!(result.is_ok(), \"{result:?}\");\n");
+                let sent = format!("api.requests(), [{line}]");
+                if sent.len() > direct::CALL_WIDTH {
+                    return None;
+                }
+                direct::push_line(&mut out, &format!("    assert_eq!({sent});"))?;
+                out.push_str(
+                    "}\n\n\
+                     /// An argument the operation does not take is refused, and nothing is sent.\n\
+                     #[tokio::test]\n",
+                );
+                direct::push_line(
+                    &mut out,
+                    &format!(
+                        "async fn {module}_refuses_a_wrong_argument_before_calling_the_api() {{"
+                    ),
+                )?;
+                out.push_str("    let api = StandIn::start().await;\n");
+                let bad_argument = format!("        arguments({bad}),");
+                if direct::fits(&bad_argument) {
+                    within_broken(
+                        &mut out,
+                        "    ",
+                        "result",
+                        module,
+                        ["api.client()", &format!("arguments({bad})")],
+                        &[".await"],
+                    )?;
+                } else if direct::fits(&format!("            {bad},")) {
+                    // The example on a line of its own inside `arguments(`.
+                    direct::push_line(
+                        &mut out,
+                        &format!("    let result = within(tools::{module}::call("),
+                    )?;
+                    out.push_str("        api.client(),\n        arguments(\n");
+                    out.push_str(&format!("            {bad},\n"));
+                    out.push_str("        ),\n    ))\n    .await;\n");
+                } else {
+                    // No layout of rustfmt's fits the example: rustfmt leaves the statement as
+                    // prettyplease printed it, every call broken.
+                    out.push_str("    let result = within(\n");
+                    direct::push_line(&mut out, &format!("            tools::{module}::call("))?;
+                    out.push_str("                api.client(),\n                arguments(\n");
+                    out.push_str(&format!("                    {bad},\n"));
+                    out.push_str(
+                        "                ),\n            ),\n        )\n        .await;\n",
+                    );
+                }
+                out.push_str(
+                    "    assert!(\n\
+                     \x20       matches!(result, Err(stand_in::ToolError::InvalidArguments(_))),\n\
+                     \x20       \"{result:?}\"\n\
+                     \x20   );\n\
+                     \x20   assert!(api.requests().is_empty(), \"{:?}\", api.requests());\n}\n",
+                );
+            }
+        }
+    }
+    Some(out)
 }
 
 /// The file's documentation and imports, in rustfmt's layout: written as they are (see
@@ -2338,10 +2650,347 @@ fn discovery_test(
     }
 }
 
+/// The first lines of the stand-in's doc.
+const STAND_IN_DOC: &str = r##"    /// The API on 127.0.0.1: it answers each operation with its example from
+    /// [`super::ANSWERS`] (404 for anything else) and records every request as
+    /// `METHOD /path?query`, then `[name: value]` for each header of
+"##;
+
+/// The end of the stand-in's doc, when a body can be multipart.
+const STAND_IN_DOC_MULTI: &str = r##"    /// [`super::HEADERS`] it has, then its body (JSON compact; a multipart body as
+    /// `multipart` and the list of its parts).
+"##;
+
+/// The end of the stand-in's doc, when no body is multipart.
+const STAND_IN_DOC_PLAIN: &str = r##"    /// [`super::HEADERS`] it has, then its body (JSON compact).
+"##;
+
+/// The stand-in, from its struct to `record`'s headers.
+const STAND_IN_START: &str = r##"    pub struct StandIn {
+        url: String,
+        requests: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl StandIn {
+        /// Starts the stand-in on a free port of 127.0.0.1, for as long as the test runs.
+        pub async fn start() -> Self {
+            let requests = Arc::new(Mutex::new(Vec::new()));
+            let seen = Arc::clone(&requests);
+            let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+                let seen = Arc::clone(&seen);
+                async move {
+                    let (line, answer) = record(request).await;
+                    seen.lock().expect("the log is not poisoned").push(line);
+                    let status = match answer {
+                        Some(_) => axum::http::StatusCode::OK,
+                        None => axum::http::StatusCode::NOT_FOUND,
+                    };
+                    let answer =
+                        answer.unwrap_or(r#"{"message":"the stand-in has no such operation"}"#);
+                    (
+                        status,
+                        [(axum::http::header::CONTENT_TYPE, "application/json")],
+                        answer,
+                    )
+                }
+            });
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("a free loopback port");
+            let url = format!("http://{}", listener.local_addr().expect("a bound address"));
+            tokio::spawn(async move {
+                let _ = axum::serve(listener, app).await;
+            });
+            Self { url, requests }
+        }
+
+        /// A client of this crate that calls the stand-in, without credentials.
+        pub fn client(&self) -> Arc<Client> {
+            Arc::new(
+                Client::new(&self.url, Vec::new(), UpstreamOptions::default())
+                    .expect("a client for the stand-in"),
+            )
+        }
+
+        /// The requests seen so far, in order.
+        pub fn requests(&self) -> Vec<String> {
+            self.requests
+                .lock()
+                .expect("the log is not poisoned")
+                .clone()
+        }
+    }
+
+    /// The request as one line, and the answer of the operation it calls.
+    async fn record(request: axum::extract::Request) -> (String, Option<&'static str>) {
+        let (parts, body) = request.into_parts();
+        let path = parts.uri.path().to_string();
+        let answer = super::ANSWERS
+            .iter()
+            .find(|(operation, _)| matches(operation, parts.method.as_str(), &path))
+            .map(|(_, answer)| *answer);
+        let mut line = format!("{} {path}", parts.method);
+        if let Some(query) = parts.uri.query() {
+            line.push_str(&format!("?{query}"));
+        }
+        for name in super::HEADERS {
+            for value in parts.headers.get_all(*name) {
+                line.push_str(&format!(
+                    " [{name}: {}]",
+                    value.to_str().unwrap_or("<not text>")
+                ));
+            }
+        }
+"##;
+
+/// `record`'s multipart boundary.
+const STAND_IN_BOUNDARY: &str = r##"        let boundary = parts
+            .headers
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.strip_prefix("multipart/form-data; boundary="))
+            .map(str::to_string);
+"##;
+
+/// `record`'s body.
+const STAND_IN_BODY: &str = r##"        let body = axum::body::to_bytes(body, usize::MAX)
+            .await
+            .unwrap_or_default();
+        if !body.is_empty() {
+"##;
+
+/// `record`'s text of a body that can be multipart.
+const STAND_IN_TEXT_MULTI: &str = r##"            let text = match boundary {
+                Some(boundary) => format!("multipart {}", form_parts(&body, &boundary)),
+                None => match serde_json::from_slice::<Value>(&body) {
+                    Ok(json) => json.to_string(),
+                    Err(_) => String::from_utf8_lossy(&body).into_owned(),
+                },
+            };
+"##;
+
+/// `record`'s text of a body.
+const STAND_IN_TEXT_PLAIN: &str = r##"            let text = match serde_json::from_slice::<Value>(&body) {
+                Ok(json) => json.to_string(),
+                Err(_) => String::from_utf8_lossy(&body).into_owned(),
+            };
+"##;
+
+/// The end of `record`.
+const STAND_IN_RECORD_END: &str = r##"            line.push_str(&format!(" {text}"));
+        }
+        (line, answer)
+    }
+
+"##;
+
+/// `form_parts`, when a body can be multipart.
+const STAND_IN_FORM_PARTS: &str = r##"    /// The parts of a `multipart/form-data` body, in order: each one's `name`, its
+    /// `filename` and `content_type` when it says them, and its `content` as text.
+    fn form_parts(body: &[u8], boundary: &str) -> Value {
+        let body = String::from_utf8_lossy(body);
+        let parts = body
+            .split(&format!("--{boundary}"))
+            .skip(1)
+            .filter(|part| !part.starts_with("--"))
+            .map(|part| {
+                let part = part.strip_prefix("\r\n").unwrap_or(part);
+                let part = part.strip_suffix("\r\n").unwrap_or(part);
+                let (head, content) = part.split_once("\r\n\r\n").unwrap_or((part, ""));
+                let mut fields = serde_json::Map::new();
+                for line in head.split("\r\n") {
+                    let (header, value) = line.split_once(':').unwrap_or((line, ""));
+                    if header.eq_ignore_ascii_case("content-disposition") {
+                        for (key, field) in [("name", "name="), ("filename", "filename=")] {
+                            if let Some(text) =
+                                value.split(';').find_map(|f| f.trim().strip_prefix(field))
+                            {
+                                fields.insert(key.to_string(), Value::from(text.trim_matches('"')));
+                            }
+                        }
+                    } else if header.eq_ignore_ascii_case("content-type") {
+                        fields.insert("content_type".to_string(), Value::from(value.trim()));
+                    }
+                }
+                fields.insert("content".to_string(), Value::from(content));
+                Value::Object(fields)
+            })
+            .collect();
+        Value::Array(parts)
+    }
+
+"##;
+
+/// `matches`, `within`, the end of the module, `arguments` and the snapshot's test.
+const STAND_IN_END: &str = r##"    /// Whether `METHOD /path` (a `{name}` part matching any text within a segment)
+    /// names a request of `method` to `path`.
+    fn matches(operation: &str, method: &str, path: &str) -> bool {
+        let Some((want, template)) = operation.split_once(' ') else {
+            return false;
+        };
+        let template: Vec<&str> = template.split('/').collect();
+        let path: Vec<&str> = path.split('/').collect();
+        want == method
+            && template.len() == path.len()
+            && template.iter().zip(&path).all(|(template, segment)| {
+                match (template.find('{'), template.rfind('}')) {
+                    (Some(open), Some(close)) => {
+                        segment.starts_with(&template[..open])
+                            && segment.ends_with(&template[close + 1..])
+                    }
+                    _ => template == segment,
+                }
+            })
+    }
+
+    /// `call`'s result, failing the test when it takes more than ten seconds.
+    pub async fn within<T>(call: impl std::future::Future<Output = T>) -> T {
+        tokio::time::timeout(Duration::from_secs(10), call)
+            .await
+            .expect("the tool answers within ten seconds")
+    }
+}
+
+/// Tool arguments written as a JSON object.
+fn arguments(text: &str) -> JsonObject {
+    serde_json::from_str(text).expect("test arguments are a JSON object")
+}
+
+#[test]
+fn tools_list_is_the_reviewed_snapshot() {
+    let snapshot: Value =
+        serde_json::from_str(include_str!("tools.json")).expect("the snapshot is JSON");
+    let snapshot = snapshot["tools"].as_array().cloned().unwrap_or_default();
+    let served: Vec<Value> = tools::TOOLS
+        .iter()
+        .map(|tool| serde_json::from_str(tool.definition).expect("a definition is JSON"))
+        .collect();
+    assert_eq!(served, snapshot);
+}
+"##;
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::plan::curated::ClausePlan;
+
+    /// The stand-in and the discovery tools' tests written directly are byte for byte what
+    /// printing them and running rustfmt over the print make of them: crate names that sort
+    /// before, between and after `serde_json` and `std`, multipart bodies or none, the first
+    /// discoverable operation's name and path of every length around rustfmt's widths (with
+    /// quotes, `"#` and text that is not ASCII), and tool names of several lengths; GitHub's,
+    /// Stripe's and Kubernetes' shapes among them.
+    #[test]
+    fn stand_in_and_discovery_tests_written_directly_are_what_printing_and_rustfmt_make_of_them() {
+        use rayon::prelude::*;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let spec = root.join("tests/fixtures/hostile-text.yaml");
+        let options = crate::Options {
+            discovery_threshold: Some(0),
+            ..Default::default()
+        };
+        let (base, _) = crate::generate(&spec, None, &options).expect("the fixture plans");
+        let mut plans = Vec::new();
+        let names = [
+            "a-mcp",
+            "github-mcp",
+            "serde-mcp",
+            "sf-mcp",
+            "st-mcp",
+            "stripe-mcp",
+            "su-mcp",
+            "kubernetes-mcp",
+            "zz9-mcp",
+            "std",
+            "Upper",
+        ];
+        for (at, crate_name) in names.iter().enumerate() {
+            for length in (1..=90).step_by(3) {
+                let mut plan = base.clone();
+                plan.server.crate_name = crate_name.to_string();
+                let discovery = plan.discovery.as_mut().expect("discovery mode");
+                let first = discovery.operations[0].operation;
+                discovery.operations[0].name = match length % 7 {
+                    0 => format!("q\"#{}", "n".repeat(length)),
+                    1 => format!("ü{}", "n".repeat(length)),
+                    _ => "n".repeat(length),
+                };
+                // Without fields, as the large specs' first operations are, but for every
+                // third case (whose example arguments are hidden text: printed).
+                if length % 3 != 0 {
+                    plan.operations[first].fields.clear();
+                    plan.operations[first].body = None;
+                }
+                plan.operations[first].path = format!("/{}", "p".repeat((length * 3 + at) % 70));
+                let prefix = "t".repeat(1 + (length + at) % 14);
+                for (tool, suffix) in plan.tools.iter_mut().zip([
+                    "search_operations",
+                    "describe_operation",
+                    "call_operation",
+                ]) {
+                    tool.name = format!("{prefix}_{suffix}");
+                }
+                if at % 2 == 1 {
+                    for operation in &mut plan.operations {
+                        if let Some(body) = &mut operation.body {
+                            body.kind = BodyKind::Multipart;
+                        }
+                    }
+                }
+                plans.push(plan);
+            }
+        }
+        let results: Vec<[Option<(String, String)>; 2]> = plans
+            .par_iter()
+            .map(|plan| {
+                let stand_in_text = write_stand_in(plan, false, true).map(|text| {
+                    let tokens = stand_in(plan, false, true);
+                    (text, emit::printed_and_rustfmt("tests/tools.rs", tokens))
+                });
+                let tools = 0..plan.tools.len();
+                let tests = write_discovery_tests(plan, tools.clone()).map(|text| {
+                    let tests = tool_tests(plan, tools, &mut []).tokens;
+                    let tokens = quote! { #( #tests )* };
+                    (text, emit::printed_and_rustfmt("tests/tools.rs", tokens))
+                });
+                [stand_in_text, tests]
+            })
+            .collect();
+        let mut written = [0, 0];
+        // The refusal's three layouts: the example beside `arguments(`, on a line of its own, and
+        // prettyplease's (too wide for any of rustfmt's).
+        let mut layouts = [0, 0, 0];
+        for (plan, results) in plans.iter().zip(results) {
+            if let Some((text, _)) = &results[1] {
+                let at = if text.contains("    let result = within(\n            tools::") {
+                    2
+                } else if text.contains("        arguments(\n            r") {
+                    1
+                } else {
+                    0
+                };
+                layouts[at] += 1;
+            }
+            for (count, result) in written.iter_mut().zip(results) {
+                if let Some((text, formatted)) = result {
+                    assert_eq!(
+                        text,
+                        formatted,
+                        "{} {:?}",
+                        plan.server.crate_name,
+                        plan.discovery.as_ref().map(|d| &d.operations[0].name)
+                    );
+                    *count += 1;
+                }
+            }
+        }
+        let count = plans.len();
+        assert!(written[0] >= count * 8 / 11, "{written:?} of {count}");
+        // Names up to 22 bytes keep the call tool's example within `fn_call_width`; longer
+        // ones, not ASCII ones and hidden arguments are printed.
+        assert!(written[1] >= 15, "{written:?} of {count}");
+        assert!(layouts.iter().all(|&n| n > 0), "{layouts:?}");
+    }
 
     #[test]
     fn an_example_prefers_the_first_allowed_value_then_the_schemas_own_example() {

@@ -248,6 +248,23 @@ pub(super) fn raw_string_literal(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// Whether a `use` declaration whose path starts with the crate name `name` sorts before one
+/// starting with `other` (a lowercase ASCII name) in rustfmt's order: `None` for a name whose
+/// order is not worked out here (anything but lowercase ASCII letters, digits and `_`, not
+/// starting with a letter, or one that differs from `other` only after a digit or `_`, or is a
+/// prefix of it, where rustfmt's version sorting is not byte order).
+pub(super) fn sorts_before(name: &str, other: &str) -> Option<bool> {
+    let plain = name
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_');
+    if !plain || !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        return None;
+    }
+    let at = name.bytes().zip(other.bytes()).position(|(a, b)| a != b)?;
+    let (a, b) = (name.as_bytes()[at], other.as_bytes()[at]);
+    (a.is_ascii_lowercase() && b.is_ascii_lowercase()).then_some(a < b)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -276,10 +276,7 @@ pub fn render_with_rustfmt(
     // rustfmt together once every file is formatted (see `emit::format_and_rustfmt`).
     let mut rust_files: Vec<(String, Vec<emit::Part>)> = vec![
         ("src/lib.rs".into(), vec![lib_rs::lib_rs(plan, runtime)]),
-        (
-            "src/main.rs".into(),
-            vec![emit::Part::items(|| main_rs::main_rs(plan))],
-        ),
+        ("src/main.rs".into(), vec![main_rs::main_rs_part(plan)]),
         ("src/tools.rs".into(), tools_rs::tools_rs(plan)),
         ("tests/tools.rs".into(), crate_tests::tests_rs(plan)),
         ("src/client.rs".into(), client_rs::client_rs(plan)),
