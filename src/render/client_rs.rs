@@ -198,7 +198,9 @@ fn write_method_variant(
         out.push_str(&signature);
         out.push('\n');
     } else {
-        direct::push_line(out, &format!("    pub async fn {name}("))?;
+        // A name too long for the line leaves it wider than rustfmt's width: rustfmt keeps
+        // the parameters a line each below it as when it fits (the lines below must fit).
+        out.push_str(&format!("    pub async fn {name}(\n"));
         for param in &params {
             direct::push_line(out, &format!("        {param},"))?;
         }
@@ -1470,11 +1472,8 @@ mod method_tests {
                     not.push(operation.api_id.clone());
                 }
             }
-            // Every method but the cursed names' longest, whose name is wider than a line.
-            assert!(
-                not.len() <= usize::from(spec.ends_with("cursed-names.yaml")),
-                "{spec}: not written: {not:?}"
-            );
+            // Every method, the cursed names' longest too, whose name is wider than a line.
+            assert!(not.is_empty(), "{spec}: not written: {not:?}");
             if !laid_out.is_empty() {
                 assert_written_as_rustfmt_formats(spec, &laid_out, &written, &plan);
             }
