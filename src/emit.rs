@@ -1346,10 +1346,9 @@ fn lexes_plainly(text: &str) -> bool {
         at = match b {
             b' ' | b'\t' | b'\n' | 0x0b | 0x0c => at + 1,
             // A line or doc comment, to the end of the line.
-            b'/' if next == Some(b'/') => bytes[at..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(bytes.len(), |end| at + end),
+            b'/' if next == Some(b'/') => {
+                memchr::memchr(b'\n', &bytes[at..]).map_or(bytes.len(), |end| at + end)
+            }
             b'/' if next == Some(b'*') => return false,
             b'(' | b'[' | b'{' => {
                 closers.push(match b {
@@ -1457,6 +1456,8 @@ fn lexes_plainly(text: &str) -> bool {
 /// leaves to proc_macro2.
 fn cooked_string_end(bytes: &[u8], mut at: usize) -> Option<usize> {
     loop {
+        // Straight to the next quote or backslash: the rest of a string's text is taken as it is.
+        at += memchr::memchr2(b'"', b'\\', bytes.get(at..)?)?;
         match *bytes.get(at)? {
             b'"' => return Some(at + 1),
             b'\\' => match *bytes.get(at + 1)? {
