@@ -1548,8 +1548,10 @@ pub fn build(documents: &[Document]) -> String {
     let average =
         |field: Field| (field_lengths[field as usize] / documents.len().max(1) as f64).max(1.0);
     let mut postings: Vec<Vec<(usize, f64)>> = vec![Vec::new(); terms.names.len()];
-    let mut counts: HashMap<u32, usize> = HashMap::new();
-    let mut weights: HashMap<u32, f64> = HashMap::new();
+    // Counts and weights by term number, and the terms each holds one for, to clear them.
+    let mut counts = vec![0_usize; terms.names.len()];
+    let mut weights = vec![0.0_f64; terms.names.len()];
+    let (mut counted, mut weighed): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
     for (index, (fields, document)) in per_document.iter().zip(documents).enumerate() {
         let standing = if document.deprecated {
             DEPRECATED_WEIGHT
@@ -1558,22 +1560,28 @@ pub fn build(documents: &[Document]) -> String {
         };
         // Each term's weight is summed over the fields in their order (so the same documents
         // always give the same sums).
-        weights.clear();
         for (field, words) in Field::ALL.into_iter().zip(fields) {
             if words.is_empty() {
                 continue;
             }
             let norm = 1.0 - B + B * words.len() as f64 / average(field);
-            counts.clear();
             for &term in words {
-                *counts.entry(term).or_default() += 1;
+                if counts[term as usize] == 0 {
+                    counted.push(term);
+                }
+                counts[term as usize] += 1;
             }
-            for (&term, &count) in &counts {
-                *weights.entry(term).or_default() +=
-                    standing * field.weight() * count as f64 / norm;
+            for term in counted.drain(..) {
+                let count = std::mem::take(&mut counts[term as usize]);
+                // Every weight added is above 0: a term at 0 has none yet.
+                if weights[term as usize] == 0.0 {
+                    weighed.push(term);
+                }
+                weights[term as usize] += standing * field.weight() * count as f64 / norm;
             }
         }
-        for (&term, &weight) in &weights {
+        for term in weighed.drain(..) {
+            let weight = std::mem::take(&mut weights[term as usize]);
             postings[term as usize].push((index, weight));
         }
     }
