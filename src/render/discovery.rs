@@ -248,8 +248,9 @@ fn operations_head(discovery: &DiscoveryPlan) -> TokenStream {
         /// The search index of the operations below (see `search.rs`).
         pub const INDEX: &str = include_str!(#index_path);
 
-        /// What the describe tool returns for each operation: one JSON object per line, in the
-        /// order of [`OPERATIONS`].
+        /// What the describe tool returns for each operation, a JSON object a line in the order of
+        /// [`OPERATIONS`], then the objects those lines share, a line each (`discovery.rs` puts
+        /// them back in an answer).
         pub const CATALOG: &str = include_str!(#catalog_path);
 
         /// The discovery tools' names, for messages that point the model to the next step.
@@ -325,8 +326,9 @@ fn write_head(discovery: &DiscoveryPlan) -> Option<String> {
     )?;
     out.push_str(concat!(
         "\n",
-        "/// What the describe tool returns for each operation: one JSON object per line, in the\n",
-        "/// order of [`OPERATIONS`].\n",
+        "/// What the describe tool returns for each operation, a JSON object a line in the order of\n",
+        "/// [`OPERATIONS`], then the objects those lines share, a line each (`discovery.rs` puts\n",
+        "/// them back in an answer).\n",
     ));
     let catalog = direct::string_literal(&format!("../{CATALOG_PATH}"))?;
     direct::push_line(

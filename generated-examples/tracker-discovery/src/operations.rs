@@ -13,8 +13,9 @@ use std::sync::Arc;
 /// The search index of the operations below (see `search.rs`).
 pub const INDEX: &str = include_str!("../data/search-index.txt");
 
-/// What the describe tool returns for each operation: one JSON object per line, in the
-/// order of [`OPERATIONS`].
+/// What the describe tool returns for each operation, a JSON object a line in the order of
+/// [`OPERATIONS`], then the objects those lines share, a line each (`discovery.rs` puts
+/// them back in an answer).
 pub const CATALOG: &str = include_str!("../data/operations.jsonl");
 
 /// The discovery tools' names, for messages that point the model to the next step.
