@@ -169,19 +169,7 @@ pub fn main_rs(plan: &Plan) -> TokenStream {
     let lib = ident(&server.crate_name.replace('-', "_"));
     let lib_imports = quote! { use #lib::{client, runtime, tools}; };
     let title = format!("{} MCP server", server.title);
-    // The variables of the credential sent as `Authorization: Bearer`, which a token exchange
-    // replaces.
-    let bearer_vars: Vec<&str> = server
-        .auth
-        .iter()
-        .filter(|auth| {
-            matches!(
-                auth,
-                Auth::Bearer { .. } | Auth::OAuth2ClientCredentials { .. }
-            )
-        })
-        .flat_map(|auth| auth.env_vars())
-        .collect();
+    let bearer_vars = bearer_vars(&server.auth);
     let with_scopes = if plan.scopes.is_empty() {
         quote! {}
     } else {
@@ -426,16 +414,8 @@ fn write_main_rs(plan: &Plan) -> Option<String> {
     ));
     write_credentials(&mut out, &server.auth)?;
     out.push_str(MAIN_HEAD);
-    let bearer_vars = server
-        .auth
-        .iter()
-        .filter(|auth| {
-            matches!(
-                auth,
-                Auth::Bearer { .. } | Auth::OAuth2ClientCredentials { .. }
-            )
-        })
-        .flat_map(|auth| auth.env_vars())
+    let bearer_vars = bearer_vars(&server.auth)
+        .into_iter()
         .map(ascii_literal)
         .collect::<Option<Vec<_>>>()?;
     // The exchange's call on the statement's line, else on the next line, else one argument a
@@ -705,6 +685,20 @@ const MAIN_END: &str =
     })
 }
 ";
+
+/// The variables of the credential sent as `Authorization: Bearer`, which a token exchange
+/// replaces.
+fn bearer_vars(auth: &[Auth]) -> Vec<&str> {
+    auth.iter()
+        .filter(|auth| {
+            matches!(
+                auth,
+                Auth::Bearer { .. } | Auth::OAuth2ClientCredentials { .. }
+            )
+        })
+        .flat_map(|auth| auth.env_vars())
+        .collect()
+}
 
 #[cfg(test)]
 mod tests {
