@@ -334,6 +334,108 @@ mod tests {
         }
     }
 
+    /// `node` (read by yaml-rust2, through marked-yaml) as JSON, every scalar as text.
+    fn as_texts(node: &marked_yaml::Node) -> Value {
+        match node {
+            marked_yaml::Node::Scalar(text) => Value::String(text.as_str().to_string()),
+            marked_yaml::Node::Sequence(items) => items.iter().map(as_texts).collect(),
+            marked_yaml::Node::Mapping(entries) => Value::Object(
+                entries
+                    .iter()
+                    .map(|(key, value)| (key.as_str().to_string(), as_texts(value)))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The YAML scanner is patched to copy a plain scalar's runs of ASCII whole
+    /// (vendor/README.md): plain scalars holding every character the run stops at (`:`, the
+    /// flow indicators) or takes (`#`, `?`, `-` inside a word), in block and flow collections,
+    /// folded over lines, and crossing the reader's 16 KiB chunks at every place, read as
+    /// another YAML parser (yaml-rust2) reads them; and an error found after a long run is
+    /// placed where it is.
+    #[test]
+    fn plain_scalars_read_as_another_parser_reads_them_around_the_readers_chunks() {
+        const CHUNK: usize = 16 * 1024;
+        // A fixed pseudo-random sequence (a linear congruential generator).
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |below: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            usize::try_from(state >> 33).unwrap() % below
+        };
+        // Text inside a word, in a block collection and in a flow collection.
+        let block_inner = b"abcxyzAZ019_-./:#?!%@&*|>=+~,[]{}'\"";
+        // (`?` left out: libyaml refuses `:?` in a flow collection, yaml-rust2 does not.)
+        let flow_inner = b"abcxyzAZ019_-./:#!%@&*|>=+~'\"";
+        let mut word = |flow: bool, length: usize| {
+            let inner: &[u8] = if flow { flow_inner } else { block_inner };
+            let mut text = String::from("w");
+            while text.len() < length {
+                let c = char::from(inner[next(inner.len())]);
+                // `:` followed by a blank or the end, and ` #`, would end the scalar.
+                if c == ':' && text.len() + 1 == length {
+                    continue;
+                }
+                text.push(c);
+            }
+            text.push('z');
+            text
+        };
+        for shift in 0..8 {
+            let mut text = format!("pad: {}\n", "p".repeat(CHUNK - 40 + shift * 3));
+            let mut entry = 0;
+            while text.len() < 3 * CHUNK {
+                entry += 1;
+                let long = [1, 5, 40, 700, 2][entry % 5];
+                // Indentation, which the scanner skips a run of spaces at a time.
+                let indent = " ".repeat(1 + entry * 7 % 40);
+                match entry % 4 {
+                    0 => {
+                        let first = word(false, long);
+                        let second = word(false, 3);
+                        let third = word(false, long);
+                        text.push_str(&format!("k{entry}: {first} {second}\n{indent}{third}\n"));
+                    }
+                    3 => {
+                        let value = word(false, long);
+                        text.push_str(&format!("k{entry}:\n{indent}inner:    {value}\n"));
+                    }
+                    1 => {
+                        let items: Vec<String> = (0..3).map(|_| word(true, long)).collect();
+                        text.push_str(&format!("k{entry}: [{}]\n", items.join(", ")));
+                    }
+                    _ => {
+                        let key = word(true, 4);
+                        let value = word(true, long);
+                        text.push_str(&format!("k{entry}: {{{key}: {value}}}\n"));
+                    }
+                }
+            }
+            let expected = as_texts(&marked_yaml::parse_yaml(0, &text).expect("valid YAML"));
+            assert_eq!(read(&text).as_ref(), Ok(&expected), "shift {shift}");
+        }
+        for at in [CHUNK - 2, CHUNK, CHUNK + 1, 2 * CHUNK + 7] {
+            // `k: [www…w:,]`: a `:` followed by `,` in a flow collection is refused where it is.
+            let text = format!("k: [{}:,]\n", "w".repeat(at - 4));
+            let error = read(&text).expect_err("libyaml refuses `:,` in a flow collection");
+            assert!(error.contains("found unexpected ':'"), "{error}");
+            assert!(
+                error.contains(&format!("line 1 column {}", at + 1)),
+                "{at}: {error}"
+            );
+            // The same after a run of spaces.
+            let text = format!("k:{}[w:,]\n", " ".repeat(at - 4));
+            let error = read(&text).expect_err("libyaml refuses `:,` in a flow collection");
+            assert!(error.contains("found unexpected ':'"), "{error}");
+            assert!(
+                error.contains(&format!("line 1 column {}", at + 1)),
+                "{at}: {error}"
+            );
+        }
+    }
+
     #[test]
     fn values_keys_tags_and_errors_are_as_converting_a_yaml_value_gives_them() {
         let texts = [

@@ -110,6 +110,71 @@ unsafe fn READ_LINE(parser: *mut yaml_parser_t, string: *mut yaml_string_t) {
     };
 }
 
+// Patched for mcpgen (see vendor/README.md): after a character of a plain scalar, the run of
+// characters that follows it and that the loop of `yaml_parser_scan_plain_scalar` would read one
+// at a time, each the same way, is copied whole. Those are printable ASCII other than `:` (which
+// may end the scalar or be an error, depending on the character after it) and the flow
+// indicators `,[]{}` (which end it in a flow collection): none is blank, a break or the end, and
+// none is looked at again. The run stops two characters short of what the buffer holds, so the
+// loop's `CACHE(parser, 2)` would not have read more input during it; the buffer, the marks and
+// the count of unread characters end where reading each character would have left them.
+unsafe fn READ_PLAIN_RUN(parser: *mut yaml_parser_t, string: *mut yaml_string_t) {
+    let unread = (*parser).unread;
+    if unread <= 2 {
+        return;
+    }
+    let limit = (unread - 2) as usize;
+    let start = (*parser).buffer.pointer;
+    let mut run = 0usize;
+    while run < limit {
+        let octet = *start.wrapping_add(run);
+        if !(0x21..=0x7E).contains(&octet)
+            || matches!(octet, b':' | b',' | b'[' | b']' | b'{' | b'}')
+        {
+            break;
+        }
+        run += 1;
+    }
+    if run == 0 {
+        return;
+    }
+    // `STRING_EXTEND` keeps five bytes free after the text; so does this.
+    while (*string).pointer.wrapping_add(run + 5) >= (*string).end {
+        yaml_string_extend(
+            addr_of_mut!((*string).start),
+            addr_of_mut!((*string).pointer),
+            addr_of_mut!((*string).end),
+        );
+    }
+    ptr::copy_nonoverlapping(start, (*string).pointer, run);
+    (*string).pointer = (*string).pointer.wrapping_add(run);
+    (*parser).buffer.pointer = start.wrapping_add(run);
+    (*parser).mark.index = (*parser).mark.index.force_add(run as u64);
+    (*parser).mark.column = (*parser).mark.column.force_add(run as u64);
+    (*parser).unread = unread - run as size_t;
+}
+
+// Patched for mcpgen (see vendor/README.md): the spaces that follow a skipped space before a
+// token (indentation, mostly), which `yaml_parser_scan_to_next_token` would skip one at a time,
+// skipped at once. The run stops one character short of what the buffer holds, so the loop's
+// `CACHE(parser, 1)` would not have read more input during it.
+unsafe fn SKIP_SPACE_RUN(parser: *mut yaml_parser_t) {
+    let unread = (*parser).unread;
+    if unread <= 1 {
+        return;
+    }
+    let limit = (unread - 1) as usize;
+    let start = (*parser).buffer.pointer;
+    let mut run = 0usize;
+    while run < limit && *start.wrapping_add(run) == b' ' {
+        run += 1;
+    }
+    (*parser).buffer.pointer = start.wrapping_add(run);
+    (*parser).mark.index = (*parser).mark.index.force_add(run as u64);
+    (*parser).mark.column = (*parser).mark.column.force_add(run as u64);
+    (*parser).unread = unread - run as size_t;
+}
+
 macro_rules! READ {
     ($parser:expr, $string:expr) => {
         READ($parser, addr_of_mut!($string))
@@ -937,6 +1002,7 @@ unsafe fn yaml_parser_scan_to_next_token(parser: *mut yaml_parser_t) -> Success 
                 && CHECK!((*parser).buffer, b'\t')
         {
             SKIP(parser);
+            SKIP_SPACE_RUN(parser);
             if CACHE(parser, 1_u64).fail {
                 return FAIL;
             }
@@ -2604,6 +2670,7 @@ unsafe fn yaml_parser_scan_plain_scalar(
                     }
                 }
                 READ!(parser, string);
+                READ_PLAIN_RUN(parser, addr_of_mut!(string));
                 end_mark = (*parser).mark;
                 if CACHE(parser, 2_u64).fail {
                     current_block = 16642808987012640029;
