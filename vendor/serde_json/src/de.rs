@@ -253,6 +253,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// Returns the first non-whitespace byte without consuming it, or `None` if
     /// EOF is encountered.
     fn parse_whitespace(&mut self) -> Result<Option<u8>> {
+        // Patched for mcpgen (see vendor/README.md).
+        self.read.skip_whitespace();
         loop {
             match tri!(self.peek()) {
                 Some(b' ' | b'\n' | b'\t' | b'\r') => {

@@ -35,6 +35,13 @@ pub trait Read<'de>: private::Sealed {
     #[doc(hidden)]
     fn discard(&mut self);
 
+    /// Patched for mcpgen (see vendor/README.md): discards JSON whitespace from the next byte
+    /// on, or some of it, as peek() and discard() would one byte at a time. The caller goes on
+    /// peeking at what follows as before, so a reader that skips nothing is still right.
+    #[doc(hidden)]
+    #[inline]
+    fn skip_whitespace(&mut self) {}
+
     /// Position of the most recent call to next().
     ///
     /// The most recent call was probably next() and not peek(), but this method
@@ -597,6 +604,24 @@ impl<'a> Read<'a> for SliceRead<'a> {
         self.index += 1;
     }
 
+    /// Patched for mcpgen: eight spaces (indentation) at a time where there are eight.
+    #[inline]
+    fn skip_whitespace(&mut self) {
+        let rest = &self.slice[self.index..];
+        let mut skipped = 0;
+        loop {
+            if rest.len() >= skipped + 8 && rest[skipped..skipped + 8] == *b"        " {
+                skipped += 8;
+                continue;
+            }
+            match rest.get(skipped) {
+                Some(b' ' | b'\n' | b'\t' | b'\r') => skipped += 1,
+                _ => break,
+            }
+        }
+        self.index += skipped;
+    }
+
     fn position(&self) -> Position {
         self.position_of_index(self.index)
     }
@@ -729,6 +754,11 @@ impl<'a> Read<'a> for StrRead<'a> {
         self.delegate.discard();
     }
 
+    #[inline]
+    fn skip_whitespace(&mut self) {
+        self.delegate.skip_whitespace();
+    }
+
     fn position(&self) -> Position {
         self.delegate.position()
     }
@@ -808,6 +838,10 @@ where
 
     fn discard(&mut self) {
         R::discard(self);
+    }
+
+    fn skip_whitespace(&mut self) {
+        R::skip_whitespace(self);
     }
 
     fn position(&self) -> Position {
