@@ -12,7 +12,7 @@ use mcpgen::load::{parse_document, parse_document_whole};
 // The allocator of the mcpgen binary (src/main.rs), whose frees across threads are part of what
 // is timed.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: mcpgen::allocator::MiMalloc = mcpgen::allocator::MiMalloc;
 
 type Parse = fn(&str) -> Result<serde_json::Value, String>;
 

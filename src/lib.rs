@@ -12,6 +12,7 @@
 //! `plan` reads a curation file only as the bound `curate::Model`; `lint`, `diff` and `init`
 //! also read the parsed file (`curate::Curation`) for the positions they report.
 
+pub mod allocator;
 pub mod api;
 pub mod cli;
 pub mod curate;

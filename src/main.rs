@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: mcpgen::allocator::MiMalloc = mcpgen::allocator::MiMalloc;
 
 fn main() -> ExitCode {
     mcpgen::cli::run(mcpgen::cli::Cli::parse())
