@@ -609,24 +609,63 @@ fn assert_request(expected: &Expected) -> TokenStream {
     }
 }
 
+/// The example of each operation's success response before any test fills it in, once per
+/// response schema: the distinct examples, and each operation's index among them. Operations
+/// with the same response share its schema (the plan keeps one copy of each), and a large API's
+/// operations have a few hundred responses between them (GitHub: 1,223 operations), each of
+/// whose examples is worked out, and later written, once.
+fn examples(plan: &Plan) -> (Vec<Value>, Vec<usize>) {
+    use rayon::prelude::*;
+    use std::collections::HashMap;
+    let mut schemas: Vec<Option<&Value>> = Vec::new();
+    let mut seen: HashMap<Option<*const Value>, usize> = HashMap::new();
+    let of = plan
+        .operations
+        .iter()
+        .map(|operation| {
+            let schema = operation.response.as_deref();
+            *seen
+                .entry(schema.map(std::ptr::from_ref))
+                .or_insert_with(|| {
+                    schemas.push(schema);
+                    schemas.len() - 1
+                })
+        })
+        .collect();
+    // Each example on its own (a large API's are tens of milliseconds in all, which one core
+    // spent while the other had nothing left to do).
+    let examples = schemas
+        .par_iter()
+        .map(|schema| schema.map_or(json!({}), |schema| example(schema, schema, 0)))
+        .collect();
+    (examples, of)
+}
+
+/// The answers the `ANSWERS` table holds: the distinct values and each operation's index among
+/// them. Without curated tools or resolvers no test fills in an answer: the table holds the
+/// [`examples`], each written once; else it holds [`final_answers`].
+fn table_answers(plan: &Plan) -> (Vec<Value>, Vec<usize>) {
+    let filled = !plan.resolvers.is_empty()
+        || plan
+            .tools
+            .iter()
+            .any(|tool| matches!(tool.action, Action::Curated(_)));
+    if filled {
+        let answers = final_answers(plan);
+        let of = (0..answers.len()).collect();
+        (answers, of)
+    } else {
+        examples(plan)
+    }
+}
+
 /// What the stand-in answers each operation with, by operation index: an example of its
 /// success response (`{}` for an operation that answers without a JSON body). A page of a list
 /// a tool or resolver walks says it is the last: its total is its own items, it has no next
 /// cursor or link, and it says there is no more.
 fn answers(plan: &Plan) -> Vec<Value> {
-    use rayon::prelude::*;
-    // Each operation's example on its own (a large API's are tens of milliseconds in all, which
-    // one core spent while the other had nothing left to do).
-    let mut answers: Vec<Value> = plan
-        .operations
-        .par_iter()
-        .map(|operation| {
-            operation
-                .response
-                .as_ref()
-                .map_or(json!({}), |schema| example(schema, schema, 0))
-        })
-        .collect();
+    let (examples, of) = examples(plan);
+    let mut answers: Vec<Value> = of.iter().map(|&at| examples[at].clone()).collect();
     for (operation, paging) in walked_lists(plan) {
         let answer = &mut answers[operation];
         let count = answer
@@ -1589,8 +1628,14 @@ pub fn tests_rs(plan: &Plan) -> Vec<emit::Part<'_>> {
     let mut parts = vec![
         emit::Part::direct(|| Some(HEAD.to_string()), head),
         emit::Part::direct(
-            move || write_answers(answer_entries(plan, &final_answers(plan))),
-            move || answers_table(answer_entries(plan, &final_answers(plan))),
+            move || {
+                let (answers, of) = table_answers(plan);
+                write_answers(answer_entries(plan, of.iter().map(|&at| &answers[at])))
+            },
+            move || {
+                let (answers, of) = table_answers(plan);
+                answers_table(answer_entries(plan, of.iter().map(|&at| &answers[at])))
+            },
         ),
     ];
     // Curated tools and resolvers fill in answers as their tests are worked out, in order: their
@@ -2005,10 +2050,11 @@ fn answers_table<'a>(entries: impl Iterator<Item = (String, &'a Value)>) -> Toke
     }
 }
 
-/// Each operation's label and answer, the entries of [`answers_table`].
+/// Each operation's label and answer (`answers` in operation order), the entries of
+/// [`answers_table`].
 fn answer_entries<'a>(
     plan: &'a Plan,
-    answers: &'a [Value],
+    answers: impl Iterator<Item = &'a Value>,
 ) -> impl Iterator<Item = (String, &'a Value)> {
     plan.operations
         .iter()
@@ -2021,17 +2067,42 @@ fn answer_entries<'a>(
 /// arguments are); else it is one literal a line. `None` when its width may be on the other side
 /// of that limit for rustfmt (text that is not ASCII, whose display width rustfmt measures, is
 /// not its length) or its answer would not be written as one line.
+#[cfg(test)]
 fn answer_entry(label: &str, answer: &Value) -> Option<(String, String, bool)> {
+    let answer = answer_literal(answer)?;
+    let (label, one_line) = entry_layout(label, &answer)?;
+    Some((label, answer.text, one_line))
+}
+
+/// An answer's literal as the `ANSWERS` table writes it, and its count of ASCII bytes.
+struct AnswerLiteral {
+    text: String,
+    ascii: usize,
+}
+
+/// The literal of `answer` (see [`answer_entry`]); `None` when it would not be one line.
+fn answer_literal(answer: &Value) -> Option<AnswerLiteral> {
+    let text = direct::raw_string_literal(&answer.to_string())?;
+    let ascii = ascii_count(&text);
+    Some(AnswerLiteral { text, ascii })
+}
+
+/// How many bytes of `text` are ASCII.
+fn ascii_count(text: &str) -> usize {
+    text.bytes().filter(u8::is_ascii).count()
+}
+
+/// The literal of an entry's `label`, and whether the entry of it and `answer` goes on one line
+/// (see [`answer_entry`]).
+fn entry_layout(label: &str, answer: &AnswerLiteral) -> Option<(String, bool)> {
     let label = direct::string_literal(label)?;
-    let answer = direct::raw_string_literal(&answer.to_string())?;
     // The width rustfmt measures (display columns) lies between the count of ASCII characters
     // and the length in bytes.
-    let ascii = |text: &str| text.bytes().filter(u8::is_ascii).count();
-    let least = ascii(&label) + 2 + ascii(&answer);
-    let most = label.len() + 2 + answer.len();
+    let least = ascii_count(&label) + 2 + answer.ascii;
+    let most = label.len() + 2 + answer.text.len();
     match (most <= direct::CALL_WIDTH, least > direct::CALL_WIDTH) {
-        (true, _) => Some((label, answer, true)),
-        (_, true) => Some((label, answer, false)),
+        (true, _) => Some((label, true)),
+        (_, true) => Some((label, false)),
         _ => None,
     }
 }
@@ -2039,14 +2110,33 @@ fn answer_entry(label: &str, answer: &Value) -> Option<(String, String, bool)> {
 /// [`answers_table`] written directly in rustfmt's layout (see [`direct`]): one entry a line
 /// (see [`answer_entry`]). `None` (printed and formatted instead) when an entry is not written,
 /// and for a table that rustfmt may lay out otherwise: one within `array_width` goes on the
-/// `const` line, an only tuple is broken open after `&[`.
+/// `const` line, an only tuple is broken open after `&[`. Entries that hold the same answer
+/// (the same value, not only an equal one) share its literal, made once.
 fn write_answers<'a>(entries: impl Iterator<Item = (String, &'a Value)>) -> Option<String> {
     use rayon::prelude::*;
-    let entries: Vec<(String, &Value)> = entries.collect();
-    // Each entry's literals on their own: a large API's answers are megabytes of JSON.
-    let entries: Vec<(String, String, bool)> = entries
+    use std::collections::HashMap;
+    let mut answers: Vec<&Value> = Vec::new();
+    let mut seen: HashMap<*const Value, usize> = HashMap::new();
+    let entries: Vec<(String, usize)> = entries
+        .map(|(label, answer)| {
+            let at = *seen.entry(std::ptr::from_ref(answer)).or_insert_with(|| {
+                answers.push(answer);
+                answers.len() - 1
+            });
+            (label, at)
+        })
+        .collect();
+    // Each answer's literal on its own: a large API's answers are megabytes of JSON.
+    let literals: Vec<AnswerLiteral> = answers
         .par_iter()
-        .map(|(label, answer)| answer_entry(label, answer))
+        .map(|answer| answer_literal(answer))
+        .collect::<Option<_>>()?;
+    let entries: Vec<(String, &AnswerLiteral, bool)> = entries
+        .iter()
+        .map(|(label, at)| {
+            let answer = &literals[*at];
+            entry_layout(label, answer).map(|(label, one_line)| (label, answer, one_line))
+        })
         .collect::<Option<_>>()?;
     // Six entries are wider than `array_width` whatever their text: each is at least twelve
     // columns (`("GET /", "")`) and a separator.
@@ -2055,7 +2145,7 @@ fn write_answers<'a>(entries: impl Iterator<Item = (String, &'a Value)>) -> Opti
     }
     let length: usize = entries
         .iter()
-        .map(|(label, answer, _)| label.len() + answer.len() + 32)
+        .map(|(label, answer, _)| label.len() + answer.text.len() + 32)
         .sum();
     let mut out = String::with_capacity(length + 256);
     for line in ANSWERS_DOC {
@@ -2067,13 +2157,13 @@ fn write_answers<'a>(entries: impl Iterator<Item = (String, &'a Value)>) -> Opti
             out.push_str("    (");
             out.push_str(&label);
             out.push_str(", ");
-            out.push_str(&answer);
+            out.push_str(&answer.text);
             out.push_str("),\n");
         } else {
             out.push_str("    (\n        ");
             out.push_str(&label);
             out.push_str(",\n        ");
-            out.push_str(&answer);
+            out.push_str(&answer.text);
             out.push_str(",\n    ),\n");
         }
     }
@@ -3309,7 +3399,20 @@ paths:
             let (plan, _) = crate::generate(&root.join(spec), curation.as_deref(), &options)
                 .unwrap_or_else(|e| panic!("{spec}: {e:#}"));
             let answers = final_answers(&plan);
-            let (written, not): (Vec<_>, Vec<_>) = answer_entries(&plan, &answers)
+            // The table holds the same answers however it is made, and writes them the same
+            // whether entries share an answer or each has its own.
+            let (shared, of) = table_answers(&plan);
+            let table = || of.iter().map(|&at| &shared[at]);
+            assert!(table().eq(answers.iter()), "{spec}: answers differ");
+            assert_eq!(
+                write_answers(answer_entries(&plan, table())),
+                write_answers(answer_entries(&plan, answers.iter())),
+                "{spec}"
+            );
+            if spec.ends_with(".json") {
+                assert!(shared.len() < of.len(), "{spec}: no answer shared");
+            }
+            let (written, not): (Vec<_>, Vec<_>) = answer_entries(&plan, answers.iter())
                 .map(|(label, answer)| (label, answer.clone()))
                 .partition(|(label, answer)| answer_entry(label, answer).is_some());
             assert!(
