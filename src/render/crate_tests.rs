@@ -2152,25 +2152,13 @@ fn answer_entries<'a>(
         .zip(answers)
 }
 
-/// One entry of the `ANSWERS` table as written: its two literals, and whether rustfmt keeps it
-/// on one line (its literals fit in rustfmt's `fn_call_width`: a tuple is laid out as a call's
-/// arguments are); else it is one literal a line. `None` when its width may be on the other side
-/// of that limit for rustfmt (text that is not ASCII, whose display width rustfmt measures, is
-/// not its length) or its answer would not be written as one line.
-#[cfg(test)]
-fn answer_entry(label: &str, answer: &Value) -> Option<(String, String, bool)> {
-    let answer = answer_literal(answer)?;
-    let (label, one_line) = entry_layout(label, &answer)?;
-    Some((label, answer.text, one_line))
-}
-
 /// An answer's literal as the `ANSWERS` table writes it, and its count of ASCII bytes.
 struct AnswerLiteral {
     text: String,
     ascii: usize,
 }
 
-/// The literal of `answer` (see [`answer_entry`]); `None` when it would not be one line.
+/// The literal of `answer` in the `ANSWERS` table; `None` when it would not be one line.
 fn answer_literal(answer: &Value) -> Option<AnswerLiteral> {
     let text = direct::raw_string_literal(&answer.to_string())?;
     let ascii = ascii_count(&text);
@@ -2182,8 +2170,11 @@ fn ascii_count(text: &str) -> usize {
     text.bytes().filter(u8::is_ascii).count()
 }
 
-/// The literal of an entry's `label`, and whether the entry of it and `answer` goes on one line
-/// (see [`answer_entry`]).
+/// The literal of the `label` of an entry of the `ANSWERS` table, and whether rustfmt keeps the
+/// entry of it and `answer` on one line (its literals fit in rustfmt's `fn_call_width`: a tuple
+/// is laid out as a call's arguments are); else it is one literal a line. `None` when its width
+/// may be on the other side of that limit for rustfmt (text that is not ASCII, whose display
+/// width rustfmt measures, is not its length).
 fn entry_layout(label: &str, answer: &AnswerLiteral) -> Option<(String, bool)> {
     let label = direct::string_literal(label)?;
     // The width rustfmt measures (display columns) lies between the count of ASCII characters
@@ -2198,7 +2189,7 @@ fn entry_layout(label: &str, answer: &AnswerLiteral) -> Option<(String, bool)> {
 }
 
 /// [`answers_table`] written directly in rustfmt's layout (see [`direct`]): one entry a line
-/// (see [`answer_entry`]). `None` (printed and formatted instead) when an entry is not written,
+/// (see [`entry_layout`]). `None` (printed and formatted instead) when an entry is not written,
 /// and for a table that rustfmt may lay out otherwise: one within `array_width` goes on the
 /// `const` line, an only tuple is broken open after `&[`. Entries that hold the same answer
 /// (the same value, not only an equal one) share its literal, made once.
@@ -3476,6 +3467,14 @@ paths:
         assert_eq!(put(&mut document, "/a/c/d", json!("x")), Some(()));
         assert_eq!(document, json!({"a": {"b": 1, "c": {"d": "x"}}}));
         assert_eq!(put(&mut json!({"a": "text"}), "/a/b", json!(1)), None);
+    }
+
+    /// One entry of the `ANSWERS` table as [`write_answers`] writes it: its two literals and
+    /// whether it goes on one line; `None` when it is not written.
+    fn answer_entry(label: &str, answer: &Value) -> Option<(String, String, bool)> {
+        let answer = answer_literal(answer)?;
+        let (label, one_line) = entry_layout(label, &answer)?;
+        Some((label, answer.text, one_line))
     }
 
     /// `tokens` printed and formatted: what the printed path makes of them.
