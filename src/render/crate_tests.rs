@@ -76,33 +76,131 @@ const MAX_DEPTH: usize = 12;
 /// its type, format and bounds. Objects have every property near the top and the required ones
 /// below, lists one item (or as many as they must have).
 fn example(schema: &Value, root: &Value, depth: usize) -> Value {
+    example_of(&Keywords::of(schema), root, depth)
+}
+
+/// The keywords of a schema [`example`] reads, found in one pass over its members (a dozen
+/// lookups, each hashing its key, cost more than the few members of most schema objects).
+#[derive(Clone, Copy, Default)]
+struct Keywords<'s> {
+    reference: Option<&'s Value>,
+    constant: Option<&'s Value>,
+    allowed: Option<&'s Value>,
+    example: Option<&'s Value>,
+    examples: Option<&'s Value>,
+    default: Option<&'s Value>,
+    all_of: Option<&'s Value>,
+    one_of: Option<&'s Value>,
+    any_of: Option<&'s Value>,
+    ty: Option<&'s Value>,
+    properties: Option<&'s Value>,
+    required: Option<&'s Value>,
+    items: Option<&'s Value>,
+    min_items: Option<&'s Value>,
+    minimum: Option<&'s Value>,
+    exclusive_minimum: Option<&'s Value>,
+    maximum: Option<&'s Value>,
+    exclusive_maximum: Option<&'s Value>,
+    format: Option<&'s Value>,
+    min_length: Option<&'s Value>,
+    max_length: Option<&'s Value>,
+}
+
+impl<'s> Keywords<'s> {
+    /// The keywords of `schema` (none for anything but an object).
+    fn of(schema: &'s Value) -> Self {
+        let mut keywords = Keywords::default();
+        let Value::Object(members) = schema else {
+            return keywords;
+        };
+        for (key, value) in members {
+            let slot = match key.as_str() {
+                "$ref" => &mut keywords.reference,
+                "const" => &mut keywords.constant,
+                "enum" => &mut keywords.allowed,
+                "example" => &mut keywords.example,
+                "examples" => &mut keywords.examples,
+                "default" => &mut keywords.default,
+                "allOf" => &mut keywords.all_of,
+                "oneOf" => &mut keywords.one_of,
+                "anyOf" => &mut keywords.any_of,
+                "type" => &mut keywords.ty,
+                "properties" => &mut keywords.properties,
+                "required" => &mut keywords.required,
+                "items" => &mut keywords.items,
+                "minItems" => &mut keywords.min_items,
+                "minimum" => &mut keywords.minimum,
+                "exclusiveMinimum" => &mut keywords.exclusive_minimum,
+                "maximum" => &mut keywords.maximum,
+                "exclusiveMaximum" => &mut keywords.exclusive_maximum,
+                "format" => &mut keywords.format,
+                "minLength" => &mut keywords.min_length,
+                "maxLength" => &mut keywords.max_length,
+                _ => continue,
+            };
+            *slot = Some(value);
+        }
+        keywords
+    }
+
+    /// The schema's type: its `type` (the first that is not `null` of a list), or `object` for
+    /// a schema with properties.
+    fn ty(&self) -> Option<&'s str> {
+        match self.ty {
+            Some(Value::String(ty)) => Some(ty),
+            Some(Value::Array(types)) => types
+                .iter()
+                .filter_map(Value::as_str)
+                .find(|ty| *ty != "null"),
+            _ if self.properties.is_some() => Some("object"),
+            _ => None,
+        }
+    }
+
+    /// Whether `value` (the schema's own example or default) is a single value of its type.
+    fn fits(&self, value: &Value) -> bool {
+        match (self.ty(), value) {
+            (Some("string") | None, Value::String(_)) => true,
+            (Some("integer"), Value::Number(n)) => n.is_i64(),
+            (Some("number"), Value::Number(_)) => true,
+            (Some("boolean"), Value::Bool(_)) => true,
+            _ => false,
+        }
+    }
+}
+
+/// [`example`] of the schema whose keywords are `schema`.
+fn example_of(schema: &Keywords<'_>, root: &Value, depth: usize) -> Value {
     if depth > MAX_DEPTH {
         return Value::Null;
     }
-    if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
-        return match target.strip_prefix('#').and_then(|p| root.pointer(p)) {
+    if let Some(target) = schema.reference.and_then(Value::as_str) {
+        return match target.strip_prefix('#').and_then(|p| pointer(root, p)) {
             Some(target) => example(target, root, depth + 1),
             None => json!("sample"),
         };
     }
-    if let Some(value) = schema.get("const") {
+    if let Some(value) = schema.constant {
         return value.clone();
     }
     if let Some(first) = schema
-        .get("enum")
+        .allowed
         .and_then(Value::as_array)
         .and_then(|values| values.iter().find(|v| !v.is_null()))
     {
         return first.clone();
     }
-    let own = schema
-        .get("example")
-        .or_else(|| schema.pointer("/examples/0"))
-        .or_else(|| schema.get("default"));
-    if let Some(own) = own.filter(|v| fits_type(schema, v)) {
+    // `/examples/0` as a pointer finds it.
+    let first_example = || match schema.examples? {
+        Value::Array(examples) => examples.first(),
+        Value::Object(examples) => examples.get("0"),
+        _ => None,
+    };
+    let own = schema.example.or_else(first_example).or(schema.default);
+    if let Some(own) = own.filter(|v| schema.fits(v)) {
         return own.clone();
     }
-    if let Some(parts) = schema.get("allOf").and_then(Value::as_array) {
+    if let Some(parts) = schema.all_of.and_then(Value::as_array) {
         let mut merged = Map::new();
         for part in parts {
             match example(part, root, depth + 1) {
@@ -111,33 +209,34 @@ fn example(schema: &Value, root: &Value, depth: usize) -> Value {
                 _ => {}
             }
         }
-        if let Value::Object(own) = example(&without(schema, "allOf"), root, depth + 1) {
+        // The schema's own keywords without `allOf`.
+        let own = Keywords {
+            all_of: None,
+            ..*schema
+        };
+        if let Value::Object(own) = example_of(&own, root, depth + 1) {
             merged.extend(own);
         }
         return Value::Object(merged);
     }
-    for key in ["oneOf", "anyOf"] {
-        if let Some(first) = schema
-            .get(key)
-            .and_then(Value::as_array)
-            .and_then(|options| {
-                options
-                    .iter()
-                    .find(|option| option.get("type") != Some(&json!("null")))
-            })
-        {
+    for options in [schema.one_of, schema.any_of] {
+        if let Some(first) = options.and_then(Value::as_array).and_then(|options| {
+            options
+                .iter()
+                .find(|option| option.get("type").and_then(Value::as_str) != Some("null"))
+        }) {
             return example(first, root, depth + 1);
         }
     }
-    match type_of(schema) {
+    match schema.ty() {
         Some("object") => {
             let required: Vec<&str> = schema
-                .get("required")
+                .required
                 .and_then(Value::as_array)
                 .map(|names| names.iter().filter_map(Value::as_str).collect())
                 .unwrap_or_default();
             let mut object = Map::new();
-            if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+            if let Some(properties) = schema.properties.and_then(Value::as_object) {
                 for (name, property) in properties {
                     if depth < FULL_DEPTH || required.contains(&name.as_str()) {
                         let value = example(property, root, depth + 1);
@@ -151,13 +250,9 @@ fn example(schema: &Value, root: &Value, depth: usize) -> Value {
         }
         Some("array") => {
             let item = schema
-                .get("items")
-                .map_or(json!("sample"), |items| example(items, root, depth + 1));
-            let count = schema
-                .get("minItems")
-                .and_then(Value::as_u64)
-                .unwrap_or(1)
-                .max(1);
+                .items
+                .map_or_else(|| json!("sample"), |items| example(items, root, depth + 1));
+            let count = schema.min_items.and_then(Value::as_u64).unwrap_or(1).max(1);
             if item.is_null() {
                 return json!([]);
             }
@@ -171,55 +266,51 @@ fn example(schema: &Value, root: &Value, depth: usize) -> Value {
     }
 }
 
-/// `schema` without its keyword `key`.
-fn without(schema: &Value, key: &str) -> Value {
-    let mut schema = schema.clone();
-    if let Some(object) = schema.as_object_mut() {
-        object.remove(key);
+/// The value `pointer` (a JSON pointer) points to in `document`, as [`Value::pointer`] finds it,
+/// without making a text of each token that has no escape.
+fn pointer<'d>(document: &'d Value, pointer: &str) -> Option<&'d Value> {
+    if pointer.is_empty() {
+        return Some(document);
     }
-    schema
-}
-
-/// The schema's type: its `type` (the first that is not `null` of a list), or `object` for a
-/// schema with properties.
-fn type_of(schema: &Value) -> Option<&str> {
-    match schema.get("type") {
-        Some(Value::String(ty)) => Some(ty),
-        Some(Value::Array(types)) => types
-            .iter()
-            .filter_map(Value::as_str)
-            .find(|ty| *ty != "null"),
-        _ if schema.get("properties").is_some() => Some("object"),
-        _ => None,
+    let tokens = pointer.strip_prefix('/')?;
+    let mut target = document;
+    for token in tokens.split('/') {
+        let token = if token.contains('~') {
+            std::borrow::Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+        } else {
+            std::borrow::Cow::Borrowed(token)
+        };
+        target = match target {
+            Value::Object(members) => members.get(token.as_ref())?,
+            // A JSON pointer's index: digits, without a leading zero or sign.
+            Value::Array(items) => {
+                if token.starts_with('+') || (token.starts_with('0') && token.len() != 1) {
+                    return None;
+                }
+                items.get(token.parse::<usize>().ok()?)?
+            }
+            _ => return None,
+        };
     }
+    Some(target)
 }
 
 /// Whether the schema lets a value be `null`.
 fn accepts_null(schema: &Value) -> bool {
-    schema.get("nullable") == Some(&json!(true))
-        || schema.get("type") == Some(&json!("null"))
-        || schema
-            .get("type")
-            .and_then(Value::as_array)
-            .is_some_and(|types| types.contains(&json!("null")))
-}
-
-/// Whether `value` (a schema's own example or default) is a single value of the schema's type.
-fn fits_type(schema: &Value, value: &Value) -> bool {
-    match (type_of(schema), value) {
-        (Some("string") | None, Value::String(_)) => true,
-        (Some("integer"), Value::Number(n)) => n.is_i64(),
-        (Some("number"), Value::Number(_)) => true,
-        (Some("boolean"), Value::Bool(_)) => true,
-        _ => false,
-    }
+    let is_null = |ty: &Value| ty.as_str() == Some("null");
+    schema.get("nullable").and_then(Value::as_bool) == Some(true)
+        || match schema.get("type") {
+            Some(Value::Array(types)) => types.iter().any(is_null),
+            Some(ty) => is_null(ty),
+            None => false,
+        }
 }
 
 /// `preferred`, or the nearest number the schema's bounds allow.
-fn bounded(schema: &Value, preferred: f64) -> f64 {
-    let number = |key: &str| schema.get(key).and_then(Value::as_f64);
-    let low = number("minimum").or_else(|| number("exclusiveMinimum").map(|n| n + 1.0));
-    let high = number("maximum").or_else(|| number("exclusiveMaximum").map(|n| n - 1.0));
+fn bounded(schema: &Keywords<'_>, preferred: f64) -> f64 {
+    let number = |keyword: Option<&Value>| keyword.and_then(Value::as_f64);
+    let low = number(schema.minimum).or_else(|| number(schema.exclusive_minimum).map(|n| n + 1.0));
+    let high = number(schema.maximum).or_else(|| number(schema.exclusive_maximum).map(|n| n - 1.0));
     let mut value = preferred;
     if let Some(low) = low {
         value = value.max(low);
@@ -231,8 +322,8 @@ fn bounded(schema: &Value, preferred: f64) -> f64 {
 }
 
 /// A text its format accepts and that a path segment carries unchanged where it can be.
-fn example_text(schema: &Value) -> String {
-    let text = match schema.get("format").and_then(Value::as_str) {
+fn example_text(schema: &Keywords<'_>) -> String {
+    let text = match schema.format.and_then(Value::as_str) {
         Some("date-time") => "2024-01-02T03:04:05Z",
         Some("date") => "2024-01-02",
         Some("time") => "03:04:05Z",
@@ -244,18 +335,17 @@ fn example_text(schema: &Value) -> String {
         _ => "sample",
     };
     let mut text = text.to_string();
-    let length = |key: &str| {
-        schema
-            .get(key)
+    let length = |keyword: Option<&Value>| {
+        keyword
             .and_then(Value::as_u64)
             .and_then(|n| usize::try_from(n).ok())
     };
-    if let Some(min) = length("minLength") {
+    if let Some(min) = length(schema.min_length) {
         while text.len() < min {
             text.push('x');
         }
     }
-    if let Some(max) = length("maxLength") {
+    if let Some(max) = length(schema.max_length) {
         text.truncate(max.max(1));
     }
     text
@@ -609,24 +699,63 @@ fn assert_request(expected: &Expected) -> TokenStream {
     }
 }
 
+/// The example of each operation's success response before any test fills it in, once per
+/// response schema: the distinct examples, and each operation's index among them. Operations
+/// with the same response share its schema (the plan keeps one copy of each), and a large API's
+/// operations have a few hundred responses between them (GitHub: 1,223 operations), each of
+/// whose examples is worked out, and later written, once.
+fn examples(plan: &Plan) -> (Vec<Value>, Vec<usize>) {
+    use rayon::prelude::*;
+    use std::collections::HashMap;
+    let mut schemas: Vec<Option<&Value>> = Vec::new();
+    let mut seen: HashMap<Option<*const Value>, usize> = HashMap::new();
+    let of = plan
+        .operations
+        .iter()
+        .map(|operation| {
+            let schema = operation.response.as_deref();
+            *seen
+                .entry(schema.map(std::ptr::from_ref))
+                .or_insert_with(|| {
+                    schemas.push(schema);
+                    schemas.len() - 1
+                })
+        })
+        .collect();
+    // Each example on its own (a large API's are tens of milliseconds in all, which one core
+    // spent while the other had nothing left to do).
+    let examples = schemas
+        .par_iter()
+        .map(|schema| schema.map_or(json!({}), |schema| example(schema, schema, 0)))
+        .collect();
+    (examples, of)
+}
+
+/// The answers the `ANSWERS` table holds: the distinct values and each operation's index among
+/// them. Without curated tools or resolvers no test fills in an answer: the table holds the
+/// [`examples`], each written once; else it holds [`final_answers`].
+fn table_answers(plan: &Plan) -> (Vec<Value>, Vec<usize>) {
+    let filled = !plan.resolvers.is_empty()
+        || plan
+            .tools
+            .iter()
+            .any(|tool| matches!(tool.action, Action::Curated(_)));
+    if filled {
+        let answers = final_answers(plan);
+        let of = (0..answers.len()).collect();
+        (answers, of)
+    } else {
+        examples(plan)
+    }
+}
+
 /// What the stand-in answers each operation with, by operation index: an example of its
 /// success response (`{}` for an operation that answers without a JSON body). A page of a list
 /// a tool or resolver walks says it is the last: its total is its own items, it has no next
 /// cursor or link, and it says there is no more.
 fn answers(plan: &Plan) -> Vec<Value> {
-    use rayon::prelude::*;
-    // Each operation's example on its own (a large API's are tens of milliseconds in all, which
-    // one core spent while the other had nothing left to do).
-    let mut answers: Vec<Value> = plan
-        .operations
-        .par_iter()
-        .map(|operation| {
-            operation
-                .response
-                .as_ref()
-                .map_or(json!({}), |schema| example(schema, schema, 0))
-        })
-        .collect();
+    let (examples, of) = examples(plan);
+    let mut answers: Vec<Value> = of.iter().map(|&at| examples[at].clone()).collect();
     for (operation, paging) in walked_lists(plan) {
         let answer = &mut answers[operation];
         let count = answer
@@ -1589,8 +1718,14 @@ pub fn tests_rs(plan: &Plan) -> Vec<emit::Part<'_>> {
     let mut parts = vec![
         emit::Part::direct(|| Some(HEAD.to_string()), head),
         emit::Part::direct(
-            move || write_answers(answer_entries(plan, &final_answers(plan))),
-            move || answers_table(answer_entries(plan, &final_answers(plan))),
+            move || {
+                let (answers, of) = table_answers(plan);
+                write_answers(answer_entries(plan, of.iter().map(|&at| &answers[at])))
+            },
+            move || {
+                let (answers, of) = table_answers(plan);
+                answers_table(answer_entries(plan, of.iter().map(|&at| &answers[at])))
+            },
         ),
     ];
     // Curated tools and resolvers fill in answers as their tests are worked out, in order: their
@@ -2005,10 +2140,11 @@ fn answers_table<'a>(entries: impl Iterator<Item = (String, &'a Value)>) -> Toke
     }
 }
 
-/// Each operation's label and answer, the entries of [`answers_table`].
+/// Each operation's label and answer (`answers` in operation order), the entries of
+/// [`answers_table`].
 fn answer_entries<'a>(
     plan: &'a Plan,
-    answers: &'a [Value],
+    answers: impl Iterator<Item = &'a Value>,
 ) -> impl Iterator<Item = (String, &'a Value)> {
     plan.operations
         .iter()
@@ -2016,37 +2152,72 @@ fn answer_entries<'a>(
         .zip(answers)
 }
 
-/// One entry of the `ANSWERS` table as written: its two literals, and whether rustfmt keeps it
-/// on one line (its literals fit in rustfmt's `fn_call_width`: a tuple is laid out as a call's
-/// arguments are); else it is one literal a line. `None` when its width may be on the other side
-/// of that limit for rustfmt (text that is not ASCII, whose display width rustfmt measures, is
-/// not its length) or its answer would not be written as one line.
-fn answer_entry(label: &str, answer: &Value) -> Option<(String, String, bool)> {
+/// An answer's literal as the `ANSWERS` table writes it, and its count of ASCII bytes.
+struct AnswerLiteral {
+    text: String,
+    ascii: usize,
+}
+
+/// The literal of `answer` in the `ANSWERS` table; `None` when it would not be one line.
+fn answer_literal(answer: &Value) -> Option<AnswerLiteral> {
+    let text = direct::raw_string_literal(&answer.to_string())?;
+    let ascii = ascii_count(&text);
+    Some(AnswerLiteral { text, ascii })
+}
+
+/// How many bytes of `text` are ASCII.
+fn ascii_count(text: &str) -> usize {
+    text.bytes().filter(u8::is_ascii).count()
+}
+
+/// The literal of the `label` of an entry of the `ANSWERS` table, and whether rustfmt keeps the
+/// entry of it and `answer` on one line (its literals fit in rustfmt's `fn_call_width`: a tuple
+/// is laid out as a call's arguments are); else it is one literal a line. `None` when its width
+/// may be on the other side of that limit for rustfmt (text that is not ASCII, whose display
+/// width rustfmt measures, is not its length).
+fn entry_layout(label: &str, answer: &AnswerLiteral) -> Option<(String, bool)> {
     let label = direct::string_literal(label)?;
-    let answer = direct::raw_string_literal(&answer.to_string())?;
     // The width rustfmt measures (display columns) lies between the count of ASCII characters
     // and the length in bytes.
-    let ascii = |text: &str| text.bytes().filter(u8::is_ascii).count();
-    let least = ascii(&label) + 2 + ascii(&answer);
-    let most = label.len() + 2 + answer.len();
+    let least = ascii_count(&label) + 2 + answer.ascii;
+    let most = label.len() + 2 + answer.text.len();
     match (most <= direct::CALL_WIDTH, least > direct::CALL_WIDTH) {
-        (true, _) => Some((label, answer, true)),
-        (_, true) => Some((label, answer, false)),
+        (true, _) => Some((label, true)),
+        (_, true) => Some((label, false)),
         _ => None,
     }
 }
 
 /// [`answers_table`] written directly in rustfmt's layout (see [`direct`]): one entry a line
-/// (see [`answer_entry`]). `None` (printed and formatted instead) when an entry is not written,
+/// (see [`entry_layout`]). `None` (printed and formatted instead) when an entry is not written,
 /// and for a table that rustfmt may lay out otherwise: one within `array_width` goes on the
-/// `const` line, an only tuple is broken open after `&[`.
+/// `const` line, an only tuple is broken open after `&[`. Entries that hold the same answer
+/// (the same value, not only an equal one) share its literal, made once.
 fn write_answers<'a>(entries: impl Iterator<Item = (String, &'a Value)>) -> Option<String> {
     use rayon::prelude::*;
-    let entries: Vec<(String, &Value)> = entries.collect();
-    // Each entry's literals on their own: a large API's answers are megabytes of JSON.
-    let entries: Vec<(String, String, bool)> = entries
+    use std::collections::HashMap;
+    let mut answers: Vec<&Value> = Vec::new();
+    let mut seen: HashMap<*const Value, usize> = HashMap::new();
+    let entries: Vec<(String, usize)> = entries
+        .map(|(label, answer)| {
+            let at = *seen.entry(std::ptr::from_ref(answer)).or_insert_with(|| {
+                answers.push(answer);
+                answers.len() - 1
+            });
+            (label, at)
+        })
+        .collect();
+    // Each answer's literal on its own: a large API's answers are megabytes of JSON.
+    let literals: Vec<AnswerLiteral> = answers
         .par_iter()
-        .map(|(label, answer)| answer_entry(label, answer))
+        .map(|answer| answer_literal(answer))
+        .collect::<Option<_>>()?;
+    let entries: Vec<(String, &AnswerLiteral, bool)> = entries
+        .iter()
+        .map(|(label, at)| {
+            let answer = &literals[*at];
+            entry_layout(label, answer).map(|(label, one_line)| (label, answer, one_line))
+        })
         .collect::<Option<_>>()?;
     // Six entries are wider than `array_width` whatever their text: each is at least twelve
     // columns (`("GET /", "")`) and a separator.
@@ -2055,7 +2226,7 @@ fn write_answers<'a>(entries: impl Iterator<Item = (String, &'a Value)>) -> Opti
     }
     let length: usize = entries
         .iter()
-        .map(|(label, answer, _)| label.len() + answer.len() + 32)
+        .map(|(label, answer, _)| label.len() + answer.text.len() + 32)
         .sum();
     let mut out = String::with_capacity(length + 256);
     for line in ANSWERS_DOC {
@@ -2067,13 +2238,13 @@ fn write_answers<'a>(entries: impl Iterator<Item = (String, &'a Value)>) -> Opti
             out.push_str("    (");
             out.push_str(&label);
             out.push_str(", ");
-            out.push_str(&answer);
+            out.push_str(&answer.text);
             out.push_str("),\n");
         } else {
             out.push_str("    (\n        ");
             out.push_str(&label);
             out.push_str(",\n        ");
-            out.push_str(&answer);
+            out.push_str(&answer.text);
             out.push_str(",\n    ),\n");
         }
     }
@@ -3053,6 +3224,94 @@ mod tests {
         assert!(example(&endless, &endless, 0).is_object());
     }
 
+    /// The keywords read in one pass give the example the schema's lookups gave: `allOf` parts
+    /// merged with the schema's own properties (its `required` ones only, deep down), a `$ref`
+    /// with an escaped token, the first option of a `oneOf` that is not `null`, an own example
+    /// that does not fit the type (the default is not looked at then), `examples` as a list and
+    /// as an object, a `const` null kept only where the schema allows `null`.
+    #[test]
+    fn an_example_reads_each_keyword_of_its_schema_as_a_lookup_would() {
+        let schema = json!({
+            "allOf": [{"$ref": "#/$defs/a~1b"}],
+            "type": "object",
+            "required": ["own"],
+            "properties": {
+                "own": {"type": "string", "format": "uuid"},
+                "extra": {"type": "boolean", "example": "yes", "default": false},
+                "none": {"type": ["null"], "const": null},
+                "dropped": {"const": null}
+            },
+            "$defs": {"a/b": {"type": "object", "properties": {
+                "name": {"oneOf": [{"type": "null"}, {"type": "integer", "exclusiveMinimum": 4}]},
+                "either": {"anyOf": [{"type": "null"}, {"type": "string", "minLength": 7}]}
+            }}}
+        });
+        let uuid = "3fa85f64-5717-4562-b3fc-2c963f66afa6";
+        assert_eq!(
+            example(&schema, &schema, 0),
+            json!({"name": 5, "either": "samplex", "own": uuid, "extra": true, "none": null})
+        );
+        assert_eq!(
+            example(&schema, &schema, FULL_DEPTH - 1),
+            json!({"own": uuid})
+        );
+        let text = |schema: Value| example(&schema, &schema, 0);
+        assert_eq!(
+            text(json!({"type": "integer", "example": "seven", "default": 3})),
+            json!(1)
+        );
+        assert_eq!(
+            text(json!({"type": "string", "examples": ["first", "second"], "default": "d"})),
+            json!("first")
+        );
+        assert_eq!(
+            text(json!({"type": "string", "examples": {"0": "zero"}})),
+            json!("zero")
+        );
+        assert_eq!(text(json!({"examples": [7], "maxLength": 2})), json!("sa"));
+        assert_eq!(text(json!({"$ref": "#/nowhere"})), json!("sample"));
+        assert_eq!(text(json!({"const": null, "type": "string"})), Value::Null);
+    }
+
+    /// A `$ref`'s pointer finds what `Value::pointer` finds: escaped tokens, indexes (not with a
+    /// sign or a leading zero), the whole document, nothing for a pointer without a leading `/`.
+    #[test]
+    fn a_pointer_finds_what_serde_json_finds() {
+        let document = json!({
+            "a/b": {"c~d": [10, 11, {"x": 1}]},
+            "list": ["zero", "one"],
+            "": {"": "empty"},
+            "~1": "tilde one"
+        });
+        for path in [
+            "",
+            "/",
+            "//",
+            "/a~1b",
+            "/a~1b/c~0d",
+            "/a~1b/c~0d/2/x",
+            "/a~1b/c~0d/3",
+            "/list/0",
+            "/list/1",
+            "/list/01",
+            "/list/+1",
+            "/list/-1",
+            "/list/x",
+            "/~01",
+            "/~1",
+            "list",
+            "/list/0/deeper",
+            "/missing",
+        ] {
+            assert_eq!(
+                pointer(&document, path).map(std::ptr::from_ref),
+                document.pointer(path).map(std::ptr::from_ref),
+                "{path:?}"
+            );
+        }
+        assert_eq!(pointer(&document, "/~01"), Some(&json!("tilde one")));
+    }
+
     #[test]
     fn query_values_are_form_encoded_one_pair_per_item() {
         assert_eq!(form_encoded("a b/c~d*-._"), "a+b%2Fc%7Ed*-._");
@@ -3210,6 +3469,14 @@ paths:
         assert_eq!(put(&mut json!({"a": "text"}), "/a/b", json!(1)), None);
     }
 
+    /// One entry of the `ANSWERS` table as [`write_answers`] writes it: its two literals and
+    /// whether it goes on one line; `None` when it is not written.
+    fn answer_entry(label: &str, answer: &Value) -> Option<(String, String, bool)> {
+        let answer = answer_literal(answer)?;
+        let (label, one_line) = entry_layout(label, &answer)?;
+        Some((label, answer.text, one_line))
+    }
+
     /// `tokens` printed and formatted: what the printed path makes of them.
     fn printed_and_formatted(tokens: TokenStream) -> String {
         emit::printed_and_rustfmt("tests/tools.rs", tokens)
@@ -3309,7 +3576,20 @@ paths:
             let (plan, _) = crate::generate(&root.join(spec), curation.as_deref(), &options)
                 .unwrap_or_else(|e| panic!("{spec}: {e:#}"));
             let answers = final_answers(&plan);
-            let (written, not): (Vec<_>, Vec<_>) = answer_entries(&plan, &answers)
+            // The table holds the same answers however it is made, and writes them the same
+            // whether entries share an answer or each has its own.
+            let (shared, of) = table_answers(&plan);
+            let table = || of.iter().map(|&at| &shared[at]);
+            assert!(table().eq(answers.iter()), "{spec}: answers differ");
+            assert_eq!(
+                write_answers(answer_entries(&plan, table())),
+                write_answers(answer_entries(&plan, answers.iter())),
+                "{spec}"
+            );
+            if spec.ends_with(".json") {
+                assert!(shared.len() < of.len(), "{spec}: no answer shared");
+            }
+            let (written, not): (Vec<_>, Vec<_>) = answer_entries(&plan, answers.iter())
                 .map(|(label, answer)| (label, answer.clone()))
                 .partition(|(label, answer)| answer_entry(label, answer).is_some());
             assert!(

@@ -141,16 +141,28 @@ pub(super) fn call(
 pub(super) fn string_literal(value: &str) -> Option<String> {
     let mut repr = String::with_capacity(value.len() + 2);
     repr.push('"');
-    let mut chars = value.chars();
-    while let Some(c) = chars.next() {
+    let mut rest = value;
+    loop {
+        // Printable ASCII but quotes and backslashes (an apostrophe too, which proc-macro2 does
+        // not escape in a string) is written as it is: copied a run at a time rather than put
+        // through `escape_debug` a character at a time.
+        let plain = rest
+            .bytes()
+            .position(|byte| !matches!(byte, b' '..=b'~') || byte == b'"' || byte == b'\\')
+            .unwrap_or(rest.len());
+        repr.push_str(&rest[..plain]);
+        let mut chars = rest[plain..].chars();
+        let Some(c) = chars.next() else {
+            break;
+        };
         match c {
             '\0' if chars.as_str().starts_with(|next: char| next.is_digit(8)) => {
                 repr.push_str("\\x00")
             }
             '\0' => repr.push_str("\\0"),
-            '\'' => repr.push('\''),
             c => repr.extend(c.escape_debug()),
         }
+        rest = chars.as_str();
     }
     repr.push('"');
     if has_hidden(&repr) {
@@ -296,6 +308,28 @@ mod tests {
                 Some(proc_macro2::Literal::string(value).to_string().as_str()),
                 "{value:?}"
             );
+        }
+    }
+
+    /// Runs of printable ASCII are copied whole: every ASCII character (and a few others)
+    /// before, between and after runs of every kind is still written as proc-macro2 writes it.
+    #[test]
+    fn every_character_around_plain_runs_is_written_as_proc_macro2_prints_it() {
+        let odd: Vec<String> = (0u8..0x80)
+            .map(|byte| char::from(byte).to_string())
+            .chain(["\u{301}", "\u{e9}", "\0", "\x007", "\x008"].map(String::from))
+            .collect();
+        for run in ["", "a", "plain text '~", "0"] {
+            for one in &odd {
+                for two in ["", "x", "\"", "7"] {
+                    let value = format!("{run}{one}{run}{two}");
+                    assert_eq!(
+                        string_literal(&value).as_deref(),
+                        Some(proc_macro2::Literal::string(&value).to_string().as_str()),
+                        "{value:?}"
+                    );
+                }
+            }
         }
     }
 
