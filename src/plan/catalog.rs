@@ -292,8 +292,17 @@ fn write_string(string: &str, out: &mut Vec<u8>) -> usize {
     // `bytes[written..]` is still to be written.
     let mut written = 0;
     for (n, chunk) in bytes.chunks(CHUNK).enumerate() {
-        // Folded without a branch a byte, so that the compiler checks the chunk's bytes at once.
-        if !chunk.iter().fold(false, |any, &b| any | escaped(b)) {
+        // Folded without a branch a byte, over a whole block (the last one padded with spaces,
+        // as most keys are shorter than a block), so that the compiler checks its bytes at once.
+        let mut block = [b' '; CHUNK];
+        let block = match <&[u8; CHUNK]>::try_from(chunk) {
+            Ok(whole) => whole,
+            Err(_) => {
+                block[..chunk.len()].copy_from_slice(chunk);
+                &block
+            }
+        };
+        if !block.iter().fold(false, |any, &b| any | escaped(b)) {
             continue;
         }
         for (i, &b) in chunk.iter().enumerate() {
