@@ -282,7 +282,7 @@ impl Interner {
 /// The escapes are `serde_json`'s (its `CompactFormatter`): quotes, backslashes and control
 /// characters (below U+0020) only, `\b \t \n \f \r` by name and the others as `\u00xx` in
 /// lowercase hex; every other character as it is (U+2028 and non-ASCII included).
-fn write_string(string: &str, out: &mut Vec<u8>) -> usize {
+pub(super) fn write_string(string: &str, out: &mut Vec<u8>) -> usize {
     const CHUNK: usize = 16;
     let escaped = |b: u8| (b < 0x20) | (b == b'"') | (b == b'\\');
     let bytes = string.as_bytes();

@@ -6,6 +6,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use super::catalog::write_string;
 use super::discovery::{
     DEFAULT_DISCOVERY_THRESHOLD, DEFAULT_RESULTS, Described, Discoverable, DiscoveryPlan,
     DiscoveryTool, MAX_RESULTS, Mode,
@@ -230,8 +231,7 @@ fn described(operation: &Operation, plan: &OperationPlan, read_only: bool) -> De
     head.push_str(",\"input_schema\":");
     Described {
         head,
-        returns: serde_json::to_string(&returns(operation))
-            .expect("a JSON value always serializes"),
+        returns: returns(operation),
     }
 }
 
@@ -398,68 +398,99 @@ fn resolve<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
 }
 
 /// What `operation` returns, briefly: the response's description and the shape of its body
-/// two levels deep.
-fn returns(operation: &Operation) -> Value {
+/// two levels deep, as the JSON text of an object (compact, as `serde_json` writes a value):
+/// `status`, `description` and `schema` ([`write_brief`]).
+fn returns(operation: &Operation) -> String {
     let Some(success) = &operation.success else {
-        return json!({ "description": "Nothing is documented." });
+        return r#"{"description":"Nothing is documented."}"#.to_string();
     };
-    let mut out = Map::new();
-    out.insert("status".into(), json!(success.status));
+    let mut out = Vec::new();
+    out.extend_from_slice(b"{\"status\":");
+    write_string(&success.status, &mut out);
     if let Some(description) = &success.description {
-        out.insert("description".into(), json!(one_line(description)));
+        out.extend_from_slice(b",\"description\":");
+        write_string(&one_line(description), &mut out);
     }
     if let Some(schema) = &success.schema {
-        out.insert("schema".into(), brief_schema(schema, 2));
+        out.extend_from_slice(b",\"schema\":");
+        write_brief(schema, 2, &mut out);
     }
-    Value::Object(out)
+    out.push(b'}');
+    String::from_utf8(out).expect("JSON text is UTF-8")
 }
 
-/// `schema` cut down to its types and property names, `depth` levels deep.
-fn brief_schema(schema: &Value, depth: usize) -> Value {
+/// Appends the JSON text of `schema` cut down to its types and property names, `depth` levels
+/// deep: its `type`, `format` and `enum`, a `description` that says a `$ref` is "the same
+/// shape, nested", its `anyOf`, `oneOf` and `allOf` (one level less deep), `items`, and each of
+/// its `properties` (one level less deep, or its `type` alone at the last level), in that
+/// order. Written as text rather than made a value to be written: for GitHub's answers, the
+/// values made cost more than the text.
+fn write_brief(schema: &Value, depth: usize, out: &mut Vec<u8>) {
     let Some(object) = schema.as_object() else {
-        return json!({});
+        out.extend_from_slice(b"{}");
+        return;
     };
-    let mut out = Map::new();
-    for key in ["type", "format", "enum"] {
-        if let Some(value) = object.get(key) {
-            out.insert(key.into(), value.clone());
+    out.push(b'{');
+    let mut first = true;
+    let mut key = |key: &str, out: &mut Vec<u8>| {
+        if !std::mem::take(&mut first) {
+            out.push(b',');
+        }
+        write_string(key, out);
+        out.push(b':');
+    };
+    for name in ["type", "format", "enum"] {
+        if let Some(value) = object.get(name) {
+            key(name, out);
+            serde_json::to_writer(&mut *out, value).expect("a JSON value serializes");
         }
     }
     if object.contains_key("$ref") {
-        out.insert("description".into(), json!("the same shape, nested"));
+        key("description", out);
+        out.extend_from_slice(b"\"the same shape, nested\"");
     }
-    for key in ["anyOf", "oneOf", "allOf"] {
-        if let Some(Value::Array(items)) = object.get(key)
+    for name in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(items)) = object.get(name)
             && depth > 0
         {
-            out.insert(
-                key.into(),
-                Value::Array(items.iter().map(|s| brief_schema(s, depth - 1)).collect()),
-            );
+            key(name, out);
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_brief(item, depth - 1, out);
+            }
+            out.push(b']');
         }
     }
     if let Some(items) = object.get("items") {
-        out.insert("items".into(), brief_schema(items, depth));
+        key("items", out);
+        write_brief(items, depth, out);
     }
     if let Some(Value::Object(properties)) = object.get("properties") {
-        let properties: Map<String, Value> = properties
-            .iter()
-            .map(|(name, property)| {
-                let brief = if depth > 1 {
-                    brief_schema(property, depth - 1)
-                } else {
-                    let mut only_type = Map::new();
-                    if let Some(ty) = property.get("type") {
-                        only_type.insert("type".into(), ty.clone());
-                    }
-                    Value::Object(only_type)
-                };
-                (name.clone(), brief)
-            })
-            .collect();
-        out.insert("properties".into(), Value::Object(properties));
+        key("properties", out);
+        out.push(b'{');
+        for (i, (name, property)) in properties.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            write_string(name, out);
+            out.push(b':');
+            if depth > 1 {
+                write_brief(property, depth - 1, out);
+            } else {
+                out.push(b'{');
+                if let Some(ty) = property.get("type") {
+                    out.extend_from_slice(b"\"type\":");
+                    serde_json::to_writer(&mut *out, ty).expect("a JSON value serializes");
+                }
+                out.push(b'}');
+            }
+        }
+        out.push(b'}');
     }
-    Value::Object(out)
+    out.push(b'}');
 }
 
 /// The part of an operation's success response `schema` that the discovery tools read ([`returns`]
@@ -538,7 +569,7 @@ impl Read {
     }
 }
 
-/// Marks what [`brief_schema`] reads of `schema` (itself marked by the caller).
+/// Marks what [`write_brief`] reads of `schema` (itself marked by the caller).
 fn read_brief(schema: &Value, depth: usize, read: &mut Read) {
     let Some(object) = schema.as_object() else {
         return;
@@ -871,6 +902,71 @@ mod tests {
     }
 
     #[test]
+    fn what_an_operation_returns_is_written_as_serde_json_writes_its_brief_value() {
+        let schema = json!({
+            "$ref": "#/$defs/Page",
+            "description": "Dropped.",
+            "properties": {
+                "say \"hi\"\n": {
+                    "type": ["string", "null"],
+                    "format": "date-time",
+                    "enum": ["a\u{2028}", null, 1.5],
+                    "minLength": 1,
+                },
+                "nested": {
+                    "type": "object",
+                    "properties": { "leaf": { "type": "integer", "format": "int64" }, "bare": {} },
+                    "items": { "type": "string", "anyOf": [{ "type": "string" }] },
+                    "anyOf": [{ "type": "string", "properties": { "x": { "type": "string" } } }],
+                },
+                "list": { "type": "array", "items": { "properties": { "id": { "type": "string" } } } },
+                "odd": true,
+            },
+            "oneOf": [true, { "allOf": [{ "type": "null" }] }],
+            "type": "object",
+            "format": "page",
+        });
+        let expected = json!({
+            "status": "200",
+            "description": "ok",
+            "schema": {
+                "type": "object",
+                "format": "page",
+                "description": "the same shape, nested",
+                "oneOf": [{}, { "allOf": [{ "type": "null" }] }],
+                "properties": {
+                    "say \"hi\"\n": {
+                        "type": ["string", "null"],
+                        "format": "date-time",
+                        "enum": ["a\u{2028}", null, 1.5],
+                    },
+                    "nested": {
+                        "type": "object",
+                        "anyOf": [{ "type": "string", "properties": { "x": { "type": "string" } } }],
+                        "items": { "type": "string", "anyOf": [{ "type": "string" }] },
+                        "properties": { "leaf": { "type": "integer" }, "bare": {} },
+                    },
+                    "list": {
+                        "type": "array",
+                        "items": { "properties": { "id": { "type": "string" } } },
+                    },
+                    "odd": {},
+                },
+            },
+        });
+        let returned = returns(&operation_answering(schema));
+        assert_eq!(
+            returned,
+            serde_json::to_string(&expected).expect("serializes")
+        );
+        let nothing = returns(&Operation {
+            success: None,
+            ..operation_answering(json!({}))
+        });
+        assert_eq!(nothing, r#"{"description":"Nothing is documented."}"#);
+    }
+
+    #[test]
     fn an_answer_is_cut_to_exactly_what_is_read_in_its_order_lists_keeping_their_length() {
         let schema = json!({
             "description": "Kept.",
@@ -975,7 +1071,8 @@ mod tests {
         let read = operation_answering(kept.clone());
         assert_eq!(returns(&read), returns(&whole));
         assert_eq!(objects(&read), objects(&whole));
-        assert!(!objects(&whole).is_empty() && returns(&whole)["schema"]["properties"].is_object());
+        let returned: Value = serde_json::from_str(&returns(&whole)).expect("JSON text");
+        assert!(!objects(&whole).is_empty() && returned["schema"]["properties"].is_object());
         assert!(kept["$defs"].get("Unused").is_none(), "{kept}");
         assert!(
             kept["properties"]["url"].get("maxLength").is_none(),
