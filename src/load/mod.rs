@@ -81,7 +81,7 @@ pub struct Answers<'a> {
     /// Only when the document has more operations than this.
     pub above: usize,
     /// What is kept of a converted schema (on another thread than the caller's).
-    pub keep: &'a (dyn Fn(&Value) -> Value + Sync),
+    pub keep: &'a (dyn Fn(Value) -> Value + Sync),
 }
 
 /// [`load_with`], keeping of each operation's success response schema only what `answers` keeps,
@@ -1383,7 +1383,7 @@ impl<'a> Loader<'a> {
                                 .expandable()
                                 .convert_root(schema, &pointer)?;
                             Ok(Arc::new(match keep {
-                                Some(answers) => (answers.keep)(&schema),
+                                Some(answers) => (answers.keep)(schema),
                                 None => schema,
                             }))
                         })?,
@@ -1474,7 +1474,7 @@ fn repaired(
     document: &Value,
     context: &SchemaContext,
     repair: Repair,
-    keep: Option<&(dyn Fn(&Value) -> Value + Sync)>,
+    keep: Option<&(dyn Fn(Value) -> Value + Sync)>,
 ) -> Repaired {
     let Repair {
         schema,
@@ -1498,7 +1498,7 @@ fn repaired(
     repair::make_valid(&mut schema, &pointer, &mut repaired_told)?;
     let (schema, files) = match (used, cut_it, keep) {
         (Use::Body(kind), _, _) => body_made(kind, schema),
-        (Use::Answer, true, Some(keep)) => (keep(&schema), Vec::new()),
+        (Use::Answer, true, Some(keep)) => (keep(schema), Vec::new()),
         (Use::Answer, _, _) => (schema, Vec::new()),
     };
     Ok((

@@ -402,7 +402,7 @@ impl<'a> Builder<'a> {
         if let Some(index) = self.by_id.get(&operation.id) {
             return *index;
         }
-        let prepared = Prepared::of(operation);
+        let prepared = Prepared::of(operation, &mut FieldIdents::default());
         self.commit(operation, prepared)
     }
 
@@ -423,10 +423,10 @@ impl<'a> Builder<'a> {
             let prepared: Vec<Option<Prepared>> = batch
                 .par_iter()
                 .zip(&same_as[start..start + batch.len()])
-                .map(|(operation, same_as)| {
+                .map_init(FieldIdents::default, |idents, (operation, same_as)| {
                     (!self.by_id.contains_key(&operation.id)).then(|| match same_as {
-                        Some(_) => Prepared::without_input_schema(operation),
-                        None => Prepared::of(operation),
+                        Some(_) => Prepared::without_input_schema(operation, idents),
+                        None => Prepared::of(operation, idents),
                     })
                 })
                 .collect();
@@ -568,9 +568,9 @@ enum Input {
 }
 
 impl Prepared {
-    fn of(operation: &Operation) -> Self {
+    fn of(operation: &Operation, idents: &mut FieldIdents) -> Self {
         let (fields, properties, required, body) =
-            fields(operation, &mut Scope::default(), Schemas::Built);
+            fields(operation, &mut Scope::default(), Schemas::Built, idents);
         let mut input = Map::new();
         input.insert("type".into(), json!("object"));
         input.insert("properties".into(), Value::Object(properties));
@@ -592,8 +592,9 @@ impl Prepared {
 
     /// [`Self::of`] but the input schema, which an operation before it that takes the same
     /// inputs has.
-    fn without_input_schema(operation: &Operation) -> Self {
-        let (fields, _, _, body) = fields(operation, &mut Scope::default(), Schemas::Skipped);
+    fn without_input_schema(operation: &Operation, idents: &mut FieldIdents) -> Self {
+        let (fields, _, _, body) =
+            fields(operation, &mut Scope::default(), Schemas::Skipped, idents);
         Prepared {
             fields,
             body,
@@ -834,6 +835,25 @@ fn collect_defs(schema: &mut Value, defs: &mut Map<String, Value>, is_root: bool
     }
 }
 
+/// The Rust identifiers of input names ([`naming::rust_snake_ident`]), each made once: the
+/// operations of an API take the same inputs again and again (each of Kubernetes' 1,067 takes
+/// `pretty`, `dryRun` or `fieldManager`, and a body of `apiVersion`, `kind`, `metadata`…), and
+/// making one costs thousands of instructions. Kept by each thread planning operations.
+#[derive(Default)]
+struct FieldIdents(HashMap<String, String, foldhash::fast::RandomState>);
+
+impl FieldIdents {
+    /// [`naming::rust_snake_ident`] of `name`, falling back to `field`.
+    fn of(&mut self, name: &str) -> String {
+        if let Some(ident) = self.0.get(name) {
+            return ident.clone();
+        }
+        let ident = naming::rust_snake_ident(name, "field");
+        self.0.insert(name.to_string(), ident.clone());
+        ident
+    }
+}
+
 type FieldsAndSchema = (
     Vec<Field>,
     Map<String, Value>,
@@ -851,7 +871,12 @@ enum Schemas {
 
 /// The operation's parameters and body properties, flattened into one set of fields and the
 /// matching input-schema properties (empty when `schemas` is [`Schemas::Skipped`]).
-fn fields(operation: &Operation, type_names: &mut Scope, schemas: Schemas) -> FieldsAndSchema {
+fn fields(
+    operation: &Operation,
+    type_names: &mut Scope,
+    schemas: Schemas,
+    field_idents: &mut FieldIdents,
+) -> FieldsAndSchema {
     let mut idents = Scope::with_reserved(&["client", "params", "request", "body", "upstream"]);
     let mut input_names = operation.input_names().into_iter();
     let mut fields = Vec::new();
@@ -869,7 +894,7 @@ fn fields(operation: &Operation, type_names: &mut Scope, schemas: Schemas) -> Fi
                    properties: &mut Map<String, Value>,
                    required: &mut Vec<String>| {
         let property = input_names.next().unwrap_or_else(|| api_name.to_string());
-        let ident = idents.unique(naming::rust_snake_ident(&property, "field"));
+        let ident = idents.unique(field_idents.of(&property));
         let ty = field_type(schema, &ident, type_names);
         // The property's description: the input's own, in an object schema, else the schema's.
         let description = match (given, schema.is_object()) {

@@ -1189,7 +1189,12 @@ fn operations_planned_together_are_planned_as_one_after_another() {
             &format!("{} params", operation.id),
             "OperationParams",
         ));
-        let (fields, ..) = super::fields(operation, &mut type_names, super::Schemas::Built);
+        let (fields, ..) = super::fields(
+            operation,
+            &mut type_names,
+            super::Schemas::Built,
+            &mut Default::default(),
+        );
         assert_eq!(format!("{fields:?}"), format!("{:?}", plan.fields));
     }
     let choice = |plan: &super::OperationPlan, field: usize| match &plan.fields[field].ty {
@@ -1272,4 +1277,29 @@ fn an_input_schema_is_shared_only_by_operations_that_take_the_same_inputs() {
     let shared = |a: usize, b: usize| std::sync::Arc::ptr_eq(schema(a), schema(b));
     assert!(shared(0, 3) && shared(1, 4));
     assert!(!shared(0, 1) && !shared(0, 2) && !shared(1, 2));
+}
+
+#[test]
+fn field_idents_are_made_once_each_as_naming_makes_them() {
+    let mut idents = super::FieldIdents::default();
+    let names = [
+        "dryRun",
+        "type",
+        "1st",
+        "",
+        "\u{e9}t\u{e9}",
+        "dryRun",
+        "dry_run",
+        "type",
+        "",
+        "1st",
+    ];
+    for name in names {
+        assert_eq!(
+            idents.of(name),
+            crate::naming::rust_snake_ident(name, "field"),
+            "{name:?}"
+        );
+    }
+    assert_eq!(idents.0.len(), 6);
 }
