@@ -8,7 +8,7 @@
 
 use std::collections::BTreeSet;
 
-use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
+use heck::ToShoutySnakeCase;
 
 /// The longest tool name we emit: model APIs accept 64 characters, and a client may add a prefix.
 pub const MAX_TOOL_NAME: usize = 64;
@@ -32,9 +32,81 @@ fn words(raw: &str) -> String {
         .collect()
 }
 
+/// Calls `word` with each word of `raw`, split as heck 0.5 splits [`words`]`(raw)`: runs of ASCII
+/// letters and digits (every other byte, including each byte of a non-ASCII character, is a
+/// break), each cut before an uppercase letter that follows a lowercase one (`fooBar` →
+/// `foo|Bar`, `foo9Bar` → `foo9|Bar`: a digit keeps the case of the letter before it) and before
+/// the last of a run of uppercase letters that a lowercase one follows (`XMLHttp` → `XML|Http`).
+///
+/// Written by hand rather than calling heck: heck writes every word through `fmt` (about 4,000
+/// instructions a name, tens of millions on a large spec), and the names given here are ASCII, so
+/// the same split fits in a byte loop. `same_words_as_heck` checks it against heck.
+fn for_each_word(raw: &str, mut word: impl FnMut(&[u8])) {
+    #[derive(Clone, Copy, PartialEq)]
+    enum Mode {
+        Boundary,
+        Lower,
+        Upper,
+    }
+    for run in raw
+        .as_bytes()
+        .split(|b| !b.is_ascii_alphanumeric())
+        .filter(|run| !run.is_empty())
+    {
+        let mut start = 0;
+        let mut mode = Mode::Boundary;
+        for (i, pair) in run.windows(2).enumerate() {
+            let (c, next) = (pair[0], pair[1]);
+            let next_mode = if c.is_ascii_lowercase() {
+                Mode::Lower
+            } else if c.is_ascii_uppercase() {
+                Mode::Upper
+            } else {
+                mode
+            };
+            if next_mode == Mode::Lower && next.is_ascii_uppercase() {
+                word(&run[start..=i]);
+                start = i + 1;
+                mode = Mode::Boundary;
+            } else if mode == Mode::Upper && c.is_ascii_uppercase() && next.is_ascii_lowercase() {
+                word(&run[start..i]);
+                start = i;
+                mode = Mode::Boundary;
+            } else {
+                mode = next_mode;
+            }
+        }
+        word(&run[start..]);
+    }
+}
+
+/// `words(raw).to_snake_case()` without heck: lowercase words joined by `_`.
+fn snake_words(raw: &str) -> String {
+    let mut out = Vec::with_capacity(raw.len() + 4);
+    for_each_word(raw, |word| {
+        if !out.is_empty() {
+            out.push(b'_');
+        }
+        out.extend(word.iter().map(u8::to_ascii_lowercase));
+    });
+    String::from_utf8(out).expect("ASCII letters, digits and `_` are UTF-8")
+}
+
+/// `words(raw).to_upper_camel_case()` without heck: words capitalized and joined.
+fn upper_camel_words(raw: &str) -> String {
+    let mut out = Vec::with_capacity(raw.len());
+    for_each_word(raw, |word| {
+        if let Some((first, rest)) = word.split_first() {
+            out.push(first.to_ascii_uppercase());
+            out.extend(rest.iter().map(u8::to_ascii_lowercase));
+        }
+    });
+    String::from_utf8(out).expect("ASCII letters and digits are UTF-8")
+}
+
 /// `snake_case` made only of `[a-z0-9_]`, or `None` when nothing usable is left.
 pub fn snake(raw: &str) -> Option<String> {
-    let s = words(raw).to_snake_case();
+    let s = snake_words(raw);
     (!s.is_empty()).then_some(s)
 }
 
@@ -46,7 +118,7 @@ pub fn rust_snake_ident(raw: &str, fallback: &str) -> String {
 
 /// A Rust identifier in `UpperCamelCase` for a type or enum variant.
 pub fn rust_type_ident(raw: &str, fallback: &str) -> String {
-    let mut base = words(raw).to_upper_camel_case();
+    let mut base = upper_camel_words(raw);
     if base.is_empty() {
         base = fallback.to_string();
     }
@@ -286,6 +358,60 @@ pub fn singular(word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `snake` and `rust_type_ident` split words by hand; they must give what heck gives for
+    /// every input: every string of up to 6 characters over an alphabet that has lowercase,
+    /// uppercase, digits and breaks (runs of capitals, digits between capitals and lowercase,
+    /// leading, trailing and repeated breaks, the empty string), then longer random strings that
+    /// also hold other symbols and non-ASCII letters.
+    #[test]
+    fn same_words_as_heck() {
+        use heck::{ToSnakeCase, ToUpperCamelCase};
+        fn check(raw: &str) {
+            let spaced = words(raw);
+            assert_eq!(snake_words(raw), spaced.to_snake_case(), "snake of {raw:?}");
+            assert_eq!(
+                upper_camel_words(raw),
+                spaced.to_upper_camel_case(),
+                "upper camel of {raw:?}"
+            );
+        }
+        const ALPHABET: [char; 8] = ['a', 'A', 'b', 'B', '0', '9', ' ', '_'];
+        let mut checked = 0;
+        let mut raw = String::new();
+        for len in 0..=6u32 {
+            for mut n in 0..ALPHABET.len().pow(len) {
+                raw.clear();
+                for _ in 0..len {
+                    raw.push(ALPHABET[n % ALPHABET.len()]);
+                    n /= ALPHABET.len();
+                }
+                check(&raw);
+                checked += 1;
+            }
+        }
+        const WIDE: [char; 14] = [
+            'a', 'z', 'A', 'Z', 'B', 'm', 'M', '0', '9', ' ', '_', '-', '.', 'é',
+        ];
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move |bound: usize| {
+            // xorshift64: a fixed sequence, so a failure repeats.
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        for _ in 0..100_000 {
+            raw.clear();
+            for _ in 0..7 + next(24) {
+                raw.push(WIDE[next(WIDE.len())]);
+            }
+            check(&raw);
+            checked += 1;
+        }
+        assert_eq!(checked, 299_593 + 100_000);
+        check("XMLHttpRequest2FA getV2Pets   IDs_ofABCd");
+    }
 
     #[test]
     fn keywords_get_a_trailing_underscore_not_a_raw_prefix() {
