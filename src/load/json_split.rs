@@ -216,13 +216,14 @@ impl<'a> Cutter<'a> {
         // Every line that starts with that indentation and a `"` (no line break is inside a
         // JSON string).
         let mut starts = vec![first];
-        for newline in memchr::memchr_iter(b'\n', &bytes[first..close]) {
-            let at = first + newline + 1;
-            // The `"` first: most lines are indented deeper, and this one byte rules them out.
-            let key = at + indent.len();
-            if key < close && bytes[key] == b'"' && &bytes[at..key] == indent {
-                starts.push(key);
-            }
+        // Found as the text "line feed, indentation, quotation mark" (a search of the whole
+        // pattern skips the many lines indented deeper without stopping at each).
+        let mut line = Vec::with_capacity(indent.len() + 2);
+        line.push(b'\n');
+        line.extend_from_slice(indent);
+        line.push(b'"');
+        for found in memchr::memmem::find_iter(&bytes[first..close], &line) {
+            starts.push(first + found + line.len() - 1);
         }
         let mut members = Vec::with_capacity(starts.len());
         for (index, &start) in starts.iter().enumerate() {

@@ -1164,6 +1164,31 @@ fn a_non_utf8_file_is_an_error_mentioning_utf8() {
     );
 }
 
+/// A file of a megabyte or more is mapped rather than read (`read_bytes`): it loads as its text
+/// does, and a byte that is not UTF-8 near its end is told at its offset.
+#[test]
+fn a_large_file_is_mapped_and_loads_as_its_text_does() {
+    let padding = format!("x-padding: '{}'\n", "p".repeat(1 << 20));
+    let text = format!(
+        "openapi: 3.0.3\ninfo:\n  title: Big\n  version: '1'\n{padding}paths:\n  /a:\n    get:\n      operationId: getA\n      responses:\n        '200':\n          description: ok\n"
+    );
+    assert!(text.len() as u64 >= 1 << 20);
+    let (_dir, path) = write_temp("big.yaml", text.as_bytes());
+    let from_file = load(&path).unwrap();
+    let from_text = load_text(&path, &text).unwrap();
+    assert_eq!(format!("{from_file:?}"), format!("{from_text:?}"));
+    assert_eq!(from_file.operations.len(), 1);
+
+    let mut latin1 = text.into_bytes();
+    let at = latin1.len() - 3;
+    latin1[at] = 0xe9;
+    let (_dir, path) = write_temp("big-latin1.yaml", &latin1);
+    assert_eq!(
+        load(&path).unwrap_err().message,
+        format!("the file is not UTF-8 text (invalid byte at offset {at}); save it as UTF-8")
+    );
+}
+
 #[test]
 fn a_missing_file_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
