@@ -417,22 +417,18 @@ mod tests {
             assert_eq!(read(&text).as_ref(), Ok(&expected), "shift {shift}");
         }
         for at in [CHUNK - 2, CHUNK, CHUNK + 1, 2 * CHUNK + 7] {
-            // `k: [www…w:,]`: a `:` followed by `,` in a flow collection is refused where it is.
-            let text = format!("k: [{}:,]\n", "w".repeat(at - 4));
-            let error = read(&text).expect_err("libyaml refuses `:,` in a flow collection");
-            assert!(error.contains("found unexpected ':'"), "{error}");
-            assert!(
-                error.contains(&format!("line 1 column {}", at + 1)),
-                "{at}: {error}"
-            );
-            // The same after a run of spaces.
-            let text = format!("k:{}[w:,]\n", " ".repeat(at - 4));
-            let error = read(&text).expect_err("libyaml refuses `:,` in a flow collection");
-            assert!(error.contains("found unexpected ':'"), "{error}");
-            assert!(
-                error.contains(&format!("line 1 column {}", at + 1)),
-                "{at}: {error}"
-            );
+            // `k: [www…w:,]`: a `:` followed by `,` in a flow collection is refused where it is,
+            // after a plain scalar's run and after a run of spaces alike.
+            let after_a_scalar = format!("k: [{}:,]\n", "w".repeat(at - 4));
+            let after_spaces = format!("k:{}[w:,]\n", " ".repeat(at - 4));
+            for text in [after_a_scalar, after_spaces] {
+                let error = read(&text).expect_err("libyaml refuses `:,` in a flow collection");
+                assert!(error.contains("found unexpected ':'"), "{error}");
+                assert!(
+                    error.contains(&format!("line 1 column {}", at + 1)),
+                    "{at}: {error}"
+                );
+            }
         }
     }
 
